@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# copyprof: one Makefile; everything built goes to $(OUTPUT). V=1 shows full commands.
+
+OUTPUT    ?= build
+PREFIX    ?= /usr/local
+CC        ?= gcc
+CLANG     ?= clang
+BPFTOOL   ?= bpftool
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+VERSION   := $(shell cat VERSION)
+
+# The binary is linked statically so that it also runs inside a bare VM guest.
+STATIC    ?= -static
+CFLAGS    ?= -O2 -g
+CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -MMD -MP \
+	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -DCOPYPROF_VERSION='"$(VERSION)"'
+LDLIBS    := -lbpf -ljson-c -lcapstone -lelf -lzstd -lz -lm
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+SKELS     := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+USER_SRCS := $(wildcard user/*.c)
+ASM_SRCS  := $(wildcard asm-ref/*.S) $(wildcard asm-ref/*.c)
+LIB_OBJS  := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out user/main.c,$(filter %.c,$(USER_SRCS) $(ASM_SRCS)))) \
+	     $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
+WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
+
+.PHONY: all clean install deps test unit-test cli-test bench demo
+all: $(OUTPUT)/copyprof
+
+.PRECIOUS: $(OUTPUT)/%.bpf.o
+
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(OUTPUT)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+# Every user object may include a skeleton, so they wait for all of them.
+$(OUTPUT)/%.o: %.c $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.o: %.S
+	$(call msg,AS,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/copyprof: $(OUTPUT)/user/main.o $(LIB_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(STATIC) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS)
+	$(call msg,CC-TEST,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) -lcmocka $(LDLIBS) -o $@
+
+# Workloads are ordinary dynamically linked PIE programs, as user code is.
+$(OUTPUT)/tests/%: tests/workload/%.c
+	$(call msg,CC-WL,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g -Wall -fPIE -pie $< -o $@
+
+$(OUTPUT):
+	$(Q)mkdir -p $@
+
+install: $(OUTPUT)/copyprof
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/copyprof
+	install -m 0755 $(OUTPUT)/copyprof $(DESTDIR)$(PREFIX)/bin/copyprof
+
+deps:
+	./scripts/deps.sh
+
+test: $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS)
+	./tests/run.sh $(OUTPUT)
+
+bench: $(OUTPUT)/copyprof $(WORKLOADS)
+	./bench/uprobe_overhead.sh $(OUTPUT)
+
+demo: $(OUTPUT)/copyprof $(WORKLOADS)
+	./examples/demo.sh $(OUTPUT)
+
+clean:
+	rm -rf $(OUTPUT)
+
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

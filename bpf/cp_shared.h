@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cp_shared.h: types and the length bucketing shared by the BPF programs and user space */
+#ifndef CP_SHARED_H
+#define CP_SHARED_H
+
+/*
+ * Buckets: exact for every length below 64; from 64 up, 8 linear sub-buckets per power of
+ * two, so every k * 2^m with 8 <= k <= 15 is an edge (256, 320, 1536, 2048 ...). The last
+ * regular bucket ends at 2^40; one overflow bucket takes everything from 2^40 up.
+ * This one function is the bucketing used everywhere: BPF, profiles, estimates.
+ */
+#define CP_EXACT_LIMIT 64
+#define CP_SUB_BITS 3
+#define CP_SUBS (1 << CP_SUB_BITS)
+#define CP_MAX_LOG2 40
+#define CP_NBUCKETS (CP_EXACT_LIMIT + (CP_MAX_LOG2 - 6) * CP_SUBS + 1)
+#define CP_OVERFLOW_BUCKET (CP_NBUCKETS - 1)
+
+#define CP_MAX_SITES 256
+#define CP_ALIGN_SLOTS 64
+#define CP_COMM_LEN 16
+
+/* Where a value is read from at the probe: an argument or a named register. */
+enum cp_reg {
+	CP_REG_NONE = 0,
+	CP_REG_ARG1, CP_REG_ARG2, CP_REG_ARG3, CP_REG_ARG4, CP_REG_ARG5, CP_REG_ARG6,
+	CP_REG_RAX, CP_REG_RBX, CP_REG_RCX, CP_REG_RDX, CP_REG_RSI, CP_REG_RDI,
+	CP_REG_RBP, CP_REG_RSP, CP_REG_R8, CP_REG_R9, CP_REG_R10, CP_REG_R11,
+	CP_REG_R12, CP_REG_R13, CP_REG_R14, CP_REG_R15,
+	CP_REG_COUNT,
+};
+
+/* Per-site configuration, indexed by site id (the attach cookie). */
+struct site_cfg {
+	__u8 len_reg;
+	__u8 dst_reg;
+	__u8 src_reg;
+	__u8 pad[5];
+};
+
+/* One histogram slot: calls and their summed length, so bytes are exact per bucket. */
+struct hist_slot {
+	__u64 count;
+	__u64 bytes;
+};
+
+/* Low six address bits of destination and source, counted per site. */
+struct align_slot {
+	__u64 dst;
+	__u64 src;
+};
+
+static __inline __u32 cp_log2(__u64 v)
+{
+	__u32 r = 0, shift;
+
+	shift = (v > 0xFFFFFFFFULL) << 5; v >>= shift; r |= shift;
+	shift = (v > 0xFFFF) << 4; v >>= shift; r |= shift;
+	shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
+	shift = (v > 0xF) << 2; v >>= shift; r |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+static __inline __u32 cp_bucket_of(__u64 len)
+{
+	__u32 m;
+
+	if (len < CP_EXACT_LIMIT)
+		return (__u32)len;
+	m = cp_log2(len);
+	if (m >= CP_MAX_LOG2)
+		return CP_OVERFLOW_BUCKET;
+	return CP_EXACT_LIMIT + (m - 6) * CP_SUBS + (__u32)((len >> (m - CP_SUB_BITS)) & (CP_SUBS - 1));
+}
+
+#endif /* CP_SHARED_H */

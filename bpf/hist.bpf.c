@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hist.bpf.c: count copy lengths per (site, bucket) at uprobes, kprobes and perf events */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "cp_shared.h"
+
+const volatile __u32 targ_tgid = 0;
+const volatile bool targ_filter_comm = false;
+const volatile char targ_comm[CP_COMM_LEN] = {};
+const volatile __u32 targ_nr_sites = 0;
+
+/* site * CP_NBUCKETS + bucket; user space sizes it before load. Per-CPU: no lost counts. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_NBUCKETS);
+	__type(key, __u32);
+	__type(value, struct hist_slot);
+} hists SEC(".maps");
+
+/* site * CP_ALIGN_SLOTS + (address & 63) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_ALIGN_SLOTS);
+	__type(key, __u32);
+	__type(value, struct align_slot);
+} aligns SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u32);
+	__type(value, struct site_cfg);
+} sites SEC(".maps");
+
+/*
+ * The registers a site may read, copied out at fixed offsets. A switch over pt_regs fields
+ * compiles into one load at a variable context offset, which the verifier refuses.
+ * User space turns argN into the register that holds it (regs.c), so only GPRs appear here.
+ */
+struct gprs {
+	__u64 v[CP_REG_COUNT - CP_REG_RAX];
+};
+
+static __always_inline void gprs_snap(struct pt_regs *regs, struct gprs *g)
+{
+	g->v[CP_REG_RAX - CP_REG_RAX] = regs->ax;
+	g->v[CP_REG_RBX - CP_REG_RAX] = regs->bx;
+	g->v[CP_REG_RCX - CP_REG_RAX] = regs->cx;
+	g->v[CP_REG_RDX - CP_REG_RAX] = regs->dx;
+	g->v[CP_REG_RSI - CP_REG_RAX] = regs->si;
+	g->v[CP_REG_RDI - CP_REG_RAX] = regs->di;
+	g->v[CP_REG_RBP - CP_REG_RAX] = regs->bp;
+	g->v[CP_REG_RSP - CP_REG_RAX] = regs->sp;
+	g->v[CP_REG_R8 - CP_REG_RAX] = regs->r8;
+	g->v[CP_REG_R9 - CP_REG_RAX] = regs->r9;
+	g->v[CP_REG_R10 - CP_REG_RAX] = regs->r10;
+	g->v[CP_REG_R11 - CP_REG_RAX] = regs->r11;
+	g->v[CP_REG_R12 - CP_REG_RAX] = regs->r12;
+	g->v[CP_REG_R13 - CP_REG_RAX] = regs->r13;
+	g->v[CP_REG_R14 - CP_REG_RAX] = regs->r14;
+	g->v[CP_REG_R15 - CP_REG_RAX] = regs->r15;
+}
+
+static __always_inline __u64 gprs_get(const struct gprs *g, __u8 reg)
+{
+	__u32 i = (__u32)reg - CP_REG_RAX;
+
+	return i < CP_REG_COUNT - CP_REG_RAX ? g->v[i] : 0;
+}
+
+static __always_inline bool task_wanted(void)
+{
+	char comm[CP_COMM_LEN];
+	int i;
+
+	if (targ_tgid && (bpf_get_current_pid_tgid() >> 32) != targ_tgid)
+		return false;
+	if (!targ_filter_comm)
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < CP_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline void count_align(__u32 site, __u64 dst, __u64 src, const struct site_cfg *cfg)
+{
+	__u32 key = site * CP_ALIGN_SLOTS;
+	struct align_slot *slot;
+
+	if (cfg->dst_reg) {
+		__u32 k = key + (dst & (CP_ALIGN_SLOTS - 1));
+
+		slot = bpf_map_lookup_elem(&aligns, &k);
+		if (slot)
+			__sync_fetch_and_add(&slot->dst, 1);
+	}
+	if (cfg->src_reg) {
+		__u32 k = key + (src & (CP_ALIGN_SLOTS - 1));
+
+		slot = bpf_map_lookup_elem(&aligns, &k);
+		if (slot)
+			__sync_fetch_and_add(&slot->src, 1);
+	}
+}
+
+static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
+{
+	__u32 site = (__u32)bpf_get_attach_cookie(ctx);
+	const struct site_cfg *cfg;
+	struct hist_slot *slot;
+	struct gprs g;
+	__u64 len;
+	__u32 key;
+
+	if (site >= targ_nr_sites || !task_wanted())
+		return 0;
+	cfg = bpf_map_lookup_elem(&sites, &site);
+	if (!cfg)
+		return 0;
+	gprs_snap(regs, &g);
+	len = gprs_get(&g, cfg->len_reg);
+	key = site * CP_NBUCKETS + cp_bucket_of(len);
+	/*
+	 * Per-CPU slots keep CPUs apart; the atomic adds also keep two programs that
+	 * interleave on one CPU (a preempted uprobe) from losing a count.
+	 */
+	slot = bpf_map_lookup_elem(&hists, &key);
+	if (slot) {
+		__sync_fetch_and_add(&slot->count, 1);
+		__sync_fetch_and_add(&slot->bytes, len);
+	}
+	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
+	return 0;
+}
+
+SEC("uprobe")
+int cp_uprobe(struct pt_regs *ctx)
+{
+	return count_copy(ctx, ctx);
+}
+
+SEC("kprobe")
+int cp_kprobe(struct pt_regs *ctx)
+{
+	return count_copy(ctx, ctx);
+}
+
+/* Hardware breakpoints: the registers at the breakpointed instruction. */
+SEC("perf_event")
+int cp_perf(struct bpf_perf_event_data *ctx)
+{
+	return count_copy(ctx, (struct pt_regs *)&ctx->regs);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# deps.sh: install every build and test dependency on Debian 12 with apt-get (run as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+	# build: BPF compiler, skeletons, libraries linked statically into copyprof
+	make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+	libjson-c-dev libcapstone-dev
+	# tests and benchmarks
+	libcmocka-dev jq util-linux bpftrace linux-perf hyperfine
+)
+# The VM harness lists its own (qemu, busybox, btrfs-progs ...).
+[ -f tests/vm/packages.txt ] && mapfile -t -O ${#packages[@]} packages < <(grep -v '^#' tests/vm/packages.txt | grep .)
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}"
+echo "deps.sh: installed ${#packages[@]} packages"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0001-help: every command has --help with examples; usage errors exit 2 with a message.
+. "$(dirname "$0")/lib.sh"
+
+expect_exit 0 "$COPYPROF" --help
+cmds=$(sed -n 's/^  \([a-z-]*\)  .*/\1/p' "$TMP/out")
+[ -n "$cmds" ] || fail "--help lists no commands"
+for c in $cmds; do
+	expect_exit 0 "$COPYPROF" "$c" --help
+	expect_out "EXAMPLES"
+	expect_out "Exit status"
+	# The docs describe every command the binary has.
+	grep -q "copyprof $c" "$ROOT/docs/cli.md" || fail "docs/cli.md does not describe '$c'"
+done
+expect_exit 0 "$COPYPROF" --version
+expect_out "^copyprof [0-9]+\.[0-9]+"
+expect_exit 2 "$COPYPROF"
+expect_exit 2 "$COPYPROF" frobnicate
+expect_err "'frobnicate' is not a command"
+expect_exit 2 "$COPYPROF" record --no-such-option
+expect_err "unrecognized option"
+expect_exit 2 "$COPYPROF" record
+expect_err "give at least one --uprobe"
+expect_exit 2 "$COPYPROF" report extra-arg
+expect_err "unexpected argument"
+exit 0

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# run.sh: run the unit tests (cmocka) and the CLI tests; the last line is "N passed, N failed, N skipped".
+# A CLI test exits 0 (pass), 77 (skip, after printing why) or anything else (fail).
+set -u
+OUT=${1:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+export COPYPROF="$ROOT/$OUT/copyprof" OUT_DIR="$ROOT/$OUT" ROOT
+passed=0 failed=0 skipped=0 failures=()
+
+run_one() {
+	local name=$1; shift
+	local log rc
+	log=$(mktemp)
+	"$@" >"$log" 2>&1
+	rc=$?
+	case $rc in
+	0) passed=$((passed + 1)); echo "PASS $name" ;;
+	77) skipped=$((skipped + 1)); echo "SKIP $name: $(tail -n 1 "$log")" ;;
+	*) failed=$((failed + 1)); failures+=("$name"); echo "FAIL $name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 40 ;;
+	esac
+	rm -f "$log"
+}
+
+for t in "$ROOT/$OUT"/tests/test_*; do
+	[ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
+done
+for t in "$ROOT"/tests/cli/t[0-9]*.sh; do
+	run_one "cli/$(basename "$t" .sh)" bash "$t"
+done
+[ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_profile.c: profile JSON round trip, forward compatibility and refusals */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "profile.h"
+
+static char dir[] = "/tmp/cp-test-profile.XXXXXX";
+
+static char *path_in_dir(const char *name)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+static void write_text(const char *name, const char *text)
+{
+	FILE *f = fopen(path_in_dir(name), "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct profile *sample_profile(void)
+{
+	struct profile *p = profile_new();
+	struct profile_site *s = profile_add_site(p);
+
+	p->meta.kernel = strdup("6.12.0-test");
+	p->meta.cpu_model = strdup("Test CPU");
+	p->meta.cpu_flags = calloc(2, sizeof(char *));
+	p->meta.cpu_flags[0] = strdup("erms");
+	p->meta.nr_cpu_flags = 1;
+	p->meta.duration_s = 1.5;
+	s->target = strdup("/bin/x");
+	s->symbol = strdup("f");
+	s->offset = 0x10;
+	s->mechanism = strdup("uprobe");
+	s->len_arg = strdup("arg3");
+	s->buckets[cp_bucket_of(4096)] = (struct hist_slot){ 200000, 200000ULL * 4096 };
+	s->buckets[7] = (struct hist_slot){ 5, 35 };
+	s->buckets[cp_bucket_of(1ULL << 41)] = (struct hist_slot){ 1, 1ULL << 41 };
+	s->has_align = true;
+	s->dst_align[1] = 3;
+	s->src_align[0] = 200006;
+	profile_site_sum(s);
+	return p;
+}
+
+static void round_trip(void **state)
+{
+	struct profile *p = sample_profile(), *q = NULL;
+	uint32_t b;
+
+	assert_int_equal(profile_write(p, path_in_dir("a.json")), 0);
+	assert_int_equal(profile_read(path_in_dir("a.json"), &q), 0);
+	assert_int_equal(q->nr_sites, 1);
+	assert_string_equal(q->meta.kernel, "6.12.0-test");
+	assert_string_equal(q->meta.cpu_flags[0], "erms");
+	assert_true(q->meta.duration_s == 1.5);
+	assert_string_equal(q->sites[0].symbol, "f");
+	assert_int_equal(q->sites[0].offset, 0x10);
+	assert_int_equal(q->sites[0].calls, 200006);
+	assert_true(q->sites[0].bytes == 200000ULL * 4096 + 35 + (1ULL << 41));
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		assert_true(q->sites[0].buckets[b].count == p->sites[0].buckets[b].count);
+		assert_true(q->sites[0].buckets[b].bytes == p->sites[0].buckets[b].bytes);
+	}
+	assert_int_equal(q->sites[0].dst_align[1], 3);
+	assert_int_equal(q->sites[0].src_align[0], 200006);
+	profile_free(p);
+	profile_free(q);
+}
+
+static void no_temp_files_left(void **state)
+{
+	struct profile *p = sample_profile();
+	struct dirent *d;
+	DIR *dp;
+
+	assert_int_equal(profile_write(p, path_in_dir("b.json")), 0);
+	dp = opendir(dir);
+	assert_non_null(dp);
+	while ((d = readdir(dp)))
+		assert_null(strstr(d->d_name, ".tmp."));
+	closedir(dp);
+	profile_free(p);
+}
+
+static void unknown_fields_are_ignored(void **state)
+{
+	struct profile *q = NULL;
+
+	write_text("c.json", "{\"format\":\"copyprof-profile\",\"version\":1,\"future\":[1,2],"
+			     "\"meta\":{\"kernel\":\"k\",\"new\":{}},\"sites\":[{\"id\":0,"
+			     "\"callers\":[],\"buckets\":[{\"lo\":2048,\"hi\":2304,\"count\":2,"
+			     "\"bytes\":4100,\"extra\":1}]}]}");
+	assert_int_equal(profile_read(path_in_dir("c.json"), &q), 0);
+	assert_int_equal(q->sites[0].calls, 2);
+	assert_int_equal(q->sites[0].bytes, 4100);
+	profile_free(q);
+}
+
+static void refusals(void **state)
+{
+	static const char *const bad[] = {
+		"this is not json",
+		"{\"format\":\"something-else\",\"version\":1,\"sites\":[]}",
+		"{\"format\":\"copyprof-profile\",\"version\":2,\"sites\":[]}",
+		"{\"format\":\"copyprof-profile\",\"sites\":[]}",
+		"{\"format\":\"copyprof-profile\",\"version\":1}",
+		"{\"format\":\"copyprof-profile\",\"version\":1,\"sites\":[{\"buckets\":"
+		"[{\"lo\":100,\"hi\":101,\"count\":1}]}]}",
+		"{\"format\":\"copyprof-profile\",\"version\":1,\"sites\":[{\"buckets\":"
+		"[{\"lo\":-1,\"hi\":0,\"count\":1}]}]}",
+		"{\"format\":\"copyprof-profile\",\"version\":1,\"sites\":[{}]}",
+		"[]",
+	};
+	struct profile *q = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		write_text("bad.json", bad[i]);
+		assert_int_not_equal(profile_read(path_in_dir("bad.json"), &q), 0);
+	}
+	assert_int_not_equal(profile_read(path_in_dir("missing.json"), &q), 0);
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(no_temp_files_left),
+		cmocka_unit_test(unknown_fields_are_ignored),
+		cmocka_unit_test(refusals),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_target_spec.c: the --uprobe PATH:SYMBOL[+OFF][,len=REG] syntax */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+#include "regs.h"
+#include "target_spec.h"
+
+static void memcpy_like_defaults(void **state)
+{
+	struct target_spec t;
+	char err[128];
+
+	assert_int_equal(target_spec_parse("/usr/lib/libc.so.6:memcpy", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.path, "/usr/lib/libc.so.6");
+	assert_string_equal(t.symbol, "memcpy");
+	assert_int_equal(t.offset, 0);
+	assert_int_equal(t.len_reg, CP_REG_ARG3);
+	assert_int_equal(t.dst_reg, CP_REG_ARG1);
+	assert_int_equal(t.src_reg, CP_REG_ARG2);
+	target_spec_free(&t);
+}
+
+static void clear_like_and_registers(void **state)
+{
+	struct target_spec t;
+	char err[128];
+
+	assert_int_equal(target_spec_parse("./a.out:wl_clear,len=arg2", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.len_reg, CP_REG_ARG2);
+	assert_int_equal(t.src_reg, CP_REG_NONE);
+	target_spec_free(&t);
+	assert_int_equal(target_spec_parse("x:f+0x1c,len=rcx,dst=rdi,src=none", &t, err,
+					   sizeof(err)), 0);
+	assert_int_equal(t.offset, 0x1c);
+	assert_int_equal(t.len_reg, CP_REG_RCX);
+	assert_int_equal(t.src_reg, CP_REG_NONE);
+	target_spec_free(&t);
+	assert_int_equal(target_spec_parse("x:f+16,len=dx", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.offset, 16);
+	assert_int_equal(t.len_reg, CP_REG_RDX);
+	target_spec_free(&t);
+	/* A path with a colon: the last colon separates the symbol. */
+	assert_int_equal(target_spec_parse("/tmp/a:b/prog:main", &t, err, sizeof(err)), 0);
+	assert_string_equal(t.path, "/tmp/a:b/prog");
+	target_spec_free(&t);
+}
+
+static void malformed(void **state)
+{
+	static const char *const bad[] = {
+		"", "noseparator", ":sym", "path:", "path:+4", "p:f+", "p:f+0xzz", "p:f,len",
+		"p:f,len=arg9", "p:f,len=none", "p:f,color=red", "p:f,len=xmm0",
+	};
+	struct target_spec t;
+	char err[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		err[0] = 0;
+		assert_int_not_equal(target_spec_parse(bad[i], &t, err, sizeof(err)), 0);
+		assert_true(strlen(err) > 0);
+	}
+}
+
+static void register_names(void **state)
+{
+	assert_int_equal(reg_parse("rax"), CP_REG_RAX);
+	assert_int_equal(reg_parse("ax"), CP_REG_RAX);
+	assert_int_equal(reg_parse("r15"), CP_REG_R15);
+	assert_int_equal(reg_parse("5"), -1);
+	assert_int_equal(reg_to_gpr(CP_REG_ARG3), CP_REG_RDX);
+	assert_int_equal(reg_to_gpr(CP_REG_ARG4), CP_REG_RCX);
+	assert_int_equal(reg_to_gpr(CP_REG_R9), CP_REG_R9);
+	assert_string_equal(reg_name(CP_REG_ARG2), "arg2");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(memcpy_like_defaults),
+		cmocka_unit_test(clear_like_and_registers),
+		cmocka_unit_test(malformed),
+		cmocka_unit_test(register_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

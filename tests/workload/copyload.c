@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* copyload.c: a workload with out-of-line copy and clear functions called with known lengths */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BUF_SIZE (1 << 20)
+#define MAX_SIZES 65536
+
+static unsigned char src_buf[BUF_SIZE + 64] __attribute__((aligned(64)));
+static unsigned char dst_buf[BUF_SIZE + 64] __attribute__((aligned(64)));
+static unsigned long used[BUF_SIZE + 1]; /* calls per size, for log=FILE */
+
+/* memcpy-like: the length is argument 3. noinline keeps a real call for the uprobe. */
+__attribute__((noinline)) void *wl_copy(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	__asm__ volatile("" ::: "memory");
+	return dst;
+}
+
+/* clear_user-like: the length is argument 2. */
+__attribute__((noinline)) size_t wl_clear(void *dst, size_t n)
+{
+	memset(dst, 0, n);
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: copyload ARG...\n"
+		"  copy=SIZE:COUNT[@ALIGN]  call wl_copy(dst, src, SIZE) COUNT times\n"
+		"  clear=SIZE:COUNT[@ALIGN] call wl_clear(dst, SIZE) COUNT times\n"
+		"  dist=FILE:COUNT          COUNT wl_copy calls with sizes drawn (fixed seed) from\n"
+		"                           FILE's 'size probability' rows (fleetbench format)\n"
+		"  log=FILE                 write 'size count' of every wl_copy call made\n"
+		"ALIGN (0..63) offsets the destination in a 64-byte aligned buffer; SIZE <= %d.\n",
+		BUF_SIZE);
+	return 2;
+}
+
+static void copy_n(unsigned long size, unsigned long count, unsigned long align)
+{
+	unsigned long k;
+
+	for (k = 0; k < count; k++)
+		wl_copy(dst_buf + align, src_buf, size);
+	used[size] += count;
+}
+
+/* xorshift64*: a fixed seed makes every run replay the same sequence. */
+static unsigned long long rng_next(unsigned long long *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static int replay_dist(const char *file, unsigned long count)
+{
+	static double cdf[MAX_SIZES];
+	static unsigned long sizes[MAX_SIZES];
+	unsigned long long seed = 0x9E3779B97F4A7C15ULL;
+	double p, total = 0;
+	unsigned long size, k;
+	char line[256];
+	int n = 0;
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		perror(file);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f) && n < MAX_SIZES) {
+		if (line[0] == '#' || sscanf(line, "%lu %lf", &size, &p) != 2 || size > BUF_SIZE)
+			continue;
+		total += p;
+		sizes[n] = size;
+		cdf[n++] = total;
+	}
+	fclose(f);
+	if (!n) {
+		fprintf(stderr, "%s: no 'size probability' rows\n", file);
+		return 1;
+	}
+	for (k = 0; k < count; k++) {
+		double u = (double)(rng_next(&seed) >> 11) / 9007199254740992.0 * total;
+		int lo = 0, hi = n - 1;
+
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+
+			if (cdf[mid] > u)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		copy_n(sizes[lo], 1, 0);
+	}
+	return 0;
+}
+
+static int write_log(const char *file)
+{
+	FILE *f = fopen(file, "w");
+	int i;
+
+	if (!f) {
+		perror(file);
+		return 1;
+	}
+	for (i = 0; i <= BUF_SIZE; i++)
+		if (used[i])
+			fprintf(f, "%d %lu\n", i, used[i]);
+	return fclose(f) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *log = NULL;
+	int i;
+
+	if (argc < 2)
+		return usage();
+	for (i = 1; i < argc; i++) {
+		unsigned long size, count, align = 0;
+		char file[4096];
+
+		if (!strncmp(argv[i], "log=", 4)) {
+			log = argv[i] + 4;
+		} else if (!strncmp(argv[i], "dist=", 5)) {
+			char *colon = strrchr(argv[i], ':');
+
+			if (!colon || colon - argv[i] - 5 >= (long)sizeof(file))
+				return usage();
+			snprintf(file, sizeof(file), "%.*s", (int)(colon - argv[i] - 5), argv[i] + 5);
+			if (replay_dist(file, strtoul(colon + 1, NULL, 10)))
+				return 1;
+		} else if (sscanf(argv[i], "copy=%lu:%lu@%lu", &size, &count, &align) >= 2 &&
+			   size <= BUF_SIZE && align < 64) {
+			copy_n(size, count, align);
+		} else if (sscanf(argv[i], "clear=%lu:%lu@%lu", &size, &count, &align) >= 2 &&
+			   size <= BUF_SIZE && align < 64) {
+			for (unsigned long k = 0; k < count; k++)
+				wl_clear(dst_buf + align, size);
+		} else {
+			return usage();
+		}
+	}
+	return log ? write_log(log) : 0;
+}

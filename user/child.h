@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* child.h: start a command held at a gate, so probes attach before it runs its main code */
+#ifndef CP_CHILD_H
+#define CP_CHILD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int gate_fd;	/* write end: one byte lets the child exec */
+	int exec_fd;	/* read end: the child's errno if exec failed, EOF if it succeeded */
+	bool exited;
+	int status;	/* wait status once exited */
+};
+
+/* Forks; the child waits at the gate. Returns 0 or -errno (printed). */
+int child_spawn(char *const argv[], struct child *c);
+/* Opens the gate; returns 0 once exec succeeded, or -errno (printed) if it failed. */
+int child_release(struct child *c, const char *name);
+/* Closes the gate without releasing (the child exits) and reaps it. */
+void child_abort(struct child *c);
+/* Non-blocking: true once the child has exited (status in c->status). */
+bool child_poll(struct child *c);
+/* Sends @sig to a child that still runs, then waits for it. */
+void child_stop(struct child *c, int sig);
+
+#endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_report.c: `copyprof report`: per-site histograms, totals and top sizes of a profile */
+#include <argp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "commands.h"
+#include "hist_print.h"
+#include "log.h"
+#include "profile.h"
+
+struct report_args {
+	const char *input;
+	int top;
+	bool json;
+};
+
+enum { OPT_JSON = 0x100, OPT_TOP };
+
+static const struct argp_option options[] = {
+	{ "input", 'i', "FILE", 0, "Profile to read (default copyprof.json)" },
+	{ "json", OPT_JSON, NULL, 0, "Print the normalised profile as JSON instead" },
+	{ "top", OPT_TOP, "N", 0, "How many top sizes to list per site (default 8)" },
+	{ "verbose", 'v', NULL, 0, "More messages" },
+	{},
+};
+
+static const char doc[] =
+	"Print a profile: per-site length histograms with counts and bytes, totals, top sizes.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof report                      # reads copyprof.json\n"
+	"  copyprof report -i btrfs.json --top 3\n"
+	"  copyprof report -i a.json --json | jq '.sites[0].calls'\n"
+	"\n"
+	"Exit status: 0 ok, 1 unreadable profile, 2 usage error.";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct report_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i':
+		a->input = arg;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case OPT_TOP:
+		a->top = (int)strtol(arg, &end, 10);
+		if (*end || a->top < 0)
+			argp_error(state, "--top %s: give a count", arg);
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s' (the profile is given with -i)", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void print_site(const struct profile_site *s, int top)
+{
+	printf("site %u: %s:%s+0x%llx  (%s, len=%s)\n", s->id, s->target ?: "?", s->symbol ?: "?",
+	       (unsigned long long)s->offset, s->mechanism ?: "?", s->len_arg ?: "?");
+	printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
+	       (unsigned long long)s->bytes, s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+	hist_print_log2(stdout, s->buckets);
+	if (top)
+		hist_print_top(stdout, s->buckets, top);
+	putchar('\n');
+}
+
+static void print_text(const struct profile *p, int top)
+{
+	uint64_t calls = 0, bytes = 0;
+	size_t i;
+
+	printf("profile: kernel %s, cpu %s, host %s, %.2f s\n\n", p->meta.kernel ?: "?",
+	       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
+	for (i = 0; i < p->nr_sites; i++) {
+		print_site(&p->sites[i], top);
+		calls += p->sites[i].calls;
+		bytes += p->sites[i].bytes;
+	}
+	printf("total: %zu site(s), %llu calls, %llu bytes\n", p->nr_sites,
+	       (unsigned long long)calls, (unsigned long long)bytes);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args args = { .input = "copyprof.json", .top = 8 };
+	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct profile *p;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return EXIT_USAGE;
+	if (profile_read(args.input, &p))
+		return EXIT_RUNTIME;
+	if (args.json) {
+		json_object *root = profile_to_json(p);
+
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_SPACED));
+		json_object_put(root);
+	} else {
+		print_text(p, args.top);
+	}
+	profile_free(p);
+	return EXIT_OK;
+}

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* commands.h: the subcommands main.c dispatches to; each takes argv from its own name on */
+#ifndef CP_COMMANDS_H
+#define CP_COMMANDS_H
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif

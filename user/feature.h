@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* feature.h: can this process trace here? privileges and kernel features, with clear reasons */
+#ifndef CP_FEATURE_H
+#define CP_FEATURE_H
+
+#include <stdbool.h>
+
+/* Checks privileges (root, or CAP_BPF + CAP_PERFMON) and BTF; prints what is missing. */
+int feature_check_bpf(void);
+/* Checks that the kernel can place uprobes; prints what is missing. */
+int feature_check_uprobes(void);
+/* Explains a failed BPF object load (-errno). */
+void feature_explain_load_error(int err);
+
+#endif

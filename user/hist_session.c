@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hist_session.c: drives the hist.bpf.c skeleton, as libbpf-bootstrap's tools do */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "feature.h"
+#include "hist.skel.h"
+#include "hist_session.h"
+#include "log.h"
+#include "regs.h"
+
+struct hist_session {
+	struct hist_bpf *skel;
+	struct bpf_link **links;
+	uint32_t nr_sites;
+	int nr_cpus;
+};
+
+struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites)
+{
+	struct hist_session *hs;
+	int err;
+
+	if (!nr_sites || nr_sites > CP_MAX_SITES) {
+		p_err("%u sites: copyprof records 1 to %d sites at once", nr_sites, CP_MAX_SITES);
+		return NULL;
+	}
+	hs = calloc(1, sizeof(*hs));
+	if (!hs || !(hs->links = calloc(nr_sites, sizeof(*hs->links))))
+		goto nomem;
+	hs->nr_sites = nr_sites;
+	hs->nr_cpus = libbpf_num_possible_cpus();
+	hs->skel = hist_bpf__open();
+	if (!hs->skel) {
+		p_err("cannot open the BPF program: %s", strerror(errno));
+		goto fail;
+	}
+	hs->skel->rodata->targ_tgid = filter->tgid;
+	hs->skel->rodata->targ_nr_sites = nr_sites;
+	if (filter->comm) {
+		hs->skel->rodata->targ_filter_comm = true;
+		strncpy((char *)hs->skel->rodata->targ_comm, filter->comm, CP_COMM_LEN - 1);
+	}
+	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
+	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
+	err = hist_bpf__load(hs->skel);
+	if (err) {
+		feature_explain_load_error(err);
+		goto fail;
+	}
+	return hs;
+nomem:
+	p_err("out of memory");
+fail:
+	hist_session_destroy(hs);
+	return NULL;
+}
+
+int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
+			     int src_reg)
+{
+	struct site_cfg cfg = { .len_reg = (__u8)reg_to_gpr(len_reg),
+				.dst_reg = (__u8)reg_to_gpr(dst_reg),
+				.src_reg = (__u8)reg_to_gpr(src_reg) };
+	int err;
+
+	err = bpf_map__update_elem(hs->skel->maps.sites, &id, sizeof(id), &cfg, sizeof(cfg), 0);
+	if (err)
+		p_err("cannot configure site %u: %s", id, strerror(-err));
+	return err;
+}
+
+int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
+			       uint64_t file_offset)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = id);
+	struct bpf_link *link;
+
+	/* pid -1: every process; the tgid filter runs in BPF so that threads are counted too. */
+	link = bpf_program__attach_uprobe_opts(hs->skel->progs.cp_uprobe, -1, path,
+					       (size_t)file_offset, &opts);
+	if (!link) {
+		int err = -errno;
+
+		p_err("cannot attach a uprobe to %s at file offset 0x%llx: %s", path,
+		      (unsigned long long)file_offset, strerror(-err));
+		return err;
+	}
+	hs->links[id] = link;
+	return 0;
+}
+
+int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	struct hist_slot *slots = calloc(hs->nr_cpus, sizeof(*slots));
+	struct align_slot *aslots = calloc(hs->nr_cpus, sizeof(*aslots));
+	int err = 0, cpu;
+	uint32_t b, key;
+
+	if (!slots || !aslots) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (b = 0; b < CP_NBUCKETS && !err; b++) {
+		key = id * CP_NBUCKETS + b;
+		err = bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.hists), &key, slots);
+		for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+			site->buckets[b].count += slots[cpu].count;
+			site->buckets[b].bytes += slots[cpu].bytes;
+		}
+	}
+	for (b = 0; b < CP_ALIGN_SLOTS && !err; b++) {
+		key = id * CP_ALIGN_SLOTS + b;
+		err = bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.aligns), &key, aslots);
+		for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+			site->dst_align[b] += aslots[cpu].dst;
+			site->src_align[b] += aslots[cpu].src;
+		}
+	}
+	if (err)
+		p_err("cannot read the counts of site %u: %s", id, strerror(errno));
+	site->has_align = true;
+	profile_site_sum(site);
+out:
+	free(slots);
+	free(aslots);
+	return err;
+}
+
+void hist_session_destroy(struct hist_session *hs)
+{
+	uint32_t i;
+
+	if (!hs)
+		return;
+	for (i = 0; hs->links && i < hs->nr_sites; i++)
+		bpf_link__destroy(hs->links[i]);
+	hist_bpf__destroy(hs->skel);
+	free(hs->links);
+	free(hs);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hist_session.h: the life of hist.bpf.c: open, filter, load, attach sites, collect, destroy */
+#ifndef CP_HIST_SESSION_H
+#define CP_HIST_SESSION_H
+
+#include <stdint.h>
+#include "profile.h"
+
+struct hist_session;
+
+struct hist_filter {
+	uint32_t tgid;		/* 0: every process */
+	const char *comm;	/* NULL: every command name */
+};
+
+/* Opens and loads the program for @nr_sites sites. Prints the reason and returns NULL. */
+struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites);
+/* Sets where site @id reads its length, destination and source (enum cp_reg). */
+int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
+			     int src_reg);
+/* Attaches site @id as a uprobe on @path at @file_offset; prints why on failure. */
+int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
+			       uint64_t file_offset);
+/* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
+int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
+/* Detaches every probe and frees the session; NULL is fine. */
+void hist_session_destroy(struct hist_session *hs);
+
+#endif

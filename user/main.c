@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* main.c: copyprof's subcommand table and dispatch */
+#include <argp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "log.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "record", cmd_record, "histogram copy lengths at probes into a profile" },
+	{ "report", cmd_report, "print a profile's histograms, totals and top sizes" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: copyprof [--version] [--help] COMMAND [ARGS...]\n\n"
+		   "Measure who copies how many bytes through the kernel's copy routines, and\n"
+		   "what another REP MOVSB/STOSB threshold would save.\n\nCommands:\n");
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'copyprof COMMAND --help' describes each command's options.\n"
+		   "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	char name[64];
+	size_t i;
+
+	/* argp's own usage errors exit with our usage status. */
+	argp_err_exit_status = EXIT_USAGE;
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("copyprof %s\n", COPYPROF_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		/* So that argp's messages say "copyprof record", not "record". */
+		snprintf(name, sizeof(name), "copyprof %s", commands[i].name);
+		argv[1] = name;
+		return commands[i].fn(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "copyprof: '%s' is not a command\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

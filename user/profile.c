@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* profile.c: the in-memory profile: creation, sites, totals, release */
+#include <stdlib.h>
+#include "profile.h"
+
+struct profile *profile_new(void)
+{
+	return calloc(1, sizeof(struct profile));
+}
+
+struct profile_site *profile_add_site(struct profile *p)
+{
+	struct profile_site *sites, *s;
+
+	sites = realloc(p->sites, (p->nr_sites + 1) * sizeof(*sites));
+	if (!sites)
+		return NULL;
+	p->sites = sites;
+	s = &sites[p->nr_sites];
+	*s = (struct profile_site){ .id = (uint32_t)p->nr_sites };
+	p->nr_sites++;
+	return s;
+}
+
+void profile_site_sum(struct profile_site *s)
+{
+	uint32_t b;
+
+	s->calls = s->bytes = 0;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		s->calls += s->buckets[b].count;
+		s->bytes += s->buckets[b].bytes;
+	}
+}
+
+static void meta_free(struct profile_meta *m)
+{
+	size_t i;
+
+	free(m->tool_version);
+	free(m->kernel);
+	free(m->cpu_model);
+	free(m->hostname);
+	free(m->start);
+	free(m->command);
+	for (i = 0; i < m->nr_cpu_flags; i++)
+		free(m->cpu_flags[i]);
+	free(m->cpu_flags);
+}
+
+void profile_free(struct profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	meta_free(&p->meta);
+	for (i = 0; i < p->nr_sites; i++) {
+		free(p->sites[i].target);
+		free(p->sites[i].symbol);
+		free(p->sites[i].mechanism);
+		free(p->sites[i].len_arg);
+	}
+	free(p->sites);
+	free(p);
+}

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/* profile_json.c: the profile's JSON form (docs/profile-format.md), written and read with json-c */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "log.h"
+#include "outfile.h"
+#include "profile.h"
+
+static void put_str(json_object *o, const char *key, const char *val)
+{
+	if (val)
+		json_object_object_add(o, key, json_object_new_string(val));
+}
+
+static json_object *meta_to_json(const struct profile_meta *m)
+{
+	json_object *o = json_object_new_object(), *flags = json_object_new_array();
+	size_t i;
+
+	put_str(o, "tool_version", m->tool_version);
+	put_str(o, "kernel", m->kernel);
+	put_str(o, "cpu_model", m->cpu_model);
+	for (i = 0; i < m->nr_cpu_flags; i++)
+		json_object_array_add(flags, json_object_new_string(m->cpu_flags[i]));
+	json_object_object_add(o, "cpu_flags", flags);
+	put_str(o, "hostname", m->hostname);
+	put_str(o, "start", m->start);
+	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
+	put_str(o, "command", m->command);
+	return o;
+}
+
+static json_object *align_to_json(const uint64_t *counts)
+{
+	json_object *a = json_object_new_array();
+	int i;
+
+	for (i = 0; i < CP_ALIGN_SLOTS; i++)
+		json_object_array_add(a, json_object_new_uint64(counts[i]));
+	return a;
+}
+
+static json_object *site_to_json(const struct profile_site *s)
+{
+	json_object *o = json_object_new_object(), *buckets = json_object_new_array();
+	uint32_t b;
+
+	json_object_object_add(o, "id", json_object_new_int64(s->id));
+	put_str(o, "target", s->target);
+	put_str(o, "symbol", s->symbol);
+	json_object_object_add(o, "offset", json_object_new_uint64(s->offset));
+	put_str(o, "mechanism", s->mechanism);
+	put_str(o, "len_arg", s->len_arg);
+	json_object_object_add(o, "calls", json_object_new_uint64(s->calls));
+	json_object_object_add(o, "bytes", json_object_new_uint64(s->bytes));
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		json_object *row;
+
+		if (!s->buckets[b].count)
+			continue;
+		row = json_object_new_object();
+		json_object_object_add(row, "lo", json_object_new_uint64(hist_bucket_lo(b)));
+		json_object_object_add(row, "hi", json_object_new_uint64(hist_bucket_hi(b)));
+		json_object_object_add(row, "count", json_object_new_uint64(s->buckets[b].count));
+		json_object_object_add(row, "bytes", json_object_new_uint64(s->buckets[b].bytes));
+		json_object_array_add(buckets, row);
+	}
+	json_object_object_add(o, "buckets", buckets);
+	if (s->has_align) {
+		json_object_object_add(o, "dst_align", align_to_json(s->dst_align));
+		json_object_object_add(o, "src_align", align_to_json(s->src_align));
+	}
+	return o;
+}
+
+json_object *profile_to_json(const struct profile *p)
+{
+	json_object *root = json_object_new_object(), *sites = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(root, "format", json_object_new_string(PROFILE_FORMAT));
+	json_object_object_add(root, "version", json_object_new_int(PROFILE_VERSION));
+	json_object_object_add(root, "meta", meta_to_json(&p->meta));
+	for (i = 0; i < p->nr_sites; i++)
+		json_object_array_add(sites, site_to_json(&p->sites[i]));
+	json_object_object_add(root, "sites", sites);
+	return root;
+}
+
+int profile_write(const struct profile *p, const char *path)
+{
+	json_object *root = profile_to_json(p);
+	const char *text;
+	char *buf;
+	int err;
+
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	if (asprintf(&buf, "%s\n", text) < 0) {
+		json_object_put(root);
+		return -ENOMEM;
+	}
+	err = outfile_write(path, buf, strlen(buf));
+	free(buf);
+	json_object_put(root);
+	return err;
+}
+
+/* ---- reading ---- */
+
+static char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return strdup(json_object_get_string(v));
+}
+
+static int get_u64(json_object *o, const char *key, uint64_t *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return -ENOENT;
+	/* json-c keeps values above INT64_MAX as unsigned; get_int64 then saturates. */
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return -EINVAL;
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+static void meta_from_json(json_object *o, struct profile_meta *m)
+{
+	json_object *v;
+	size_t i, n;
+
+	m->tool_version = get_str(o, "tool_version");
+	m->kernel = get_str(o, "kernel");
+	m->cpu_model = get_str(o, "cpu_model");
+	m->hostname = get_str(o, "hostname");
+	m->start = get_str(o, "start");
+	m->command = get_str(o, "command");
+	if (json_object_object_get_ex(o, "duration_s", &v))
+		m->duration_s = json_object_get_double(v);
+	if (!json_object_object_get_ex(o, "cpu_flags", &v) || !json_object_is_type(v, json_type_array))
+		return;
+	n = json_object_array_length(v);
+	m->cpu_flags = calloc(n ? n : 1, sizeof(char *));
+	for (i = 0; m->cpu_flags && i < n; i++) {
+		json_object *f = json_object_array_get_idx(v, i);
+
+		if (json_object_is_type(f, json_type_string))
+			m->cpu_flags[m->nr_cpu_flags++] = strdup(json_object_get_string(f));
+	}
+}
+
+static int align_from_json(json_object *o, const char *key, uint64_t *counts)
+{
+	json_object *a;
+	int i;
+
+	if (!json_object_object_get_ex(o, key, &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != CP_ALIGN_SLOTS)
+		return -EINVAL;
+	for (i = 0; i < CP_ALIGN_SLOTS; i++)
+		counts[i] = json_object_get_uint64(json_object_array_get_idx(a, i));
+	return 1;
+}
+
+static int buckets_from_json(json_object *arr, struct profile_site *s, const char *name)
+{
+	size_t i, n = json_object_array_length(arr);
+
+	for (i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(arr, i);
+		uint64_t lo, hi, count, bytes = 0;
+		int b;
+
+		if (get_u64(row, "lo", &lo) || get_u64(row, "hi", &hi) || get_u64(row, "count", &count)) {
+			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count", name,
+			      s->id, i);
+			return -EINVAL;
+		}
+		b = hist_bucket_find(lo, hi);
+		if (b < 0) {
+			p_err("%s: site %u: [%llu, %llu) is not a copyprof bucket (see "
+			      "docs/profile-format.md)", name, s->id, (unsigned long long)lo,
+			      (unsigned long long)hi);
+			return -EINVAL;
+		}
+		if (get_u64(row, "bytes", &bytes) == -ENOENT)
+			bytes = count * lo; /* older writers: the lower edge is a safe bound */
+		s->buckets[b].count += count;
+		s->buckets[b].bytes += bytes;
+	}
+	return 0;
+}
+
+static int site_from_json(json_object *o, struct profile *p, const char *name)
+{
+	struct profile_site *s = profile_add_site(p);
+	json_object *buckets;
+	uint64_t v;
+	int a, b;
+
+	if (!s)
+		return -ENOMEM;
+	if (!get_u64(o, "id", &v))
+		s->id = (uint32_t)v;
+	s->target = get_str(o, "target");
+	s->symbol = get_str(o, "symbol");
+	s->mechanism = get_str(o, "mechanism");
+	s->len_arg = get_str(o, "len_arg");
+	get_u64(o, "offset", &s->offset);
+	if (!json_object_object_get_ex(o, "buckets", &buckets) ||
+	    !json_object_is_type(buckets, json_type_array)) {
+		p_err("%s: site %u has no \"buckets\" array", name, s->id);
+		return -EINVAL;
+	}
+	if (buckets_from_json(buckets, s, name))
+		return -EINVAL;
+	profile_site_sum(s);
+	/* A writer may count calls it could not bucket (e.g. samples without a length). */
+	if (!get_u64(o, "calls", &v) && v > s->calls)
+		s->calls = v;
+	if (!get_u64(o, "bytes", &v) && v > s->bytes)
+		s->bytes = v;
+	a = align_from_json(o, "dst_align", s->dst_align);
+	b = align_from_json(o, "src_align", s->src_align);
+	if (a < 0 || b < 0) {
+		p_err("%s: site %u: dst_align/src_align must be arrays of %d counts", name, s->id,
+		      CP_ALIGN_SLOTS);
+		return -EINVAL;
+	}
+	s->has_align = a > 0 || b > 0;
+	return 0;
+}
+
+int profile_from_json(json_object *root, const char *name, struct profile **out)
+{
+	json_object *v, *sites;
+	struct profile *p;
+	const char *format;
+	size_t i;
+
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "format", &v) ||
+	    !(format = json_object_get_string(v)) || strcmp(format, PROFILE_FORMAT)) {
+		p_err("%s: not a copyprof profile (no \"format\": \"%s\")", name, PROFILE_FORMAT);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(root, "version", &v) || !json_object_is_type(v, json_type_int)) {
+		p_err("%s: profile has no integer \"version\"", name);
+		return -EINVAL;
+	}
+	if (json_object_get_int(v) > PROFILE_VERSION || json_object_get_int(v) < 1) {
+		p_err("%s: profile format version %d; this copyprof %s reads version %d: use a "
+		      "newer copyprof", name, json_object_get_int(v), COPYPROF_VERSION, PROFILE_VERSION);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(root, "sites", &sites) ||
+	    !json_object_is_type(sites, json_type_array)) {
+		p_err("%s: profile has no \"sites\" array", name);
+		return -EINVAL;
+	}
+	p = profile_new();
+	if (!p)
+		return -ENOMEM;
+	if (json_object_object_get_ex(root, "meta", &v))
+		meta_from_json(v, &p->meta);
+	for (i = 0; i < json_object_array_length(sites); i++) {
+		int err = site_from_json(json_object_array_get_idx(sites, i), p, name);
+
+		if (err) {
+			profile_free(p);
+			return err;
+		}
+	}
+	*out = p;
+	return 0;
+}
+
+int profile_read(const char *path, struct profile **out)
+{
+	json_object *root;
+	int err;
+
+	if (access(path, R_OK)) {
+		err = -errno;
+		p_err("cannot read profile %s: %s", path, strerror(errno));
+		return err;
+	}
+	root = json_object_from_file(path);
+	if (!root) {
+		const char *why = json_util_get_last_err();
+
+		/* json-c ends its message with a newline. */
+		p_err("%s is not valid JSON: %.*s", path, why ? (int)strcspn(why, "\n") : 0,
+		      why ?: "");
+		return -EINVAL;
+	}
+	err = profile_from_json(root, path, out);
+	json_object_put(root);
+	return err;
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/* stop.c: one signal handler for every long-running subcommand */
+#include <signal.h>
+#include <string.h>
+#include "stop.h"
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+void stop_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+bool stop_requested(void)
+{
+	return stop_sig != 0;
+}
+
+int stop_signal(void)
+{
+	return stop_sig;
+}

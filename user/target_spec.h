@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* target_spec.h: parse "PATH:SYMBOL[+OFF][,len=REG][,dst=REG][,src=REG]" */
+#ifndef CP_TARGET_SPEC_H
+#define CP_TARGET_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct target_spec {
+	char *path;
+	char *symbol;
+	uint64_t offset;
+	int len_reg;
+	int dst_reg;
+	int src_reg;
+};
+
+/*
+ * Defaults are memcpy-like: len=arg3, dst=arg1, src=arg2. With len=arg2 (clear_user-like)
+ * the source defaults to none. Returns 0, or -EINVAL with the reason in @err.
+ */
+int target_spec_parse(const char *text, struct target_spec *out, char *err, size_t errlen);
+void target_spec_free(struct target_spec *t);
+
+#endif

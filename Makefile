@@ -34,6 +34,9 @@ LIB_OBJS  := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out user/main.c,$(filter %.c,
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
+FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*.c))
+ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
+ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
 .PHONY: all clean install deps test unit-test cli-test bench demo
 all: $(OUTPUT)/copyprof
@@ -72,6 +75,12 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) -lcmocka $(LDLIBS) -o $@
 
+# libFuzzer targets: clang with the fuzzer and address sanitizer runtimes (libclang-rt-dev).
+$(OUTPUT)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(ASM_OBJS) $(ASM_CSRCS)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address -Iasm-ref $(filter %.c %.o,$^) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)
@@ -88,7 +97,7 @@ install: $(OUTPUT)/copyprof
 deps:
 	./scripts/deps.sh
 
-test: $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS)
+test: $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT)
 
 bench: $(OUTPUT)/copyprof $(WORKLOADS)

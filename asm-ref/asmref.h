@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Registry of userspace replicas of the kernel's copy/clear/set routines (see impls.def). */
+#ifndef ASMREF_H
+#define ASMREF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Signature of an implementation, chosen by the kind column of impls.def:
+ *   COPY       void  *f(void *dst, const void *src, size_t n);  returns dst
+ *   COPY_USER  size_t f(void *dst, const void *src, size_t n);  returns bytes NOT copied (0)
+ *   CLEAR      size_t f(void *dst, size_t n);                   returns bytes NOT cleared (0)
+ *   SET        void  *f(void *dst, int c, size_t n);            returns dst
+ * memcpy-family functions do not support overlap (memcpy_orig's backward path is a
+ * false-aliasing heuristic, not overlap handling); memmove-family ones do.
+ */
+enum asmref_kind {
+	ASMREF_COPY,
+	ASMREF_COPY_USER,
+	ASMREF_CLEAR,
+	ASMREF_SET,
+};
+
+typedef void *asmref_copy_fn(void *dst, const void *src, size_t n);
+typedef size_t asmref_copy_user_fn(void *dst, const void *src, size_t n);
+typedef size_t asmref_clear_fn(void *dst, size_t n);
+typedef void *asmref_set_fn(void *dst, int c, size_t n);
+
+#define IMPL(name, family, kind, desc) ASMREF_PROTO_##kind(asmref_##name);
+#define ASMREF_PROTO_COPY(fn) asmref_copy_fn fn
+#define ASMREF_PROTO_COPY_USER(fn) asmref_copy_user_fn fn
+#define ASMREF_PROTO_CLEAR(fn) asmref_clear_fn fn
+#define ASMREF_PROTO_SET(fn) asmref_set_fn fn
+#include "impls.def"
+#undef IMPL
+
+/* Threshold T of erms_threshold: n < T runs memcpy_orig, n >= T rep movsb. Default 2048. */
+#define ASMREF_ERMS_THRESHOLD_DEFAULT 2048
+extern uint64_t asmref_erms_threshold_T;
+
+struct asmref_impl {
+	const char *name; /* impls.def name, e.g. "memcpy_orig" */
+	const char *family; /* "memcpy", "memmove", "clear_user" or "memset" */
+	const char *description;
+	enum asmref_kind kind;
+	void *fn; /* cast to the asmref_*_fn type that kind names */
+};
+
+/* Exact name match; NULL if unknown. */
+const struct asmref_impl *asmref_find(const char *name);
+/* Table in impls.def order (libc rows first); asmref_get() returns NULL past the end. */
+size_t asmref_count(void);
+const struct asmref_impl *asmref_get(size_t i);
+/* "COPY", "COPY_USER", "CLEAR" or "SET". */
+const char *asmref_kind_name(enum asmref_kind kind);
+
+/* Sets asmref_erms_threshold_T; 0 means rep movsb for every n, UINT64_MAX never. */
+void asmref_set_threshold(uint64_t t);
+
+/*
+ * Calls impl on n bytes at dst whatever its kind: COPY and COPY_USER copy from src,
+ * CLEAR and SET ignore src (SET writes 0).  The return value is dropped; callers
+ * that check it call impl->fn through its asmref_*_fn type.
+ */
+void asmref_run(const struct asmref_impl *impl, void *dst, const void *src, size_t n);
+
+#endif /* ASMREF_H */

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Table of implementations expanded from impls.def, lookup and a kind-agnostic call helper. */
+#include <string.h>
+
+#include "asmref.h"
+
+static const struct asmref_impl asmref_table[] = {
+#define IMPL(n, fam, k, desc)                                                                      \
+	{ .name = #n, .family = #fam, .description = desc, .kind = ASMREF_##k, .fn = asmref_##n },
+#include "impls.def"
+#undef IMPL
+};
+
+#define ASMREF_TABLE_LEN (sizeof(asmref_table) / sizeof(asmref_table[0]))
+
+size_t asmref_count(void)
+{
+	return ASMREF_TABLE_LEN;
+}
+
+const struct asmref_impl *asmref_get(size_t i)
+{
+	return i < ASMREF_TABLE_LEN ? &asmref_table[i] : NULL;
+}
+
+const struct asmref_impl *asmref_find(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < ASMREF_TABLE_LEN; i++)
+		if (!strcmp(asmref_table[i].name, name))
+			return &asmref_table[i];
+	return NULL;
+}
+
+const char *asmref_kind_name(enum asmref_kind kind)
+{
+	switch (kind) {
+	case ASMREF_COPY:
+		return "COPY";
+	case ASMREF_COPY_USER:
+		return "COPY_USER";
+	case ASMREF_CLEAR:
+		return "CLEAR";
+	case ASMREF_SET:
+		return "SET";
+	}
+	return "?";
+}
+
+void asmref_set_threshold(uint64_t t)
+{
+	/* Read by erms_threshold.S on every call; volatile keeps the store in place. */
+	*(volatile uint64_t *)&asmref_erms_threshold_T = t;
+}
+
+void asmref_run(const struct asmref_impl *impl, void *dst, const void *src, size_t n)
+{
+	switch (impl->kind) {
+	case ASMREF_COPY:
+		((asmref_copy_fn *)impl->fn)(dst, src, n);
+		break;
+	case ASMREF_COPY_USER:
+		((asmref_copy_user_fn *)impl->fn)(dst, src, n);
+		break;
+	case ASMREF_CLEAR:
+		((asmref_clear_fn *)impl->fn)(dst, n);
+		break;
+	case ASMREF_SET:
+		((asmref_set_fn *)impl->fn)(dst, 0, n);
+		break;
+	}
+}

@@ -11,19 +11,17 @@
 #include <sys/wait.h>
 #include "child.h"
 #include "commands.h"
-#include "elfsyms.h"
 #include "feature.h"
 #include "hist_session.h"
 #include "log.h"
+#include "probe_site.h"
 #include "profile.h"
-#include "regs.h"
 #include "stop.h"
 #include "sysinfo.h"
-#include "target_spec.h"
 
 struct record_args {
-	struct target_spec specs[CP_MAX_SITES];
-	int nr_specs;
+	struct probe_site sites[CP_MAX_SITES];
+	int nr_sites;
 	double duration;
 	uint32_t pid;
 	const char *comm;
@@ -31,12 +29,17 @@ struct record_args {
 	char **command;
 };
 
-enum { OPT_UPROBE = 0x100, OPT_PID };
+enum { OPT_UPROBE = 0x100, OPT_PID, OPT_KPROBE, OPT_HWBP };
 
 static const struct argp_option options[] = {
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
 	  "Probe a user-space function (repeatable). REG: arg1..arg6 or rax..r15; default "
 	  "len=arg3,dst=arg1,src=arg2 (memcpy-like); len=arg2 means clear-like (no source)" },
+	{ "kprobe", OPT_KPROBE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
+	  "Probe a kernel function entry or instruction with a kprobe (repeatable; same options)" },
+	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0,
+	  "Probe a kernel instruction with a hardware execution breakpoint (at most 4 at once; "
+	  "works on notrace code, not on noinstr code)" },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID (all its threads)" },
@@ -53,21 +56,42 @@ static const char doc[] =
 	"  copyprof record --uprobe ./app:my_memcpy -- ./app       # record while ./app runs\n"
 	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg2 -d 10 --pid 1234\n"
 	"  copyprof record --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx -d 5\n"
+	"  copyprof record --kprobe ZSTD_decompressStream+0x794,len=rdx -d 10\n"
+	"  copyprof record --hwbp read_zero,len=arg3 -- dd if=/dev/zero of=/dev/null count=100\n"
 	"\n"
 	"Exit status: 0 profile written, 1 runtime failure, 2 usage error.";
+
+static void add_site(struct argp_state *state, enum probe_mech mech, const char *arg)
+{
+	struct record_args *a = state->input;
+	struct probe_site *s = &a->sites[a->nr_sites];
+	char err[256];
+	int ret;
+
+	if (a->nr_sites == CP_MAX_SITES)
+		argp_error(state, "at most %d sites", CP_MAX_SITES);
+	s->mech = mech;
+	ret = mech == MECH_UPROBE ? target_spec_parse(arg, &s->spec, err, sizeof(err)) :
+				    target_spec_parse_kernel(arg, &s->spec, err, sizeof(err));
+	if (ret)
+		argp_error(state, "--%s %s: %s", probe_mech_name(mech), arg, err);
+	a->nr_sites++;
+}
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
-	char err[256], *end;
+	char *end;
 
 	switch (key) {
 	case OPT_UPROBE:
-		if (a->nr_specs == CP_MAX_SITES)
-			argp_error(state, "at most %d --uprobe sites", CP_MAX_SITES);
-		if (target_spec_parse(arg, &a->specs[a->nr_specs], err, sizeof(err)))
-			argp_error(state, "--uprobe %s: %s", arg, err);
-		a->nr_specs++;
+		add_site(state, MECH_UPROBE, arg);
+		break;
+	case OPT_KPROBE:
+		add_site(state, MECH_KPROBE, arg);
+		break;
+	case OPT_HWBP:
+		add_site(state, MECH_HWBP, arg);
 		break;
 	case 'd':
 		errno = 0;
@@ -97,8 +121,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->command = state->argv + state->next;
 		break;
 	case ARGP_KEY_END:
-		if (!a->nr_specs)
-			argp_error(state, "nothing to probe: give at least one --uprobe");
+		if (!a->nr_sites)
+			argp_error(state, "nothing to probe: give at least one --uprobe, --kprobe or "
+					  "--hwbp");
 		if (a->command && a->pid)
 			argp_error(state, "--pid and a COMMAND exclude each other");
 		break;
@@ -132,45 +157,47 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Resolves every --uprobe into a profile site; all problems are reported, not just the first. */
-static int resolve_sites(struct record_args *a, struct profile *p, struct elf_func *funcs)
+/* Resolves every site into a profile site; all problems are reported, not just the first. */
+static int resolve_sites(struct record_args *a, struct profile *p)
 {
 	int i, bad = 0;
 
-	for (i = 0; i < a->nr_specs; i++) {
-		struct target_spec *t = &a->specs[i];
+	for (i = 0; i < a->nr_sites; i++) {
 		struct profile_site *s;
 
-		if (elfsyms_resolve(t->path, t->symbol, t->offset, &funcs[i])) {
+		if (probe_site_resolve(&a->sites[i])) {
 			bad++;
 			continue;
 		}
 		s = profile_add_site(p);
 		if (!s)
 			return -ENOMEM;
-		s->target = strdup(funcs[i].path);
-		s->symbol = strdup(t->symbol);
-		s->offset = t->offset;
-		s->mechanism = strdup("uprobe");
-		s->len_arg = strdup(reg_name(t->len_reg));
+		probe_site_describe(&a->sites[i], s);
 	}
 	return bad ? -ENOENT : 0;
 }
 
-static int attach_sites(struct hist_session *hs, struct record_args *a, struct elf_func *funcs)
+static int attach_sites(struct hist_session *hs, struct record_args *a)
 {
 	int i, attached = 0;
 
-	for (i = 0; i < a->nr_specs; i++) {
-		struct target_spec *t = &a->specs[i];
-
-		if (hist_session_config_site(hs, (uint32_t)i, t->len_reg, t->dst_reg, t->src_reg))
-			continue;
-		/* A site that fails to attach does not stop the others. */
-		if (!hist_session_attach_uprobe(hs, (uint32_t)i, funcs[i].path, funcs[i].file_offset))
+	/* A site that fails to attach does not stop the others. */
+	for (i = 0; i < a->nr_sites; i++)
+		if (!probe_site_attach(&a->sites[i], hs, (uint32_t)i))
 			attached++;
-	}
+	if (attached && attached < a->nr_sites)
+		p_warn("%d of %d sites attached; the others record nothing", attached, a->nr_sites);
 	return attached;
+}
+
+static bool uses(const struct record_args *a, enum probe_mech mech)
+{
+	int i;
+
+	for (i = 0; i < a->nr_sites; i++)
+		if (a->sites[i].mech == mech)
+			return true;
+	return false;
 }
 
 static void wait_for_end(struct record_args *a, struct child *c)
@@ -202,14 +229,15 @@ static void print_summary(const struct profile *p)
 static int record(struct record_args *a)
 {
 	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
-	struct elf_func funcs[CP_MAX_SITES] = { 0 };
 	struct child child = { .pid = -1, .gate_fd = -1, .exec_fd = -1 };
 	struct hist_session *hs = NULL;
 	struct profile *p = profile_new();
 	int err = EXIT_RUNTIME, i;
 	double t0;
 
-	if (!p || resolve_sites(a, p, funcs) || feature_check_bpf() || feature_check_uprobes())
+	if (!p || resolve_sites(a, p) || feature_check_bpf() ||
+	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
+	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
 		goto out;
 	stop_install();
 	if (a->command) {
@@ -218,8 +246,8 @@ static int record(struct record_args *a)
 		filter.tgid = (uint32_t)child.pid;
 		p->meta.command = join_argv(a->command);
 	}
-	hs = hist_session_open(&filter, (uint32_t)a->nr_specs);
-	if (!hs || !attach_sites(hs, a, funcs)) {
+	hs = hist_session_open(&filter, (uint32_t)a->nr_sites);
+	if (!hs || !attach_sites(hs, a)) {
 		p_err("no site could be attached; nothing to record");
 		goto out;
 	}
@@ -228,10 +256,10 @@ static int record(struct record_args *a)
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
 	if (!a->command && !a->duration)
-		p_info("recording %d site(s); Ctrl-C to end", a->nr_specs);
+		p_info("recording %d site(s); Ctrl-C to end", a->nr_sites);
 	wait_for_end(a, &child);
 	p->meta.duration_s = now_s() - t0;
-	for (i = 0; i < a->nr_specs; i++)
+	for (i = 0; i < a->nr_sites; i++)
 		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]))
 			goto out;
 	hist_session_destroy(hs);
@@ -252,10 +280,8 @@ out:
 		if (WIFEXITED(child.status) && WEXITSTATUS(child.status) && !err)
 			p_warn("'%s' exited with status %d", a->command[0], WEXITSTATUS(child.status));
 	}
-	for (i = 0; i < a->nr_specs; i++) {
-		elf_func_free(&funcs[i]);
-		target_spec_free(&a->specs[i]);
-	}
+	for (i = 0; i < a->nr_sites; i++)
+		probe_site_free(&a->sites[i]);
 	profile_free(p);
 	return err;
 }

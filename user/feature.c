@@ -52,6 +52,22 @@ int feature_check_uprobes(void)
 	return -ENOTSUP;
 }
 
+bool feature_has_kprobes(void)
+{
+	return !access("/sys/bus/event_source/devices/kprobe/type", R_OK) ||
+	       !access("/sys/kernel/tracing/kprobe_events", R_OK) ||
+	       !access("/sys/kernel/debug/tracing/kprobe_events", R_OK);
+}
+
+int feature_check_kprobes(void)
+{
+	if (feature_has_kprobes())
+		return 0;
+	p_err("this kernel has no kprobes (no kprobe PMU and no tracefs kprobe_events; it needs "
+	      "CONFIG_KPROBE_EVENTS=y): use record --sample, or uprobes for user-space code");
+	return -ENOTSUP;
+}
+
 void feature_explain_load_error(int err)
 {
 	if (err == -EPERM || err == -EACCES)

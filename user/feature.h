@@ -9,6 +9,10 @@
 int feature_check_bpf(void);
 /* Checks that the kernel can place uprobes; prints what is missing. */
 int feature_check_uprobes(void);
+/* True if the kernel can place kprobes (kprobe PMU or tracefs kprobe_events). */
+bool feature_has_kprobes(void);
+/* Like feature_has_kprobes(), but prints what is missing. */
+int feature_check_kprobes(void);
 /* Explains a failed BPF object load (-errno). */
 void feature_explain_load_error(int err);
 

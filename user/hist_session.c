@@ -3,6 +3,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "feature.h"
@@ -13,7 +17,8 @@
 
 struct hist_session {
 	struct hist_bpf *skel;
-	struct bpf_link **links;
+	struct bpf_link **links;	/* one per site (uprobe, kprobe) */
+	struct bpf_link **cpu_links;	/* nr_sites x nr_cpus (hardware breakpoints) */
 	uint32_t nr_sites;
 	int nr_cpus;
 };
@@ -32,6 +37,9 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		goto nomem;
 	hs->nr_sites = nr_sites;
 	hs->nr_cpus = libbpf_num_possible_cpus();
+	hs->cpu_links = calloc((size_t)nr_sites * hs->nr_cpus, sizeof(*hs->cpu_links));
+	if (!hs->cpu_links)
+		goto nomem;
 	hs->skel = hist_bpf__open();
 	if (!hs->skel) {
 		p_err("cannot open the BPF program: %s", strerror(errno));
@@ -92,6 +100,92 @@ int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char 
 	return 0;
 }
 
+int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char *func,
+			       uint64_t offset)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = id, .offset = (size_t)offset);
+	struct bpf_link *link;
+
+	link = bpf_program__attach_kprobe_opts(hs->skel->progs.cp_kprobe, func, &opts);
+	if (!link) {
+		int err = -errno;
+
+		p_err("cannot attach a kprobe at %s+0x%llx: %s%s", func, (unsigned long long)offset,
+		      strerror(-err), err == -EINVAL || err == -ENOENT ?
+		      " (blacklisted, notrace or not an instruction boundary: see copyprof probe)" : "");
+		return err;
+	}
+	hs->links[id] = link;
+	return 0;
+}
+
+static int open_breakpoint(uint64_t addr, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_X,
+		.bp_addr = addr,
+		.bp_len = sizeof(long),
+		.sample_period = 1,
+		.exclude_user = 1,
+	};
+
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * x86 refuses kernel breakpoints where kprobes are refused (the blacklist, noinstr code), and
+ * everywhere on a kernel built without kprobes.
+ */
+static const char *hwbp_reason(int err)
+{
+	if (err == -ENOSPC)
+		return " (all 4 debug registers of that CPU are in use)";
+	if (err != -EINVAL)
+		return "";
+	if (!feature_has_kprobes())
+		return " (this kernel has no kprobes, and x86 then allows no kernel breakpoints)";
+	return " (the address is on the kprobe blacklist, e.g. noinstr code)";
+}
+
+int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = id);
+	struct bpf_link **links = &hs->cpu_links[(size_t)id * hs->nr_cpus];
+	int cpu, fd, err = 0;
+
+	for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+		fd = open_breakpoint(addr, cpu);
+		if (fd < 0) {
+			err = -errno;
+			/* A CPU that is offline or not possible has nothing to watch. */
+			if (err == -ENODEV) {
+				err = 0;
+				continue;
+			}
+			p_err("cannot set a hardware breakpoint at 0x%llx on CPU %d: %s%s",
+			      (unsigned long long)addr, cpu, strerror(-err), hwbp_reason(err));
+			break;
+		}
+		links[cpu] = bpf_program__attach_perf_event_opts(hs->skel->progs.cp_perf, fd, &opts);
+		if (!links[cpu]) {
+			err = -errno;
+			close(fd);
+			p_err("cannot attach to the breakpoint at 0x%llx: %s", (unsigned long long)addr,
+			      strerror(-err));
+		}
+	}
+	if (err) {
+		/* All CPUs or none: a site watched on some CPUs only would undercount. */
+		for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
+			bpf_link__destroy(links[cpu]);
+			links[cpu] = NULL;
+		}
+	}
+	return err;
+}
+
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
 	struct hist_slot *slots = calloc(hs->nr_cpus, sizeof(*slots));
@@ -131,13 +225,16 @@ out:
 
 void hist_session_destroy(struct hist_session *hs)
 {
-	uint32_t i;
+	size_t i;
 
 	if (!hs)
 		return;
 	for (i = 0; hs->links && i < hs->nr_sites; i++)
 		bpf_link__destroy(hs->links[i]);
+	for (i = 0; hs->cpu_links && i < (size_t)hs->nr_sites * hs->nr_cpus; i++)
+		bpf_link__destroy(hs->cpu_links[i]);
 	hist_bpf__destroy(hs->skel);
 	free(hs->links);
+	free(hs->cpu_links);
 	free(hs);
 }

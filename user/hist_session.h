@@ -21,6 +21,14 @@ int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, 
 /* Attaches site @id as a uprobe on @path at @file_offset; prints why on failure. */
 int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
 			       uint64_t file_offset);
+/* Attaches site @id as a kprobe at @func+@offset ("module:func" is fine); prints why on failure. */
+int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char *func,
+			       uint64_t offset);
+/*
+ * Attaches site @id as a hardware execution breakpoint at kernel address @addr on every CPU.
+ * Returns -ENOSPC when a CPU has no debug register left (x86 has four).
+ */
+int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr);
 /* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
 /* Detaches every probe and frees the session; NULL is fine. */

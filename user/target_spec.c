@@ -45,14 +45,22 @@ static int parse_option(char *opt, struct target_spec *t, char *err, size_t errl
 	return 0;
 }
 
-static int parse_location(char *loc, struct target_spec *t, char *err, size_t errlen)
+static int parse_location(char *loc, bool kernel, struct target_spec *t, char *err,
+			  size_t errlen)
 {
-	char *colon = strrchr(loc, ':'), *plus, *end;
+	char *colon = strrchr(loc, ':'), *sym = loc, *plus, *end;
 
-	if (!colon || colon == loc || !colon[1])
+	if (colon) {
+		if (colon == loc || !colon[1])
+			return fail(err, errlen, kernel ? "'%s' is not [MODULE:]FUNC[+OFF]" :
+					  "'%s' is not PATH:SYMBOL[+OFF]", loc);
+		*colon = 0;
+		sym = colon + 1;
+	} else if (!kernel) {
+		/* A kernel function needs no path (the module is optional); a user one does. */
 		return fail(err, errlen, "'%s' is not PATH:SYMBOL[+OFF]", loc);
-	*colon = 0;
-	plus = strchr(colon + 1, '+');
+	}
+	plus = strchr(sym, '+');
 	if (plus) {
 		*plus = 0;
 		errno = 0;
@@ -60,14 +68,14 @@ static int parse_location(char *loc, struct target_spec *t, char *err, size_t er
 		if (errno || !plus[1] || *end)
 			return fail(err, errlen, "offset '%s' is not a number", plus + 1);
 	}
-	if (!colon[1])
+	if (!*sym)
 		return fail(err, errlen, "empty symbol name");
-	t->path = strdup(loc);
-	t->symbol = strdup(colon + 1);
-	return t->path && t->symbol ? 0 : -ENOMEM;
+	t->path = colon ? strdup(loc) : NULL;
+	t->symbol = strdup(sym);
+	return (t->path || !colon) && t->symbol ? 0 : -ENOMEM;
 }
 
-int target_spec_parse(const char *text, struct target_spec *t, char *err, size_t errlen)
+static int parse(const char *text, bool kernel, struct target_spec *t, char *err, size_t errlen)
 {
 	char *copy = strdup(text), *opt, *save = NULL;
 	bool src_given = false;
@@ -77,7 +85,7 @@ int target_spec_parse(const char *text, struct target_spec *t, char *err, size_t
 				   .src_reg = CP_REG_ARG2 };
 	if (!copy)
 		return -ENOMEM;
-	ret = parse_location(strtok_r(copy, ",", &save) ?: copy, t, err, errlen);
+	ret = parse_location(strtok_r(copy, ",", &save) ?: copy, kernel, t, err, errlen);
 	while (!ret && (opt = strtok_r(NULL, ",", &save))) {
 		src_given |= !strncmp(opt, "src=", 4);
 		ret = parse_option(opt, t, err, errlen);
@@ -89,6 +97,16 @@ int target_spec_parse(const char *text, struct target_spec *t, char *err, size_t
 	if (ret)
 		target_spec_free(t);
 	return ret;
+}
+
+int target_spec_parse(const char *text, struct target_spec *t, char *err, size_t errlen)
+{
+	return parse(text, false, t, err, errlen);
+}
+
+int target_spec_parse_kernel(const char *text, struct target_spec *t, char *err, size_t errlen)
+{
+	return parse(text, true, t, err, errlen);
 }
 
 void target_spec_free(struct target_spec *t)

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 struct target_spec {
-	char *path;
+	char *path;	/* user: the ELF file; kernel: the module, or NULL for vmlinux */
 	char *symbol;
 	uint64_t offset;
 	int len_reg;
@@ -20,6 +20,8 @@ struct target_spec {
  * the source defaults to none. Returns 0, or -EINVAL with the reason in @err.
  */
 int target_spec_parse(const char *text, struct target_spec *out, char *err, size_t errlen);
+/* The kernel form: a function of vmlinux or of MODULE; same options and defaults. */
+int target_spec_parse_kernel(const char *text, struct target_spec *out, char *err, size_t errlen);
 void target_spec_free(struct target_spec *t);
 
 #endif

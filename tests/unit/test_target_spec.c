@@ -65,6 +65,31 @@ static void malformed(void **state)
 	}
 }
 
+static void kernel_form(void **state)
+{
+	struct target_spec t;
+	char err[128];
+
+	assert_int_equal(target_spec_parse_kernel("ZSTD_decompressStream+0x794,len=rdx", &t, err,
+						  sizeof(err)), 0);
+	assert_null(t.path);
+	assert_string_equal(t.symbol, "ZSTD_decompressStream");
+	assert_int_equal(t.offset, 0x794);
+	assert_int_equal(t.len_reg, CP_REG_RDX);
+	target_spec_free(&t);
+	assert_int_equal(target_spec_parse_kernel("btrfs:btrfs_decompress_buf2page", &t, err,
+						  sizeof(err)), 0);
+	assert_string_equal(t.path, "btrfs");
+	assert_string_equal(t.symbol, "btrfs_decompress_buf2page");
+	target_spec_free(&t);
+	assert_int_equal(target_spec_parse_kernel("read_zero,len=arg3", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.len_reg, CP_REG_ARG3);
+	target_spec_free(&t);
+	assert_int_not_equal(target_spec_parse_kernel("", &t, err, sizeof(err)), 0);
+	assert_int_not_equal(target_spec_parse_kernel("f+zz", &t, err, sizeof(err)), 0);
+	assert_int_not_equal(target_spec_parse_kernel("mod:", &t, err, sizeof(err)), 0);
+}
+
 static void register_names(void **state)
 {
 	assert_int_equal(reg_parse("rax"), CP_REG_RAX);
@@ -83,6 +108,7 @@ int main(void)
 		cmocka_unit_test(memcpy_like_defaults),
 		cmocka_unit_test(clear_like_and_registers),
 		cmocka_unit_test(malformed),
+		cmocka_unit_test(kernel_form),
 		cmocka_unit_test(register_names),
 	};
 

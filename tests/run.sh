@@ -28,6 +28,11 @@ done
 for t in "$ROOT"/tests/cli/t[0-9]*.sh; do
 	run_one "cli/$(basename "$t" .sh)" bash "$t"
 done
+# Real-kernel tests in qemu guests (tests/vm/run.sh); the *-guest.sh halves run inside.
+for t in "$ROOT"/tests/vm/t-*.sh; do
+	case $t in *-guest.sh) continue ;; esac
+	run_one "vm/$(basename "$t" .sh)" bash "$t"
+done
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -13,8 +13,9 @@ VERSION   := $(shell cat VERSION)
 STATIC    ?= -static
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -MMD -MP \
-	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -DCOPYPROF_VERSION='"$(VERSION)"'
-LDLIBS    := -lbpf -ljson-c -lcapstone -lelf -lzstd -lz -lm
+	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -DCOPYPROF_VERSION='"$(VERSION)"' \
+	     -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
+LDLIBS    := -lbpf -ljson-c -lcapstone -lelf -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 
 ifeq ($(V),1)
@@ -38,7 +39,7 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install deps test unit-test cli-test bench demo
+.PHONY: all clean install deps test unit-test cli-test bench bench-calibrate demo
 all: $(OUTPUT)/copyprof
 
 .PRECIOUS: $(OUTPUT)/%.bpf.o
@@ -93,6 +94,8 @@ $(OUTPUT):
 install: $(OUTPUT)/copyprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/copyprof
 	install -m 0755 $(OUTPUT)/copyprof $(DESTDIR)$(PREFIX)/bin/copyprof
+	install -d $(DESTDIR)$(PREFIX)/share/copyprof/presets
+	install -m 0644 presets/*.preset $(DESTDIR)$(PREFIX)/share/copyprof/presets/
 
 deps:
 	./scripts/deps.sh
@@ -102,6 +105,9 @@ test: $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 
 bench: $(OUTPUT)/copyprof $(WORKLOADS)
 	./bench/uprobe_overhead.sh $(OUTPUT)
+
+bench-calibrate: $(OUTPUT)/copyprof
+	./bench/perfbench_compare.sh $(OUTPUT)
 
 demo: $(OUTPUT)/copyprof $(WORKLOADS)
 	./examples/demo.sh $(OUTPUT)

@@ -7,9 +7,9 @@ cd "$(dirname "$0")/.."
 packages=(
 	# build: BPF compiler, skeletons, libraries linked statically into copyprof
 	make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
-	libjson-c-dev libcapstone-dev
+	libjson-c-dev libcapstone-dev liblzma-dev
 	# tests and benchmarks
-	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine
+	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils
 )
 # The VM harness lists its own (qemu, busybox, btrfs-progs ...).
 [ -f tests/vm/packages.txt ] && mapfile -t -O ${#packages[@]} packages < <(grep -v '^#' tests/vm/packages.txt | grep .)

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* calib_stats.h: the two estimators calibrate uses: median, and a mean that drops outliers */
+#ifndef CP_CALIB_STATS_H
+#define CP_CALIB_STATS_H
+
+#include <stddef.h>
+
+/* Median of @v[0..n) (sorts @v in place); 0 for n == 0. */
+double calib_median(double *v, size_t n);
+/*
+ * Mean of the samples at or below median * 1.25 + 2 * @quantum (sorts @v in place). When the
+ * timer ticks in steps of @quantum, a single short call reads as a whole number of steps; which
+ * one depends on where the call fell between two ticks, so the mean of many such samples is
+ * unbiased where the median sticks to one step. The cut drops interrupts and preemptions.
+ */
+double calib_robust_mean(double *v, size_t n, double quantum);
+
+#endif

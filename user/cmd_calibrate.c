@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_calibrate.c: `copyprof calibrate`: measure the asm-ref replicas into a cost model */
+#include <argp.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib_plot.h"
+#include "calib_session.h"
+#include "calib_table.h"
+#include "commands.h"
+#include "costmodel.h"
+#include "log.h"
+#include "stop.h"
+
+struct calibrate_args {
+	struct calib_plan plan;
+	const char *output, *input, *plot;
+	const char *impl_list;
+	bool table, sizes_given, runs_given, measure_opt;
+	const char *measure_opt_name;
+};
+
+enum {
+	OPT_IMPL = 0x100,
+	OPT_SIZES,
+	OPT_CACHE,
+	OPT_ALIGN,
+	OPT_CPU,
+	OPT_RUNS,
+	OPT_QUICK,
+	OPT_THRESHOLD,
+	OPT_TABLE,
+	OPT_PLOT,
+};
+
+static const struct argp_option options[] = {
+	{ "output", 'o', "FILE", 0, "Cost model to write (default costmodel.json, - for stdout)" },
+	{ "input", 'i', "FILE", 0, "Read this cost model instead of measuring (--table, --plot)" },
+	{ "impl", OPT_IMPL, "LIST", 0,
+	  "Implementations, families (memcpy, memmove, clear_user, memset) or all (default all)" },
+	{ "sizes", OPT_SIZES, "LIST", 0,
+	  "Lengths in bytes, K/M/G suffixes, ranges A-B (default 1-256 and bucket edges to 1M)" },
+	{ "cache", OPT_CACHE, "STATE", 0, "warm, src-flushed, dst-flushed, a comma list, or all" },
+	{ "align", OPT_ALIGN, "D,S", 0, "Destination, source offsets from a page (default 0,0)" },
+	{ "cpu", OPT_CPU, "N", 0, "CPU to pin to (default: the one it starts on)" },
+	{ "runs", OPT_RUNS, "N", 0, "Independent runs per point (default 5, --quick 3)" },
+	{ "quick", OPT_QUICK, NULL, 0, "15 sizes from 8 B to 1 MiB, 3 runs, fewer samples" },
+	{ "threshold", OPT_THRESHOLD, "T", 0, "erms_threshold's T in bytes (default 2048)" },
+	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
+	{ "plot", OPT_PLOT, "FILE.svg", 0, "Draw cost against length as an SVG" },
+	{ "verbose", 'v', NULL, 0, "More messages" },
+	{},
+};
+
+static const char doc[] =
+	"Measure what each asm-ref replica of the kernel's copy routines costs per\n"
+	"call, by length, on this CPU: pinned, bytes checked first, warm or flushed\n"
+	"caches, several runs (median and spread). Writes a cost model\n"
+	"(docs/costmodel-format.md); prints the seed patch's tables; draws an SVG.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof calibrate --quick --table      # seconds; writes costmodel.json\n"
+	"  copyprof calibrate --impl memcpy_orig,movsb --cache warm --plot cost.svg\n"
+	"  copyprof calibrate --impl erms_threshold --threshold 1024 --sizes 512-4K\n"
+	"  copyprof calibrate -i cooperlake-8321hc-seed.json --table  # seed tables\n"
+	"\n"
+	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes,\n"
+	"interrupted; no file is written), 2 usage error.";
+
+static void known_impls(char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < asmref_count() && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					asmref_get(i)->name);
+}
+
+static bool add_impl(struct calib_plan *plan, const struct asmref_impl *impl)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nr_impls; i++)
+		if (plan->impls[i] == impl)
+			return true;
+	plan->impls[plan->nr_impls++] = impl;
+	return true;
+}
+
+/* Names, family names or "all", in the registry's order for families and "all". */
+static int parse_impls(struct argp_state *state, struct calib_plan *plan, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL, names[1024];
+	size_t i;
+	bool hit;
+
+	plan->impls = calloc(asmref_count(), sizeof(*plan->impls));
+	if (!copy || !plan->impls)
+		return ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct asmref_impl *impl = asmref_find(tok);
+
+		if (impl) {
+			add_impl(plan, impl);
+			continue;
+		}
+		hit = false;
+		for (i = 0; i < asmref_count(); i++) {
+			if (!strcmp(tok, "all") || !strcmp(tok, asmref_get(i)->family)) {
+				add_impl(plan, asmref_get(i));
+				hit = true;
+			}
+		}
+		if (!hit) {
+			known_impls(names, sizeof(names));
+			argp_error(state,
+				   "--impl: unknown implementation '%s'; known: %s; families: "
+				   "memcpy, memmove, clear_user, memset; or all",
+				   tok, names);
+		}
+	}
+	free(copy);
+	if (!plan->nr_impls)
+		argp_error(state, "--impl: give at least one implementation");
+	return 0;
+}
+
+static void parse_caches(struct argp_state *state, struct calib_plan *plan, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	int c;
+
+	memset(plan->caches, 0, sizeof(plan->caches));
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			for (c = 0; c < COSTMODEL_NR_CACHES; c++)
+				plan->caches[c] = true;
+			continue;
+		}
+		c = costmodel_cache_parse(tok);
+		if (c < 0)
+			argp_error(state,
+				   "--cache: unknown cache state '%s'; use warm, src-flushed, "
+				   "dst-flushed or all",
+				   tok);
+		plan->caches[c] = true;
+	}
+	free(copy);
+	plan->cache_given = true;
+}
+
+static unsigned long long parse_count(struct argp_state *state, const char *opt, const char *arg,
+				      unsigned long long min, unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < min || v > max)
+		argp_error(state, "%s %s: give a whole number from %llu to %llu", opt, arg, min,
+			   max);
+	return v;
+}
+
+static void measure_only(struct calibrate_args *a, const char *name)
+{
+	a->measure_opt = true;
+	a->measure_opt_name = name;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct calibrate_args *a = state->input;
+	struct calib_plan *plan = &a->plan;
+	unsigned int d, s;
+	char why[160], extra;
+
+	switch (key) {
+	case 'o':
+		a->output = arg;
+		measure_only(a, "-o");
+		break;
+	case 'i':
+		a->input = arg;
+		break;
+	case OPT_IMPL:
+		a->impl_list = arg;
+		return parse_impls(state, plan, arg);
+	case OPT_SIZES:
+		calib_sizes_free(&plan->sizes);
+		if (calib_sizes_parse(arg, &plan->sizes, why, sizeof(why)))
+			argp_error(state, "--sizes %s: %s", arg, why);
+		a->sizes_given = true;
+		measure_only(a, "--sizes");
+		break;
+	case OPT_CACHE:
+		parse_caches(state, plan, arg);
+		break;
+	case OPT_ALIGN:
+		if (sscanf(arg, "%u,%u%c", &d, &s, &extra) != 2 || d > 4095 || s > 4095)
+			argp_error(state, "--align %s: give D,S, two offsets from 0 to 4095", arg);
+		plan->align_dst = d;
+		plan->align_src = s;
+		measure_only(a, "--align");
+		break;
+	case OPT_CPU:
+		plan->cpu = (int)parse_count(state, "--cpu", arg, 0, 1 << 20);
+		measure_only(a, "--cpu");
+		break;
+	case OPT_RUNS:
+		plan->runs = (int)parse_count(state, "--runs", arg, 1, 1000);
+		a->runs_given = true;
+		measure_only(a, "--runs");
+		break;
+	case OPT_QUICK:
+		plan->quick = true;
+		measure_only(a, "--quick");
+		break;
+	case OPT_THRESHOLD:
+		plan->threshold = parse_count(state, "--threshold", arg, 0, 1ULL << 40);
+		measure_only(a, "--threshold");
+		break;
+	case OPT_TABLE:
+		a->table = true;
+		break;
+	case OPT_PLOT:
+		a->plot = arg;
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	case ARGP_KEY_END:
+		if (a->input && a->measure_opt)
+			argp_error(state, "%s applies to a measurement; -i reads a model instead",
+				   a->measure_opt_name);
+		if (a->input && !a->table && !a->plot)
+			argp_error(state,
+				   "-i reads a model for --table or --plot: give one of them");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The plot draws the --impl choice (all by default) in the --cache states (warm by default). */
+static bool plot_wants(const struct costmodel_curve *c, void *ctx)
+{
+	const struct calibrate_args *a = ctx;
+	size_t i;
+
+	if (!a->plan.caches[c->cache])
+		return false;
+	if (!a->impl_list)
+		return true;
+	for (i = 0; i < a->plan.nr_impls; i++)
+		if (!strcmp(a->plan.impls[i]->name, c->name))
+			return true;
+	return false;
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	for (i = 0; s && i < argc; i++) {
+		strcat(s, argv[i]);
+		if (i + 1 < argc)
+			strcat(s, " ");
+	}
+	return s;
+}
+
+static int outputs(struct calibrate_args *a, const struct costmodel *m)
+{
+	int err;
+
+	if (a->table)
+		calib_table_print(stdout, m);
+	if (!a->plot)
+		return EXIT_OK;
+	if (!a->plan.cache_given) {
+		memset(a->plan.caches, 0, sizeof(a->plan.caches));
+		a->plan.caches[COSTMODEL_WARM] = true;
+	}
+	err = calib_plot_svg(m, a->plot, plot_wants, a);
+	if (err == -ENOENT)
+		p_warn("%s: no curve of the model matches --impl/--cache; the SVG says so",
+		       a->plot);
+	else if (err)
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_args args = {
+	    .output = "costmodel.json",
+	    .plan = {.cpu = -1, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT},
+	};
+	const struct argp argp = {options, parse_opt, NULL, doc};
+	struct costmodel *m = NULL;
+	int err, c, rc = EXIT_RUNTIME;
+
+	for (c = 0; c < COSTMODEL_NR_CACHES; c++)
+		args.plan.caches[c] = true;
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return EXIT_USAGE;
+	if (args.input) {
+		if (costmodel_read(args.input, &m))
+			goto cleanup;
+		rc = outputs(&args, m);
+		goto cleanup;
+	}
+
+	if (!args.impl_list && parse_impls(NULL, &args.plan, "all"))
+		goto cleanup;
+	if (!args.runs_given)
+		args.plan.runs = args.plan.quick ? 3 : 5;
+	if (!args.sizes_given && (args.plan.quick ? calib_sizes_quick(&args.plan.sizes)
+						  : calib_sizes_default(&args.plan.sizes)))
+		goto cleanup;
+	args.plan.command = join_args(argc, argv);
+	stop_install();
+	err = calib_session_run(&args.plan, &m);
+	if (err == -EINTR) {
+		p_err("interrupted by SIG%s before the end: no cost model written",
+		      sigabbrev_np(stop_signal()) ?: "?");
+		goto cleanup;
+	}
+	if (err)
+		goto cleanup;
+	if (costmodel_write(m, args.output))
+		goto cleanup;
+	if (strcmp(args.output, "-"))
+		p_info("wrote %s", args.output);
+	rc = outputs(&args, m);
+cleanup:
+	costmodel_free(m);
+	calib_sizes_free(&args.plan.sizes);
+	free(args.plan.impls);
+	free(args.plan.command);
+	return rc;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* preset.h: named sets of kernel functions to probe (presets/NAME.preset, docs/presets.md) */
+#ifndef CP_PRESET_H
+#define CP_PRESET_H
+
+#include <stddef.h>
+
+enum preset_kind { PRESET_SITE, PRESET_ENTRY };
+
+struct preset_item {
+	enum preset_kind kind;
+	char *spec;	/* [MOD:]FUNC[+OFF][,len=REG] */
+	int line;
+};
+
+struct preset {
+	char *name;
+	char *path;
+	char *description;
+	struct preset_item *items;
+	size_t nr_items;
+};
+
+/*
+ * Loads preset @name (or a path to a .preset file). Searched in $COPYPROF_PRESETS, then
+ * ~/.config/copyprof/presets, the installed share folder, and presets/ beside the binary's
+ * source tree. Prints why it cannot (listing the presets found). Returns 0 or -errno.
+ */
+int preset_load(const char *name, struct preset **out);
+void preset_free(struct preset *p);
+/* Prints the available presets, one per line with their description. */
+void preset_list(void);
+
+#endif

@@ -6,5 +6,6 @@
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "histogram copy lengths at probes into a profile" },
 	{ "report", cmd_report, "print a profile's histograms, totals and top sizes" },
 	{ "calibrate", cmd_calibrate, "measure the asm-ref copy routines into a cost model" },
+	{ "probe", cmd_probe, "live copy dispatch and copy-family call sites in kernel functions" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

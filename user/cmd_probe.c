@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_probe.c: `copyprof probe`: live copy dispatch, copy-family call sites, entry probe-ability */
+#include <argp.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "callsites.h"
+#include "commands.h"
+#include "dispatch.h"
+#include "kimage.h"
+#include "ksyms.h"
+#include "log.h"
+#include "profile.h"
+#include "sysinfo.h"
+
+#define MAX_TARGETS 64
+
+struct probe_args {
+	const char *sites[MAX_TARGETS];	/* [MODULE:]FUNC */
+	size_t nr_sites;
+	const char *entries[MAX_TARGETS];
+	size_t nr_entries;
+	/* Presets (-p) will add their sites and entries to the two lists above. */
+	const char *kallsyms;
+	const char *vmlinux;
+	const char *modules;
+	const char *release;
+	bool no_kcore;
+	bool json;
+};
+
+enum { OPT_SITE = 0x100, OPT_ENTRY, OPT_VMLINUX, OPT_KALLSYMS, OPT_MODULES, OPT_RELEASE,
+       OPT_NO_KCORE, OPT_JSON };
+
+static const struct argp_option options[] = {
+	{ "site", OPT_SITE, "[MODULE:]FUNC", 0, "List FUNC's calls into the copy family (repeatable)" },
+	{ "entry", OPT_ENTRY, "SYMBOL", 0, "Say whether a kprobe at SYMBOL's entry can work, and why "
+					  "not (repeatable)" },
+	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux or vmlinuz when "
+					     "/proc/kcore is missing" },
+	{ "kallsyms", OPT_KALLSYMS, "FILE", 0, "Symbols from FILE (another machine's /proc/kallsyms; "
+					       "implies --no-kcore)" },
+	{ "modules", OPT_MODULES, "DIR", 0, "Module folder for .ko files (default "
+					    "/lib/modules/$(uname -r))" },
+	{ "release", OPT_RELEASE, "VER", 0, "Kernel release for the table and default paths "
+					    "(default uname -r)" },
+	{ "no-kcore", OPT_NO_KCORE, NULL, 0, "Do not read /proc/kcore (dispatch from the table; "
+					    "text from files)" },
+	{ "json", OPT_JSON, NULL, 0, "Print JSON" },
+	{ "verbose", 'v', NULL, 0, "More messages, and the instructions before each site" },
+	{},
+};
+
+static const char doc[] =
+	"Show which code this kernel and CPU run for memcpy, memmove, memset,\n"
+	"clear_user and copy_{to,from}_user at each length (decoded from\n"
+	"/proc/kcore where it exists, else from a documented table), every call\n"
+	"into the copy family inside the --site functions, and whether a kprobe\n"
+	"at each --entry symbol can work.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof probe                       # the dispatch only\n"
+	"  copyprof probe --site ZSTD_decompressStream \\\n"
+	"                 --entry memcpy_orig --entry read_zero\n"
+	"  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
+	"  copyprof probe --kallsyms guest.kallsyms --release 6.12.1 \\\n"
+	"                 --vmlinux vmlinuz-6.12.1 --site ZSTD_decompressStream\n"
+	"\n"
+	"Exit status: 0 ok, 1 a site or entry could not be resolved or read\n"
+	"(the others are still printed), 2 usage error.";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct probe_args *a = state->input;
+
+	switch (key) {
+	case OPT_SITE:
+	case OPT_ENTRY:
+		if ((key == OPT_SITE ? a->nr_sites : a->nr_entries) == MAX_TARGETS)
+			argp_error(state, "at most %d --site and %d --entry", MAX_TARGETS,
+				   MAX_TARGETS);
+		if (!*arg)
+			argp_error(state, "--%s wants a name", key == OPT_SITE ? "site" : "entry");
+		if (key == OPT_SITE)
+			a->sites[a->nr_sites++] = arg;
+		else
+			a->entries[a->nr_entries++] = arg;
+		break;
+	case OPT_VMLINUX:
+		a->vmlinux = arg;
+		break;
+	case OPT_KALLSYMS:
+		a->kallsyms = arg;
+		a->no_kcore |= strcmp(arg, "/proc/kallsyms") != 0;
+		break;
+	case OPT_MODULES:
+		a->modules = arg;
+		break;
+	case OPT_RELEASE:
+		a->release = arg;
+		break;
+	case OPT_NO_KCORE:
+		a->no_kcore = true;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s' (functions are given with --site)", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char *tristate_name(enum tristate t)
+{
+	return t == TS_YES ? "yes" : t == TS_NO ? "no" : "unknown";
+}
+
+static void format_range(char *buf, size_t len, const struct dispatch_row *r)
+{
+	if (r->max == DISPATCH_NO_MAX)
+		snprintf(buf, len, "n >= %llu", (unsigned long long)r->min);
+	else if (r->min == r->max)
+		snprintf(buf, len, "n = %llu", (unsigned long long)r->min);
+	else
+		snprintf(buf, len, "%llu <= n <= %llu", (unsigned long long)r->min,
+			 (unsigned long long)r->max);
+}
+
+static void print_dispatch(const struct dispatch *d)
+{
+	const struct dispatch_entry *e;
+	char range[64];
+	size_t r, i;
+
+	printf("dispatch (kernel %d.%d; erms %s, fsrm %s, fsrs %s, rep_good %s):\n", d->major,
+	       d->minor, d->cpu.erms ? "yes" : "no", d->cpu.fsrm ? "yes" : "no",
+	       d->cpu.fsrs ? "yes" : "no", d->cpu.rep_good ? "yes" : "no");
+	for (r = 0; r < DR_NR; r++) {
+		e = &d->e[r];
+		printf("  %-10s from %s", e->routine, e->source);
+		if (e->read_at)
+			printf(" (%s: %s)", e->read_at, e->decoded ?: "");
+		putchar('\n');
+		for (i = 0; i < e->nr_rows; i++) {
+			format_range(range, sizeof(range), &e->rows[i]);
+			printf("    %-16s %s%s%s%s\n", range, e->rows[i].code,
+			       e->rows[i].string_op ? " [" : "", e->rows[i].string_op ?: "",
+			       e->rows[i].string_op ? "]" : "");
+		}
+		if (e->note)
+			printf("    note: %s\n", e->note);
+	}
+}
+
+static json_object *cpu_to_json(const struct dispatch_cpu *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "erms", json_object_new_boolean(c->erms));
+	json_object_object_add(o, "fsrm", json_object_new_boolean(c->fsrm));
+	json_object_object_add(o, "fsrs", json_object_new_boolean(c->fsrs));
+	json_object_object_add(o, "rep_good", json_object_new_boolean(c->rep_good));
+	return o;
+}
+
+static json_object *dispatch_to_json(const struct dispatch *d)
+{
+	json_object *a = json_object_new_array(), *o, *rows, *row;
+	const struct dispatch_entry *e;
+	size_t r, i;
+
+	for (r = 0; r < DR_NR; r++) {
+		e = &d->e[r];
+		o = json_object_new_object();
+		rows = json_object_new_array();
+		json_object_object_add(o, "routine", json_object_new_string(e->routine));
+		json_object_object_add(o, "source", json_object_new_string(e->source));
+		if (e->read_at)
+			json_object_object_add(o, "read_at", json_object_new_string(e->read_at));
+		if (e->decoded)
+			json_object_object_add(o, "decoded", json_object_new_string(e->decoded));
+		if (e->note)
+			json_object_object_add(o, "note", json_object_new_string(e->note));
+		for (i = 0; i < e->nr_rows; i++) {
+			row = json_object_new_object();
+			json_object_object_add(row, "min", json_object_new_uint64(e->rows[i].min));
+			json_object_object_add(row, "max", e->rows[i].max == DISPATCH_NO_MAX ? NULL
+					       : json_object_new_uint64(e->rows[i].max));
+			json_object_object_add(row, "code", json_object_new_string(e->rows[i].code));
+			json_object_object_add(row, "string_op", e->rows[i].string_op
+					       ? json_object_new_string(e->rows[i].string_op) : NULL);
+			json_object_array_add(rows, row);
+		}
+		json_object_object_add(o, "rows", rows);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *hex(uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+static json_object *site_list_to_json(const struct callsite_list *l)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array(), *s;
+	const struct callsite *c;
+	size_t i;
+
+	json_object_object_add(o, "function", json_object_new_string(l->function));
+	json_object_object_add(o, "module", l->module ? json_object_new_string(l->module) : NULL);
+	json_object_object_add(o, "address", l->func_addr ? hex(l->func_addr) : NULL);
+	json_object_object_add(o, "size", json_object_new_uint64(l->func_size));
+	json_object_object_add(o, "text_source", json_object_new_string(l->text_source));
+	json_object_object_add(o, "text_path", json_object_new_string(l->text_path ?: ""));
+	for (i = 0; i < l->nr; i++) {
+		c = &l->v[i];
+		s = json_object_new_object();
+		json_object_object_add(s, "offset", json_object_new_uint64(c->offset));
+		json_object_object_add(s, "offset_hex", hex(c->offset));
+		json_object_object_add(s, "address", c->addr ? hex(c->addr) : NULL);
+		json_object_object_add(s, "instruction", json_object_new_string(c->mnemonic));
+		json_object_object_add(s, "target", c->target ? json_object_new_string(c->target)
+							       : NULL);
+		json_object_object_add(s, "family", json_object_new_string(c->family));
+		json_object_object_add(s, "len_reg", json_object_new_string(c->len_reg));
+		json_object_object_add(s, "len_scale", json_object_new_int(c->len_scale));
+		if (c->context)
+			json_object_object_add(s, "before", json_object_new_string(c->context));
+		json_object_array_add(a, s);
+	}
+	json_object_object_add(o, "callsites", a);
+	return o;
+}
+
+static void print_site_list(const struct callsite_list *l)
+{
+	const struct callsite *c;
+	char addr[32];
+	size_t i;
+
+	printf("site %s%s%s%s", l->function, l->module ? " [" : "", l->module ?: "",
+	       l->module ? "]" : "");
+	if (l->func_addr)
+		printf(" at 0x%llx", (unsigned long long)l->func_addr);
+	else
+		printf(" (module not loaded: offsets only)");
+	printf(", %llu bytes, text from %s (%s):\n", (unsigned long long)l->func_size,
+	       l->text_source, l->text_path ?: "");
+	for (i = 0; i < l->nr; i++) {
+		c = &l->v[i];
+		if (c->addr)
+			snprintf(addr, sizeof(addr), "0x%016llx", (unsigned long long)c->addr);
+		else
+			snprintf(addr, sizeof(addr), "%-18s", "-");
+		printf("  +0x%-5llx %s  %-6s %-28s %-10s len=%s", (unsigned long long)c->offset, addr,
+		       c->target ? c->mnemonic : "inline", c->target ?: c->mnemonic, c->family,
+		       c->len_reg);
+		if (c->len_scale > 1)
+			printf("*%u", c->len_scale);
+		putchar('\n');
+		if (log_verbose && c->context)
+			printf("           after: %s\n", c->context);
+	}
+	if (!l->nr)
+		printf("  no copy-family call sites\n");
+	if (l->undecodable)
+		printf("  (%zu byte(s) could not be decoded and were skipped)\n", l->undecodable);
+}
+
+static json_object *entry_to_json(const struct entry_info *e)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "symbol", json_object_new_string(e->symbol));
+	json_object_object_add(o, "found", json_object_new_boolean(e->found));
+	json_object_object_add(o, "module", e->module ? json_object_new_string(e->module) : NULL);
+	json_object_object_add(o, "address", e->addr ? hex(e->addr) : NULL);
+	json_object_object_add(o, "traceable", json_object_new_string(tristate_name(e->traceable)));
+	json_object_object_add(o, "kprobe_blacklisted",
+			       json_object_new_string(tristate_name(e->blacklisted)));
+	json_object_object_add(o, "noinstr", json_object_new_string(tristate_name(e->noinstr)));
+	json_object_object_add(o, "probeable", json_object_new_string(tristate_name(e->probeable)));
+	json_object_object_add(o, "reason", e->reason ? json_object_new_string(e->reason) : NULL);
+	return o;
+}
+
+static void print_entry(const struct entry_info *e)
+{
+	printf("entry %s", e->symbol);
+	if (e->found)
+		printf(" [%s] at 0x%llx", e->module ?: "vmlinux", (unsigned long long)e->addr);
+	printf(": traceable %s, kprobe blacklist %s, noinstr %s: ", tristate_name(e->traceable),
+	       tristate_name(e->blacklisted), tristate_name(e->noinstr));
+	if (e->probeable == TS_YES)
+		printf("probe-able (kprobe at entry)\n");
+	else if (e->probeable == TS_NO)
+		printf("not probe-able: %s\n", e->reason);
+	else
+		printf("probe-able: unknown: %s\n", e->reason);
+}
+
+/* Splits "btrfs:func" into module and function; "func" has no module. */
+static void split_site(const char *spec, char *module, size_t mlen, const char **func)
+{
+	const char *colon = strchr(spec, ':');
+
+	*module = 0;
+	*func = spec;
+	if (!colon || (size_t)(colon - spec) >= mlen)
+		return;
+	memcpy(module, spec, (size_t)(colon - spec));
+	module[colon - spec] = 0;
+	*func = colon + 1;
+}
+
+static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct kimage *ki,
+		     json_object *jsites)
+{
+	struct callsite_opts o = { .modules_dir = a->modules, .include_inline = true };
+	struct callsite_list *l;
+	char module[64], *why;
+	const char *func;
+	int n, j, failed = 0;
+	size_t i;
+	json_object *err;
+
+	for (i = 0; i < a->nr_sites; i++) {
+		split_site(a->sites[i], module, sizeof(module), &func);
+		n = callsites_find(ks, ki, func, *module ? module : NULL, &o, &l, &why);
+		if (n < 0) {
+			p_err("--site %s: %s", a->sites[i], why ?: strerror(-n));
+			if (jsites) {
+				err = json_object_new_object();
+				json_object_object_add(err, "function", json_object_new_string(func));
+				json_object_object_add(err, "error", json_object_new_string(why ?: ""));
+				json_object_array_add(jsites, err);
+			}
+			free(why);
+			failed = 1;
+			continue;
+		}
+		for (j = 0; j < n; j++) {
+			if (jsites)
+				json_object_array_add(jsites, site_list_to_json(&l[j]));
+			else
+				print_site_list(&l[j]);
+		}
+		callsite_lists_free(l, (size_t)n);
+	}
+	return failed;
+}
+
+static int run_entries(const struct probe_args *a, const struct ksyms *ks, json_object *jentries)
+{
+	struct entry_info e;
+	int failed = 0;
+	size_t i;
+
+	for (i = 0; i < a->nr_entries; i++) {
+		if (callsites_entry_info(ks, a->entries[i], NULL, &e)) {
+			p_err("--entry %s: not in %s", a->entries[i], ks->path);
+			failed = 1;
+		}
+		if (jentries)
+			json_object_array_add(jentries, entry_to_json(&e));
+		else
+			print_entry(&e);
+		entry_info_free(&e);
+	}
+	return failed;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_args args = { 0 };
+	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct kimage_opts ko;
+	struct kimage *ki = NULL;
+	struct ksyms *ks;
+	struct profile *p = NULL;
+	struct dispatch d = { 0 };
+	json_object *root = NULL, *jsites = NULL, *jentries = NULL;
+	struct utsname u;
+	char release[sizeof(u.release)], *why = NULL;
+	int failed = 0;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return EXIT_USAGE;
+	ks = ksyms__load(args.kallsyms);
+	if (!ks)
+		return EXIT_RUNTIME;
+	if (ks->restricted)
+		p_warn("%s shows only zero addresses (kernel.kptr_restrict): run as root; the dispatch "
+		       "comes from the table and no call site can be located", ks->path);
+	p = profile_new();
+	if (!p) {
+		ksyms__free(ks);
+		return EXIT_RUNTIME;
+	}
+	sysinfo_fill_meta(&p->meta);
+	if (!args.release && !uname(&u)) {
+		snprintf(release, sizeof(release), "%s", u.release);
+		args.release = release;
+	}
+	ko = (struct kimage_opts){ args.vmlinux, args.release, args.no_kcore,
+				   /* only the dispatch wants text: kcore or nothing */
+				   .live_only = !args.nr_sites };
+	ki = kimage__open(&ko, ks, &why);
+	if (!ki)
+		p_debug("no kernel text: %s", why ?: "?");
+	dispatch_probe(ks, ki, args.release, &p->meta, &d);
+
+	if (args.json) {
+		root = json_object_new_object();
+		json_object_object_add(root, "kernel", json_object_new_string(args.release ?: ""));
+		json_object_object_add(root, "kallsyms", json_object_new_string(ks->path));
+		json_object_object_add(root, "text_source",
+				       ki ? json_object_new_string(kimage__source(ki)) : NULL);
+		json_object_object_add(root, "kaslr_slide", ki && !kimage__live(ki)
+				       ? json_object_new_int64(kimage__slide(ki)) : NULL);
+		json_object_object_add(root, "cpu", cpu_to_json(&d.cpu));
+		json_object_object_add(root, "dispatch", dispatch_to_json(&d));
+		jsites = json_object_new_array();
+		jentries = json_object_new_array();
+	} else {
+		printf("kernel %s; symbols from %s; text from %s\n", args.release ?: "?", ks->path,
+		       ki ? kimage__path(ki) : "nowhere");
+		print_dispatch(&d);
+	}
+	if (run_sites(&args, ks, ki, jsites)) {
+		failed = 1;
+		/* Module sites do not need the core kernel's text: only now say where we looked. */
+		if (!ki)
+			p_info("kernel text: tried %s", why ?: "?");
+	}
+	free(why);
+	failed |= run_entries(&args, ks, jentries);
+	if (root) {
+		json_object_object_add(root, "sites", jsites);
+		json_object_object_add(root, "entries", jentries);
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_SPACED |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	dispatch_free(&d);
+	kimage__close(ki);
+	ksyms__free(ks);
+	profile_free(p);
+	return failed ? EXIT_RUNTIME : EXIT_OK;
+}

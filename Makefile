@@ -32,6 +32,8 @@ USER_SRCS := $(wildcard user/*.c)
 ASM_SRCS  := $(wildcard asm-ref/*.S) $(wildcard asm-ref/*.c)
 LIB_OBJS  := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out user/main.c,$(filter %.c,$(USER_SRCS) $(ASM_SRCS)))) \
 	     $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
+# The shipped presets are also built into the binary (scripts/embed-presets.sh).
+LIB_OBJS  += $(OUTPUT)/presets_builtin.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
@@ -39,7 +41,7 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install deps test unit-test cli-test bench bench-calibrate demo
+.PHONY: all clean install deps test unit-test cli-test bench bench-calibrate bench-sample demo
 all: $(OUTPUT)/copyprof
 
 .PRECIOUS: $(OUTPUT)/%.bpf.o
@@ -60,6 +62,14 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 $(OUTPUT)/%.o: %.c $(SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/presets_builtin.c: $(wildcard presets/*.preset) scripts/embed-presets.sh | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)./scripts/embed-presets.sh $(wildcard presets/*.preset) > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/presets_builtin.o: $(OUTPUT)/presets_builtin.c
+	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(OUTPUT)/%.o: %.S
@@ -109,8 +119,12 @@ bench: $(OUTPUT)/copyprof $(WORKLOADS)
 bench-calibrate: $(OUTPUT)/copyprof
 	./bench/perfbench_compare.sh $(OUTPUT)
 
+bench-sample: $(OUTPUT)/copyprof
+	./bench/sample_overhead.sh $(OUTPUT)
+
+# The main job: record -p btrfs on a scratch zstd btrfs, calibrate, estimate (examples/main-job.sh).
 demo: $(OUTPUT)/copyprof $(WORKLOADS)
-	./examples/demo.sh $(OUTPUT)
+	./examples/main-job.sh $(OUTPUT)
 
 clean:
 	rm -rf $(OUTPUT)

@@ -12,6 +12,8 @@
 #include "kimage.h"
 #include "ksyms.h"
 #include "log.h"
+#include "planner.h"
+#include "preset.h"
 #include "profile.h"
 #include "sysinfo.h"
 
@@ -22,7 +24,8 @@ struct probe_args {
 	size_t nr_sites;
 	const char *entries[MAX_TARGETS];
 	size_t nr_entries;
-	/* Presets (-p) will add their sites and entries to the two lists above. */
+	struct preset *presets[MAX_TARGETS];	/* -p: their sites and entries join the lists */
+	size_t nr_presets;
 	const char *kallsyms;
 	const char *vmlinux;
 	const char *modules;
@@ -35,6 +38,8 @@ enum { OPT_SITE = 0x100, OPT_ENTRY, OPT_VMLINUX, OPT_KALLSYMS, OPT_MODULES, OPT_
        OPT_NO_KCORE, OPT_JSON };
 
 static const struct argp_option options[] = {
+	{ "preset", 'p', "PRESET", 0, "The sites and entries of preset PRESET (btrfs, iov_iter, "
+	  "clear_user, or a .preset file), with the mechanism record would use for each" },
 	{ "site", OPT_SITE, "[MODULE:]FUNC", 0, "List FUNC's calls into the copy family (repeatable)" },
 	{ "entry", OPT_ENTRY, "SYMBOL", 0, "Say whether a kprobe at SYMBOL's entry can work, and why "
 					  "not (repeatable)" },
@@ -62,6 +67,7 @@ static const char doc[] =
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof probe                       # the dispatch only\n"
+	"  copyprof probe -p btrfs              # call sites, mechanism and why, per site\n"
 	"  copyprof probe --site ZSTD_decompressStream \\\n"
 	"                 --entry memcpy_orig --entry read_zero\n"
 	"  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
@@ -71,11 +77,63 @@ static const char doc[] =
 	"Exit status: 0 ok, 1 a site or entry could not be resolved or read\n"
 	"(the others are still printed), 2 usage error.";
 
+static void add_preset_items(struct argp_state *state, struct probe_args *a,
+			     const struct preset *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->nr_items; i++) {
+		size_t *n = pr->items[i].kind == PRESET_SITE ? &a->nr_sites : &a->nr_entries;
+
+		if (*n == MAX_TARGETS)
+			argp_error(state, "preset %s: more than %d sites or entries", pr->name,
+				   MAX_TARGETS);
+		(pr->items[i].kind == PRESET_SITE ? a->sites : a->entries)[(*n)++] = pr->items[i].spec;
+	}
+}
+
+/* What record would attach for the same sites and entries, and why (this machine only). */
+static void print_plan(const struct probe_args *a, json_object *jplan)
+{
+	struct plan pl;
+	size_t i;
+
+	if (a->kallsyms || (!a->nr_sites && !a->nr_entries) || plan_init(&pl, a->vmlinux))
+		return;
+	for (i = 0; i < a->nr_sites; i++)
+		plan_add_function(&pl, a->sites[i]);
+	for (i = 0; i < a->nr_entries; i++)
+		plan_add_entry(&pl, a->entries[i]);
+	if (!jplan) {
+		printf("\nplan for record (%zu sites, %zu attachable):\n", pl.nr, plan_nr_covered(&pl));
+		plan_print(&pl, stdout);
+	}
+	for (i = 0; jplan && i < pl.nr; i++) {
+		const struct plan_site *ps = &pl.v[i];
+		json_object *o = json_object_new_object();
+		static const char *const mech[] = { "kprobe", "hwbp", "none" };
+
+		json_object_object_add(o, "function", json_object_new_string(ps->site.spec.symbol));
+		json_object_object_add(o, "module", ps->site.spec.path ?
+				       json_object_new_string(ps->site.spec.path) : NULL);
+		json_object_object_add(o, "offset", json_object_new_uint64(ps->site.spec.offset));
+		json_object_object_add(o, "mechanism", json_object_new_string(mech[ps->choice]));
+		json_object_object_add(o, "why", json_object_new_string(ps->why));
+		json_object_array_add(jplan, o);
+	}
+	plan_free(&pl);
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct probe_args *a = state->input;
 
 	switch (key) {
+	case 'p':
+		if (a->nr_presets == MAX_TARGETS || preset_load(arg, &a->presets[a->nr_presets]))
+			argp_failure(state, EXIT_RUNTIME, 0, "cannot use preset '%s'", arg);
+		add_preset_items(state, a, a->presets[a->nr_presets++]);
+		break;
 	case OPT_SITE:
 	case OPT_ENTRY:
 		if ((key == OPT_SITE ? a->nr_sites : a->nr_entries) == MAX_TARGETS)
@@ -450,13 +508,21 @@ int cmd_probe(int argc, char **argv)
 	free(why);
 	failed |= run_entries(&args, ks, jentries);
 	if (root) {
+		json_object *jplan = json_object_new_array();
+
+		print_plan(&args, jplan);
 		json_object_object_add(root, "sites", jsites);
 		json_object_object_add(root, "entries", jentries);
+		json_object_object_add(root, "plan", jplan);
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_SPACED |
 							  JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(root);
+	} else {
+		print_plan(&args, NULL);
 	}
+	while (args.nr_presets)
+		preset_free(args.presets[--args.nr_presets]);
 	dispatch_free(&d);
 	kimage__close(ki);
 	ksyms__free(ks);

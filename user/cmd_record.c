@@ -11,11 +11,15 @@
 #include <sys/wait.h>
 #include "child.h"
 #include "commands.h"
+#include "copyfam.h"
 #include "feature.h"
 #include "hist_session.h"
 #include "log.h"
 #include "probe_site.h"
+#include "record_plan.h"
 #include "profile.h"
+#include "record_sample.h"
+#include "sample_session.h"
 #include "stop.h"
 #include "sysinfo.h"
 
@@ -27,11 +31,27 @@ struct record_args {
 	const char *comm;
 	const char *output;
 	char **command;
+	struct record_plan_args plan;	/* -p, --site, --entry */
+	/* --sample (record_sample.c) */
+	bool sample;
+	uint32_t hz;
+	const char *event;
+	const char *cgroup;
+	int nr_leaves;
 };
 
-enum { OPT_UPROBE = 0x100, OPT_PID, OPT_KPROBE, OPT_HWBP };
+enum { OPT_UPROBE = 0x100, OPT_PID, OPT_KPROBE, OPT_HWBP, OPT_SAMPLE, OPT_LEAF, OPT_CGROUP,
+       OPT_SITE, OPT_ENTRY, OPT_VMLINUX };
 
 static const struct argp_option options[] = {
+	{ "preset", 'p', "PRESET", 0, "Probe the kernel sites of preset PRESET (btrfs, iov_iter, "
+	  "clear_user, or a .preset file): the planner picks kprobe, hwbp or sampling per site" },
+	{ "site", OPT_SITE, "[MOD:]FUNC[+OFF][,len=REG]", 0, "Probe every copy-family call inside "
+	  "kernel function FUNC, or the one at +OFF (repeatable)" },
+	{ "entry", OPT_ENTRY, "[MOD:]SYMBOL[,len=REG]", 0, "Probe a kernel function's entry where the "
+	  "kernel allows it; otherwise the planner says why (repeatable)" },
+	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
+	  "is missing" },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
 	  "Probe a user-space function (repeatable). REG: arg1..arg6 or rax..r15; default "
 	  "len=arg3,dst=arg1,src=arg2 (memcpy-like); len=arg2 means clear-like (no source)" },
@@ -40,6 +60,14 @@ static const struct argp_option options[] = {
 	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0,
 	  "Probe a kernel instruction with a hardware execution breakpoint (at most 4 at once; "
 	  "works on notrace code, not on noinstr code)" },
+	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
+	  "Sample every CPU at HZ (default 999) instead of probing: copy-family samples with their "
+	  "callers, stacks and recovered lengths (docs/sampling.md)" },
+	{ "event", 'e', "EVENT", 0, "With --sample: cycles (default; cpu-clock where the PMU has "
+	  "none), ref-cycles, instructions or cpu-clock" },
+	{ "leaf", OPT_LEAF, "SYMBOL", 0, "With --sample: also count kernel function SYMBOL as a "
+	  "copy routine (repeatable)" },
+	{ "cgroup", OPT_CGROUP, "PATH", 0, "With --sample: only tasks in cgroup v2 directory PATH" },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID (all its threads)" },
@@ -56,8 +84,13 @@ static const char doc[] =
 	"  copyprof record --uprobe ./app:my_memcpy -- ./app       # record while ./app runs\n"
 	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg2 -d 10 --pid 1234\n"
 	"  copyprof record --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx -d 5\n"
+	"  copyprof record -p btrfs -- cat /mnt/btrfs/bigfile          # zstd flush/load sites\n"
+	"  copyprof record --site ZSTD_decompressStream --entry read_zero -d 10\n"
 	"  copyprof record --kprobe ZSTD_decompressStream+0x794,len=rdx -d 10\n"
 	"  copyprof record --hwbp read_zero,len=arg3 -- dd if=/dev/zero of=/dev/null count=100\n"
+	"  copyprof record --sample -d 10 -o fleet.json                 # every CPU, 999 Hz\n"
+	"  copyprof record --sample=4999 -- dd if=/dev/zero of=/dev/null bs=1M count=20000\n"
+	"  copyprof record --sample --cgroup /sys/fs/cgroup/system.slice --leaf memcpy_toio -d 5\n"
 	"\n"
 	"Exit status: 0 profile written, 1 runtime failure, 2 usage error.";
 
@@ -93,6 +126,44 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_HWBP:
 		add_site(state, MECH_HWBP, arg);
 		break;
+	case 'p':
+	case OPT_SITE:
+	case OPT_ENTRY: {
+		struct record_plan_args *pl = &a->plan;
+		int *n = key == 'p' ? &pl->nr_presets : key == OPT_SITE ? &pl->nr_sites :
+				      &pl->nr_entries;
+		const char **v = key == 'p' ? pl->presets : key == OPT_SITE ? pl->sites : pl->entries;
+
+		if (*n == RECORD_PLAN_MAX)
+			argp_error(state, "at most %d of each of -p, --site and --entry",
+				   RECORD_PLAN_MAX);
+		v[(*n)++] = arg;
+		break;
+	}
+	case OPT_VMLINUX:
+		a->plan.vmlinux = arg;
+		break;
+	case OPT_SAMPLE:
+		a->sample = true;
+		a->hz = RECORD_SAMPLE_DEFAULT_HZ;
+		errno = 0;
+		if (arg && ((a->hz = (uint32_t)strtoul(arg, &end, 10)), errno || *end || !a->hz))
+			argp_error(state, "--sample=%s: give a frequency in Hz", arg);
+		break;
+	case 'e':
+		if (sample_event_parse(arg) < 0)
+			argp_error(state, "-e %s: not an event copyprof samples (cycles, ref-cycles, "
+					  "instructions, cpu-clock)", arg);
+		a->event = arg;
+		break;
+	case OPT_LEAF:
+		if (copyfam_add_leaf(arg))
+			argp_failure(state, EXIT_RUNTIME, ENOMEM, "--leaf");
+		a->nr_leaves++;
+		break;
+	case OPT_CGROUP:
+		a->cgroup = arg;
+		break;
 	case 'd':
 		errno = 0;
 		a->duration = strtod(arg, &end);
@@ -121,9 +192,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->command = state->argv + state->next;
 		break;
 	case ARGP_KEY_END:
-		if (!a->nr_sites)
-			argp_error(state, "nothing to probe: give at least one --uprobe, --kprobe or "
-					  "--hwbp");
+		if (!a->sample && (a->event || a->nr_leaves || a->cgroup))
+			argp_error(state, "-e, --leaf and --cgroup go with --sample");
+		if (!a->nr_sites && !a->sample && !record_plan_wanted(&a->plan))
+			argp_error(state, "nothing to probe: give -p PRESET, --site, --entry, --uprobe, "
+					  "--kprobe or --hwbp, or --sample");
+		if ((a->nr_sites || record_plan_wanted(&a->plan)) && a->sample)
+			argp_error(state, "--sample and probe sites exclude each other");
 		if (a->command && a->pid)
 			argp_error(state, "--pid and a COMMAND exclude each other");
 		break;
@@ -243,7 +318,15 @@ static int record(struct record_args *a)
 	if (a->command) {
 		if (child_spawn(a->command, &child))
 			goto out;
-		filter.tgid = (uint32_t)child.pid;
+		/*
+		 * Kernel copies made on the command's behalf often run in other tasks (btrfs
+		 * decompresses in kworkers), so kernel sites count every task while it runs.
+		 */
+		if (uses(a, MECH_KPROBE) || uses(a, MECH_HWBP))
+			p_info("kernel sites count every task while '%s' runs (--pid/--comm narrow "
+			       "it)", a->command[0]);
+		else
+			filter.tgid = (uint32_t)child.pid;
 		p->meta.command = join_argv(a->command);
 	}
 	hs = hist_session_open(&filter, (uint32_t)a->nr_sites);
@@ -296,5 +379,31 @@ int cmd_record(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	log_setup_libbpf();
+	if (record_plan_wanted(&args.plan)) {
+		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES) < 0)
+			return EXIT_RUNTIME;
+		/* The planner's last resort: what no probe can reach, sampling still sees. */
+		if (!args.nr_sites) {
+			p_warn("no site of the plan can be probed on this kernel: recording with "
+			       "--sample instead");
+			args.sample = true;
+			args.hz = RECORD_SAMPLE_DEFAULT_HZ;
+		}
+	}
+	if (args.sample) {
+		struct record_sample_args rs = {
+			.hz = args.hz, .event = args.event, .cgroup = args.cgroup, .pid = args.pid,
+			.comm = args.comm, .duration = args.duration, .output = args.output,
+			.command = args.command,
+		};
+		char *line = args.command ? join_argv(args.command) : NULL;
+		int ret;
+
+		rs.command_line = line;
+		ret = record_sample(&rs);
+		free(line);
+		copyfam_reset();
+		return ret;
+	}
 	return record(&args);
 }

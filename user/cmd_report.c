@@ -7,6 +7,7 @@
 #include "hist_print.h"
 #include "log.h"
 #include "profile.h"
+#include "report_sample.h"
 
 struct report_args {
 	const char *input;
@@ -82,6 +83,8 @@ static void print_text(const struct profile *p, int top)
 
 	printf("profile: kernel %s, cpu %s, host %s, %.2f s\n\n", p->meta.kernel ?: "?",
 	       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
+	if (report_sample_is_sampled(p))
+		report_sample_print(stdout, p, 15);
 	for (i = 0; i < p->nr_sites; i++) {
 		print_site(&p->sites[i], top);
 		calls += p->sites[i].calls;

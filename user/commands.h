@@ -7,5 +7,8 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_import_perf(int argc, char **argv);
 
 #endif

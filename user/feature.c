@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* feature.c: cheap checks first, so that a missing privilege or feature gets one clear message */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include "feature.h"
 #include "log.h"
@@ -77,4 +79,62 @@ void feature_explain_load_error(int err)
 	else
 		p_err("cannot load the BPF program: %s (run with -v to see the verifier log)",
 		      strerror(-err));
+}
+
+static int read_sysctl_int(const char *path, int *val)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%d", val) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+void feature_explain_perf_event(int err, const char *event, unsigned int hz)
+{
+	int paranoid = 0, max_rate = 0;
+
+	if (err == -EACCES || err == -EPERM) {
+		if (read_sysctl_int("/proc/sys/kernel/perf_event_paranoid", &paranoid))
+			paranoid = 2;
+		p_err("not allowed to sample every CPU (perf_event_open: %s): system-wide sampling "
+		      "needs CAP_PERFMON (or root) while kernel.perf_event_paranoid is %d; run as "
+		      "root, grant CAP_PERFMON, or lower it with 'sysctl kernel.perf_event_paranoid=0'",
+		      strerror(-err), paranoid);
+		return;
+	}
+	if (err == -EINVAL && !read_sysctl_int("/proc/sys/kernel/perf_event_max_sample_rate",
+					       &max_rate) && hz > (unsigned int)max_rate) {
+		p_err("cannot sample %s at %u Hz: kernel.perf_event_max_sample_rate is %d", event, hz,
+		      max_rate);
+		return;
+	}
+	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)
+		p_err("this machine has no '%s' event (%s): try -e cpu-clock", event, strerror(-err));
+	else
+		p_err("cannot open the '%s' sampling event: %s", event, strerror(-err));
+}
+
+int feature_check_perf_event(void)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_freq = 1,
+		.freq = 1,
+		.disabled = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	fd = -errno;
+	feature_explain_perf_event(fd, "cpu-clock", 1);
+	return fd;
 }

@@ -15,5 +15,12 @@ bool feature_has_kprobes(void);
 int feature_check_kprobes(void);
 /* Explains a failed BPF object load (-errno). */
 void feature_explain_load_error(int err);
+/*
+ * Checks that this process may sample every CPU (perf_event_open of cpu-clock, system-wide);
+ * prints what is missing (kernel.perf_event_paranoid, CAP_PERFMON).
+ */
+int feature_check_perf_event(void);
+/* Explains a failed perf_event_open (-errno) of @event at @hz samples per second. */
+void feature_explain_perf_event(int err, const char *event, unsigned int hz);
 
 #endif

@@ -18,6 +18,9 @@ static const struct command commands[] = {
 	{ "report", cmd_report, "print a profile's histograms, totals and top sizes" },
 	{ "calibrate", cmd_calibrate, "measure the asm-ref copy routines into a cost model" },
 	{ "probe", cmd_probe, "live copy dispatch and copy-family call sites in kernel functions" },
+	{ "estimate", cmd_estimate, "what a REP MOVSB/STOSB threshold would save on a profile" },
+	{ "merge", cmd_merge, "sum profiles of many runs or hosts, kept apart by kernel and CPU" },
+	{ "import-perf", cmd_import_perf, "turn a perf record -g profile into a copyprof profile" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

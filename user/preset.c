@@ -113,6 +113,16 @@ static char *find_file(const char *name)
 	return NULL;
 }
 
+static FILE *open_builtin(const char *name)
+{
+	const struct preset_builtin *b;
+
+	for (b = preset_builtins; b->name; b++)
+		if (!strcmp(b->name, name))
+			return fmemopen((void *)b->text, strlen(b->text), "r");
+	return NULL;
+}
+
 int preset_load(const char *name, struct preset **out)
 {
 	struct preset *p;
@@ -124,6 +134,11 @@ int preset_load(const char *name, struct preset **out)
 		return -ENOMEM;
 	p->name = strdup(name);
 	p->path = find_file(name);
+	if (!p->path && (f = open_builtin(name))) {
+		if (asprintf(&p->path, "(built in)/%s.preset", name) < 0)
+			p->path = NULL;
+		goto parse;
+	}
 	if (!p->path) {
 		p_err("no preset '%s'; the presets found are:", name);
 		preset_list();
@@ -137,6 +152,7 @@ int preset_load(const char *name, struct preset **out)
 		preset_free(p);
 		return err;
 	}
+parse:
 	err = parse_file(f, p);
 	fclose(f);
 	if (err) {
@@ -149,9 +165,12 @@ int preset_load(const char *name, struct preset **out)
 
 void preset_list(void)
 {
+	const struct preset_builtin *b;
 	char dirs[4][PATH_MAX];
 	int i, nr = preset_dirs(dirs, 4);
 
+	for (b = preset_builtins; b->name; b++)
+		fprintf(stderr, "  %s  (built in)\n", b->name);
 	for (i = 0; i < nr; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;

@@ -21,10 +21,19 @@ struct preset {
 	size_t nr_items;
 };
 
+/* A preset compiled into the binary: the shipped presets/ files (build/presets_builtin.c). */
+struct preset_builtin {
+	const char *name;
+	const char *text;
+};
+
+extern const struct preset_builtin preset_builtins[];
+
 /*
  * Loads preset @name (or a path to a .preset file). Searched in $COPYPROF_PRESETS, then
- * ~/.config/copyprof/presets, the installed share folder, and presets/ beside the binary's
- * source tree. Prints why it cannot (listing the presets found). Returns 0 or -errno.
+ * ~/.config/copyprof/presets, the installed share folder, presets/ beside the binary's
+ * source tree, and last the copies built into the binary. Prints why it cannot (listing the
+ * presets found). Returns 0 or -errno.
  */
 int preset_load(const char *name, struct preset **out);
 void preset_free(struct preset *p);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* profile.c: the in-memory profile: creation, sites, totals, release */
 #include <stdlib.h>
+#include <string.h>
 #include "profile.h"
 
 struct profile *profile_new(void)
@@ -22,6 +23,18 @@ struct profile_site *profile_add_site(struct profile *p)
 	return s;
 }
 
+struct profile_group *profile_add_group(struct profile *p)
+{
+	struct profile_group *g = realloc(p->groups, (p->nr_groups + 1) * sizeof(*g));
+
+	if (!g)
+		return NULL;
+	p->groups = g;
+	g = &g[p->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	return g;
+}
+
 void profile_site_sum(struct profile_site *s)
 {
 	uint32_t b;
@@ -31,6 +44,15 @@ void profile_site_sum(struct profile_site *s)
 		s->calls += s->buckets[b].count;
 		s->bytes += s->buckets[b].bytes;
 	}
+}
+
+static void strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 static void meta_free(struct profile_meta *m)
@@ -55,12 +77,21 @@ void profile_free(struct profile *p)
 	if (!p)
 		return;
 	meta_free(&p->meta);
+	sample_meta_free(p->meta.sample);
 	for (i = 0; i < p->nr_sites; i++) {
 		free(p->sites[i].target);
 		free(p->sites[i].symbol);
 		free(p->sites[i].mechanism);
 		free(p->sites[i].len_arg);
+		sample_site_info_free(p->sites[i].sample);
 	}
 	free(p->sites);
+	for (i = 0; i < p->nr_groups; i++) {
+		free(p->groups[i].kernel);
+		free(p->groups[i].cpu_model);
+		strv_free(p->groups[i].cpu_flags, p->groups[i].nr_cpu_flags);
+		strv_free(p->groups[i].hosts, p->groups[i].nr_hosts);
+	}
+	free(p->groups);
 	free(p);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include "hist.h"
+#include "profile_sample.h"
 
 #define PROFILE_FORMAT "copyprof-profile"
 #define PROFILE_VERSION 1
@@ -22,6 +23,7 @@ struct profile_meta {
 	char **cpu_flags;
 	size_t nr_cpu_flags;
 	double duration_s;
+	struct sample_meta *sample;	/* sampled recordings only (profile_sample.h) */
 };
 
 struct profile_site {
@@ -37,18 +39,42 @@ struct profile_site {
 	bool has_align;
 	uint64_t dst_align[CP_ALIGN_SLOTS];
 	uint64_t src_align[CP_ALIGN_SLOTS];
+	uint32_t group;	 /* index into profile.groups (0 when the profile has none) */
+	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
+};
+
+/*
+ * A merged profile's group (docs/profile-format.md#groups): the profiles of one kernel and one
+ * CPU (model and flags), which are summed; different kernels or CPUs are never mixed.
+ */
+struct profile_group {
+	char *kernel;
+	char *cpu_model;
+	char **cpu_flags;
+	size_t nr_cpu_flags;
+	char **hosts;	   /* sorted, no duplicates */
+	size_t nr_hosts;
+	uint64_t profiles; /* how many recordings were summed */
+	double duration_s; /* summed over them */
+	uint32_t sample_hz;	/* sampled recordings: their rate (part of the group's key) */
+	uint64_t total_samples;	/* ... and every sample they took, summed; 0 if not sampled */
+	uint64_t idle_samples;
 };
 
 struct profile {
 	struct profile_meta meta;
 	struct profile_site *sites;
 	size_t nr_sites;
+	struct profile_group *groups; /* empty unless merged */
+	size_t nr_groups;
 };
 
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
 /* Appends a zeroed site with the next id; NULL on allocation failure. */
 struct profile_site *profile_add_site(struct profile *p);
+/* Appends a zeroed group; NULL on allocation failure. */
+struct profile_group *profile_add_group(struct profile *p);
 /* Recomputes calls and bytes from the buckets. */
 void profile_site_sum(struct profile_site *s);
 

@@ -30,6 +30,7 @@ static json_object *meta_to_json(const struct profile_meta *m)
 	put_str(o, "start", m->start);
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
 	put_str(o, "command", m->command);
+	sample_meta_to_json(m->sample, o);
 	return o;
 }
 
@@ -73,6 +74,36 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "dst_align", align_to_json(s->dst_align));
 		json_object_object_add(o, "src_align", align_to_json(s->src_align));
 	}
+	sample_site_to_json(s->sample, o);
+	return o;
+}
+
+static json_object *strv_to_json(char *const *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+static json_object *group_to_json(const struct profile_group *g, size_t id)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_uint64(id));
+	put_str(o, "kernel", g->kernel);
+	put_str(o, "cpu_model", g->cpu_model);
+	json_object_object_add(o, "cpu_flags", strv_to_json(g->cpu_flags, g->nr_cpu_flags));
+	json_object_object_add(o, "hosts", strv_to_json(g->hosts, g->nr_hosts));
+	json_object_object_add(o, "profiles", json_object_new_uint64(g->profiles));
+	json_object_object_add(o, "duration_s", json_object_new_double(g->duration_s));
+	if (g->total_samples) {
+		json_object_object_add(o, "sample_hz", json_object_new_uint64(g->sample_hz));
+		json_object_object_add(o, "total_samples", json_object_new_uint64(g->total_samples));
+		json_object_object_add(o, "idle_samples", json_object_new_uint64(g->idle_samples));
+	}
 	return o;
 }
 
@@ -84,8 +115,20 @@ json_object *profile_to_json(const struct profile *p)
 	json_object_object_add(root, "format", json_object_new_string(PROFILE_FORMAT));
 	json_object_object_add(root, "version", json_object_new_int(PROFILE_VERSION));
 	json_object_object_add(root, "meta", meta_to_json(&p->meta));
-	for (i = 0; i < p->nr_sites; i++)
-		json_object_array_add(sites, site_to_json(&p->sites[i]));
+	if (p->nr_groups) {
+		json_object *groups = json_object_new_array();
+
+		for (i = 0; i < p->nr_groups; i++)
+			json_object_array_add(groups, group_to_json(&p->groups[i], i));
+		json_object_object_add(root, "groups", groups);
+	}
+	for (i = 0; i < p->nr_sites; i++) {
+		json_object *site = site_to_json(&p->sites[i]);
+
+		if (p->nr_groups)
+			json_object_object_add(site, "group", json_object_new_uint64(p->sites[i].group));
+		json_object_array_add(sites, site);
+	}
 	json_object_object_add(root, "sites", sites);
 	return root;
 }
@@ -129,6 +172,59 @@ static int get_u64(json_object *o, const char *key, uint64_t *out)
 	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
 		return -EINVAL;
 	*out = json_object_get_uint64(v);
+	return 0;
+}
+
+/* A string array; NULL/0 if absent. Non-strings are skipped. */
+static char **strv_from_json(json_object *o, const char *key, size_t *n_out)
+{
+	json_object *v;
+	size_t i, n;
+	char **out;
+
+	*n_out = 0;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array))
+		return NULL;
+	n = json_object_array_length(v);
+	out = calloc(n ? n : 1, sizeof(char *));
+	for (i = 0; out && i < n; i++) {
+		json_object *f = json_object_array_get_idx(v, i);
+
+		if (json_object_is_type(f, json_type_string))
+			out[(*n_out)++] = strdup(json_object_get_string(f));
+	}
+	return out;
+}
+
+static int groups_from_json(json_object *arr, struct profile *p, const char *name)
+{
+	size_t i, n = json_object_array_length(arr);
+
+	for (i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(arr, i), *v;
+		struct profile_group *g;
+		uint64_t n;
+
+		if (!json_object_is_type(o, json_type_object)) {
+			p_err("%s: groups[%zu] is not an object", name, i);
+			return -EINVAL;
+		}
+		g = profile_add_group(p);
+		if (!g)
+			return -ENOMEM;
+		g->kernel = get_str(o, "kernel");
+		g->cpu_model = get_str(o, "cpu_model");
+		g->cpu_flags = strv_from_json(o, "cpu_flags", &g->nr_cpu_flags);
+		g->hosts = strv_from_json(o, "hosts", &g->nr_hosts);
+		if (get_u64(o, "profiles", &g->profiles))
+			g->profiles = 1;
+		if (json_object_object_get_ex(o, "duration_s", &v))
+			g->duration_s = json_object_get_double(v);
+		if (!get_u64(o, "sample_hz", &n))
+			g->sample_hz = (uint32_t)n;
+		get_u64(o, "total_samples", &g->total_samples);
+		get_u64(o, "idle_samples", &g->idle_samples);
+	}
 	return 0;
 }
 
@@ -237,6 +333,15 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 		return -EINVAL;
 	}
 	s->has_align = a > 0 || b > 0;
+	s->sample = sample_site_from_json(o);
+	if (!get_u64(o, "group", &v)) {
+		if (v >= p->nr_groups) {
+			p_err("%s: site %u: group %llu is not in \"groups\"", name, s->id,
+			      (unsigned long long)v);
+			return -EINVAL;
+		}
+		s->group = (uint32_t)v;
+	}
 	return 0;
 }
 
@@ -270,8 +375,18 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 	p = profile_new();
 	if (!p)
 		return -ENOMEM;
-	if (json_object_object_get_ex(root, "meta", &v))
+	if (json_object_object_get_ex(root, "meta", &v)) {
 		meta_from_json(v, &p->meta);
+		p->meta.sample = sample_meta_from_json(v);
+	}
+	/* Groups before sites: a site's "group" indexes them. */
+	if (json_object_object_get_ex(root, "groups", &v) &&
+	    (!json_object_is_type(v, json_type_array) || groups_from_json(v, p, name))) {
+		if (!json_object_is_type(v, json_type_array))
+			p_err("%s: \"groups\" is not an array", name);
+		profile_free(p);
+		return -EINVAL;
+	}
 	for (i = 0; i < json_object_array_length(sites); i++) {
 		int err = site_from_json(json_object_array_get_idx(sites, i), p, name);
 

@@ -26,7 +26,7 @@ expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
 # No BPF program of ours may stay loaded after a run.
 expect_no_leftover_progs() {
 	if command -v bpftool >/dev/null; then
-		! bpftool prog show 2>/dev/null | grep -Eq 'name cp_(uprobe|kprobe|perf)' ||
+		! bpftool prog show 2>/dev/null | grep -Eq 'name cp_(uprobe|kprobe|perf|sample|read_text)' ||
 			fail "a copyprof BPF program is still loaded: $(bpftool prog show | grep cp_)"
 	fi
 }

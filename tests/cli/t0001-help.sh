@@ -21,7 +21,7 @@ expect_err "'frobnicate' is not a command"
 expect_exit 2 "$COPYPROF" record --no-such-option
 expect_err "unrecognized option"
 expect_exit 2 "$COPYPROF" record
-expect_err "give at least one --uprobe"
+expect_err "nothing to probe: give -p PRESET"
 expect_exit 2 "$COPYPROF" report extra-arg
 expect_err "unexpected argument"
 exit 0

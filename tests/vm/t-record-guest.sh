@@ -11,7 +11,7 @@ run() {	# run NAME copyprof-args...
 }
 
 # (a) kprobe at a function entry: one read_zero per read(2) of /dev/zero.
-run kprobe record --kprobe read_zero,len=arg3 -o /out/kprobe.json -- \
+run kprobe record --kprobe read_zero,len=arg3 --comm dd -o /out/kprobe.json -- \
 	dd if=/dev/zero of=/dev/null bs=4096 count=1000
 
 # (b) hardware breakpoint on notrace code: rep_movs_alternative (6.2+) copies each 1-byte
@@ -19,10 +19,10 @@ run kprobe record --kprobe read_zero,len=arg3 -o /out/kprobe.json -- \
 if grep -q ' rep_movs_alternative$' /proc/kallsyms; then cu=rep_movs_alternative; else
 	cu=copy_user_enhanced_fast_string; fi
 echo "$cu" >/out/copy_user_symbol
-run hwbp record --hwbp "$cu,len=rdx" --hwbp "$cu,len=rcx" -o /out/hwbp.json -- \
+run hwbp record --hwbp "$cu,len=rdx" --hwbp "$cu,len=rcx" --comm dd -o /out/hwbp.json -- \
 	dd if=/proc/self/maps of=/dev/null bs=1 count=300
 # dd itself makes a few small copies of its own: a second run with 300 more reads tells them apart.
-run hwbp2 record --hwbp "$cu,len=rdx" --hwbp "$cu,len=rcx" -o /out/hwbp2.json -- \
+run hwbp2 record --hwbp "$cu,len=rdx" --hwbp "$cu,len=rcx" --comm dd -o /out/hwbp2.json -- \
 	dd if=/proc/self/maps of=/dev/null bs=1 count=600
 
 # (c) noinstr code: refused with the reason, and nothing left attached afterwards.

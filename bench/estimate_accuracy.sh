@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# estimate_accuracy.sh: how well `estimate` predicts what `estimate --validate` measures, on the
+# uprobe workload's recorded profile and on three synthetic distributions, with a fresh cost model.
+# Usage: bench/estimate_accuracy.sh [BUILD_DIR] [OUT_DIR]   (root, for the uprobe recording)
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/${1:-build}
+OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-accuracy}
+CP=$BUILD/copyprof
+mkdir -p "$OUT"
+cd "$OUT"
+
+echo "== calibrate: memcpy_orig, movsb, erms_threshold (warm, default sizes)"
+[ -s cm.json ] || "$CP" calibrate --impl memcpy_orig,movsb,erms_threshold --cache warm -o cm.json
+
+echo "== record the uprobe test workload (as tests/cli/t0010-uprobe-exact.sh)"
+DIST=$ROOT/examples/data/fleetbench-2023/MemcpyGoogleFleet.txt
+[ -s uprobe.json ] || "$CP" record --uprobe "$BUILD/tests/copyload:wl_copy" -o uprobe.json -- \
+	"$BUILD/tests/copyload" copy=4096:200000 copy=7:5 copy=2048:3@1 copy=0:2 copy=63:11 \
+	copy=64:13 copy=100000:17@9 dist="$DIST":20000 > /dev/null
+
+# Three synthetic distributions (size,count).
+awk 'BEGIN { for (s = 1; s <= 256; s++) printf "%d,%d\n", s, 2000 / s + 10; print "1024,50"; print "4096,5" }' \
+	> small.csv
+printf '4096,9000\n2048,500\n512,300\n64,200\n' > 4k.csv
+printf '16,5000\n24,3000\n8192,400\n16384,100\n' > bimodal.csv
+
+printf '%-10s %-7s %10s %10s %9s %9s\n' input T predicted measured "err pp" relative > summary.txt
+for in in uprobe.json small.csv 4k.csv bimodal.csv; do
+	case $in in *.json) src=(-i "$in") ;; *) src=(--hist "$in") ;; esac
+	echo "== estimate --validate $in"
+	"$CP" estimate "${src[@]}" -m cm.json --family memcpy --validate --json > "${in%.*}.est.json"
+	jq -r --arg in "${in%.*}" '.inputs[0].families[0] as $f | $f.policies[]
+		| select(has("measured_pct"))
+		| [$in, .name, .delta_pct, .measured_pct, (.delta_pct - .measured_pct),
+		   (if (.measured_pct | fabs) > 5 then ((.delta_pct - .measured_pct) / .measured_pct
+		    | fabs * 100 | tostring) + "%" else "-" end)] | @tsv' "${in%.*}.est.json" |
+		awk -F'\t' '{ printf "%-10s %-7s %+10.2f %+10.2f %+9.2f %9s\n", $1, $2, $3, $4, $5,
+			      ($6 == "-" ? "-" : sprintf("%.1f%%", $6)) }' >> summary.txt
+	jq -r --arg in "${in%.*}" '.inputs[0].families[0] as $f
+		| ([$f.policies[] | select(.kind == "threshold" and has("measured_pct"))]
+		   | min_by(.measured_pct).name) as $m
+		| "\($in): best T predicted \($f.best.name), measured \($m)"' "${in%.*}.est.json" \
+		>> best.txt
+done
+cat summary.txt best.txt

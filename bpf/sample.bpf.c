@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/* sample.bpf.c: timed kernel samples; copy-family leaves with their stacks and registers */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "cp_shared.h"
+#include "sample.h"
+
+const volatile __u32 targ_tgid = 0;
+const volatile bool targ_filter_comm = false;
+const volatile char targ_comm[CP_COMM_LEN] = {};
+const volatile __u64 targ_cgid = 0;
+const volatile __u32 targ_nr_ranges = 0;
+/* Count a rep movs/stos instruction outside the ranges as an inline copy. */
+const volatile bool targ_inline_reps = true;
+
+/* Sorted by start, non-overlapping; user space sizes and fills it before attaching. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sample_range);
+} ranges SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SAMPLE_CNT_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SAMPLE_STACK_DEPTH * sizeof(__u64));
+} stackmap SEC(".maps");
+
+/* Copy-family samples per kernel stack: the counts stay right even if records are lost. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __s32);
+	__type(value, __u64);
+} stack_counts SEC(".maps");
+
+#define RB_BYTES (4 << 20)
+#define RB_WAKEUP_BYTES (RB_BYTES / 4)	/* wake the reader early only when a quarter is used */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, RB_BYTES);
+} samples SEC(".maps");
+
+static __always_inline void count(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&counters, &which);
+
+	if (v)
+		__sync_fetch_and_add(v, 1);
+}
+
+static __always_inline bool task_wanted(void)
+{
+	char comm[CP_COMM_LEN];
+	int i;
+
+	if (targ_tgid && (bpf_get_current_pid_tgid() >> 32) != targ_tgid)
+		return false;
+	if (targ_cgid && bpf_get_current_cgroup_id() != targ_cgid)
+		return false;
+	if (!targ_filter_comm)
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < CP_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/* The kind of the range holding @ip, or 0. Binary search, bounded for the verifier. */
+static __always_inline __u32 range_kind(__u64 ip)
+{
+	__u32 lo = 0, hi = targ_nr_ranges, i, mid;
+	struct sample_range *r;
+
+	for (i = 0; i < 12 && lo < hi; i++) {	/* 2^11 > SAMPLE_MAX_RANGES */
+		mid = (lo + hi) / 2;
+		r = bpf_map_lookup_elem(&ranges, &mid);
+		if (!r)
+			return 0;
+		if (r->start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	mid = lo - 1;
+	r = bpf_map_lookup_elem(&ranges, &mid);
+	return r && ip < r->end ? r->kind : 0;
+}
+
+/* rep movs/stos (optionally REX-prefixed): an inlined memcpy, memset or clear_user. */
+static __always_inline bool is_rep_string(const __u8 *b)
+{
+	__u8 op = b[1];
+
+	if (b[0] != 0xf3)
+		return false;
+	if ((op & 0xf0) == 0x40)
+		op = b[2];
+	return op == 0xa4 || op == 0xa5 || op == 0xaa || op == 0xab;
+}
+
+SEC("perf_event")
+int cp_sample(struct bpf_perf_event_data *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
+	__u64 ip = regs->ip, pid_tgid, one = 1, *cnt;
+	struct sample_rec *rec;
+	__u8 insn[SAMPLE_INSN_BYTES] = {};
+	__u32 kind;
+	__s32 stackid;
+
+	if (!task_wanted())
+		return 0;
+	pid_tgid = bpf_get_current_pid_tgid();
+	count(SAMPLE_CNT_TOTAL);
+	if (!(__u32)pid_tgid)
+		count(SAMPLE_CNT_IDLE);
+	if (ip < 0xffff800000000000ULL)	/* user mode: never a kernel copy routine */
+		return 0;
+	kind = range_kind(ip);
+	if (kind == SAMPLE_RANGE_SKIP)
+		return 0;
+	bpf_probe_read_kernel(insn, sizeof(insn), (void *)ip);
+	if (kind == SAMPLE_RANGE_LEAF)
+		kind = SAMPLE_LEAF_RANGE;
+	else if (targ_inline_reps && is_rep_string(insn))
+		kind = SAMPLE_LEAF_INLINE;
+	else
+		return 0;
+	count(SAMPLE_CNT_COPY);
+
+	stackid = bpf_get_stackid(ctx, &stackmap, 0);
+	if (stackid < 0) {
+		count(SAMPLE_CNT_NOSTACK);
+	} else {
+		cnt = bpf_map_lookup_elem(&stack_counts, &stackid);
+		if (cnt)
+			__sync_fetch_and_add(cnt, 1);
+		else if (bpf_map_update_elem(&stack_counts, &stackid, &one, BPF_NOEXIST))
+			/* Another CPU inserted it first, or the map is full. */
+			if ((cnt = bpf_map_lookup_elem(&stack_counts, &stackid)))
+				__sync_fetch_and_add(cnt, 1);
+	}
+
+	rec = bpf_ringbuf_reserve(&samples, sizeof(*rec), 0);
+	if (!rec) {
+		count(SAMPLE_CNT_LOST);
+		return 0;
+	}
+	rec->ip = ip;
+	rec->gprs[0] = regs->ax;
+	rec->gprs[1] = regs->bx;
+	rec->gprs[2] = regs->cx;
+	rec->gprs[3] = regs->dx;
+	rec->gprs[4] = regs->si;
+	rec->gprs[5] = regs->di;
+	rec->gprs[6] = regs->bp;
+	rec->gprs[7] = regs->sp;
+	rec->gprs[8] = regs->r8;
+	rec->gprs[9] = regs->r9;
+	rec->gprs[10] = regs->r10;
+	rec->gprs[11] = regs->r11;
+	rec->gprs[12] = regs->r12;
+	rec->gprs[13] = regs->r13;
+	rec->gprs[14] = regs->r14;
+	rec->gprs[15] = regs->r15;
+	rec->stackid = stackid;
+	rec->tgid = pid_tgid >> 32;
+	rec->pid = (__u32)pid_tgid;
+	rec->leaf_kind = (__u8)kind;
+	__builtin_memcpy(rec->insn, insn, sizeof(insn));
+	/*
+	 * No wakeup per record: user space drains every 100 ms. A wakeup per sample would
+	 * schedule the recorder on every copy sample, which costs more than the sample itself.
+	 */
+	bpf_ringbuf_submit(rec, bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= RB_WAKEUP_BYTES ?
+				BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# main-job.sh: what copyprof is for, on this machine, end to end (the README's first command):
+#   1. a zstd-compressed btrfs in a loop file; write compressible data, drop the caches;
+#   2. read it back under `copyprof record -p btrfs` (kprobes at the zstd/btrfs memcpy call sites
+#      where the kernel allows them; otherwise the planner says why and falls back to sampling);
+#   3. `copyprof calibrate --quick`: this CPU's cost of memcpy_orig, rep movsb, ... by length;
+#   4. `copyprof estimate`: what REP MOVSB from each threshold would save, and a summary for a
+#      commit message.
+# Everything lands in one folder; the mount and loop device are removed, also on failure.
+# Usage: examples/main-job.sh [BUILD_DIR] [OUT_DIR] [DATA_MB]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/${1:-build}
+OUT=${2:-$ROOT/main-job-out}
+MB=${3:-300}
+CP=$BUILD/copyprof
+SCRATCH=$(mktemp -d /tmp/copyprof-main-job.XXXXXX)
+trap '"$ROOT/scripts/btrfs-scratch.sh" down "$SCRATCH"; rmdir "$SCRATCH" 2>/dev/null || true' EXIT
+mkdir -p "$OUT"
+[ "$(id -u)" -eq 0 ] || { echo "main-job: run as root (loop devices, mounts and BPF)" >&2; exit 1; }
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "1. a zstd btrfs on a loop device, $MB MB of log-like text written, caches dropped"
+"$ROOT/scripts/btrfs-scratch.sh" up "$SCRATCH" $((MB * 3 / 2 + 256))
+"$ROOT/scripts/btrfs-scratch.sh" fill "$SCRATCH" "$MB"
+
+step "2. copyprof record -p btrfs -- dd if=<the file> of=/dev/null bs=1M"
+"$CP" record -p btrfs -o "$OUT/profile.json" -- dd if="$SCRATCH/mnt/data" of=/dev/null bs=1M \
+	2>&1 | tee "$OUT/record.log"
+"$CP" report -i "$OUT/profile.json" > "$OUT/report.txt"
+head -n 40 "$OUT/report.txt"
+
+step "3. copyprof calibrate --quick (this CPU's cost per call, by length)"
+"$CP" calibrate --quick -o "$OUT/costmodel.json"
+"$CP" calibrate --table -i "$OUT/costmodel.json" | tee "$OUT/calibrate-table.txt"
+
+step "4. copyprof estimate"
+"$CP" estimate -i "$OUT/profile.json" -m "$OUT/costmodel.json" | tee "$OUT/estimate.txt"
+
+step "done: $OUT holds profile.json, report.txt, costmodel.json, estimate.txt and the logs"

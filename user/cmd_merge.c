@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_merge.c: `copyprof merge`: sum profiles from many runs or hosts, by kernel and CPU group */
+#include <argp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "commands.h"
+#include "log.h"
+#include "merge.h"
+#include "profile.h"
+
+struct merge_args {
+	const char *output;
+	char **inputs;
+	size_t nr_inputs;
+	bool json;
+};
+
+enum { OPT_JSON = 0x100 };
+
+static const struct argp_option options[] = {
+	{ "output", 'o', "FILE", 0, "Merged profile to write (required; - for stdout)" },
+	{ "json", OPT_JSON, NULL, 0, "Print the merged profile on stdout too" },
+	{ "verbose", 'v', NULL, 0, "More messages" },
+	{},
+};
+
+static const char doc[] =
+	"Sum profiles (from several runs or hosts) into one. Sites are matched by target, symbol,\n"
+	"offset, mechanism and length register, never by address. Profiles of different kernels\n"
+	"or CPUs (model and flags) are kept apart in groups, never mixed; 'estimate' reports each\n"
+	"group on its own. Merged profiles can be merged again: the result does not depend on the\n"
+	"order or grouping of the inputs.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof merge -o fleet.json host1.json host2.json host3.json\n"
+	"  copyprof merge -o all.json fleet.json more/*.json\n"
+	"  copyprof estimate -i fleet.json -m costmodel.json\n"
+	"\n"
+	"Exit status: 0 ok, 1 an input cannot be read or the output cannot be written, 2 usage\n"
+	"error.";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct merge_args *a = state->input;
+
+	switch (key) {
+	case 'o':
+		a->output = arg;
+		break;
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		a->inputs = &state->argv[state->next - 1];
+		a->nr_inputs = (size_t)(state->argc - state->next + 1);
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->nr_inputs)
+			argp_error(state, "give at least one PROFILE to merge");
+		if (!a->output)
+			argp_error(state, "give the output file with -o");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_opt, "PROFILE...", doc };
+	struct merge_args args = { 0 };
+	struct profile **in, *out = NULL;
+	size_t i, groups = 0, sites = 0;
+	int err = 0, ret = EXIT_RUNTIME;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &args);
+	in = calloc(args.nr_inputs, sizeof(*in));
+	if (!in) {
+		p_err("merge: out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (i = 0; !err && i < args.nr_inputs; i++)
+		err = profile_read(args.inputs[i], &in[i]);
+	if (err)
+		goto out;
+	err = merge_profiles(in, args.nr_inputs, &out);
+	if (err) {
+		p_err("merge: out of memory");
+		goto out;
+	}
+	if (profile_write(out, args.output))
+		goto out;
+	if (args.json && profile_write(out, "-"))
+		goto out;
+	for (i = 0; i < out->nr_sites; i++)
+		sites++;
+	groups = out->nr_groups;
+	fprintf(args.json ? stderr : stdout, "merged %zu profile%s into %s: %zu group%s "
+		"(kernel x CPU), %zu site%s\n", args.nr_inputs, args.nr_inputs == 1 ? "" : "s",
+		args.output, groups, groups == 1 ? "" : "s", sites, sites == 1 ? "" : "s");
+	for (i = 0; i < out->nr_groups; i++) {
+		const struct profile_group *g = &out->groups[i];
+
+		fprintf(args.json ? stderr : stdout, "  group %zu: %s, kernel %s, %zu host%s, "
+			"%llu profile%s\n", i, g->cpu_model ?: "unknown CPU", g->kernel ?: "unknown",
+			g->nr_hosts, g->nr_hosts == 1 ? "" : "s", (unsigned long long)g->profiles,
+			g->profiles == 1 ? "" : "s");
+	}
+	ret = EXIT_OK;
+out:
+	for (i = 0; i < args.nr_inputs; i++)
+		profile_free(in[i]);
+	free(in);
+	profile_free(out);
+	return ret;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* copyfam.h: the one list of copy-family routines, shared by record --sample and import-perf */
+#ifndef CP_COPYFAM_H
+#define CP_COPYFAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lenrec.h"
+
+/* What a leaf symbol is to copyprof. */
+struct copyfam_leaf {
+	const char *canonical;	/* the name profiles use: memcpy for __memcpy and __pi_memcpy */
+	const char *family;	/* memcpy, memmove, memset, clear_user, copy_user, or "leaf" */
+	struct lenrec_conv conv;	/* for the length rules */
+};
+
+/* Adds a --leaf SYMBOL (family "leaf", memcpy-like convention). Returns 0 or -ENOMEM. */
+int copyfam_add_leaf(const char *symbol);
+/* The --leaf symbols given so far; returns their number. */
+size_t copyfam_extra_leaves(const char *const **names);
+/* Drops the --leaf symbols. */
+void copyfam_reset(void);
+/*
+ * The entry for @symbol if it is a copy-family routine (or a --leaf), else NULL. For a
+ * pattern or --leaf match, canonical points into @symbol and the entry lasts until the next call.
+ */
+const struct copyfam_leaf *copyfam_lookup(const char *symbol);
+/*
+ * True for routines that are never copy family even though they run rep movs/stos:
+ * whole-page clear and copy (fixed 4 KiB, no threshold to tune). A --leaf overrides.
+ */
+bool copyfam_excluded(const char *symbol);
+/* Name of the pseudo leaf for an inline rep string instruction: "inline_rep_movsb" ... */
+const char *copyfam_inline_name(int width, bool movs);
+/* The family of an inline rep: memcpy for movs, memset for stos. */
+const char *copyfam_inline_family(bool movs);
+/* True if @leaf is one of the copyfam_inline_name() pseudo leaves. */
+bool copyfam_is_inline(const char *leaf);
+
+#endif

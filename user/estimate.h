@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate.h: what another REP MOVSB/STOSB threshold would save: inputs, policies, results */
+#ifndef CP_ESTIMATE_H
+#define CP_ESTIMATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "costmodel.h"
+#include "hist.h"
+#include "profile.h"
+
+/* A threshold that never selects the string op. */
+#define EST_NEVER UINT64_MAX
+#define EST_MAX_THRESHOLDS 64
+/* Thresholds whose total is within this fraction of the best one count as "as good". */
+#define EST_FLAT_FRACTION 0.01
+
+enum est_family { EST_MEMCPY, EST_MEMMOVE, EST_CLEAR_USER, EST_MEMSET, EST_NR_FAMILIES };
+
+/* What a family's policies are built from: "the loop below T, the string op from T". */
+struct est_family_impls {
+	const char *name;      /* "memcpy" */
+	const char *loop;      /* below T: "memcpy_orig" */
+	const char *string;    /* from T: "movsb" */
+	const char *dispatch;  /* replica of the loop/string dispatch ("erms_threshold"), or NULL */
+	const char *string_op; /* "REP MOVSB" */
+	bool has_src;	       /* false: the src-flushed state does not apply (costed as warm) */
+};
+
+const struct est_family_impls *est_family(enum est_family f);
+/* -1 if @s names no family. */
+int est_family_parse(const char *s);
+
+/* How the calls' cache states mix: weights of warm, src-flushed, dst-flushed (sum > 0). */
+struct est_cache {
+	double w[COSTMODEL_NR_CACHES];
+	char label[48];
+};
+
+/* "warm", "src-flushed", "dst-flushed" or "mixed=W,S,D". Returns 0 or -EINVAL. */
+int est_cache_parse(const char *s, struct est_cache *c);
+
+/* One site's histogram for one family. */
+struct est_site {
+	char *label;		   /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
+	enum est_family family;
+	bool time_weighted;	   /* n[] are samples (time-weighted), not calls */
+	bool counted;		   /* n[] are event counts: Poisson counting error applies */
+	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
+	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
+};
+
+/* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */
+struct est_input {
+	char *name;		  /* what it is, for the output */
+	struct profile_meta meta; /* kernel, CPU model and flags: borrowed strings, not freed */
+	double duration_s;	  /* recorded seconds (summed over hosts); 0 if unknown */
+	double total_samples;	  /* sampled: every sample taken while recording; 0 if unknown */
+	double sample_hz;	  /* sampled: samples per second per CPU; 0 if unknown */
+	struct est_site *sites;
+	size_t nr_sites;
+};
+
+/* The family a profile site belongs to (docs/estimate.md#families). */
+enum est_family est_site_family(const struct profile_site *s);
+/* One input per group of @p (one in all for an unmerged profile); *@nr inputs. 0 or -ENOMEM. */
+int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,
+			    size_t *nr);
+/*
+ * Reads a size table as one site of @family: "size,count" CSV rows or fleetbench's
+ * "size<TAB>probability" rows (any weight: a probability is a relative call count), '#'
+ * comments and a non-numeric header line allowed. 0, or -errno/-EINVAL after printing why.
+ */
+int est_input_from_hist(const char *path, enum est_family family, struct est_input *in);
+void est_input_free(struct est_input *in);
+bool est_input_has_family(const struct est_input *in, enum est_family f);
+/* False if a site of family @f has relative weights (a probability table), not counts. */
+bool est_input_counted(const struct est_input *in, enum est_family f);
+
+enum est_kind { EST_TODAY, EST_ALWAYS, EST_THRESHOLD, EST_ORACLE };
+
+struct est_policy {
+	enum est_kind kind;
+	uint64_t threshold; /* EST_THRESHOLD: the string op from this length on (EST_NEVER: never) */
+	char name[24];	    /* "today", "always", "T=2048", "never", "oracle" */
+};
+
+/* One policy's estimate over an input. */
+struct est_row {
+	struct est_policy pol;
+	double total_ns;    /* over every call of the input */
+	double ns_per_call;
+	double delta_ns;    /* total_ns minus today's */
+	double delta_pct;   /* 100 * delta_ns / today's total */
+	double ci_low;	    /* 95% interval of delta_pct (percentage points) */
+	double ci_high;
+	double bound_ns;    /* bound on the error of costing each bucket at its mean length */
+	double var_count;   /* variance of delta_pct / 100 from counting (Poisson) */
+	double var_calib;   /* ... and from the calibration spread */
+};
+
+/* A site's share of the estimate at the chosen policy. */
+struct est_site_row {
+	const struct est_site *site;
+	double calls, today_ns, at_ns;
+};
+
+struct est_options {
+	struct est_cache cache;
+	uint64_t thresholds[EST_MAX_THRESHOLDS];
+	size_t nr_thresholds;
+	int family;	/* -1: every family the input has */
+	bool at_set;	/* per-site breakdown at @at rather than at the best threshold */
+	uint64_t at;
+};
+
+/* Default candidate thresholds: 0 32 64 128 256 512 1024 1536 2048 4096 8192 never. */
+void est_options_default(struct est_options *o);
+/* Parses "0,32,2K,never" into @o. Returns 0 or -EINVAL (@why says why). */
+int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len);
+
+struct est_family_result {
+	enum est_family family;
+	const char *today_impl;
+	char today_why[128];
+	bool today_approx, today_guessed;
+	bool dispatch_measured;	/* the dispatch cost came from a measured replica */
+	bool dispatch_lo_measured, dispatch_hi_measured; /* ... below T, from T */
+	double dispatch_lo_ns, dispatch_hi_ns; /* the cost a threshold adds (cache mix) */
+	struct est_row *rows;	/* rows[0] is today */
+	size_t nr_rows;
+	int best;		/* the best threshold row */
+	int oracle;		/* the oracle row */
+	int at;			/* the row of the per-site breakdown */
+	uint64_t flat_lo, flat_hi; /* thresholds within EST_FLAT_FRACTION of the best */
+	double calls;		/* calls (converted from samples for time-weighted sites) */
+	double samples;		/* time-weighted sites' samples */
+	double share;		/* today's share of recorded CPU time, -1 if unknown */
+	double beyond_calls;	/* calls longer than the cost model's largest measured size */
+	bool split_buckets;	/* a threshold fell inside a bucket (costed by assumption) */
+	struct est_site_row *sites;
+	size_t nr_sites;
+	double *bucket_calls;	/* CP_NBUCKETS: calls per bucket over the family's sites ... */
+	double *bucket_bytes;	/* ... and their lengths: what --validate replays */
+	double *measured_pct;	/* --validate: per row, measured delta % (NAN: not replayed) */
+	size_t replay_calls;
+	int replay_runs, replay_cpu;
+};
+
+/*
+ * Estimates every policy of @o for family @f of @in with @m's costs, with uncertainty.
+ * @m's points are perturbed and restored meanwhile (for the calibration spread). Returns 0,
+ * -ENOENT if @m lacks a needed curve (printed, naming the implementation and cache state), or
+ * -ENOMEM.
+ */
+int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
+			const char *model_name, const struct est_options *o,
+			struct est_family_result *r);
+void est_family_result_free(struct est_family_result *r);
+
+/* Output: docs/estimate.md. */
+struct est_report {
+	const struct est_input *in;
+	const struct costmodel *m;
+	const char *model_name;
+	const struct est_options *o;
+	struct est_family_result *fam;
+	size_t nr_fam;
+};
+
+void est_print_text(FILE *f, const struct est_report *r, bool verbose);
+/* "2048" or "never". */
+void est_threshold_str(uint64_t t, char *buf, size_t len);
+/* The summary paragraph unwrapped (malloc'd), or NULL. */
+char *est_summary_text(const struct est_report *r, const struct est_family_result *fr);
+/* The paste-ready commit-message paragraph for one family (wrapped at 72 columns). */
+void est_print_summary(FILE *f, const struct est_report *r, const struct est_family_result *fr);
+json_object *est_report_to_json(const struct est_report *r);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_cost.h: one family's per-call costs in a cache mix, resolved from a cost model */
+#ifndef CP_ESTIMATE_COST_H
+#define CP_ESTIMATE_COST_H
+
+#include "estimate.h"
+
+/*
+ * For each cache state with a non-zero weight: the curves of the loop, the string op and
+ * today's implementation, and the dispatch cost a threshold adds on each side.
+ * A threshold policy costs loop(n) + d_lo below T and string(n) + d_hi from T. For memcpy,
+ * d_lo and d_hi are measured: erms_threshold (a replica of the proposed dispatch, measured at
+ * its own threshold Tc) minus memcpy_orig below Tc, minus movsb from Tc (docs/estimate.md). If
+ * the model has no movsb curve in a state, erms_threshold's own points from Tc on stand in for
+ * string(n) + d_hi (that is how a model built from the seed's published figures is used).
+ */
+struct est_costs {
+	enum est_family family;
+	double w[COSTMODEL_NR_CACHES]; /* normalised weights, src-flushed folded into warm if no src */
+	const struct costmodel_curve *loop[COSTMODEL_NR_CACHES];
+	const struct costmodel_curve *string[COSTMODEL_NR_CACHES]; /* bare string op */
+	const struct costmodel_curve *today[COSTMODEL_NR_CACHES];
+	/* string op behind the dispatch when no bare curve exists: a view of erms_threshold */
+	struct costmodel_curve string_side[COSTMODEL_NR_CACHES];
+	bool string_via_dispatch[COSTMODEL_NR_CACHES];
+	double d_lo[COSTMODEL_NR_CACHES], d_hi[COSTMODEL_NR_CACHES];
+	const struct costmodel_curve **dispatch_curves[COSTMODEL_NR_CACHES]; /* erms_threshold */
+	size_t nr_dispatch[COSTMODEL_NR_CACHES];
+	bool dispatch_measured;
+	bool d_lo_measured, d_hi_measured; /* some state had points on that side */
+	int runs;	 /* the model's runs per point, for the points' standard errors */
+	double max_size; /* the largest size every used curve was measured at */
+};
+
+/*
+ * Resolves the curves @f needs in the states @cache weighs, plus @today_impl's. Prints which
+ * implementation and cache state @m lacks and returns -ENOENT if one is missing.
+ */
+int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
+		      enum est_family f, const char *today_impl, const struct est_cache *cache);
+void est_costs_release(struct est_costs *c);
+/* Recomputes the dispatch costs from the curves (after their points changed). */
+void est_costs_refresh(struct est_costs *c);
+
+enum est_side { EST_SIDE_TODAY, EST_SIDE_LOOP, EST_SIDE_STRING, EST_SIDE_LOOP_BARE,
+		EST_SIDE_STRING_BARE };
+
+/* Per-call cost in ns at length @n of one side, averaged over the cache mix. */
+double est_cost_side(const struct est_costs *c, enum est_side side, double n);
+/*
+ * Cost of all calls of one bucket [lo, hi) under policy @p: @calls calls of mean length
+ * @mean. *@bound gets the bound on the error of costing at the mean (see estimate_cost.c);
+ * *@split is set if @p's threshold lies inside the bucket.
+ */
+double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
+		       uint64_t hi, double calls, double mean, double *bound, bool *split);
+
+/* Calls per unit of n[] for a bucket of mean @mean: 1, or for samples k / today(mean). */
+double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,
+			  const struct est_site *s, double mean);
+
+#endif

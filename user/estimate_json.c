@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_json.c: estimate --json, one object per input (docs/estimate.md#json) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "estimate.h"
+
+static void put_str(json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
+}
+
+/* Numbers rounded for reading: 4 decimals are far below any measured effect. */
+static void put_num(json_object *o, const char *key, double v)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%.4f", v);
+	json_object_object_add(o, key, json_object_new_double_s(v, buf));
+}
+
+static const char *kind_name(enum est_kind k)
+{
+	static const char *const names[] = { "today", "always", "threshold", "oracle" };
+
+	return names[k];
+}
+
+static json_object *row_to_json(const struct est_row *w, double measured)
+{
+	json_object *o = json_object_new_object();
+
+	put_str(o, "name", w->pol.name);
+	put_str(o, "kind", kind_name(w->pol.kind));
+	if (w->pol.kind == EST_THRESHOLD && w->pol.threshold != EST_NEVER)
+		json_object_object_add(o, "threshold", json_object_new_uint64(w->pol.threshold));
+	else
+		json_object_object_add(o, "threshold", NULL);
+	put_num(o, "total_ns", w->total_ns);
+	put_num(o, "ns_per_call", w->ns_per_call);
+	put_num(o, "delta_ns", w->delta_ns);
+	put_num(o, "delta_pct", w->delta_pct);
+	put_num(o, "ci_low", w->ci_low);
+	put_num(o, "ci_high", w->ci_high);
+	put_num(o, "bound_ns", w->bound_ns);
+	if (!isnan(measured)) {
+		put_num(o, "measured_pct", measured);
+		put_num(o, "error_pct", w->delta_pct - measured);
+	}
+	return o;
+}
+
+static json_object *sites_to_json(const struct est_family_result *fr)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < fr->nr_sites; i++) {
+		const struct est_site_row *s = &fr->sites[i];
+		json_object *o = json_object_new_object();
+
+		put_str(o, "site", s->site->label);
+		put_num(o, "calls", s->calls);
+		put_num(o, "today_ns", s->today_ns);
+		put_num(o, "at_ns", s->at_ns);
+		put_num(o, "delta_pct", s->today_ns > 0 ?
+						100 * (s->at_ns - s->today_ns) / s->today_ns : 0);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *family_to_json(const struct est_report *r, const struct est_family_result *fr)
+{
+	json_object *o = json_object_new_object(), *today = json_object_new_object();
+	json_object *rows = json_object_new_array(), *flat = json_object_new_object();
+	char *summary;
+	size_t i;
+
+	put_str(o, "family", est_family(fr->family)->name);
+	put_str(today, "impl", fr->today_impl);
+	put_str(today, "why", fr->today_why);
+	json_object_object_add(today, "approximate", json_object_new_boolean(fr->today_approx));
+	json_object_object_add(o, "today", today);
+	put_num(o, "calls", fr->calls);
+	if (fr->samples > 0)
+		put_num(o, "samples", fr->samples);
+	if (fr->share >= 0)
+		put_num(o, "share", fr->share);
+	json_object_object_add(o, "dispatch_measured",
+			       json_object_new_boolean(fr->dispatch_measured));
+	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
+	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
+	for (i = 0; i < fr->nr_rows; i++)
+		json_object_array_add(rows, row_to_json(&fr->rows[i], fr->measured_pct ?
+									       fr->measured_pct[i] : NAN));
+	json_object_object_add(o, "policies", rows);
+	if (fr->best < 0)
+		return o;
+	json_object_object_add(o, "best", row_to_json(&fr->rows[fr->best], NAN));
+	if (fr->measured_pct) {
+		json_object *v = json_object_new_object();
+
+		json_object_object_add(v, "calls", json_object_new_uint64(fr->replay_calls));
+		json_object_object_add(v, "runs", json_object_new_int(fr->replay_runs));
+		json_object_object_add(v, "cpu", json_object_new_int(fr->replay_cpu));
+		json_object_object_add(o, "validation", v);
+	}
+	json_object_object_add(flat, "lo", fr->flat_lo == EST_NEVER ? NULL :
+					    json_object_new_uint64(fr->flat_lo));
+	json_object_object_add(flat, "hi", fr->flat_hi == EST_NEVER ? NULL :
+					    json_object_new_uint64(fr->flat_hi));
+	json_object_object_add(o, "within_1pct", flat);
+	put_str(o, "at", fr->rows[fr->at].pol.name);
+	json_object_object_add(o, "sites", sites_to_json(fr));
+	summary = est_summary_text(r, fr);
+	put_str(o, "summary", summary);
+	free(summary);
+	return o;
+}
+
+json_object *est_report_to_json(const struct est_report *r)
+{
+	json_object *o = json_object_new_object(), *fams = json_object_new_array();
+	size_t i;
+
+	json_object *cm = json_object_new_object();
+
+	put_str(o, "name", r->in->name);
+	put_str(cm, "file", r->model_name);
+	put_str(cm, "cpu_model", r->m->meta.cpu_model);
+	json_object_object_add(cm, "measured", json_object_new_boolean(r->m->measured));
+	json_object_object_add(o, "cost_model", cm);
+	put_str(o, "kernel", r->in->meta.kernel);
+	put_str(o, "cpu_model", r->in->meta.cpu_model);
+	if (r->in->duration_s > 0)
+		put_num(o, "duration_s", r->in->duration_s);
+	for (i = 0; i < r->nr_fam; i++)
+		json_object_array_add(fams, family_to_json(r, &r->fam[i]));
+	json_object_object_add(o, "families", fams);
+	return o;
+}

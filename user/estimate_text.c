@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_text.c: estimate's text output: per family a policy table, the best T, per site */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "estimate.h"
+
+void est_threshold_str(uint64_t t, char *buf, size_t len)
+{
+	if (t == EST_NEVER)
+		snprintf(buf, len, "never");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)t);
+}
+
+static void print_head(FILE *f, const struct est_report *r, const struct est_family_result *fr)
+{
+	const struct est_input *in = r->in;
+	size_t i, sites = 0;
+
+	for (i = 0; i < in->nr_sites; i++)
+		sites += in->sites[i].family == fr->family;
+	if (est_input_counted(in, fr->family))
+		fprintf(f, "\n%s: %.0f calls (%zu site%s)", est_family(fr->family)->name, fr->calls,
+			sites, sites == 1 ? "" : "s");
+	else
+		fprintf(f, "\n%s: a size distribution (relative weights, %zu site%s)",
+			est_family(fr->family)->name, sites, sites == 1 ? "" : "s");
+	if (fr->samples > 0)
+		fprintf(f, " from %.0f time-weighted samples", fr->samples);
+	if (in->duration_s > 0)
+		fprintf(f, ", %.2f s recorded", in->duration_s);
+	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
+		fr->today_approx ? " [approximation]" : "");
+	if (est_family(fr->family)->dispatch)
+		fprintf(f, "  dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below T%s, "
+			"%+.2f ns from T%s\n", est_family(fr->family)->dispatch,
+			est_family(fr->family)->loop, est_family(fr->family)->string,
+			fr->dispatch_lo_ns, fr->dispatch_lo_measured ? "" : " (not measured)",
+			fr->dispatch_hi_ns, fr->dispatch_hi_measured ? "" : " (not measured)");
+	else
+		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
+			est_family(fr->family)->name);
+}
+
+static void print_table(FILE *f, const struct est_report *r, const struct est_family_result *fr)
+{
+	bool per_s = r->in->duration_s > 0, tot = est_input_counted(r->in, fr->family);
+	bool share = fr->share >= 0;
+	char t[24];
+	size_t i;
+
+	fprintf(f, "\n  %-8s %7s %9s", "policy", "T", "ns/call");
+	if (tot)
+		fprintf(f, " %12s %12s", "total ms", "delta ms");
+	if (per_s)
+		fprintf(f, " %10s", "copy us/s");
+	if (share)
+		fprintf(f, " %7s", "CPU %");
+	fprintf(f, " %8s  %s\n", "delta %", "95% CI of delta %");
+	for (i = 0; i < fr->nr_rows; i++) {
+		const struct est_row *w = &fr->rows[i];
+
+		if (w->pol.kind == EST_THRESHOLD)
+			est_threshold_str(w->pol.threshold, t, sizeof(t));
+		else
+			snprintf(t, sizeof(t), "-");
+		fprintf(f, "  %-8s %7s %9.2f", w->pol.name, t, w->ns_per_call);
+		if (tot)
+			fprintf(f, " %12.3f %12.3f", w->total_ns / 1e6, w->delta_ns / 1e6);
+		if (per_s)
+			fprintf(f, " %10.2f", w->total_ns / 1e3 / r->in->duration_s);
+		if (share)
+			fprintf(f, " %7.3f", 100 * fr->share * w->total_ns / fr->rows[0].total_ns);
+		fprintf(f, " %+7.2f%%", w->delta_pct);
+		if (i)
+			fprintf(f, "  %+.2f .. %+.2f", w->ci_low, w->ci_high);
+		fprintf(f, "%s\n", (int)i == fr->best ? "  <- best" : "");
+	}
+}
+
+static void print_best(FILE *f, const struct est_family_result *fr)
+{
+	const struct est_row *b = &fr->rows[fr->best], *o = &fr->rows[fr->oracle];
+	char lo[24], hi[24];
+
+	est_threshold_str(fr->flat_lo, lo, sizeof(lo));
+	est_threshold_str(fr->flat_hi, hi, sizeof(hi));
+	fprintf(f, "\n  best threshold: %s, %+.2f%% (95%% CI %+.2f .. %+.2f) vs today\n",
+		b->pol.name, b->delta_pct, b->ci_low, b->ci_high);
+	if (fr->flat_lo == fr->flat_hi)
+		fprintf(f, "  no other threshold is within %.0f%% of it (a sharp optimum)\n",
+			100 * EST_FLAT_FRACTION);
+	else
+		fprintf(f, "  thresholds from %s to %s are within %.0f%% of it (a flat optimum)\n",
+			lo, hi, 100 * EST_FLAT_FRACTION);
+	fprintf(f, "  oracle (the cheaper implementation at every length): %+.2f%%\n",
+		o->delta_pct);
+}
+
+static void print_notes(FILE *f, const struct est_report *r, const struct est_family_result *fr)
+{
+	double maxb = 0;
+	size_t i;
+
+	for (i = 0; i < fr->nr_rows; i++)
+		if (fr->rows[i].bound_ns > maxb)
+			maxb = fr->rows[i].bound_ns;
+	if (fr->rows[0].total_ns > 0)
+		fprintf(f, "  costing buckets at their mean length: error at most %.3f%% of today\n",
+			100 * maxb / fr->rows[0].total_ns);
+	if (fr->beyond_calls > 0)
+		fprintf(f, "  note: %.2f%% of calls are longer than the largest size measured; their "
+			"cost is extrapolated\n", 100 * fr->beyond_calls / fr->calls);
+	if (fr->split_buckets)
+		fprintf(f, "  note: a threshold inside a bucket: lengths there taken as uniform\n");
+	if (fr->today_guessed)
+		fprintf(f, "  note: the kernel version is unknown; today's code assumes a current "
+			"kernel\n");
+}
+
+/* Relative error counts where the measured effect is large enough to be told from noise. */
+#define VALIDATE_MIN_EFFECT 5.0
+
+static void print_validation(FILE *f, const struct est_family_result *fr)
+{
+	int best_meas = -1;
+	size_t i;
+
+	fprintf(f, "\n  validation: %zu calls replayed (shuffled, fixed seed), %d interleaved runs, "
+		"CPU %d:\n    %-8s %12s %11s %11s %9s\n", fr->replay_calls, fr->replay_runs,
+		fr->replay_cpu, "policy", "predicted %", "measured %", "error pp", "relative");
+	for (i = 0; i < fr->nr_rows; i++) {
+		const struct est_row *w = &fr->rows[i];
+		double m = fr->measured_pct[i];
+
+		if (isnan(m) || !i)
+			continue;
+		if (w->pol.kind == EST_THRESHOLD &&
+		    (best_meas < 0 || m < fr->measured_pct[best_meas]))
+			best_meas = (int)i;
+		fprintf(f, "    %-8s %+12.2f %+11.2f %+11.2f", w->pol.name, w->delta_pct, m,
+			w->delta_pct - m);
+		if (fabs(m) > VALIDATE_MIN_EFFECT)
+			fprintf(f, " %8.1f%%\n", 100 * fabs(w->delta_pct - m) / fabs(m));
+		else
+			fprintf(f, " %9s\n", "-");
+	}
+	if (best_meas >= 0)
+		fprintf(f, "    best threshold: predicted %s, measured %s\n",
+			fr->rows[fr->best].pol.name, fr->rows[best_meas].pol.name);
+}
+
+static void print_sites(FILE *f, const struct est_family_result *fr)
+{
+	const struct est_row *at = &fr->rows[fr->at];
+	size_t i;
+
+	fprintf(f, "\n  per site at %s vs today:\n    %-44s %12s %11s %11s %8s\n", at->pol.name,
+		"site", "calls", "today ms", "at T ms", "delta %");
+	for (i = 0; i < fr->nr_sites; i++) {
+		const struct est_site_row *s = &fr->sites[i];
+		double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
+
+		fprintf(f, "    %-44.44s %12.6g %11.6g %11.6g %+7.2f%%  %s\n", s->site->label,
+			s->calls, s->today_ns / 1e6, s->at_ns / 1e6, d,
+			d < -0.005 ? "wins" : d > 0.005 ? "loses" : "same");
+	}
+}
+
+void est_print_text(FILE *f, const struct est_report *r, bool verbose)
+{
+	const struct costmodel *m = r->m;
+	size_t i;
+
+	fprintf(f, "copyprof estimate: %s\n  CPU %s, kernel %s\n", r->in->name,
+		r->in->meta.cpu_model ? r->in->meta.cpu_model : "unknown",
+		r->in->meta.kernel ? r->in->meta.kernel : "unknown");
+	fprintf(f, "  cost model %s: %s%s, cache %s\n", r->model_name,
+		m->meta.cpu_model ? m->meta.cpu_model : "unknown CPU",
+		m->measured ? "" : " (published figures, not measured here)", r->o->cache.label);
+	if (r->in->meta.cpu_model && m->meta.cpu_model &&
+	    strcmp(r->in->meta.cpu_model, m->meta.cpu_model))
+		fprintf(f, "  note: the costs were measured on another CPU than the profile's\n");
+	for (i = 0; i < r->nr_fam; i++) {
+		const struct est_family_result *fr = &r->fam[i];
+
+		print_head(f, r, fr);
+		print_table(f, r, fr);
+		if (fr->best < 0)
+			continue;
+		print_best(f, fr);
+		print_notes(f, r, fr);
+		if (fr->measured_pct)
+			print_validation(f, fr);
+		print_sites(f, fr);
+		fprintf(f, "\n  summary (for a commit message):\n\n");
+		est_print_summary(f, r, fr);
+	}
+	(void)verbose;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/* profile_sample.c: JSON of the sampled-profile fields: leaf, length quality, stacks, meta */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile_sample.h"
+
+static const char *const quality_keys[3] = { "unknown", "approximate", "exact" };
+
+void sample_site_info_free(struct sample_site_info *si)
+{
+	size_t i;
+
+	if (!si)
+		return;
+	free(si->leaf);
+	free(si->family);
+	for (i = 0; i < si->nr_stacks; i++)
+		free(si->stacks[i].frames);
+	free(si->stacks);
+	free(si);
+}
+
+void sample_meta_free(struct sample_meta *sm)
+{
+	if (!sm)
+		return;
+	free(sm->event);
+	free(sm);
+}
+
+void sample_site_to_json(const struct sample_site_info *si, json_object *site)
+{
+	json_object *q, *stacks;
+	size_t i;
+	int k;
+
+	if (!si)
+		return;
+	if (si->leaf)
+		json_object_object_add(site, "leaf", json_object_new_string(si->leaf));
+	if (si->family)
+		json_object_object_add(site, "family", json_object_new_string(si->family));
+	/* The buckets count samples, i.e. time, not calls: a reader must not mix them up. */
+	json_object_object_add(site, "weight", json_object_new_string("time"));
+	q = json_object_new_object();
+	for (k = 2; k >= 0; k--)
+		json_object_object_add(q, quality_keys[k], json_object_new_uint64(si->quality[k]));
+	json_object_object_add(site, "length_quality", q);
+	stacks = json_object_new_array();
+	for (i = 0; i < si->nr_stacks; i++) {
+		char *line;
+
+		if (asprintf(&line, "%s %llu", si->stacks[i].frames,
+			     (unsigned long long)si->stacks[i].count) < 0)
+			continue;
+		json_object_array_add(stacks, json_object_new_string(line));
+		free(line);
+	}
+	json_object_object_add(site, "stacks", stacks);
+}
+
+void sample_meta_to_json(const struct sample_meta *sm, json_object *meta)
+{
+	if (!sm)
+		return;
+	if (sm->event)
+		json_object_object_add(meta, "event", json_object_new_string(sm->event));
+	json_object_object_add(meta, "sample_hz", json_object_new_uint64(sm->hz));
+	json_object_object_add(meta, "total_samples", json_object_new_uint64(sm->total));
+	json_object_object_add(meta, "idle_samples", json_object_new_uint64(sm->idle));
+	json_object_object_add(meta, "lost_samples", json_object_new_uint64(sm->lost));
+	if (sm->malformed)
+		json_object_object_add(meta, "malformed_lines", json_object_new_uint64(sm->malformed));
+}
+
+static char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return strdup(json_object_get_string(v));
+}
+
+static uint64_t u64_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < 0)
+		return 0;
+	return json_object_get_uint64(v);
+}
+
+/* "a;b;c 12": the count is after the last space, as FlameGraph's flamegraph.pl reads it. */
+static int stack_parse(const char *line, struct sample_stack *st)
+{
+	const char *sp = strrchr(line, ' ');
+	char *end;
+
+	if (!sp || sp == line || !sp[1])
+		return -EINVAL;
+	st->count = strtoull(sp + 1, &end, 10);
+	if (*end)
+		return -EINVAL;
+	st->frames = strndup(line, (size_t)(sp - line));
+	return st->frames ? 0 : -ENOMEM;
+}
+
+struct sample_site_info *sample_site_from_json(json_object *site)
+{
+	struct sample_site_info *si;
+	json_object *v;
+	size_t i, n;
+	int k;
+
+	if (!json_object_object_get_ex(site, "leaf", &v) &&
+	    !json_object_object_get_ex(site, "length_quality", &v))
+		return NULL;
+	si = calloc(1, sizeof(*si));
+	if (!si)
+		return NULL;
+	si->leaf = str_of(site, "leaf");
+	si->family = str_of(site, "family");
+	if (json_object_object_get_ex(site, "length_quality", &v))
+		for (k = 0; k < 3; k++)
+			si->quality[k] = u64_of(v, quality_keys[k]);
+	if (!json_object_object_get_ex(site, "stacks", &v) || !json_object_is_type(v, json_type_array))
+		return si;
+	n = json_object_array_length(v);
+	si->stacks = calloc(n ? n : 1, sizeof(*si->stacks));
+	for (i = 0; si->stacks && i < n; i++) {
+		json_object *line = json_object_array_get_idx(v, i);
+
+		if (json_object_is_type(line, json_type_string) &&
+		    !stack_parse(json_object_get_string(line), &si->stacks[si->nr_stacks]))
+			si->nr_stacks++;
+	}
+	return si;
+}
+
+struct sample_meta *sample_meta_from_json(json_object *meta)
+{
+	struct sample_meta *sm;
+	json_object *v;
+
+	if (!json_object_object_get_ex(meta, "total_samples", &v))
+		return NULL;
+	sm = calloc(1, sizeof(*sm));
+	if (!sm)
+		return NULL;
+	sm->event = str_of(meta, "event");
+	sm->hz = (uint32_t)u64_of(meta, "sample_hz");
+	sm->total = u64_of(meta, "total_samples");
+	sm->idle = u64_of(meta, "idle_samples");
+	sm->lost = u64_of(meta, "lost_samples");
+	sm->malformed = u64_of(meta, "malformed_lines");
+	return sm;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* profile_sample.h: the profile fields of sampled recordings (record --sample, import-perf) */
+#ifndef CP_PROFILE_SAMPLE_H
+#define CP_PROFILE_SAMPLE_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+
+/* A folded stack (root first, frames joined by ';') and its samples. */
+struct sample_stack {
+	char *frames;
+	uint64_t count;
+};
+
+/* What a "sample" site adds: its leaf, how well lengths were known, its stacks. */
+struct sample_site_info {
+	char *leaf;		/* the copy routine sampled: memcpy, inline_rep_stosb ... */
+	char *family;		/* memcpy, memmove, memset, clear_user, copy_user, movs, stos, leaf */
+	uint64_t quality[3];	/* samples by enum len_quality: unknown, approximate, exact */
+	struct sample_stack *stacks;	/* by count, descending; then by text */
+	size_t nr_stacks;
+};
+
+/* Profile-level facts of a sampled recording. */
+struct sample_meta {
+	char *event;		/* cpu-clock, cycles ... */
+	uint32_t hz;		/* sampling frequency per CPU; 0 if unknown (imported) */
+	uint64_t total;		/* every sample of the wanted tasks, copy or not */
+	uint64_t idle;		/* of those, the idle task's */
+	uint64_t lost;		/* copy samples whose registers were lost (counted, no length) */
+	uint64_t malformed;	/* import-perf: input lines that could not be parsed */
+};
+
+void sample_site_info_free(struct sample_site_info *si);
+void sample_meta_free(struct sample_meta *sm);
+
+/* Adds the fields to a site's / the meta's JSON object (docs/profile-format.md). */
+void sample_site_to_json(const struct sample_site_info *si, json_object *site);
+void sample_meta_to_json(const struct sample_meta *sm, json_object *meta);
+/* Reads them back; NULL if the object has none. Unknown or malformed parts are skipped. */
+struct sample_site_info *sample_site_from_json(json_object *site);
+struct sample_meta *sample_meta_from_json(json_object *meta);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* record_plan.h: turn -p PRESET, --site and --entry into probe sites through the planner */
+#ifndef CP_RECORD_PLAN_H
+#define CP_RECORD_PLAN_H
+
+#include "probe_site.h"
+
+#define RECORD_PLAN_MAX 64
+
+struct record_plan_args {
+	const char *presets[RECORD_PLAN_MAX];
+	int nr_presets;
+	const char *sites[RECORD_PLAN_MAX];
+	int nr_sites;
+	const char *entries[RECORD_PLAN_MAX];
+	int nr_entries;
+	const char *vmlinux;
+};
+
+static inline int record_plan_wanted(const struct record_plan_args *a)
+{
+	return a->nr_presets + a->nr_sites + a->nr_entries;
+}
+
+/*
+ * Plans every requested site, prints the plan (mechanism and reason per site) on stderr and
+ * appends the sites that can be attached to @out (at most @max in all). Returns how many were
+ * appended (0: nothing here can be probed), or -errno when planning itself failed.
+ */
+int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, int *nr, int max);
+
+#endif

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/* replay.c: estimate --validate: a profile's shuffled lengths timed through today's and each T */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <emmintrin.h>
+#include "asmref.h"
+#include "calib_measure.h"
+#include "calib_stats.h"
+#include "calib_timer.h"
+#include "log.h"
+#include "replay.h"
+#include "stop.h"
+
+#define LINE 64
+/*
+ * Calls per timed chunk. A chunk lasts microseconds, so few are hit by an interrupt or another
+ * task; each chunk's median over the runs is kept and the medians summed, which makes the
+ * total robust on a busy machine where most whole runs would be hit.
+ */
+#define CHUNK 500
+
+/* One call of the sequence: its length and cache state. */
+struct replay_call {
+	uint64_t n;
+	uint8_t cache;
+};
+
+/* A policy as run: lo below T, hi from T (the same implementation for a single one). */
+struct replay_policy {
+	const struct asmref_impl *lo, *hi;
+	uint64_t t;	    /* switch point for lo/hi */
+	uint64_t erms_t;    /* erms_threshold's own T, when it is used */
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+static double rng_unit(uint64_t *s)
+{
+	return (double)(rng_next(s) >> 11) / 9007199254740992.0;
+}
+
+/* Calls per bucket by largest remainder, so that they add up to exactly @total. */
+static void apportion(const double *calls, double sum, size_t total, size_t *k)
+{
+	double rem[CP_NBUCKETS];
+	size_t given = 0;
+	int b;
+
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		double x = sum > 0 ? calls[b] * (double)total / sum : 0;
+
+		k[b] = (size_t)x;
+		rem[b] = x - (double)k[b];
+		given += k[b];
+	}
+	while (given < total) {
+		int best = -1;
+
+		for (b = 0; b < CP_NBUCKETS; b++)
+			if (calls[b] > 0 && (best < 0 || rem[b] > rem[best]))
+				best = b;
+		if (best < 0)
+			break;
+		k[best]++;
+		rem[best] = -1;
+		given++;
+	}
+}
+
+static uint8_t draw_cache(const struct est_cache *c, bool has_src, uint64_t *s)
+{
+	double w[COSTMODEL_NR_CACHES], sum = 0, x;
+	int k;
+
+	memcpy(w, c->w, sizeof(w));
+	if (!has_src) {
+		w[COSTMODEL_WARM] += w[COSTMODEL_SRC_FLUSHED];
+		w[COSTMODEL_SRC_FLUSHED] = 0;
+	}
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
+		sum += w[k];
+	x = rng_unit(s) * sum;
+	for (k = 0; k < COSTMODEL_NR_CACHES - 1; k++) {
+		if (x < w[k])
+			return (uint8_t)k;
+		x -= w[k];
+	}
+	return COSTMODEL_NR_CACHES - 1;
+}
+
+/*
+ * Lengths of a bucket: exact ones below 64; above, uniform over [mean - w, mean + w] with w
+ * as wide as the bucket allows, so that the bucket's mean is kept.
+ */
+static size_t make_sequence(const struct est_family_result *fr, const struct replay_opts *o,
+			    struct replay_call **out, uint64_t *max_n, size_t *left_out)
+{
+	double sum = 0;
+	size_t k[CP_NBUCKETS], n = 0, i, total;
+	struct replay_call *seq;
+	uint64_t s = o->seed;
+	int b;
+
+	*left_out = 0;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		if (hist_bucket_lo(b) > REPLAY_MAX_SIZE) {
+			*left_out += fr->bucket_calls[b] > 0;
+			continue;
+		}
+		sum += fr->bucket_calls[b];
+	}
+	/* Always max_calls: a small profile is scaled up, so that a run is long enough to time. */
+	total = sum > 0 ? o->max_calls : 0;
+	seq = calloc(total ? total : 1, sizeof(*seq));
+	if (!seq)
+		return 0;
+	apportion(fr->bucket_calls, sum, total, k);
+	*max_n = 0;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
+		double mean = fr->bucket_calls[b] > 0 ? fr->bucket_bytes[b] / fr->bucket_calls[b] : 0;
+		double w = fmin(mean - (double)lo, (double)hi - 1 - mean);
+
+		if (lo > REPLAY_MAX_SIZE)
+			continue;
+		for (i = 0; i < k[b] && n < total; i++) {
+			uint64_t len = hi - lo == 1 ? lo :
+				       (uint64_t)llround(mean - w + 2 * w * rng_unit(&s));
+
+			seq[n].n = len;
+			seq[n].cache = draw_cache(o->cache, est_family(fr->family)->has_src, &s);
+			if (len > *max_n)
+				*max_n = len;
+			n++;
+		}
+	}
+	for (i = n; i > 1; i--) { /* Fisher-Yates with the fixed seed */
+		size_t j = rng_next(&s) % i;
+		struct replay_call tmp = seq[i - 1];
+
+		seq[i - 1] = seq[j];
+		seq[j] = tmp;
+	}
+	*out = seq;
+	return n;
+}
+
+static void policy_of(const struct est_family_result *fr, const struct est_row *w,
+		      struct replay_policy *p)
+{
+	const struct est_family_impls *fi = est_family(fr->family);
+
+	memset(p, 0, sizeof(*p));
+	if (w->pol.kind == EST_TODAY) {
+		p->lo = p->hi = asmref_find(fr->today_impl);
+	} else if (w->pol.kind == EST_ALWAYS) {
+		p->lo = p->hi = asmref_find(fi->string);
+	} else if (fi->dispatch) {
+		/* The real dispatch: erms_threshold compares against its own T. */
+		p->lo = p->hi = asmref_find(fi->dispatch);
+		p->erms_t = w->pol.threshold;
+	} else {
+		p->lo = asmref_find(fi->loop);
+		p->hi = asmref_find(fi->string);
+		p->t = w->pol.threshold;
+	}
+}
+
+static void flush_range(const uint8_t *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(LINE - 1), end = (uintptr_t)p + n;
+
+	for (; a < end; a += LINE)
+		_mm_clflush((const void *)a);
+	_mm_mfence();
+}
+
+static inline void call_one(const struct replay_policy *p, struct calib_bufs *b, uint64_t n)
+{
+	const struct asmref_impl *impl = n < p->t ? p->lo : p->hi;
+
+	asmref_run(impl, b->dst, b->src, n);
+}
+
+/* Ticks per chunk of the sequence: one timed loop if all warm, else each call timed alone. */
+static void run_sequence(const struct calib_timer *t, const struct replay_policy *p,
+			 struct calib_bufs *b, const struct replay_call *seq, size_t n,
+			 bool all_warm, double *chunks)
+{
+	uint64_t t0, t1;
+	size_t i, c;
+
+	if (p->lo == asmref_find("erms_threshold"))
+		asmref_set_threshold(p->erms_t);
+	for (c = 0; c * CHUNK < n; c++) {
+		size_t end = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
+		double sum = 0;
+
+		if (all_warm) {
+			t0 = calib_tsc_begin();
+			for (i = c * CHUNK; i < end; i++)
+				call_one(p, b, seq[i].n);
+			t1 = calib_tsc_end(t);
+			chunks[c] = (double)(t1 - t0) - t->overhead;
+			continue;
+		}
+		for (i = c * CHUNK; i < end; i++) {
+			if (seq[i].cache == COSTMODEL_SRC_FLUSHED)
+				flush_range(b->src, seq[i].n);
+			else if (seq[i].cache == COSTMODEL_DST_FLUSHED)
+				flush_range(b->dst, seq[i].n);
+			t0 = calib_tsc_begin();
+			call_one(p, b, seq[i].n);
+			t1 = calib_tsc_end(t);
+			sum += (double)(t1 - t0) - t->overhead;
+		}
+		chunks[c] = sum;
+	}
+}
+
+static int verify(const struct replay_policy *p, struct calib_bufs *b,
+		  const struct replay_call *seq, size_t n)
+{
+	const struct asmref_impl *impls[2] = { p->lo, p->hi };
+	size_t i, j;
+	long bad;
+
+	if (p->lo == asmref_find("erms_threshold"))
+		asmref_set_threshold(p->erms_t);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < n && j < 256; j++)
+			if (calib_verify(impls[i], b, seq[j].n, &bad)) {
+				p_err("validate: %s copied wrong bytes at length %llu (offset %ld)",
+				      impls[i]->name, (unsigned long long)seq[j].n, bad);
+				return -EIO;
+			}
+	return 0;
+}
+
+static int pin(int cpu, cpu_set_t *old, int *used)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(*old), old))
+		return -errno;
+	*used = cpu >= 0 ? cpu : sched_getcpu();
+	CPU_ZERO(&set);
+	CPU_SET(*used, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		int err = -errno;
+
+		p_err("validate: cannot pin to CPU %d: %s", *used, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+/* ticks[policy][run * nchunks + chunk] */
+static int time_policies(struct est_family_result *fr, const struct replay_opts *o,
+			 struct replay_policy *pols, double **ticks, struct calib_bufs *b,
+			 const struct replay_call *seq, size_t n, bool all_warm)
+{
+	size_t r, i, np = fr->nr_rows, nchunks = (n + CHUNK - 1) / CHUNK;
+	struct calib_timer t;
+	int err;
+
+	err = calib_timer_init(&t, 50);
+	if (err)
+		return err;
+	for (i = 0; i < np; i++)
+		if (pols[i].lo) /* warm-up */
+			run_sequence(&t, &pols[i], b, seq, n, all_warm, ticks[i]);
+	/* Interleaved: each run times every policy once, starting at a rotating one. */
+	for (r = 0; r < (size_t)o->runs; r++) {
+		for (i = 0; i < np; i++) {
+			size_t k = (i + r) % np;
+
+			if (stop_requested())
+				return -EINTR;
+			if (pols[k].lo)
+				run_sequence(&t, &pols[k], b, seq, n, all_warm,
+					     ticks[k] + r * nchunks);
+		}
+	}
+	return 0;
+}
+
+/* The sum over chunks of each chunk's median over the runs. */
+static double robust_total(const double *ticks, size_t runs, size_t nchunks)
+{
+	double v[256], sum = 0;
+	size_t c, r;
+
+	for (c = 0; c < nchunks; c++) {
+		for (r = 0; r < runs && r < 256; r++)
+			v[r] = ticks[r * nchunks + c];
+		sum += calib_median(v, r);
+	}
+	return sum;
+}
+
+int replay_family(struct est_family_result *fr, const struct replay_opts *o)
+{
+	struct replay_policy pols[EST_MAX_THRESHOLDS + 3];
+	double **ticks = NULL, today;
+	struct replay_call *seq = NULL;
+	struct calib_bufs b = { 0 };
+	size_t n, i, left_out;
+	uint64_t max_n = 0;
+	bool all_warm = o->cache->w[COSTMODEL_WARM] > 0 &&
+			o->cache->w[COSTMODEL_SRC_FLUSHED] + o->cache->w[COSTMODEL_DST_FLUSHED] == 0;
+	cpu_set_t old;
+	int err, k = -1;
+
+	n = make_sequence(fr, o, &seq, &max_n, &left_out);
+	if (!n) {
+		free(seq);
+		p_err("validate: %s has no calls to replay", est_family(fr->family)->name);
+		return -ENOENT;
+	}
+	if (left_out)
+		p_warn("validate: %zu bucket(s) above %llu bytes left out of the replay", left_out,
+		       REPLAY_MAX_SIZE);
+	fr->measured_pct = malloc(fr->nr_rows * sizeof(double));
+	ticks = calloc(fr->nr_rows, sizeof(*ticks));
+	if (!fr->measured_pct || !ticks) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = calib_bufs_alloc(&b, max_n ? max_n : 1, 0, 0) ?: pin(o->cpu, &old, &k);
+	if (err)
+		goto out;
+	fr->replay_cpu = k;
+	for (i = 0; i < fr->nr_rows && !err; i++) {
+		fr->measured_pct[i] = NAN;
+		ticks[i] = calloc((size_t)o->runs * ((n + CHUNK - 1) / CHUNK), sizeof(double));
+		if (!ticks[i])
+			err = -ENOMEM;
+		if (fr->rows[i].pol.kind == EST_ORACLE) {
+			pols[i].lo = NULL;
+			continue;
+		}
+		policy_of(fr, &fr->rows[i], &pols[i]);
+		if (!pols[i].lo || !pols[i].hi) {
+			p_err("validate: no asm-ref replica for a %s policy", fr->rows[i].pol.name);
+			err = -ENOENT;
+		}
+		if (!err)
+			err = verify(&pols[i], &b, seq, n);
+	}
+	if (!err)
+		err = time_policies(fr, o, pols, ticks, &b, seq, n, all_warm);
+	sched_setaffinity(0, sizeof(old), &old);
+	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
+	if (err)
+		goto out;
+	today = robust_total(ticks[0], (size_t)o->runs, (n + CHUNK - 1) / CHUNK);
+	for (i = 0; i < fr->nr_rows; i++)
+		if (pols[i].lo && today > 0)
+			fr->measured_pct[i] = 100 * (robust_total(ticks[i], (size_t)o->runs,
+								  (n + CHUNK - 1) / CHUNK) - today) /
+					      today;
+	fr->replay_calls = n;
+	fr->replay_runs = o->runs;
+out:
+	for (i = 0; ticks && i < fr->nr_rows; i++)
+		free(ticks[i]);
+	free(ticks);
+	free(seq);
+	calib_bufs_free(&b);
+	return err;
+}

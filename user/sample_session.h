@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* sample_session.h: the life of sample.bpf.c: events on every CPU, ring buffer, counters */
+#ifndef CP_SAMPLE_SESSION_H
+#define CP_SAMPLE_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "cp_shared.h"
+#include "sample.h"
+
+struct sample_session;
+
+struct sample_opts {
+	uint32_t tgid;		/* 0: every process */
+	const char *comm;	/* NULL: every command name */
+	uint64_t cgroup_id;	/* 0: every cgroup */
+	uint32_t hz;		/* samples per second per CPU */
+	const char *event;	/* "cycles", "cpu-clock" ...; NULL: cycles, else cpu-clock */
+	const struct sample_range *ranges;	/* sorted by start, non-overlapping */
+	size_t nr_ranges;
+};
+
+/* Called for every copy-family record drained from the ring buffer. */
+typedef int (*sample_handler)(void *ctx, const struct sample_rec *rec);
+
+/* Events to the names -e accepts; -1 if unknown. */
+int sample_event_parse(const char *name);
+/*
+ * Opens the event on every online CPU, loads the program with the filters and ranges and
+ * attaches it. Falls back from cycles to cpu-clock with a notice when the PMU refuses.
+ * Prints the reason and returns NULL on failure.
+ */
+struct sample_session *sample_session_open(const struct sample_opts *o, sample_handler fn,
+					   void *ctx);
+/* The event actually sampled. */
+const char *sample_session_event(const struct sample_session *ss);
+/* Drains the ring buffer, waiting up to @timeout_ms. Returns records handled or -errno. */
+int sample_session_poll(struct sample_session *ss, int timeout_ms);
+/* Detaches every event (counting stops) and drains what is left. */
+void sample_session_stop(struct sample_session *ss);
+/* Sums the per-CPU counters (enum sample_counter). */
+int sample_session_counters(struct sample_session *ss, uint64_t out[SAMPLE_CNT_NR]);
+/* The kernel stack @stackid, leaf first, into @ips (at most @max). Returns frames or -errno. */
+int sample_session_stack(struct sample_session *ss, int32_t stackid, uint64_t *ips, size_t max);
+/* Calls @fn for every (stackid, samples) the kernel counted. */
+int sample_session_stack_counts(struct sample_session *ss,
+				void (*fn)(void *ctx, int32_t stackid, uint64_t count), void *ctx);
+/* Detaches everything and frees the session; NULL is fine. */
+void sample_session_destroy(struct sample_session *ss);
+
+#endif

@@ -26,8 +26,9 @@ step "1. a zstd btrfs on a loop device, $MB MB of log-like text written, caches 
 "$ROOT/scripts/btrfs-scratch.sh" up "$SCRATCH" $((MB * 3 / 2 + 256))
 "$ROOT/scripts/btrfs-scratch.sh" fill "$SCRATCH" "$MB"
 
-step "2. copyprof record -p btrfs -- dd if=<the file> of=/dev/null bs=1M"
-"$CP" record -p btrfs -o "$OUT/profile.json" -- dd if="$SCRATCH/mnt/data" of=/dev/null bs=1M \
+step "2. copyprof record -p btrfs while the file is read back 3 times, caches dropped each time"
+"$CP" record -p btrfs -o "$OUT/profile.json" -- sh -c "for i in 1 2 3; do
+	echo 3 > /proc/sys/vm/drop_caches; dd if='$SCRATCH/mnt/data' of=/dev/null bs=1M; done" \
 	2>&1 | tee "$OUT/record.log"
 "$CP" report -i "$OUT/profile.json" > "$OUT/report.txt"
 head -n 40 "$OUT/report.txt"

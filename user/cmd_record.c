@@ -373,9 +373,11 @@ int cmd_record(int argc, char **argv)
 {
 	static struct record_args args;
 	const struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc };
+	bool plan_fallback = false;
 
 	memset(&args, 0, sizeof(args));
 	args.output = "copyprof.json";
+
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	log_setup_libbpf();
@@ -385,16 +387,18 @@ int cmd_record(int argc, char **argv)
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
 		if (!args.nr_sites) {
 			p_warn("no site of the plan can be probed on this kernel: recording with "
-			       "--sample instead");
+			       "--sample instead%s", args.command ? ", every task while the command "
+			       "runs (kernel work such as decompression runs in kworkers)" : "");
 			args.sample = true;
 			args.hz = RECORD_SAMPLE_DEFAULT_HZ;
+			plan_fallback = true;
 		}
 	}
 	if (args.sample) {
 		struct record_sample_args rs = {
 			.hz = args.hz, .event = args.event, .cgroup = args.cgroup, .pid = args.pid,
 			.comm = args.comm, .duration = args.duration, .output = args.output,
-			.command = args.command,
+			.command = args.command, .all_tasks = plan_fallback,
 		};
 		char *line = args.command ? join_argv(args.command) : NULL;
 		int ret;

@@ -374,7 +374,8 @@ int record_sample(const struct record_sample_args *a)
 	if (a->command) {
 		if (child_spawn(a->command, &child))
 			goto out;
-		o.tgid = (uint32_t)child.pid;
+		if (!a->all_tasks)
+			o.tgid = (uint32_t)child.pid;
 		p->meta.command = a->command_line ? strdup(a->command_line) : NULL;
 	}
 	r->ss = sample_session_open(&o, on_sample, r);

@@ -3,6 +3,7 @@
 #ifndef CP_RECORD_SAMPLE_H
 #define CP_RECORD_SAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct record_sample_args {
@@ -15,6 +16,7 @@ struct record_sample_args {
 	const char *output;
 	char **command;		/* NULL-terminated, or NULL */
 	const char *command_line;	/* for the profile's meta */
+	bool all_tasks;		/* with COMMAND: sample every task while it runs, not just it */
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999

@@ -4,10 +4,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "cp_shared.h"
+#include "task_filter.h"
 
-const volatile __u32 targ_tgid = 0;
-const volatile bool targ_filter_comm = false;
-const volatile char targ_comm[CP_COMM_LEN] = {};
 const volatile __u32 targ_nr_sites = 0;
 
 /* site * CP_NBUCKETS + bucket; user space sizes it before load. Per-CPU: no lost counts. */
@@ -69,25 +67,6 @@ static __always_inline __u64 gprs_get(const struct gprs *g, __u8 reg)
 	return i < CP_REG_COUNT - CP_REG_RAX ? g->v[i] : 0;
 }
 
-static __always_inline bool task_wanted(void)
-{
-	char comm[CP_COMM_LEN];
-	int i;
-
-	if (targ_tgid && (bpf_get_current_pid_tgid() >> 32) != targ_tgid)
-		return false;
-	if (!targ_filter_comm)
-		return true;
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < CP_COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
-}
-
 static __always_inline void count_align(__u32 site, __u64 dst, __u64 src, const struct site_cfg *cfg)
 {
 	__u32 key = site * CP_ALIGN_SLOTS;
@@ -118,7 +97,7 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
 	__u64 len;
 	__u32 key;
 
-	if (site >= targ_nr_sites || !task_wanted())
+	if (site >= targ_nr_sites || !task_filter_match())
 		return 0;
 	cfg = bpf_map_lookup_elem(&sites, &site);
 	if (!cfg)

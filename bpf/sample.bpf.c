@@ -4,11 +4,9 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "cp_shared.h"
+#include "task_filter.h"
 #include "sample.h"
 
-const volatile __u32 targ_tgid = 0;
-const volatile bool targ_filter_comm = false;
-const volatile char targ_comm[CP_COMM_LEN] = {};
 const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_nr_ranges = 0;
 /* Count a rep movs/stos instruction outside the ranges as an inline copy. */
@@ -60,25 +58,12 @@ static __always_inline void count(__u32 which)
 		__sync_fetch_and_add(v, 1);
 }
 
+/* The -p/--comm filter (task_filter.h), then the cgroup one. */
 static __always_inline bool task_wanted(void)
 {
-	char comm[CP_COMM_LEN];
-	int i;
-
-	if (targ_tgid && (bpf_get_current_pid_tgid() >> 32) != targ_tgid)
+	if (!task_filter_match())
 		return false;
-	if (targ_cgid && bpf_get_current_cgroup_id() != targ_cgid)
-		return false;
-	if (!targ_filter_comm)
-		return true;
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < CP_COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
+	return !targ_cgid || bpf_get_current_cgroup_id() == targ_cgid;
 }
 
 /* The kind of the range holding @ip, or 0. Binary search, bounded for the verifier. */

@@ -11,6 +11,7 @@
 #include "calib_stats.h"
 #include "calib_timer.h"
 #include "log.h"
+#include "monotime.h"
 #include "progress.h"
 #include "stop.h"
 #include "sysinfo.h"
@@ -25,14 +26,6 @@ struct job {
 	struct costmodel_curve *curve;
 	const struct asmref_impl *impl;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static char *online_cpus(void)
 {
@@ -263,7 +256,7 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 	struct calib_timer timer;
 	struct job *jobs = NULL;
 	size_t nr_jobs = 0, i, j;
-	double *ticks = NULL, t0 = now_s();
+	double *ticks = NULL, t0 = monotime_s();
 	int err, cpu = plan->cpu;
 
 	if (!m)
@@ -312,7 +305,7 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 			err = add_point(jobs[i].curve, plan->sizes.v[j],
 					&ticks[(i * plan->sizes.n + j) * plan->runs], plan->runs,
 					&timer);
-	m->meta.duration_s = now_s() - t0;
+	m->meta.duration_s = monotime_s() - t0;
 	report_spread(m, m->meta.duration_s);
 cleanup:
 	if (stop_requested())

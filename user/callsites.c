@@ -3,59 +3,14 @@
 #include <capstone/capstone.h>
 #include <elf.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "callsites.h"
 #include "log.h"
+#include "reason.h"
 
-/*
- * Every copy-family entry with the register that holds the length when it is called. Aliases
- * at one address are reported by the first name in this order. Lengths: the C ABI (rdx, or rsi
- * for the pre-6.1 C clear_user); the asm helpers called from inline alternatives take it in
- * rcx (rep_movs_alternative, rep_stos_alternative, clear_user_* of 6.1-6.3); the pre-6.4
- * copy_user_* take rdx (kernel-facts.md sections 1-3).
- */
-static const struct copy_target targets[] = {
-	{ "__memcpy", "memcpy", "rdx" },
-	{ "memcpy", "memcpy", "rdx" },
-	{ "__pi_memcpy", "memcpy", "rdx" },
-	{ "memcpy_orig", "memcpy", "rdx" },
-	{ "memcpy_erms", "memcpy", "rdx" },
-	{ "__memmove", "memmove", "rdx" },
-	{ "memmove", "memmove", "rdx" },
-	{ "__pi_memmove", "memmove", "rdx" },
-	{ "__memset", "memset", "rdx" },
-	{ "memset", "memset", "rdx" },
-	{ "__pi_memset", "memset", "rdx" },
-	{ "memset_orig", "memset", "rdx" },
-	{ "memset_erms", "memset", "rdx" },
-	{ "rep_movs_alternative", "copy_user", "rcx" },
-	{ "copy_user_enhanced_fast_string", "copy_user", "rdx" },
-	{ "copy_user_generic_string", "copy_user", "rdx" },
-	{ "copy_user_generic_unrolled", "copy_user", "rdx" },
-	{ "__copy_user_nocache", "copy_user", "rdx" },
-	{ "rep_stos_alternative", "clear_user", "rcx" },
-	{ "clear_user_erms", "clear_user", "rcx" },
-	{ "clear_user_rep_good", "clear_user", "rcx" },
-	{ "clear_user_original", "clear_user", "rcx" },
-	{ "__clear_user", "clear_user", "rsi" },
-	{ "clear_user", "clear_user", "rsi" },
-};
-
-#define NR_TARGETS (sizeof(targets) / sizeof(targets[0]))
 #define MAX_FUNC_SIZE (1u << 20)
-
-const struct copy_target *copy_target_lookup(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < NR_TARGETS; i++)
-		if (!strcmp(targets[i].name, name))
-			return &targets[i];
-	return NULL;
-}
 
 /* The preferred copy-target name among the aliases of @sym, or NULL if none is one. */
 static const struct copy_target *target_of(const struct ksyms *ks, const struct ksym *sym)
@@ -234,17 +189,6 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 	return err;
 }
 
-static int fail(char **why, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(why, fmt, ap) < 0)
-		*why = NULL;
-	va_end(ap);
-	return err;
-}
-
 /* A loaded module's function from /proc/kcore, else (or when not loaded) from its .ko. */
 static int scan_module_func(const struct ksyms *ks, struct kimage *ki,
 			    const struct callsite_opts *o, struct callsite_list *l, char **why)
@@ -293,17 +237,20 @@ static int scan_core_func(const struct ksyms *ks, struct kimage *ki,
 	int err;
 
 	if (!ki)
-		return fail(why, -ENOENT, "%s: no kernel text to read it from (give --vmlinux)", l->function);
+		return reason_fail(why, -ENOENT,
+				   "%s: no kernel text to read it from (give --vmlinux)",
+				   l->function);
 	if (!l->func_size || l->func_size > MAX_FUNC_SIZE)
-		return fail(why, -EINVAL, "%s: cannot tell its size from kallsyms", l->function);
+		return reason_fail(why, -EINVAL, "%s: cannot tell its size from kallsyms",
+				   l->function);
 	buf = malloc(l->func_size);
 	if (!buf)
-		return fail(why, -ENOMEM, "out of memory");
+		return reason_fail(why, -ENOMEM, "out of memory");
 	err = kimage__read(ki, l->func_addr, buf, l->func_size);
 	if (err) {
 		free(buf);
-		return fail(why, err, "%s at 0x%llx: not in %s", l->function,
-			    (unsigned long long)l->func_addr, kimage__path(ki));
+		return reason_fail(why, err, "%s at 0x%llx: not in %s", l->function,
+				   (unsigned long long)l->func_addr, kimage__path(ki));
 	}
 	b.code = buf;
 	l->text_source = kimage__source(ki);
@@ -325,16 +272,17 @@ int callsites_find(const struct ksyms *ks, struct kimage *ki, const char *func,
 	*why = NULL;
 	*out = NULL;
 	if (ks->restricted)
-		return fail(why, -EPERM, "%s: kallsyms shows only zero addresses (run as root)",
-			    ks->path);
+		return reason_fail(why, -EPERM,
+				   "%s: kallsyms shows only zero addresses (run as root)", ks->path);
 	n = ksyms__find_all(ks, func, module ?: "*", syms, 32);
 	if (!n && (!module || !strcmp(module, "vmlinux")))
-		return fail(why, -ENOENT, "%s: not in %s%s", func, ks->path,
-			    module ? "" : " (a function of a module that is not loaded? "
-					  "give MODULE:FUNC to read its .ko)");
+		return reason_fail(why, -ENOENT, "%s: not in %s%s", func, ks->path,
+				   module ? ""
+					  : " (a function of a module that is not loaded? "
+					    "give MODULE:FUNC to read its .ko)");
 	lists = calloc(n ? n : 1, sizeof(*lists));
 	if (!lists)
-		return fail(why, -ENOMEM, "out of memory");
+		return reason_fail(why, -ENOMEM, "out of memory");
 	if (!n) {
 		/* Not loaded: the .ko still gives offsets and call sites, without addresses. */
 		lists[0].function = strdup(func);

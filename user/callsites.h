@@ -6,19 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "copyfam.h"
 #include "kimage.h"
 #include "kmodule.h"
 #include "ksyms.h"
-
-/* An entry point of the kernel's copy family and where its length is at the call. */
-struct copy_target {
-	const char *name;
-	const char *family;	/* memcpy | memmove | memset | clear_user | copy_user */
-	const char *len_reg;	/* rdx for the C ABI ones; rcx for the rep_*_alternative style */
-};
-
-/* The table entry for @name, or NULL: __x86_indirect_thunk_* and friends are not targets. */
-const struct copy_target *copy_target_lookup(const char *name);
 
 struct callsite {
 	uint64_t offset;	/* of the instruction, from the function's start */

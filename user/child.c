@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -106,4 +107,32 @@ void child_stop(struct child *c, int sig)
 	while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
 		;
 	c->exited = true;
+}
+
+void child_end(struct child *c, const char *name, bool warn_status)
+{
+	if (c->pid <= 0)
+		return;
+	if (c->gate_fd >= 0)
+		child_abort(c);
+	child_stop(c, SIGTERM);
+	if (WIFEXITED(c->status) && WEXITSTATUS(c->status) && warn_status)
+		p_warn("'%s' exited with status %d", name, WEXITSTATUS(c->status));
+}
+
+char *child_command_line(char *const argv[])
+{
+	char *const *p;
+	size_t len = 1;
+	char *s;
+
+	for (p = argv; *p; p++)
+		len += strlen(*p) + 1;
+	s = calloc(1, len);
+	for (p = argv; s && *p; p++) {
+		if (p != argv)
+			strcat(s, " ");
+		strcat(s, *p);
+	}
+	return s;
 }

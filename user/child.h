@@ -14,6 +14,9 @@ struct child {
 	int status;	/* wait status once exited */
 };
 
+/* A struct child with no process yet: what child_end() may safely be given. */
+#define CHILD_NONE { .pid = -1, .gate_fd = -1, .exec_fd = -1 }
+
 /* Forks; the child waits at the gate. Returns 0 or -errno (printed). */
 int child_spawn(char *const argv[], struct child *c);
 /* Opens the gate; returns 0 once exec succeeded, or -errno (printed) if it failed. */
@@ -24,5 +27,13 @@ void child_abort(struct child *c);
 bool child_poll(struct child *c);
 /* Sends @sig to a child that still runs, then waits for it. */
 void child_stop(struct child *c, int sig);
+/*
+ * Ends the child however far it got: aborts it at the gate, or stops a running one with
+ * SIGTERM, and reaps it. With @warn_status, warns if @name exited with a non-zero status.
+ * Nothing to do if no child was spawned (CHILD_NONE).
+ */
+void child_end(struct child *c, const char *name, bool warn_status);
+/* @argv joined by single spaces, for the profile's meta (caller frees); NULL if out of memory. */
+char *child_command_line(char *const argv[]);
 
 #endif

@@ -2,19 +2,18 @@
 /* cmd_record.c: `copyprof record`: histogram copy lengths at probes and write a profile */
 #include <argp.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/wait.h>
 #include "child.h"
 #include "commands.h"
 #include "copyfam.h"
 #include "feature.h"
 #include "hist_session.h"
 #include "log.h"
+#include "monotime.h"
 #include "probe_site.h"
 #include "record_plan.h"
 #include "profile.h"
@@ -208,30 +207,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static char *join_argv(char **argv)
-{
-	size_t len = 1;
-	char **p, *s;
-
-	for (p = argv; *p; p++)
-		len += strlen(*p) + 1;
-	s = calloc(1, len);
-	for (p = argv; s && *p; p++) {
-		if (p != argv)
-			strcat(s, " ");
-		strcat(s, *p);
-	}
-	return s;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Resolves every site into a profile site; all problems are reported, not just the first. */
 static int resolve_sites(struct record_args *a, struct profile *p)
 {
@@ -277,14 +252,12 @@ static bool uses(const struct record_args *a, enum probe_mech mech)
 
 static void wait_for_end(struct record_args *a, struct child *c)
 {
-	double end = a->duration ? now_s() + a->duration : 0;
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	struct stop_when w;
 
-	while (!stop_requested() && !(end && now_s() >= end)) {
-		if (a->command && child_poll(c))
-			return;
+	stop_when_init(&w, a->duration, a->command ? c : NULL);
+	while (!stop_when_due(&w))
 		nanosleep(&tick, NULL);
-	}
 }
 
 static void print_summary(const struct profile *p)
@@ -304,7 +277,7 @@ static void print_summary(const struct profile *p)
 static int record(struct record_args *a)
 {
 	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
-	struct child child = { .pid = -1, .gate_fd = -1, .exec_fd = -1 };
+	struct child child = CHILD_NONE;
 	struct hist_session *hs = NULL;
 	struct profile *p = profile_new();
 	int err = EXIT_RUNTIME, i;
@@ -327,7 +300,7 @@ static int record(struct record_args *a)
 			       "it)", a->command[0]);
 		else
 			filter.tgid = (uint32_t)child.pid;
-		p->meta.command = join_argv(a->command);
+		p->meta.command = child_command_line(a->command);
 	}
 	hs = hist_session_open(&filter, (uint32_t)a->nr_sites);
 	if (!hs || !attach_sites(hs, a)) {
@@ -335,13 +308,13 @@ static int record(struct record_args *a)
 		goto out;
 	}
 	sysinfo_fill_meta(&p->meta);
-	t0 = now_s();
+	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
 	if (!a->command && !a->duration)
 		p_info("recording %d site(s); Ctrl-C to end", a->nr_sites);
 	wait_for_end(a, &child);
-	p->meta.duration_s = now_s() - t0;
+	p->meta.duration_s = monotime_s() - t0;
 	for (i = 0; i < a->nr_sites; i++)
 		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]))
 			goto out;
@@ -356,13 +329,8 @@ static int record(struct record_args *a)
 	err = EXIT_OK;
 out:
 	hist_session_destroy(hs);
-	if (a->command && child.pid > 0) {
-		if (child.gate_fd >= 0)
-			child_abort(&child);
-		child_stop(&child, SIGTERM);
-		if (WIFEXITED(child.status) && WEXITSTATUS(child.status) && !err)
-			p_warn("'%s' exited with status %d", a->command[0], WEXITSTATUS(child.status));
-	}
+	if (a->command)
+		child_end(&child, a->command[0], !err);
 	for (i = 0; i < a->nr_sites; i++)
 		probe_site_free(&a->sites[i]);
 	profile_free(p);
@@ -400,12 +368,8 @@ int cmd_record(int argc, char **argv)
 			.comm = args.comm, .duration = args.duration, .output = args.output,
 			.command = args.command, .all_tasks = plan_fallback,
 		};
-		char *line = args.command ? join_argv(args.command) : NULL;
-		int ret;
+		int ret = record_sample(&rs);
 
-		rs.command_line = line;
-		ret = record_sample(&rs);
-		free(line);
 		copyfam_reset();
 		return ret;
 	}

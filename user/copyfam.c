@@ -5,42 +5,71 @@
 #include <string.h>
 #include "copyfam.h"
 
-#define RDX_DST { FLOW_RDX, FLOW_RDI, false }	/* memcpy(dst, src, len), memset(dst, c, len) */
-#define RCX_DOWN { FLOW_RCX, FLOW_RDI, true }	/* rep_*_alternative: rcx counts down */
+/* Register names as written in the table below: a call site reports the name, lenrec the FLOW_*. */
+#define FLOW_rcx FLOW_RCX
+#define FLOW_rdx FLOW_RDX
+#define FLOW_rsi FLOW_RSI
+#define FLOW_rdi FLOW_RDI
+
+enum copyfam_use {
+	LEAF = 1,	/* a sampled leaf (copyfam_lookup) */
+	CALL = 2,	/* a call target found in a function's code (copy_target_lookup) */
+};
 
 struct copyfam_entry {
-	const char *name;	/* kallsyms name; a trailing '*' matches any suffix */
+	struct copy_target call;	/* name ('*' at the end matches any suffix), ... */
 	struct copyfam_leaf leaf;
+	unsigned int use;		/* LEAF | CALL */
 };
 
+/* @len and @dst are registers at entry; @down: @len counts the bytes still to do. */
+#define ROUTINE(name, canonical, family, len, dst, down, use)                                  \
+	{ { name, family, #len }, { canonical, family, { FLOW_##len, FLOW_##dst, down } }, use }
+
 /*
- * Every name a copy routine has had since 5.4 (docs/sampling.md, kernel-facts.md §1-4).
- * Aliases at one address (memcpy, __memcpy, __pi_memcpy) report under one canonical name.
+ * Every name a copy routine has had since 5.4 (docs/sampling.md, kernel-facts.md §1-4),
+ * the one list for sampling and for call sites. Sampling reports aliases at one address
+ * (memcpy, __memcpy, __pi_memcpy) under one canonical name; call sites report the first alias
+ * in this order. Lengths: the C ABI (rdx, or rsi for the pre-6.1 C clear_user); the asm helpers
+ * called from inline alternatives take it in rcx and count down (rep_movs_alternative,
+ * rep_stos_alternative, clear_user_* of 6.1-6.3); the pre-6.4 copy_user_* take rdx.
  */
 static const struct copyfam_entry table[] = {
-	{ "memcpy", { "memcpy", "memcpy", RDX_DST } },
-	{ "__memcpy", { "memcpy", "memcpy", RDX_DST } },
-	{ "__pi_memcpy", { "memcpy", "memcpy", RDX_DST } },
-	{ "memcpy_orig", { "memcpy_orig", "memcpy", RDX_DST } },
-	{ "memcpy_erms", { "memcpy_erms", "memcpy", RDX_DST } },
-	{ "memmove", { "memmove", "memmove", RDX_DST } },
-	{ "__memmove", { "memmove", "memmove", RDX_DST } },
-	{ "__pi_memmove", { "memmove", "memmove", RDX_DST } },
-	{ "memset", { "memset", "memset", RDX_DST } },
-	{ "__memset", { "memset", "memset", RDX_DST } },
-	{ "__pi_memset", { "memset", "memset", RDX_DST } },
-	{ "memset_orig", { "memset_orig", "memset", RDX_DST } },
-	{ "memset_erms", { "memset_erms", "memset", RDX_DST } },
-	{ "rep_movs_alternative", { "rep_movs_alternative", "copy_user", RCX_DOWN } },
-	{ "rep_stos_alternative", { "rep_stos_alternative", "clear_user", RCX_DOWN } },
-	/* 6.1-6.3 out-of-line clear_user flavours: (dst in rdi, length in rcx). */
-	{ "clear_user_*", { NULL, "clear_user", RCX_DOWN } },
-	/* <= 6.0: __clear_user(addr, size) in C. */
-	{ "__clear_user", { "__clear_user", "clear_user", { FLOW_RSI, FLOW_RDI, false } } },
+	ROUTINE("__memcpy", "memcpy", "memcpy", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memcpy", "memcpy", "memcpy", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__pi_memcpy", "memcpy", "memcpy", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memcpy_orig", "memcpy_orig", "memcpy", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memcpy_erms", "memcpy_erms", "memcpy", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__memmove", "memmove", "memmove", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memmove", "memmove", "memmove", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__pi_memmove", "memmove", "memmove", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__memset", "memset", "memset", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memset", "memset", "memset", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__pi_memset", "memset", "memset", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memset_orig", "memset_orig", "memset", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memset_erms", "memset_erms", "memset", rdx, rdi, false, LEAF | CALL),
+	ROUTINE("rep_movs_alternative", "rep_movs_alternative", "copy_user", rcx, rdi, true,
+		LEAF | CALL),
 	/* <= 6.3: copy_user_generic_{unrolled,string}, copy_user_enhanced_fast_string (edx). */
-	{ "copy_user_*", { NULL, "copy_user", RDX_DST } },
-	{ "__copy_user_nocache", { "__copy_user_nocache", "copy_user", RDX_DST } },
+	ROUTINE("copy_user_enhanced_fast_string", NULL, "copy_user", rdx, rdi, false, CALL),
+	ROUTINE("copy_user_generic_string", NULL, "copy_user", rdx, rdi, false, CALL),
+	ROUTINE("copy_user_generic_unrolled", NULL, "copy_user", rdx, rdi, false, CALL),
+	ROUTINE("copy_user_*", NULL, "copy_user", rdx, rdi, false, LEAF),
+	ROUTINE("__copy_user_nocache", "__copy_user_nocache", "copy_user", rdx, rdi, false,
+		LEAF | CALL),
+	ROUTINE("rep_stos_alternative", "rep_stos_alternative", "clear_user", rcx, rdi, true,
+		LEAF | CALL),
+	/* 6.1-6.3 out-of-line clear_user flavours: (dst in rdi, length in rcx). */
+	ROUTINE("clear_user_erms", NULL, "clear_user", rcx, rdi, true, CALL),
+	ROUTINE("clear_user_rep_good", NULL, "clear_user", rcx, rdi, true, CALL),
+	ROUTINE("clear_user_original", NULL, "clear_user", rcx, rdi, true, CALL),
+	ROUTINE("clear_user_*", NULL, "clear_user", rcx, rdi, true, LEAF),
+	/* <= 6.0: __clear_user(addr, size) in C, and clear_user() that calls it. */
+	ROUTINE("__clear_user", "__clear_user", "clear_user", rsi, rdi, false, LEAF | CALL),
+	ROUTINE("clear_user", "clear_user", "clear_user", rsi, rdi, false, CALL),
 };
+
+#define NR_ENTRIES (sizeof(table) / sizeof(table[0]))
 
 /* copy_user_* and clear_user_* also match helpers that are no copy routines. */
 static const char *const not_routines[] = { "folio", "page", "offload", "flushcache" };
@@ -51,7 +80,7 @@ static const char *const excluded[] = { "clear_page_erms", "clear_page_rep", "cl
 
 static char **extra;
 static size_t nr_extra;
-static struct copyfam_leaf extra_leaf = { NULL, "leaf", RDX_DST };
+static struct copyfam_leaf extra_leaf = { NULL, "leaf", { FLOW_RDX, FLOW_RDI, false } };
 /* Leaves matched by a pattern carry their own name; one static slot per call is enough. */
 static __thread struct copyfam_leaf pattern_hit;
 
@@ -104,9 +133,11 @@ const struct copyfam_leaf *copyfam_lookup(const char *symbol)
 		pattern_hit.canonical = symbol;
 		return &pattern_hit;
 	}
-	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		const char *name = table[i].name;
+	for (i = 0; i < NR_ENTRIES; i++) {
+		const char *name = table[i].call.name;
 
+		if (!(table[i].use & LEAF))
+			continue;
 		n = strlen(name);
 		if (name[n - 1] != '*') {
 			if (!strcmp(name, symbol))
@@ -122,6 +153,16 @@ const struct copyfam_leaf *copyfam_lookup(const char *symbol)
 		pattern_hit.canonical = symbol;
 		return &pattern_hit;
 	}
+	return NULL;
+}
+
+const struct copy_target *copy_target_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ENTRIES; i++)
+		if ((table[i].use & CALL) && !strcmp(table[i].call.name, name))
+			return &table[i].call;
 	return NULL;
 }
 

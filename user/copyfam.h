@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* copyfam.h: the one list of copy-family routines, shared by record --sample and import-perf */
+/* copyfam.h: the one list of copy-family routines: sampled leaves and call targets */
 #ifndef CP_COPYFAM_H
 #define CP_COPYFAM_H
 
@@ -13,6 +13,19 @@ struct copyfam_leaf {
 	const char *family;	/* memcpy, memmove, memset, clear_user, copy_user, or "leaf" */
 	struct lenrec_conv conv;	/* for the length rules */
 };
+
+/*
+ * An entry point of the kernel's copy family as a call target, and where its length is at
+ * the call. Ordered: of several aliases at one address, the first is the one reported.
+ */
+struct copy_target {
+	const char *name;
+	const char *family;	/* memcpy | memmove | memset | clear_user | copy_user */
+	const char *len_reg;	/* rdx for the C ABI ones; rcx for rep_*_alternative style */
+};
+
+/* The call target named @name, or NULL: __x86_indirect_thunk_* and friends are not targets. */
+const struct copy_target *copy_target_lookup(const char *name);
 
 /* Adds a --leaf SYMBOL (family "leaf", memcpy-like convention). Returns 0 or -ENOMEM. */
 int copyfam_add_leaf(const char *symbol);

@@ -36,28 +36,13 @@ struct costmodel *costmodel_new(void)
 	return m;
 }
 
-static void meta_free(struct profile_meta *m)
-{
-	size_t i;
-
-	free(m->tool_version);
-	free(m->kernel);
-	free(m->cpu_model);
-	free(m->hostname);
-	free(m->start);
-	free(m->command);
-	for (i = 0; i < m->nr_cpu_flags; i++)
-		free(m->cpu_flags[i]);
-	free(m->cpu_flags);
-}
-
 void costmodel_free(struct costmodel *m)
 {
 	size_t i;
 
 	if (!m)
 		return;
-	meta_free(&m->meta);
+	profile_meta_free(&m->meta);
 	free(m->note);
 	free(m->timer);
 	for (i = 0; i < m->nr_curves; i++) {

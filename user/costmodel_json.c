@@ -6,14 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "costmodel.h"
+#include "json_read.h"
+#include "json_write.h"
 #include "log.h"
-#include "outfile.h"
-
-static void put_str(json_object *o, const char *key, const char *val)
-{
-	if (val)
-		json_object_object_add(o, key, json_object_new_string(val));
-}
 
 /* A double printed with @fmt, so the file says 67.12 and not 67.120000000000005. */
 static void put_num(json_object *o, const char *key, const char *fmt, double v)
@@ -29,21 +24,21 @@ static json_object *meta_to_json(const struct costmodel *m)
 	json_object *o = json_object_new_object(), *flags = json_object_new_array();
 	size_t i;
 
-	put_str(o, "tool_version", m->meta.tool_version);
-	put_str(o, "kernel", m->meta.kernel);
-	put_str(o, "cpu_model", m->meta.cpu_model);
+	json_put_str(o, "tool_version", m->meta.tool_version);
+	json_put_str(o, "kernel", m->meta.kernel);
+	json_put_str(o, "cpu_model", m->meta.cpu_model);
 	for (i = 0; i < m->meta.nr_cpu_flags; i++)
 		json_object_array_add(flags, json_object_new_string(m->meta.cpu_flags[i]));
 	json_object_object_add(o, "cpu_flags", flags);
 	json_object_object_add(o, "erms", json_object_new_boolean(m->erms));
 	json_object_object_add(o, "measured", json_object_new_boolean(m->measured));
-	put_str(o, "note", m->note);
-	put_str(o, "hostname", m->meta.hostname);
-	put_str(o, "start", m->meta.start);
-	put_str(o, "command", m->meta.command);
+	json_put_str(o, "note", m->note);
+	json_put_str(o, "hostname", m->meta.hostname);
+	json_put_str(o, "start", m->meta.start);
+	json_put_str(o, "command", m->meta.command);
 	if (m->meta.duration_s > 0)
 		put_num(o, "duration_s", "%.2f", m->meta.duration_s);
-	put_str(o, "timer", m->timer);
+	json_put_str(o, "timer", m->timer);
 	if (m->tsc_hz > 0)
 		put_num(o, "tsc_hz", "%.0f", m->tsc_hz);
 	if (m->timer_overhead_cycles > 0)
@@ -80,9 +75,9 @@ static json_object *curve_to_json(const struct costmodel_curve *c)
 	json_object *points = json_object_new_array();
 	size_t i;
 
-	put_str(o, "name", c->name);
-	put_str(o, "family", c->family);
-	put_str(o, "cache", costmodel_cache_name(c->cache));
+	json_put_str(o, "name", c->name);
+	json_put_str(o, "family", c->family);
+	json_put_str(o, "cache", costmodel_cache_name(c->cache));
 	json_object_array_add(align, json_object_new_int64(c->align_dst));
 	json_object_array_add(align, json_object_new_int64(c->align_src));
 	json_object_object_add(o, "align", align);
@@ -110,101 +105,38 @@ json_object *costmodel_to_json(const struct costmodel *m)
 
 int costmodel_write(const struct costmodel *m, const char *path)
 {
-	json_object *root = costmodel_to_json(m);
-	const char *text;
-	char *buf;
-	int err;
-
-	text =
-	    json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-	if (asprintf(&buf, "%s\n", text) < 0) {
-		json_object_put(root);
-		return -ENOMEM;
-	}
-	err = outfile_write(path, buf, strlen(buf));
-	free(buf);
-	json_object_put(root);
-	return err;
+	return json_write_file(costmodel_to_json(m), path);
 }
 
 /* ---- reading: unknown keys are ignored, missing optional ones keep their defaults ---- */
 
-static char *get_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return strdup(json_object_get_string(v));
-}
-
-static bool is_number(json_object *v)
-{
-	return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double);
-}
-
-/* 0 and the value; -ENOENT if absent; -EINVAL if not a finite number. */
-static int get_num(json_object *o, const char *key, double *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || json_object_is_type(v, json_type_null))
-		return -ENOENT;
-	if (!is_number(v) || !isfinite(json_object_get_double(v)))
-		return -EINVAL;
-	*out = json_object_get_double(v);
-	return 0;
-}
-
-static bool get_bool(json_object *o, const char *key, bool dflt)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_boolean))
-		return dflt;
-	return json_object_get_boolean(v);
-}
-
 static void meta_from_json(json_object *o, struct costmodel *m)
 {
-	json_object *v;
-	size_t i, n;
 	double d;
 
-	m->meta.tool_version = get_str(o, "tool_version");
-	m->meta.kernel = get_str(o, "kernel");
-	m->meta.cpu_model = get_str(o, "cpu_model");
-	m->meta.hostname = get_str(o, "hostname");
-	m->meta.start = get_str(o, "start");
-	m->meta.command = get_str(o, "command");
-	m->note = get_str(o, "note");
-	m->timer = get_str(o, "timer");
-	m->erms = get_bool(o, "erms", true);
-	m->measured = get_bool(o, "measured", true);
-	if (!get_num(o, "duration_s", &d))
+	m->meta.tool_version = json_read_str(o, "tool_version");
+	m->meta.kernel = json_read_str(o, "kernel");
+	m->meta.cpu_model = json_read_str(o, "cpu_model");
+	m->meta.hostname = json_read_str(o, "hostname");
+	m->meta.start = json_read_str(o, "start");
+	m->meta.command = json_read_str(o, "command");
+	m->note = json_read_str(o, "note");
+	m->timer = json_read_str(o, "timer");
+	m->erms = json_read_bool(o, "erms", true);
+	m->measured = json_read_bool(o, "measured", true);
+	if (!json_read_num(o, "duration_s", &d))
 		m->meta.duration_s = d;
-	if (!get_num(o, "tsc_hz", &d))
+	if (!json_read_num(o, "tsc_hz", &d))
 		m->tsc_hz = d;
-	if (!get_num(o, "timer_overhead_cycles", &d))
+	if (!json_read_num(o, "timer_overhead_cycles", &d))
 		m->timer_overhead_cycles = d;
-	if (!get_num(o, "timer_step_cycles", &d))
+	if (!json_read_num(o, "timer_step_cycles", &d))
 		m->timer_step_cycles = d;
-	if (!get_num(o, "cpu", &d))
+	if (!json_read_num(o, "cpu", &d))
 		m->cpu = (int)d;
-	if (!get_num(o, "runs", &d))
+	if (!json_read_num(o, "runs", &d))
 		m->runs = (int)d;
-	if (!json_object_object_get_ex(o, "cpu_flags", &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return;
-	n = json_object_array_length(v);
-	m->meta.cpu_flags = calloc(n ? n : 1, sizeof(char *));
-	for (i = 0; m->meta.cpu_flags && i < n; i++) {
-		json_object *f = json_object_array_get_idx(v, i);
-
-		if (json_object_is_type(f, json_type_string))
-			m->meta.cpu_flags[m->meta.nr_cpu_flags++] =
-			    strdup(json_object_get_string(f));
-	}
+	m->meta.cpu_flags = json_read_strv(o, "cpu_flags", &m->meta.nr_cpu_flags);
 }
 
 static int point_from_json(json_object *o, struct costmodel_curve *c, const char *name, size_t idx)
@@ -213,18 +145,18 @@ static int point_from_json(json_object *o, struct costmodel_curve *c, const char
 	double size;
 	int err;
 
-	if (get_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
-	    get_num(o, "ns", &p.ns) || p.ns < 0) {
+	if (json_read_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
+	    json_read_num(o, "ns", &p.ns) || p.ns < 0) {
 		p_err(
 		    "%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" >= 0",
 		    name, c->name, costmodel_cache_name(c->cache), idx);
 		return -EINVAL;
 	}
 	p.size = (uint64_t)size;
-	if (get_num(o, "cycles", &p.cycles) == -EINVAL ||
-	    get_num(o, "spread", &p.spread) == -EINVAL ||
-	    get_num(o, "ns_min", &p.ns_min) == -EINVAL ||
-	    get_num(o, "ns_max", &p.ns_max) == -EINVAL) {
+	if (json_read_num(o, "cycles", &p.cycles) == -EINVAL ||
+	    json_read_num(o, "spread", &p.spread) == -EINVAL ||
+	    json_read_num(o, "ns_min", &p.ns_min) == -EINVAL ||
+	    json_read_num(o, "ns_max", &p.ns_max) == -EINVAL) {
 		p_err("%s: %s (%s) point at size %llu: cycles, spread, ns_min and ns_max must be "
 		      "numbers",
 		      name, c->name, costmodel_cache_name(c->cache), (unsigned long long)p.size);
@@ -246,9 +178,9 @@ static int curve_from_json(json_object *o, struct costmodel *m, const char *name
 	double t;
 	size_t i;
 
-	impl = get_str(o, "name");
-	family = get_str(o, "family");
-	cache_s = get_str(o, "cache");
+	impl = json_read_str(o, "name");
+	family = json_read_str(o, "family");
+	cache_s = json_read_str(o, "cache");
 	cache = costmodel_cache_parse(cache_s);
 	if (!impl || !cache_s) {
 		p_err("%s: impls[%zu] needs string \"name\" and \"cache\"", name, idx);
@@ -271,7 +203,7 @@ static int curve_from_json(json_object *o, struct costmodel *m, const char *name
 		c->align_dst = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 0));
 		c->align_src = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 1));
 	}
-	if (!get_num(o, "threshold", &t) && t >= 0)
+	if (!json_read_num(o, "threshold", &t) && t >= 0)
 		c->threshold = (int64_t)t;
 	if (!json_object_object_get_ex(o, "points", &points) ||
 	    !json_object_is_type(points, json_type_array)) {

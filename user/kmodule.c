@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kmodule.c: find a module's .ko, decompress it and read one function with its relocations */
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <gelf.h>
@@ -14,18 +13,7 @@
 #include "decompress.h"
 #include "kmodule.h"
 #include "log.h"
-
-/* Sets *@why to the formatted reason and returns @err. */
-static int fail(char **why, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(why, fmt, ap) < 0)
-		*why = NULL;
-	va_end(ap);
-	return err;
-}
+#include "reason.h"
 
 static const char *const suffixes[] = { "", ".xz", ".zst", ".gz" };
 #define NR_SUFFIXES (sizeof(suffixes) / sizeof(suffixes[0]))
@@ -138,8 +126,8 @@ char *kmodule__find(const char *modules_dir, const char *module, char **why)
 	found = walk_found;
 	walk_found = NULL;
 	if (!found)
-		fail(why, -ENOENT, "no %s.ko under %s (modules.dep or a walk of the folder)", module,
-		     dir);
+		reason_fail(why, -ENOENT, "no %s.ko under %s (modules.dep or a walk of the folder)",
+			    module, dir);
 	return found;
 }
 
@@ -239,12 +227,12 @@ static int read_func(Elf *elf, const char *func, struct kmod_func *out, char **w
 	const char *name;
 
 	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx))
-		return fail(why, -ENOEXEC, "%s: not an ELF file", out->ko_path);
+		return reason_fail(why, -ENOEXEC, "%s: not an ELF file", out->ko_path);
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
 			symscn = scn;
 	if (!symscn || !gelf_getshdr(symscn, &sh) || !(data = elf_getdata(symscn, NULL)))
-		return fail(why, -ENOEXEC, "%s: no symbol table", out->ko_path);
+		return reason_fail(why, -ENOEXEC, "%s: no symbol table", out->ko_path);
 	n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
 	for (i = 0; i < n; i++) {
 		if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
@@ -255,19 +243,20 @@ static int read_func(Elf *elf, const char *func, struct kmod_func *out, char **w
 			break;
 	}
 	if (i == n)
-		return fail(why, -ENOENT, "%s: no function %s in its symbol table", out->ko_path,
-			    func);
+		return reason_fail(why, -ENOENT, "%s: no function %s in its symbol table",
+				   out->ko_path, func);
 	scn = elf_getscn(elf, sym.st_shndx);
 	if (!scn || !gelf_getshdr(scn, &tsh) || tsh.sh_type != SHT_PROGBITS ||
 	    !(text = elf_getdata(scn, NULL)) || sym.st_value + sym.st_size > text->d_size)
-		return fail(why, -ENOEXEC, "%s: %s lies outside its section", out->ko_path, func);
+		return reason_fail(why, -ENOEXEC, "%s: %s lies outside its section", out->ko_path,
+				   func);
 	out->len = sym.st_size;
 	out->bytes = malloc(out->len ? out->len : 1);
 	if (!out->bytes)
-		return fail(why, -ENOMEM, "out of memory");
+		return reason_fail(why, -ENOMEM, "out of memory");
 	memcpy(out->bytes, (const char *)text->d_buf + sym.st_value, out->len);
 	if (collect_relocs(elf, shstrndx, symscn, sym.st_shndx, sym.st_value, sym.st_size, out))
-		return fail(why, -ENOMEM, "out of memory");
+		return reason_fail(why, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -283,7 +272,7 @@ int kmodule__read_func(const char *path, const char *func, struct kmod_func *out
 	*out = (struct kmod_func){ .ko_path = strdup(path) };
 	err = read_whole(path, &file, &file_len);
 	if (err) {
-		fail(why, err, "%s: %s", path, strerror(-err));
+		reason_fail(why, err, "%s: %s", path, strerror(-err));
 		goto out;
 	}
 	c = decompress_detect(file, file_len);
@@ -292,13 +281,13 @@ int kmodule__read_func(const char *path, const char *func, struct kmod_func *out
 		img_len = file_len;
 		file = NULL;
 	} else if ((err = decompress_stream(c, file, file_len, &img, &img_len))) {
-		fail(why, err, "%s: corrupt %s data", path, decompress_name(c));
+		reason_fail(why, err, "%s: corrupt %s data", path, decompress_name(c));
 		goto out;
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_memory(img, img_len);
 	if (!elf) {
-		err = fail(why, -ENOEXEC, "%s: %s", path, elf_errmsg(-1));
+		err = reason_fail(why, -ENOEXEC, "%s: %s", path, elf_errmsg(-1));
 		goto out;
 	}
 	err = read_func(elf, func, out, why);

@@ -55,19 +55,16 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
-static void meta_free(struct profile_meta *m)
+void profile_meta_free(struct profile_meta *m)
 {
-	size_t i;
-
 	free(m->tool_version);
 	free(m->kernel);
 	free(m->cpu_model);
 	free(m->hostname);
 	free(m->start);
 	free(m->command);
-	for (i = 0; i < m->nr_cpu_flags; i++)
-		free(m->cpu_flags[i]);
-	free(m->cpu_flags);
+	strv_free(m->cpu_flags, m->nr_cpu_flags);
+	sample_meta_free(m->sample);
 }
 
 void profile_free(struct profile *p)
@@ -76,8 +73,7 @@ void profile_free(struct profile *p)
 
 	if (!p)
 		return;
-	meta_free(&p->meta);
-	sample_meta_free(p->meta.sample);
+	profile_meta_free(&p->meta);
 	for (i = 0; i < p->nr_sites; i++) {
 		free(p->sites[i].target);
 		free(p->sites[i].symbol);

@@ -71,6 +71,8 @@ struct profile {
 
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
+/* Frees what @m owns (strings, CPU flags, sample meta), not @m itself; costmodel.c uses it too. */
+void profile_meta_free(struct profile_meta *m);
 /* Appends a zeroed site with the next id; NULL on allocation failure. */
 struct profile_site *profile_add_site(struct profile *p);
 /* Appends a zeroed group; NULL on allocation failure. */

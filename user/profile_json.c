@@ -5,31 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "json_read.h"
+#include "json_write.h"
 #include "log.h"
-#include "outfile.h"
 #include "profile.h"
-
-static void put_str(json_object *o, const char *key, const char *val)
-{
-	if (val)
-		json_object_object_add(o, key, json_object_new_string(val));
-}
 
 static json_object *meta_to_json(const struct profile_meta *m)
 {
 	json_object *o = json_object_new_object(), *flags = json_object_new_array();
 	size_t i;
 
-	put_str(o, "tool_version", m->tool_version);
-	put_str(o, "kernel", m->kernel);
-	put_str(o, "cpu_model", m->cpu_model);
+	json_put_str(o, "tool_version", m->tool_version);
+	json_put_str(o, "kernel", m->kernel);
+	json_put_str(o, "cpu_model", m->cpu_model);
 	for (i = 0; i < m->nr_cpu_flags; i++)
 		json_object_array_add(flags, json_object_new_string(m->cpu_flags[i]));
 	json_object_object_add(o, "cpu_flags", flags);
-	put_str(o, "hostname", m->hostname);
-	put_str(o, "start", m->start);
+	json_put_str(o, "hostname", m->hostname);
+	json_put_str(o, "start", m->start);
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
-	put_str(o, "command", m->command);
+	json_put_str(o, "command", m->command);
 	sample_meta_to_json(m->sample, o);
 	return o;
 }
@@ -50,11 +45,11 @@ static json_object *site_to_json(const struct profile_site *s)
 	uint32_t b;
 
 	json_object_object_add(o, "id", json_object_new_int64(s->id));
-	put_str(o, "target", s->target);
-	put_str(o, "symbol", s->symbol);
+	json_put_str(o, "target", s->target);
+	json_put_str(o, "symbol", s->symbol);
 	json_object_object_add(o, "offset", json_object_new_uint64(s->offset));
-	put_str(o, "mechanism", s->mechanism);
-	put_str(o, "len_arg", s->len_arg);
+	json_put_str(o, "mechanism", s->mechanism);
+	json_put_str(o, "len_arg", s->len_arg);
 	json_object_object_add(o, "calls", json_object_new_uint64(s->calls));
 	json_object_object_add(o, "bytes", json_object_new_uint64(s->bytes));
 	for (b = 0; b < CP_NBUCKETS; b++) {
@@ -93,8 +88,8 @@ static json_object *group_to_json(const struct profile_group *g, size_t id)
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "id", json_object_new_uint64(id));
-	put_str(o, "kernel", g->kernel);
-	put_str(o, "cpu_model", g->cpu_model);
+	json_put_str(o, "kernel", g->kernel);
+	json_put_str(o, "cpu_model", g->cpu_model);
 	json_object_object_add(o, "cpu_flags", strv_to_json(g->cpu_flags, g->nr_cpu_flags));
 	json_object_object_add(o, "hosts", strv_to_json(g->hosts, g->nr_hosts));
 	json_object_object_add(o, "profiles", json_object_new_uint64(g->profiles));
@@ -135,66 +130,10 @@ json_object *profile_to_json(const struct profile *p)
 
 int profile_write(const struct profile *p, const char *path)
 {
-	json_object *root = profile_to_json(p);
-	const char *text;
-	char *buf;
-	int err;
-
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-	if (asprintf(&buf, "%s\n", text) < 0) {
-		json_object_put(root);
-		return -ENOMEM;
-	}
-	err = outfile_write(path, buf, strlen(buf));
-	free(buf);
-	json_object_put(root);
-	return err;
+	return json_write_file(profile_to_json(p), path);
 }
 
 /* ---- reading ---- */
-
-static char *get_str(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return strdup(json_object_get_string(v));
-}
-
-static int get_u64(json_object *o, const char *key, uint64_t *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		return -ENOENT;
-	/* json-c keeps values above INT64_MAX as unsigned; get_int64 then saturates. */
-	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-		return -EINVAL;
-	*out = json_object_get_uint64(v);
-	return 0;
-}
-
-/* A string array; NULL/0 if absent. Non-strings are skipped. */
-static char **strv_from_json(json_object *o, const char *key, size_t *n_out)
-{
-	json_object *v;
-	size_t i, n;
-	char **out;
-
-	*n_out = 0;
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array))
-		return NULL;
-	n = json_object_array_length(v);
-	out = calloc(n ? n : 1, sizeof(char *));
-	for (i = 0; out && i < n; i++) {
-		json_object *f = json_object_array_get_idx(v, i);
-
-		if (json_object_is_type(f, json_type_string))
-			out[(*n_out)++] = strdup(json_object_get_string(f));
-	}
-	return out;
-}
 
 static int groups_from_json(json_object *arr, struct profile *p, const char *name)
 {
@@ -212,18 +151,18 @@ static int groups_from_json(json_object *arr, struct profile *p, const char *nam
 		g = profile_add_group(p);
 		if (!g)
 			return -ENOMEM;
-		g->kernel = get_str(o, "kernel");
-		g->cpu_model = get_str(o, "cpu_model");
-		g->cpu_flags = strv_from_json(o, "cpu_flags", &g->nr_cpu_flags);
-		g->hosts = strv_from_json(o, "hosts", &g->nr_hosts);
-		if (get_u64(o, "profiles", &g->profiles))
+		g->kernel = json_read_str(o, "kernel");
+		g->cpu_model = json_read_str(o, "cpu_model");
+		g->cpu_flags = json_read_strv(o, "cpu_flags", &g->nr_cpu_flags);
+		g->hosts = json_read_strv(o, "hosts", &g->nr_hosts);
+		if (json_read_u64(o, "profiles", &g->profiles))
 			g->profiles = 1;
 		if (json_object_object_get_ex(o, "duration_s", &v))
 			g->duration_s = json_object_get_double(v);
-		if (!get_u64(o, "sample_hz", &n))
+		if (!json_read_u64(o, "sample_hz", &n))
 			g->sample_hz = (uint32_t)n;
-		get_u64(o, "total_samples", &g->total_samples);
-		get_u64(o, "idle_samples", &g->idle_samples);
+		json_read_u64(o, "total_samples", &g->total_samples);
+		json_read_u64(o, "idle_samples", &g->idle_samples);
 	}
 	return 0;
 }
@@ -231,26 +170,16 @@ static int groups_from_json(json_object *arr, struct profile *p, const char *nam
 static void meta_from_json(json_object *o, struct profile_meta *m)
 {
 	json_object *v;
-	size_t i, n;
 
-	m->tool_version = get_str(o, "tool_version");
-	m->kernel = get_str(o, "kernel");
-	m->cpu_model = get_str(o, "cpu_model");
-	m->hostname = get_str(o, "hostname");
-	m->start = get_str(o, "start");
-	m->command = get_str(o, "command");
+	m->tool_version = json_read_str(o, "tool_version");
+	m->kernel = json_read_str(o, "kernel");
+	m->cpu_model = json_read_str(o, "cpu_model");
+	m->hostname = json_read_str(o, "hostname");
+	m->start = json_read_str(o, "start");
+	m->command = json_read_str(o, "command");
 	if (json_object_object_get_ex(o, "duration_s", &v))
 		m->duration_s = json_object_get_double(v);
-	if (!json_object_object_get_ex(o, "cpu_flags", &v) || !json_object_is_type(v, json_type_array))
-		return;
-	n = json_object_array_length(v);
-	m->cpu_flags = calloc(n ? n : 1, sizeof(char *));
-	for (i = 0; m->cpu_flags && i < n; i++) {
-		json_object *f = json_object_array_get_idx(v, i);
-
-		if (json_object_is_type(f, json_type_string))
-			m->cpu_flags[m->nr_cpu_flags++] = strdup(json_object_get_string(f));
-	}
+	m->cpu_flags = json_read_strv(o, "cpu_flags", &m->nr_cpu_flags);
 }
 
 static int align_from_json(json_object *o, const char *key, uint64_t *counts)
@@ -276,7 +205,8 @@ static int buckets_from_json(json_object *arr, struct profile_site *s, const cha
 		uint64_t lo, hi, count, bytes = 0;
 		int b;
 
-		if (get_u64(row, "lo", &lo) || get_u64(row, "hi", &hi) || get_u64(row, "count", &count)) {
+		if (json_read_u64(row, "lo", &lo) || json_read_u64(row, "hi", &hi) ||
+		    json_read_u64(row, "count", &count)) {
 			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count", name,
 			      s->id, i);
 			return -EINVAL;
@@ -288,7 +218,7 @@ static int buckets_from_json(json_object *arr, struct profile_site *s, const cha
 			      (unsigned long long)hi);
 			return -EINVAL;
 		}
-		if (get_u64(row, "bytes", &bytes) == -ENOENT)
+		if (json_read_u64(row, "bytes", &bytes) == -ENOENT)
 			bytes = count * lo; /* older writers: the lower edge is a safe bound */
 		s->buckets[b].count += count;
 		s->buckets[b].bytes += bytes;
@@ -305,13 +235,13 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 
 	if (!s)
 		return -ENOMEM;
-	if (!get_u64(o, "id", &v))
+	if (!json_read_u64(o, "id", &v))
 		s->id = (uint32_t)v;
-	s->target = get_str(o, "target");
-	s->symbol = get_str(o, "symbol");
-	s->mechanism = get_str(o, "mechanism");
-	s->len_arg = get_str(o, "len_arg");
-	get_u64(o, "offset", &s->offset);
+	s->target = json_read_str(o, "target");
+	s->symbol = json_read_str(o, "symbol");
+	s->mechanism = json_read_str(o, "mechanism");
+	s->len_arg = json_read_str(o, "len_arg");
+	json_read_u64(o, "offset", &s->offset);
 	if (!json_object_object_get_ex(o, "buckets", &buckets) ||
 	    !json_object_is_type(buckets, json_type_array)) {
 		p_err("%s: site %u has no \"buckets\" array", name, s->id);
@@ -321,9 +251,9 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 		return -EINVAL;
 	profile_site_sum(s);
 	/* A writer may count calls it could not bucket (e.g. samples without a length). */
-	if (!get_u64(o, "calls", &v) && v > s->calls)
+	if (!json_read_u64(o, "calls", &v) && v > s->calls)
 		s->calls = v;
-	if (!get_u64(o, "bytes", &v) && v > s->bytes)
+	if (!json_read_u64(o, "bytes", &v) && v > s->bytes)
 		s->bytes = v;
 	a = align_from_json(o, "dst_align", s->dst_align);
 	b = align_from_json(o, "src_align", s->src_align);
@@ -334,7 +264,7 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	}
 	s->has_align = a > 0 || b > 0;
 	s->sample = sample_site_from_json(o);
-	if (!get_u64(o, "group", &v)) {
+	if (!json_read_u64(o, "group", &v)) {
 		if (v >= p->nr_groups) {
 			p_err("%s: site %u: group %llu is not in \"groups\"", name, s->id,
 			      (unsigned long long)v);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "json_read.h"
 #include "profile_sample.h"
 
 static const char *const quality_keys[3] = { "unknown", "approximate", "exact" };
@@ -75,25 +76,6 @@ void sample_meta_to_json(const struct sample_meta *sm, json_object *meta)
 		json_object_object_add(meta, "malformed_lines", json_object_new_uint64(sm->malformed));
 }
 
-static char *str_of(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return strdup(json_object_get_string(v));
-}
-
-static uint64_t u64_of(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < 0)
-		return 0;
-	return json_object_get_uint64(v);
-}
-
 /* "a;b;c 12": the count is after the last space, as FlameGraph's flamegraph.pl reads it. */
 static int stack_parse(const char *line, struct sample_stack *st)
 {
@@ -122,11 +104,11 @@ struct sample_site_info *sample_site_from_json(json_object *site)
 	si = calloc(1, sizeof(*si));
 	if (!si)
 		return NULL;
-	si->leaf = str_of(site, "leaf");
-	si->family = str_of(site, "family");
+	si->leaf = json_read_str(site, "leaf");
+	si->family = json_read_str(site, "family");
 	if (json_object_object_get_ex(site, "length_quality", &v))
 		for (k = 0; k < 3; k++)
-			si->quality[k] = u64_of(v, quality_keys[k]);
+			si->quality[k] = json_read_u64_or(v, quality_keys[k], 0);
 	if (!json_object_object_get_ex(site, "stacks", &v) || !json_object_is_type(v, json_type_array))
 		return si;
 	n = json_object_array_length(v);
@@ -151,11 +133,11 @@ struct sample_meta *sample_meta_from_json(json_object *meta)
 	sm = calloc(1, sizeof(*sm));
 	if (!sm)
 		return NULL;
-	sm->event = str_of(meta, "event");
-	sm->hz = (uint32_t)u64_of(meta, "sample_hz");
-	sm->total = u64_of(meta, "total_samples");
-	sm->idle = u64_of(meta, "idle_samples");
-	sm->lost = u64_of(meta, "lost_samples");
-	sm->malformed = u64_of(meta, "malformed_lines");
+	sm->event = json_read_str(meta, "event");
+	sm->hz = (uint32_t)json_read_u64_or(meta, "sample_hz", 0);
+	sm->total = json_read_u64_or(meta, "total_samples", 0);
+	sm->idle = json_read_u64_or(meta, "idle_samples", 0);
+	sm->lost = json_read_u64_or(meta, "lost_samples", 0);
+	sm->malformed = json_read_u64_or(meta, "malformed_lines", 0);
 	return sm;
 }

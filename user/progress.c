@@ -4,17 +4,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "log.h"
+#include "monotime.h"
 #include "progress.h"
 
 #define BAR 30
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void progress_start(struct progress *p, size_t total)
 {
@@ -31,7 +24,7 @@ void progress_update(struct progress *p, size_t done, const char *what)
 
 	if (!p->on)
 		return;
-	t = now_s();
+	t = monotime_s();
 	if (t - p->last_draw < 0.1 && done < p->total)
 		return;
 	p->last_draw = t;

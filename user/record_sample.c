@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* record_sample.c: sample every CPU, attribute copy-family samples, recover lengths, write */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <sys/wait.h>
 #include "child.h"
 #include "feature.h"
 #include "ksyms.h"
 #include "ktext.h"
 #include "log.h"
+#include "monotime.h"
 #include "record_sample.h"
 #include "sample_agg.h"
 #include "sample_session.h"
@@ -44,14 +42,6 @@ struct recorder {
 	uint64_t by_rule[LR_NR], not_copy;
 	int err;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void symbolise(const struct ksyms *ks, uint64_t ip, struct sample_frame *f)
 {
@@ -277,14 +267,12 @@ static void print_summary(const struct profile *p, const struct recorder *r)
 static void wait_for_end(const struct record_sample_args *a, struct recorder *r,
 			 struct child *c)
 {
-	double end = a->duration ? now_s() + a->duration : 0;
+	struct stop_when w;
 
-	while (!stop_requested() && !(end && now_s() >= end) && !r->err) {
-		if (a->command && child_poll(c))
-			return;
+	stop_when_init(&w, a->duration, a->command ? c : NULL);
+	while (!r->err && !stop_when_due(&w))
 		if (sample_session_poll(r->ss, 100) < 0 && errno != EINTR)
 			return;
-	}
 }
 
 static int finish(const struct record_sample_args *a, struct recorder *r, struct profile *p,
@@ -293,7 +281,7 @@ static int finish(const struct record_sample_args *a, struct recorder *r, struct
 	uint64_t cnt[SAMPLE_CNT_NR];
 	struct sample_meta *m = calloc(1, sizeof(*m));
 
-	p->meta.duration_s = now_s() - t0;
+	p->meta.duration_s = monotime_s() - t0;
 	sample_session_stop(r->ss);
 	if (!m || sample_session_counters(r->ss, cnt))
 		return -EIO;
@@ -361,7 +349,7 @@ static int prepare(const struct record_sample_args *a, struct recorder *r,
 int record_sample(const struct record_sample_args *a)
 {
 	struct sample_opts o = { .tgid = a->pid, .comm = a->comm, .hz = a->hz, .event = a->event };
-	struct child child = { .pid = -1, .gate_fd = -1, .exec_fd = -1 };
+	struct child child = CHILD_NONE;
 	struct recorder *r = calloc(1, sizeof(*r));
 	struct profile *p = profile_new();
 	int status = EXIT_RUNTIME;
@@ -376,13 +364,13 @@ int record_sample(const struct record_sample_args *a)
 			goto out;
 		if (!a->all_tasks)
 			o.tgid = (uint32_t)child.pid;
-		p->meta.command = a->command_line ? strdup(a->command_line) : NULL;
+		p->meta.command = child_command_line(a->command);
 	}
 	r->ss = sample_session_open(&o, on_sample, r);
 	if (!r->ss)
 		goto out;
 	sysinfo_fill_meta(&p->meta);
-	t0 = now_s();
+	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
 	if (!a->command && !a->duration)
@@ -411,13 +399,8 @@ out:
 		free(r->rules);
 		ksyms__free(r->ks);
 	}
-	if (a->command && child.pid > 0) {
-		if (child.gate_fd >= 0)
-			child_abort(&child);
-		child_stop(&child, SIGTERM);
-		if (WIFEXITED(child.status) && WEXITSTATUS(child.status) && !status)
-			p_warn("'%s' exited with status %d", a->command[0], WEXITSTATUS(child.status));
-	}
+	if (a->command)
+		child_end(&child, a->command[0], !status);
 	free((void *)o.ranges);
 	free(r);
 	profile_free(p);

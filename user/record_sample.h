@@ -15,7 +15,6 @@ struct record_sample_args {
 	double duration;	/* 0: until COMMAND exits or a signal */
 	const char *output;
 	char **command;		/* NULL-terminated, or NULL */
-	const char *command_line;	/* for the profile's meta */
 	bool all_tasks;		/* with COMMAND: sample every task while it runs, not just it */
 };
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* stop.c: one signal handler for every long-running subcommand */
+/* stop.c: one signal handler for every long-running subcommand, and when a recording ends */
 #include <signal.h>
 #include <string.h>
+#include "child.h"
+#include "monotime.h"
 #include "stop.h"
 
 static volatile sig_atomic_t stop_sig;
@@ -31,4 +33,17 @@ bool stop_requested(void)
 int stop_signal(void)
 {
 	return stop_sig;
+}
+
+void stop_when_init(struct stop_when *w, double duration, struct child *c)
+{
+	w->end = duration ? monotime_s() + duration : 0;
+	w->child = c;
+}
+
+bool stop_when_due(struct stop_when *w)
+{
+	if (stop_requested() || (w->end && monotime_s() >= w->end))
+		return true;
+	return w->child && child_poll(w->child);
 }

@@ -1,13 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* stop.h: SIGINT/SIGTERM end a recording cleanly (probes detached, profile written) */
+/* stop.h: when a recording ends: a signal (ended cleanly), a duration or the command's exit */
 #ifndef CP_STOP_H
 #define CP_STOP_H
 
 #include <stdbool.h>
 
+struct child;
+
 void stop_install(void);
 bool stop_requested(void);
 /* The signal that asked to stop, or 0. */
 int stop_signal(void);
+
+/* The end of one recording, decided in one place for every recorder. */
+struct stop_when {
+	double end;		/* monotime_s() deadline; 0: none */
+	struct child *child;	/* the COMMAND to wait for; NULL: none */
+};
+
+/* From now, @duration seconds (0: no limit); @c is the COMMAND, or NULL. */
+void stop_when_init(struct stop_when *w, double duration, struct child *c);
+/* True once a signal asked to stop, the duration passed or the command exited (reaped). */
+bool stop_when_due(struct stop_when *w);
 
 #endif

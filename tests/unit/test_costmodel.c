@@ -11,24 +11,8 @@
 #include <string.h>
 #include "costmodel.h"
 
-static char dir[] = "/tmp/cp-test-costmodel.XXXXXX";
-
-static char *path_in_dir(const char *name)
-{
-	static char buf[256];
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
-	return buf;
-}
-
-static void write_text(const char *name, const char *text)
-{
-	FILE *f = fopen(path_in_dir(name), "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#define TESTDIR_NAME "costmodel"
+#include "testdir.h"
 
 static void add(struct costmodel_curve *c, uint64_t size, double ns)
 {
@@ -296,19 +280,6 @@ static void cache_names(void **state)
 	assert_int_equal(costmodel_cache_parse(NULL), -1);
 }
 
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -322,5 +293,5 @@ int main(void)
 	    cmocka_unit_test(cache_names),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

@@ -11,24 +11,8 @@
 #include <unistd.h>
 #include "profile.h"
 
-static char dir[] = "/tmp/cp-test-profile.XXXXXX";
-
-static char *path_in_dir(const char *name)
-{
-	static char buf[256];
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
-	return buf;
-}
-
-static void write_text(const char *name, const char *text)
-{
-	FILE *f = fopen(path_in_dir(name), "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
+#define TESTDIR_NAME "profile"
+#include "testdir.h"
 
 static struct profile *sample_profile(void)
 {
@@ -135,19 +119,6 @@ static void refusals(void **state)
 	assert_int_not_equal(profile_read(path_in_dir("missing.json"), &q), 0);
 }
 
-static int setup(void **state)
-{
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,5 +128,5 @@ int main(void)
 		cmocka_unit_test(refusals),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);
 }

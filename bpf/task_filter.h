@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* task_filter.h: BPF side only: the -p/--comm filter on the current task, one copy per program */
+#ifndef CP_TASK_FILTER_H
+#define CP_TASK_FILTER_H
+
+/*
+ * Included once by each .bpf.c that filters tasks, after vmlinux.h, bpf_helpers.h and
+ * cp_shared.h. The filter globals are defined here so that every program's skeleton has the
+ * same rodata fields, set by user space before load: targ_tgid (0: any process) and, when
+ * targ_filter_comm, targ_comm (the task's exact comm, NUL-terminated).
+ */
+const volatile __u32 targ_tgid = 0;
+const volatile bool targ_filter_comm = false;
+const volatile char targ_comm[CP_COMM_LEN] = {};
+
+/* True if the current task passes the tgid and comm filters. */
+static __always_inline bool task_filter_match(void)
+{
+	char comm[CP_COMM_LEN];
+	int i;
+
+	if (targ_tgid && (bpf_get_current_pid_tgid() >> 32) != targ_tgid)
+		return false;
+	if (!targ_filter_comm)
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < CP_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+#endif

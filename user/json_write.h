@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* json_write.h: building and saving the JSON files copyprof writes (profiles, cost models) */
+#ifndef CP_JSON_WRITE_H
+#define CP_JSON_WRITE_H
+
+#include <json-c/json.h>
+
+/* Adds @key: @val to @o; nothing if @val is NULL (readers treat a missing key as unknown). */
+void json_put_str(json_object *o, const char *key, const char *val);
+
+/*
+ * Writes @root pretty-printed with a final newline, atomically (outfile.h); "-" is stdout.
+ * Takes @root over: it is released whatever happens. Returns 0 or -errno (printed).
+ */
+int json_write_file(json_object *root, const char *path);
+
+#endif

@@ -104,6 +104,8 @@ $(OUTPUT):
 install: $(OUTPUT)/copyprof
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/copyprof
 	install -m 0755 $(OUTPUT)/copyprof $(DESTDIR)$(PREFIX)/bin/copyprof
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 docs/copyprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/copyprof.1
 	install -d $(DESTDIR)$(PREFIX)/share/copyprof/presets
 	install -m 0644 presets/*.preset $(DESTDIR)$(PREFIX)/share/copyprof/presets/
 

@@ -15,7 +15,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -MMD -MP \
 	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -DCOPYPROF_VERSION='"$(VERSION)"' \
 	     -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
-LDLIBS    := -lbpf -ljson-c -lcapstone -lelf -llzma -lzstd -lz -lm
+LDLIBS    := -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 
 ifeq ($(V),1)

@@ -3,6 +3,7 @@
 #include <argp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "commands.h"
 #include "hist_print.h"
 #include "log.h"
@@ -64,10 +65,31 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	return slash ? slash + 1 : path ?: "?";
+}
+
+/* "  source: copyload.c:17 (inlined: outer at a.c:9 > inner at a.c:30)", outermost first. */
+static void print_source(const struct profile_source *src)
+{
+	size_t i;
+
+	printf("  source: %s:%u", base_name(src->file), src->line);
+	for (i = 0; i < src->nr_inlined; i++)
+		printf("%s%s at %s:%u", i ? " > " : " (inlined: ", src->inlined[i].function ?: "?",
+		       base_name(src->inlined[i].file), src->inlined[i].line);
+	puts(src->nr_inlined ? ")" : "");
+}
+
 static void print_site(const struct profile_site *s, int top)
 {
 	printf("site %u: %s:%s+0x%llx  (%s, len=%s)\n", s->id, s->target ?: "?", s->symbol ?: "?",
 	       (unsigned long long)s->offset, s->mechanism ?: "?", s->len_arg ?: "?");
+	if (s->source)
+		print_source(s->source);
 	printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
 	       (unsigned long long)s->bytes, s->calls ? (double)s->bytes / (double)s->calls : 0.0);
 	hist_print_log2(stdout, s->buckets);

@@ -193,6 +193,9 @@ static int add_site(struct profile *out, const struct profile_site *s, uint32_t 
 		d->len_arg = dup_or_null(s->len_arg);
 		d->offset = s->offset;
 	}
+	/* The same binary's site has one source position: the first profile's is kept. */
+	if (!d->source && s->source && !(d->source = profile_source_dup(s->source)))
+		return -ENOMEM;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		d->buckets[b].count += s->buckets[b].count;
 		d->buckets[b].bytes += s->buckets[b].bytes;

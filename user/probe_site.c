@@ -9,6 +9,7 @@
 #include "log.h"
 #include "probe_site.h"
 #include "regs.h"
+#include "srcline.h"
 
 const char *probe_mech_name(enum probe_mech m)
 {
@@ -31,6 +32,7 @@ int probe_site_resolve(struct probe_site *s)
 			return err;
 		s->resolved_path = f.path;
 		s->file_offset = f.file_offset;
+		s->vaddr = f.vaddr + s->spec.offset;
 		return 0;
 	case MECH_KPROBE:
 		/* The kernel resolves the name itself and explains a refusal at attach time. */
@@ -76,6 +78,8 @@ void probe_site_describe(const struct probe_site *s, struct profile_site *out)
 	out->offset = s->spec.offset;
 	out->mechanism = strdup(probe_mech_name(s->mech));
 	out->len_arg = strdup(reg_name(s->spec.len_reg));
+	if (s->mech == MECH_UPROBE && s->resolved_path)
+		out->source = srcline_lookup(s->resolved_path, s->vaddr);
 }
 
 void probe_site_free(struct probe_site *s)

@@ -15,6 +15,7 @@ struct probe_site {
 	struct target_spec spec;	/* path = ELF file (uprobe) or module (kernel), may be NULL */
 	char *resolved_path;		/* uprobe: the ELF file found */
 	uint64_t file_offset;		/* uprobe: where in the file */
+	uint64_t vaddr;			/* uprobe: symbol + offset as a link address (DWARF) */
 	uint64_t kaddr;			/* kernel: the instruction's address (hwbp) */
 	char *note;			/* why this mechanism was chosen, for the summary */
 };
@@ -24,7 +25,10 @@ const char *probe_mech_name(enum probe_mech m);
 int probe_site_resolve(struct probe_site *s);
 /* Attaches as site @id; prints why it cannot. */
 int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id);
-/* Copies the site's identity (target, symbol, offset, mechanism, len_arg) into @out. */
+/*
+ * Copies the site's identity (target, symbol, offset, mechanism, len_arg) into @out, and for
+ * a uprobe its source position when the file has DWARF (srcline.h).
+ */
 void probe_site_describe(const struct probe_site *s, struct profile_site *out);
 void probe_site_free(struct probe_site *s);
 

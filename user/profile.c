@@ -55,6 +55,48 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
+void profile_source_free(struct profile_source *src)
+{
+	size_t i;
+
+	if (!src)
+		return;
+	for (i = 0; i < src->nr_inlined; i++) {
+		free(src->inlined[i].function);
+		free(src->inlined[i].file);
+	}
+	free(src->inlined);
+	free(src->file);
+	free(src);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+struct profile_source *profile_source_dup(const struct profile_source *src)
+{
+	struct profile_source *d = calloc(1, sizeof(*d));
+	size_t i;
+
+	if (!d)
+		return NULL;
+	d->file = dup_or_null(src->file);
+	d->line = src->line;
+	d->inlined = calloc(src->nr_inlined ?: 1, sizeof(*d->inlined));
+	if (!d->inlined) {
+		profile_source_free(d);
+		return NULL;
+	}
+	for (i = 0; i < src->nr_inlined; i++, d->nr_inlined++) {
+		d->inlined[i].function = dup_or_null(src->inlined[i].function);
+		d->inlined[i].file = dup_or_null(src->inlined[i].file);
+		d->inlined[i].line = src->inlined[i].line;
+	}
+	return d;
+}
+
 void profile_meta_free(struct profile_meta *m)
 {
 	free(m->tool_version);
@@ -80,6 +122,7 @@ void profile_free(struct profile *p)
 		free(p->sites[i].mechanism);
 		free(p->sites[i].len_arg);
 		sample_site_info_free(p->sites[i].sample);
+		profile_source_free(p->sites[i].source);
 	}
 	free(p->sites);
 	for (i = 0; i < p->nr_groups; i++) {

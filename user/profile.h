@@ -26,6 +26,21 @@ struct profile_meta {
 	struct sample_meta *sample;	/* sampled recordings only (profile_sample.h) */
 };
 
+/* One inlined frame of a site's source position: @function was inlined at @file:@line. */
+struct profile_inline {
+	char *function;
+	char *file;
+	uint32_t line;
+};
+
+/* Where a site is in the source (from DWARF, user/srcline.h); inlined[] is outermost first. */
+struct profile_source {
+	char *file;
+	uint32_t line;
+	struct profile_inline *inlined;
+	size_t nr_inlined;
+};
+
 struct profile_site {
 	uint32_t id;
 	char *target;	 /* binary path, "vmlinux" or a module name */
@@ -41,6 +56,7 @@ struct profile_site {
 	uint64_t src_align[CP_ALIGN_SLOTS];
 	uint32_t group;	 /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
+	struct profile_source *source;	 /* NULL when there was no DWARF */
 };
 
 /*
@@ -77,6 +93,9 @@ void profile_meta_free(struct profile_meta *m);
 struct profile_site *profile_add_site(struct profile *p);
 /* Appends a zeroed group; NULL on allocation failure. */
 struct profile_group *profile_add_group(struct profile *p);
+void profile_source_free(struct profile_source *src);
+/* A deep copy of @src, or NULL on allocation failure. */
+struct profile_source *profile_source_dup(const struct profile_source *src);
 /* Recomputes calls and bytes from the buckets. */
 void profile_site_sum(struct profile_site *s);
 

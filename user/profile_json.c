@@ -39,6 +39,25 @@ static json_object *align_to_json(const uint64_t *counts)
 	return a;
 }
 
+static json_object *source_to_json(const struct profile_source *src)
+{
+	json_object *o = json_object_new_object(), *inl = json_object_new_array();
+	size_t i;
+
+	json_put_str(o, "file", src->file);
+	json_object_object_add(o, "line", json_object_new_uint64(src->line));
+	for (i = 0; i < src->nr_inlined; i++) {
+		json_object *f = json_object_new_object();
+
+		json_put_str(f, "function", src->inlined[i].function);
+		json_put_str(f, "file", src->inlined[i].file);
+		json_object_object_add(f, "line", json_object_new_uint64(src->inlined[i].line));
+		json_object_array_add(inl, f);
+	}
+	json_object_object_add(o, "inlined", inl);
+	return o;
+}
+
 static json_object *site_to_json(const struct profile_site *s)
 {
 	json_object *o = json_object_new_object(), *buckets = json_object_new_array();
@@ -70,6 +89,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "src_align", align_to_json(s->src_align));
 	}
 	sample_site_to_json(s->sample, o);
+	if (s->source)
+		json_object_object_add(o, "source", source_to_json(s->source));
 	return o;
 }
 
@@ -226,6 +247,43 @@ static int buckets_from_json(json_object *arr, struct profile_site *s, const cha
 	return 0;
 }
 
+/* The optional "source" object; a malformed one reads as absent (json_read.h's leniency). */
+static struct profile_source *source_from_json(json_object *o)
+{
+	struct profile_source *src;
+	json_object *v, *inl;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(o, "source", &v) || !json_object_is_type(v, json_type_object))
+		return NULL;
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return NULL;
+	src->file = json_read_str(v, "file");
+	src->line = (uint32_t)json_read_u64_or(v, "line", 0);
+	if (!json_object_object_get_ex(v, "inlined", &inl) ||
+	    !json_object_is_type(inl, json_type_array))
+		return src;
+	n = json_object_array_length(inl);
+	src->inlined = calloc(n ?: 1, sizeof(*src->inlined));
+	if (!src->inlined) {
+		profile_source_free(src);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		json_object *f = json_object_array_get_idx(inl, i);
+		struct profile_inline *d = &src->inlined[src->nr_inlined];
+
+		if (!json_object_is_type(f, json_type_object))
+			continue;
+		d->function = json_read_str(f, "function");
+		d->file = json_read_str(f, "file");
+		d->line = (uint32_t)json_read_u64_or(f, "line", 0);
+		src->nr_inlined++;
+	}
+	return src;
+}
+
 static int site_from_json(json_object *o, struct profile *p, const char *name)
 {
 	struct profile_site *s = profile_add_site(p);
@@ -264,6 +322,7 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	}
 	s->has_align = a > 0 || b > 0;
 	s->sample = sample_site_from_json(o);
+	s->source = source_from_json(o);
 	if (!json_read_u64(o, "group", &v)) {
 		if (v >= p->nr_groups) {
 			p_err("%s: site %u: group %llu is not in \"groups\"", name, s->id,

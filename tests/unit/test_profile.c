@@ -94,6 +94,34 @@ static void unknown_fields_are_ignored(void **state)
 	profile_free(q);
 }
 
+/* A site's source position survives JSON, inline chain order included. */
+static void source_round_trip(void **state)
+{
+	struct profile *p = sample_profile(), *q;
+	struct profile_source *src = calloc(1, sizeof(*src));
+	json_object *root;
+
+	src->file = strdup("/src/a.c");
+	src->line = 17;
+	src->inlined = calloc(2, sizeof(*src->inlined));
+	src->inlined[0] = (struct profile_inline){ strdup("outer"), strdup("/src/a.c"), 9 };
+	src->inlined[1] = (struct profile_inline){ strdup("inner"), strdup("/src/b.h"), 30 };
+	src->nr_inlined = 2;
+	p->sites[0].source = src;
+	root = profile_to_json(p);
+	assert_int_equal(profile_from_json(root, "test", &q), 0);
+	json_object_put(root);
+	assert_non_null(q->sites[0].source);
+	assert_string_equal(q->sites[0].source->file, "/src/a.c");
+	assert_int_equal(q->sites[0].source->line, 17);
+	assert_int_equal(q->sites[0].source->nr_inlined, 2);
+	assert_string_equal(q->sites[0].source->inlined[1].function, "inner");
+	assert_string_equal(q->sites[0].source->inlined[1].file, "/src/b.h");
+	assert_int_equal(q->sites[0].source->inlined[0].line, 9);
+	profile_free(q);
+	profile_free(p);
+}
+
 static void refusals(void **state)
 {
 	static const char *const bad[] = {
@@ -125,6 +153,7 @@ int main(void)
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(no_temp_files_left),
 		cmocka_unit_test(unknown_fields_are_ignored),
+		cmocka_unit_test(source_round_trip),
 		cmocka_unit_test(refusals),
 	};
 

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/* srcline.c: source file:line and inline chain of an address, with libdwfl's offline API */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include "log.h"
+#include "srcline.h"
+
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* The name of DW_AT_call_file @idx in the CU's file table, or NULL. */
+static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t n;
+
+	if (dwarf_getsrcfiles(cu, &files, &n) || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+static int inline_frame(Dwarf_Die *cu, Dwarf_Die *die, struct profile_inline *f)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx = 0, line = 0;
+	const char *name = dwarf_diename(die), *file;
+
+	dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &idx);
+	dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &line);
+	file = cu_file(cu, idx);
+	f->function = strdup(name ?: "?");
+	f->file = strdup(file ?: "?");
+	f->line = (uint32_t)line;
+	return f->function && f->file ? 0 : -ENOMEM;
+}
+
+/* Fills @src->inlined from the scopes at @addr: libdw gives them innermost first. */
+static int inline_chain(Dwarf_Die *cu, Dwarf_Addr addr, struct profile_source *src)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, addr, &scopes), i, err = 0;
+
+	for (i = n - 1; i >= 0 && !err; i--) {
+		struct profile_inline *v;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		v = realloc(src->inlined, (src->nr_inlined + 1) * sizeof(*v));
+		if (!v) {
+			err = -ENOMEM;
+			break;
+		}
+		src->inlined = v;
+		memset(&v[src->nr_inlined], 0, sizeof(*v));
+		err = inline_frame(cu, &scopes[i], &v[src->nr_inlined++]);
+	}
+	free(scopes);
+	return err;
+}
+
+static struct profile_source *lookup(Dwfl_Module *mod, uint64_t addr)
+{
+	struct profile_source *src;
+	Dwarf_Addr bias, a;
+	Dwarf_Die *cu;
+	Dwfl_Line *l;
+	const char *file, *dir;
+	int line = 0;
+
+	/* Offline, a PIE or library is laid out at a made-up base: its bias from link addresses. */
+	if (!dwfl_module_getelf(mod, &bias)) {
+		p_debug("srcline: %s", dwfl_errmsg(-1));
+		return NULL;
+	}
+	a = addr + bias;
+	l = dwfl_module_getsrc(mod, a);
+	file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+	if (!file) {
+		p_debug("srcline: no line for 0x%llx: %s", (unsigned long long)addr,
+			dwfl_errmsg(-1));
+		return NULL;
+	}
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		goto fail;
+	/* A relative name is relative to the compilation folder: make it findable. */
+	dir = file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
+	if (dir ? asprintf(&src->file, "%s/%s", dir, file) < 0 : !(src->file = strdup(file))) {
+		src->file = NULL;
+		goto fail;
+	}
+	src->line = (uint32_t)line;
+	cu = dwfl_module_addrdie(mod, a, &bias);
+	if (cu && inline_chain(cu, a - bias, src))
+		goto fail;
+	return src;
+fail:
+	p_err("srcline: out of memory");
+	profile_source_free(src);
+	return NULL;
+}
+
+struct profile_source *srcline_lookup(const char *path, uint64_t addr)
+{
+	struct profile_source *src = NULL;
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod;
+
+	if (!dwfl) {
+		p_debug("srcline: libdwfl: %s", dwfl_errmsg(-1));
+		return NULL;
+	}
+	mod = dwfl_report_offline(dwfl, path, path, -1);
+	if (dwfl_report_end(dwfl, NULL, NULL) || !mod)
+		p_debug("srcline: %s: %s", path, dwfl_errmsg(-1));
+	else
+		src = lookup(mod, addr);
+	dwfl_end(dwfl);
+	return src;
+}

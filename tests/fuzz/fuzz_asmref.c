@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asmref.h"
+#include "../common/ref_memmove.h"
 
 /*
  * Build: clang -g -O1 -fsanitize=fuzzer,address -Iasm-ref \\
@@ -29,18 +30,6 @@ static uint8_t area[AREA], expect[AREA], src_area[GUARD + 64 + MAX_N + GUARD],
 static unsigned in_byte(const uint8_t *data, size_t size, size_t i)
 {
 	return i < size ? data[i] : 0;
-}
-
-static void ref_memmove(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i;
-
-	if (d < s)
-		for (i = 0; i < n; i++)
-			d[i] = s[i];
-	else
-		for (i = n; i > 0; i--)
-			d[i - 1] = s[i - 1];
 }
 
 static void fill(uint8_t *p, size_t n, const uint8_t *data, size_t size, uint8_t salt)

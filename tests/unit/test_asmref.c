@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmocka tests: each asm-ref implementation writes exactly its n bytes, and nothing else. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,7 @@
 #include <cmocka.h>
 
 #include "asmref.h"
+#include "../common/ref_memmove.h"
 
 #define GUARD 64 /* canary bytes checked on each side of the destination */
 #define BASE 4096 /* offset of the first destination byte in its buffer */
@@ -241,18 +244,6 @@ static void test_set_values(void **state)
 		for (da = 0; da < 9; da++)
 			for (n = 0; n <= 300; n++)
 				check_one(impl, da, 0, n, values[i]);
-}
-
-static void ref_memmove(uint8_t *d, const uint8_t *s, size_t n)
-{
-	size_t i;
-
-	if (d < s)
-		for (i = 0; i < n; i++)
-			d[i] = s[i];
-	else
-		for (i = n; i > 0; i--)
-			d[i - 1] = s[i - 1];
 }
 
 /*

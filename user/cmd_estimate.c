@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "estimate.h"
 #include "estimate_calib.h"
+#include "estimate_mix.h"
 #include "log.h"
 #include "merge.h"
 #include "replay.h"
@@ -22,10 +23,11 @@ struct estimate_args {
 	size_t nr_models;
 	const char *hist;
 	struct est_options o;
-	bool json, validate;
+	bool json, validate, no_mix;
 };
 
-enum { OPT_HIST = 0x100, OPT_FAMILY, OPT_THRESHOLDS, OPT_CACHE, OPT_AT, OPT_JSON, OPT_VALIDATE };
+enum { OPT_HIST = 0x100, OPT_FAMILY, OPT_THRESHOLDS, OPT_CACHE, OPT_AT, OPT_JSON, OPT_VALIDATE,
+       OPT_NO_MIX };
 
 static const struct argp_option options[] = {
 	{ "input", 'i', "PROFILE", 0, "Profile to estimate (repeat: summed, kept apart by CPU)" },
@@ -46,6 +48,9 @@ static const struct argp_option options[] = {
 	{ "json", OPT_JSON, NULL, 0, "Print a JSON object (docs/estimate.md) instead of text" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
 	  "Replay the lengths through the replicas and compare measured with predicted" },
+	{ "no-mix-correction", OPT_NO_MIX, NULL, 0,
+	  "The pure cost model: do not add the misprediction penalty that a replay of the "
+	  "profile's lengths below 512 bytes, shuffled against sorted, measures" },
 	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
@@ -64,6 +69,7 @@ static const char doc[] =
 	"      -m examples/costmodels/cooperlake-8321hc-seed.json\n"
 	"  copyprof estimate -i fleet.json -m icx.json -m clx.json --json | jq '.inputs[0].families'\n"
 	"  copyprof estimate -i copyprof.json --validate     # calibrates --quick first\n"
+	"  copyprof estimate -i copyprof.json -m cm.json --no-mix-correction\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family calls, a cost\n"
 	"model without a needed implementation or cache state), 2 usage error.";
@@ -121,6 +127,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_VALIDATE:
 		a->validate = true;
 		break;
+	case OPT_NO_MIX:
+		a->no_mix = true;
+		break;
 	case 'v':
 		log_verbose = true;
 		break;
@@ -166,9 +175,46 @@ static size_t pick_model(struct costmodel **m, size_t n, const struct est_input 
 	return 0;
 }
 
+/*
+ * The mix correction (docs/estimate.md#the-mix-correction): with a model measured on this CPU,
+ * replay the family's short lengths, then cost again with the penalties. @fr holds the pure
+ * model's result on entry.
+ */
+static int evaluate_mixed(struct estimate_args *a, struct est_input *in, enum est_family f,
+			  struct costmodel *m, const char *model_name, bool here,
+			  struct est_family_result *fr)
+{
+	struct est_options o = a->o;
+	struct est_mix mix;
+	int err;
+
+	if (a->no_mix) {
+		est_mix_skip(&mix, "--no-mix-correction");
+	} else if (!here) {
+		est_mix_model_is_here(m, &mix);
+	} else {
+		p_info("mix correction: replaying %s's lengths below %d bytes (%d calls, %d runs)",
+		       est_family(f)->name, EST_MIX_CUTOFF, EST_MIX_CALLS, EST_MIX_RUNS);
+		err = est_mix_measure(fr, m, &a->o.cache, &mix);
+		if (err)
+			return err;
+	}
+	if (mix.applied) {
+		o.mix = &mix;
+		est_family_result_free(fr);
+		err = est_family_evaluate(in, f, m, model_name, &o, fr);
+		if (err)
+			return err;
+	}
+	fr->mix = mix;
+	return 0;
+}
+
 static int estimate_input(struct estimate_args *a, struct est_input *in, struct costmodel *m,
 			  const char *model_name, json_object *jout)
 {
+	struct est_mix skipped;
+	bool here = !a->no_mix && est_mix_model_is_here(m, &skipped);
 	struct est_family_result fam[EST_NR_FAMILIES];
 	struct est_report r = { in, m, model_name, &a->o, fam, 0 };
 	int f, err = 0;
@@ -186,7 +232,11 @@ static int estimate_input(struct estimate_args *a, struct est_input *in, struct 
 			continue;
 		err = est_family_evaluate(in, f, m, model_name, &a->o, &fam[r.nr_fam]);
 		if (!err)
+			err = evaluate_mixed(a, in, f, m, model_name, here, &fam[r.nr_fam]);
+		if (!err)
 			r.nr_fam++;
+		else
+			est_family_result_free(&fam[r.nr_fam]);
 	}
 	if (!err && !r.nr_fam) {
 		p_err("%s has no %s calls to estimate", in->name,

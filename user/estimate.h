@@ -106,8 +106,50 @@ struct est_site_row {
 	double calls, today_ns, at_ns;
 };
 
+/*
+ * The mix correction (docs/estimate.md#the-mix-correction). calibrate times each length over
+ * and over, so the loop replicas' length-dependent branches are always predicted; a profile's
+ * lengths arrive mixed. Each replica a family's policies run is replayed on a sample of the
+ * profile's own lengths below @cutoff, once shuffled (as the profile's calls come) and once
+ * sorted by length (as calibrate times them), and the difference, penalty = shuffled - sorted
+ * ns per call (mispredictions add time, they do not scale it), is added to its cost below
+ * @cutoff. Both orders are timed interleaved in one run, so the replay's own per-call overhead
+ * and the machine's speed cancel out. A dispatch replica (erms_threshold, its T at or above
+ * @cutoff) is one of them: its penalty is added to the loop behind the dispatch (loop + d_lo)
+ * of the threshold policies.
+ */
+#define EST_MIX_CUTOFF 512
+#define EST_MIX_CALLS 20000
+#define EST_MIX_RUNS 11
+#define EST_MIX_SEED 0x6a09e667f3bcc909ULL
+#define EST_MIX_MAX_IMPLS 4
+
+struct est_mix_impl {
+	const char *impl;    /* asm-ref name (static string) */
+	double shuffled_ns;  /* per call over the sample, shuffled */
+	double sorted_ns;    /* ... the same calls sorted by length */
+	double predicted_ns; /* ... what the cost model says for them (a check on the model) */
+	double penalty_ns;   /* shuffled - sorted, added below the cutoff; 0 if either is unusable */
+};
+
+struct est_mix {
+	bool applied;	  /* false: the pure model (see @why) */
+	char why[192];	  /* why not applied */
+	uint64_t cutoff;  /* lengths below this get the penalties */
+	size_t calls;	  /* calls in the sample */
+	int runs, cpu;
+	struct est_mix_impl impls[EST_MIX_MAX_IMPLS];
+	size_t nr_impls;
+};
+
+/* @impl's entry in @mix, or NULL (also if @mix is NULL or not applied). */
+const struct est_mix_impl *est_mix_find(const struct est_mix *mix, const char *impl);
+/* @impl's penalty in ns per call below the cutoff; 0 without an entry. */
+double est_mix_penalty(const struct est_mix *mix, const char *impl);
+
 struct est_options {
 	struct est_cache cache;
+	const struct est_mix *mix; /* the mix correction to apply, or NULL: the pure model */
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
 	int family;	/* -1: every family the input has */
@@ -143,6 +185,7 @@ struct est_family_result {
 	size_t nr_sites;
 	double *bucket_calls;	/* CP_NBUCKETS: calls per bucket over the family's sites ... */
 	double *bucket_bytes;	/* ... and their lengths: what --validate replays */
+	struct est_mix mix;	/* the mix correction, as applied or why not (set by the caller) */
 	double *measured_pct;	/* --validate: per row, measured delta % (NAN: not replayed) */
 	size_t replay_calls;
 	int replay_runs, replay_cpu;

@@ -209,21 +209,39 @@ void est_costs_release(struct est_costs *c)
 		free(c->dispatch_curves[k]);
 }
 
+void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const char *today_impl)
+{
+	const struct est_family_impls *fi = est_family(c->family);
+
+	c->mix_today = est_mix_penalty(mix, today_impl);
+	c->mix_loop = est_mix_penalty(mix, fi->loop);
+	c->mix_string = est_mix_penalty(mix, fi->string);
+	c->mix_dispatch_known = fi->dispatch && est_mix_find(mix, fi->dispatch);
+	c->mix_dispatch = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch) : 0;
+	c->mix_cutoff = mix && mix->applied ? mix->cutoff : 0;
+}
+
 static double side_at(const struct est_costs *c, int k, enum est_side side, double n)
 {
+	bool mix = n < (double)c->mix_cutoff;
+	double pt = mix ? c->mix_today : 0, pl = mix ? c->mix_loop : 0;
+	double ps = mix ? c->mix_string : 0;
+	double pd = mix ? (c->mix_dispatch_known ? c->mix_dispatch : c->mix_loop) : 0;
+
 	switch (side) {
 	case EST_SIDE_TODAY:
-		return costmodel_cost_ns(c->today[k], n);
+		return costmodel_cost_ns(c->today[k], n) + pt;
 	case EST_SIDE_LOOP:
-		return costmodel_cost_ns(c->loop[k], n) + c->d_lo[k];
+		/* The loop behind the dispatch: the dispatch replica's own penalty. */
+		return costmodel_cost_ns(c->loop[k], n) + c->d_lo[k] + pd;
 	case EST_SIDE_STRING:
 		/* A stand-in from erms_threshold already includes the dispatch. */
 		return costmodel_cost_ns(c->string[k], n) +
-		       (c->string_via_dispatch[k] ? 0 : c->d_hi[k]);
+		       (c->string_via_dispatch[k] ? 0 : c->d_hi[k]) + ps;
 	case EST_SIDE_LOOP_BARE:
-		return costmodel_cost_ns(c->loop[k], n);
+		return costmodel_cost_ns(c->loop[k], n) + pl;
 	case EST_SIDE_STRING_BARE:
-		return costmodel_cost_ns(c->string[k], n);
+		return costmodel_cost_ns(c->string[k], n) + ps;
 	}
 	return NAN;
 }

@@ -28,6 +28,11 @@ struct est_costs {
 	size_t nr_dispatch[COSTMODEL_NR_CACHES];
 	bool dispatch_measured;
 	bool d_lo_measured, d_hi_measured; /* some state had points on that side */
+	/* the mix correction: ns added to each side's cost below mix_cutoff (0: none) */
+	double mix_today, mix_loop, mix_string;
+	double mix_dispatch;	  /* added to loop + d_lo, if measured ... */
+	bool mix_dispatch_known;  /* ... else mix_loop is */
+	uint64_t mix_cutoff;
 	int runs;	 /* the model's runs per point, for the points' standard errors */
 	double max_size; /* the largest size every used curve was measured at */
 };
@@ -38,6 +43,11 @@ struct est_costs {
  */
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
 		      enum est_family f, const char *today_impl, const struct est_cache *cache);
+/*
+ * Adds @mix's penalties (NULL or not applied: none) to the sides' costs below its cutoff;
+ * the dispatch costs d_lo, d_hi, differences of two measured curves, are left as they are.
+ */
+void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const char *today_impl);
 void est_costs_release(struct est_costs *c);
 /* Recomputes the dispatch costs from the curves (after their points changed). */
 void est_costs_refresh(struct est_costs *c);

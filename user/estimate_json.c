@@ -70,6 +70,38 @@ static json_object *sites_to_json(const struct est_family_result *fr)
 	return a;
 }
 
+static json_object *mix_to_json(const struct est_mix *mix)
+{
+	json_object *o = json_object_new_object(), *a;
+	size_t i;
+
+	json_object_object_add(o, "applied", json_object_new_boolean(mix->applied));
+	if (!mix->applied) {
+		put_str(o, "why", mix->why[0] ? mix->why : "not run");
+		return o;
+	}
+	json_object_object_add(o, "cutoff", json_object_new_uint64(mix->cutoff));
+	json_object_object_add(o, "calls", json_object_new_uint64(mix->calls));
+	json_object_object_add(o, "runs", json_object_new_int(mix->runs));
+	json_object_object_add(o, "cpu", json_object_new_int(mix->cpu));
+	a = json_object_new_array();
+	for (i = 0; i < mix->nr_impls; i++) {
+		json_object *e = json_object_new_object();
+
+		put_str(e, "impl", mix->impls[i].impl);
+		put_num(e, "shuffled_ns", mix->impls[i].shuffled_ns);
+		put_num(e, "sorted_ns", mix->impls[i].sorted_ns);
+		if (isfinite(mix->impls[i].predicted_ns)) /* NAN: the model lacks a cache state */
+			put_num(e, "predicted_ns", mix->impls[i].predicted_ns);
+		else
+			json_object_object_add(e, "predicted_ns", NULL);
+		put_num(e, "penalty_ns", mix->impls[i].penalty_ns);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "impls", a);
+	return o;
+}
+
 static json_object *family_to_json(const struct est_report *r, const struct est_family_result *fr)
 {
 	json_object *o = json_object_new_object(), *today = json_object_new_object();
@@ -91,6 +123,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 			       json_object_new_boolean(fr->dispatch_measured));
 	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
 	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
+	json_object_object_add(o, "mix_correction", mix_to_json(&fr->mix));
 	for (i = 0; i < fr->nr_rows; i++)
 		json_object_array_add(rows, row_to_json(&fr->rows[i], fr->measured_pct ?
 									       fr->measured_pct[i] : NAN));

@@ -181,6 +181,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	err = est_costs_resolve(&c, m, model_name, f, today.impl, &o->cache);
 	if (err)
 		goto out_costs;
+	est_costs_set_mix(&c, o->mix, today.impl);
 	r->dispatch_measured = c.dispatch_measured;
 	r->dispatch_lo_measured = c.d_lo_measured;
 	r->dispatch_hi_measured = c.d_hi_measured;

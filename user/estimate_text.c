@@ -13,6 +13,24 @@ void est_threshold_str(uint64_t t, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)t);
 }
 
+/* The mix correction's penalties, or why there are none (docs/estimate.md#the-mix-correction). */
+static void print_mix(FILE *f, const struct est_mix *mix)
+{
+	size_t i;
+
+	if (!mix->applied) {
+		fprintf(f, "  mix correction: none (%s)\n", mix->why[0] ? mix->why : "not run");
+		return;
+	}
+	fprintf(f, "  mix correction below %llu B (%zu calls of the profile's lengths; ns per call "
+		"shuffled - sorted, model):\n   ", (unsigned long long)mix->cutoff, mix->calls);
+	for (i = 0; i < mix->nr_impls; i++)
+		fprintf(f, "%s %s %+.2f ns (%.1f - %.1f, %.1f)", i ? "," : "", mix->impls[i].impl,
+			mix->impls[i].penalty_ns, mix->impls[i].shuffled_ns, mix->impls[i].sorted_ns,
+			mix->impls[i].predicted_ns);
+	fprintf(f, "\n");
+}
+
 static void print_head(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	const struct est_input *in = r->in;
@@ -41,6 +59,7 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 	else
 		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
 			est_family(fr->family)->name);
+	print_mix(f, &fr->mix);
 }
 
 static void print_table(FILE *f, const struct est_report *r, const struct est_family_result *fr)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* replay.c: estimate --validate: a profile's shuffled lengths timed through today's and each T */
+/* replay.c: a profile's shuffled lengths timed through the replicas (--validate, mix correction) */
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -99,38 +99,45 @@ static uint8_t draw_cache(const struct est_cache *c, bool has_src, uint64_t *s)
 
 /*
  * Lengths of a bucket: exact ones below 64; above, uniform over [mean - w, mean + w] with w
- * as wide as the bucket allows, so that the bucket's mean is kept.
+ * as wide as the bucket allows, so that the bucket's mean is kept. Only the buckets that start
+ * below @below take part (UINT64_MAX: all; the mix correction's sample: the short ones).
  */
 static size_t make_sequence(const struct est_family_result *fr, const struct replay_opts *o,
-			    struct replay_call **out, uint64_t *max_n, size_t *left_out)
+			    uint64_t below, struct replay_call **out, uint64_t *max_n,
+			    size_t *left_out)
 {
-	double sum = 0;
+	double sum = 0, calls[CP_NBUCKETS];
 	size_t k[CP_NBUCKETS], n = 0, i, total;
 	struct replay_call *seq;
 	uint64_t s = o->seed;
 	int b;
 
 	*left_out = 0;
+	/* Only the buckets below @below and up to REPLAY_MAX_SIZE take part. */
 	for (b = 0; b < CP_NBUCKETS; b++) {
+		calls[b] = 0;
+		if (hist_bucket_lo(b) >= below)
+			continue;
 		if (hist_bucket_lo(b) > REPLAY_MAX_SIZE) {
 			*left_out += fr->bucket_calls[b] > 0;
 			continue;
 		}
-		sum += fr->bucket_calls[b];
+		calls[b] = fr->bucket_calls[b];
+		sum += calls[b];
 	}
 	/* Always max_calls: a small profile is scaled up, so that a run is long enough to time. */
 	total = sum > 0 ? o->max_calls : 0;
 	seq = calloc(total ? total : 1, sizeof(*seq));
 	if (!seq)
 		return 0;
-	apportion(fr->bucket_calls, sum, total, k);
+	apportion(calls, sum, total, k);
 	*max_n = 0;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
 		double mean = fr->bucket_calls[b] > 0 ? fr->bucket_bytes[b] / fr->bucket_calls[b] : 0;
 		double w = fmin(mean - (double)lo, (double)hi - 1 - mean);
 
-		if (lo > REPLAY_MAX_SIZE)
+		if (lo > REPLAY_MAX_SIZE || lo >= below)
 			continue;
 		for (i = 0; i < k[b] && n < total; i++) {
 			uint64_t len = hi - lo == 1 ? lo :
@@ -264,30 +271,29 @@ static int pin(int cpu, cpu_set_t *old, int *used)
 	return 0;
 }
 
-/* ticks[policy][run * nchunks + chunk] */
-static int time_policies(struct est_family_result *fr, const struct replay_opts *o,
-			 struct replay_policy *pols, double **ticks, struct calib_bufs *b,
-			 const struct replay_call *seq, size_t n, bool all_warm)
+/* ticks[policy][run * nchunks + chunk]; policies with no lo are not run. */
+static int time_policies(size_t np, int runs, struct replay_policy *pols, double **ticks,
+			 struct calib_bufs *b, const struct replay_call *const *seqs, size_t n,
+			 bool all_warm, struct calib_timer *t)
 {
-	size_t r, i, np = fr->nr_rows, nchunks = (n + CHUNK - 1) / CHUNK;
-	struct calib_timer t;
+	size_t r, i, nchunks = (n + CHUNK - 1) / CHUNK;
 	int err;
 
-	err = calib_timer_init(&t, 50);
+	err = calib_timer_init(t, 50);
 	if (err)
 		return err;
 	for (i = 0; i < np; i++)
 		if (pols[i].lo) /* warm-up */
-			run_sequence(&t, &pols[i], b, seq, n, all_warm, ticks[i]);
+			run_sequence(t, &pols[i], b, seqs[i], n, all_warm, ticks[i]);
 	/* Interleaved: each run times every policy once, starting at a rotating one. */
-	for (r = 0; r < (size_t)o->runs; r++) {
+	for (r = 0; r < (size_t)runs; r++) {
 		for (i = 0; i < np; i++) {
 			size_t k = (i + r) % np;
 
 			if (stop_requested())
 				return -EINTR;
 			if (pols[k].lo)
-				run_sequence(&t, &pols[k], b, seq, n, all_warm,
+				run_sequence(t, &pols[k], b, seqs[k], n, all_warm,
 					     ticks[k] + r * nchunks);
 		}
 	}
@@ -308,20 +314,27 @@ static double robust_total(const double *ticks, size_t runs, size_t nchunks)
 	return sum;
 }
 
+static bool is_all_warm(const struct est_cache *c)
+{
+	return c->w[COSTMODEL_WARM] > 0 &&
+	       c->w[COSTMODEL_SRC_FLUSHED] + c->w[COSTMODEL_DST_FLUSHED] == 0;
+}
+
 int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 {
 	struct replay_policy pols[EST_MAX_THRESHOLDS + 3];
+	const struct replay_call *seqs[EST_MAX_THRESHOLDS + 3];
 	double **ticks = NULL, today;
 	struct replay_call *seq = NULL;
 	struct calib_bufs b = { 0 };
+	struct calib_timer t;
 	size_t n, i, left_out;
 	uint64_t max_n = 0;
-	bool all_warm = o->cache->w[COSTMODEL_WARM] > 0 &&
-			o->cache->w[COSTMODEL_SRC_FLUSHED] + o->cache->w[COSTMODEL_DST_FLUSHED] == 0;
+	bool all_warm = is_all_warm(o->cache);
 	cpu_set_t old;
 	int err, k = -1;
 
-	n = make_sequence(fr, o, &seq, &max_n, &left_out);
+	n = make_sequence(fr, o, UINT64_MAX, &seq, &max_n, &left_out);
 	if (!n) {
 		free(seq);
 		p_err("validate: %s has no calls to replay", est_family(fr->family)->name);
@@ -357,8 +370,10 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 		if (!err)
 			err = verify(&pols[i], &b, seq, n);
 	}
+	for (i = 0; i < fr->nr_rows; i++)
+		seqs[i] = seq;
 	if (!err)
-		err = time_policies(fr, o, pols, ticks, &b, seq, n, all_warm);
+		err = time_policies(fr->nr_rows, o->runs, pols, ticks, &b, seqs, n, all_warm, &t);
 	sched_setaffinity(0, sizeof(old), &old);
 	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
 	if (err)
@@ -376,6 +391,106 @@ out:
 		free(ticks[i]);
 	free(ticks);
 	free(seq);
+	calib_bufs_free(&b);
+	return err;
+}
+
+static int cmp_call_len(const void *a, const void *b)
+{
+	const struct replay_call *x = a, *y = b;
+
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+int replay_mix(const struct est_family_result *fr, const struct replay_opts *o, uint64_t below,
+	       const struct costmodel *m, const char *const *names, size_t nr,
+	       struct replay_mix_cost *cost, int *cpu)
+{
+	/* Policy 2i runs implementation i on the shuffled sequence, 2i + 1 on the sorted one. */
+	struct replay_policy pols[2 * REPLAY_MIX_MAX_IMPLS] = { 0 };
+	const struct replay_call *seqs[2 * REPLAY_MIX_MAX_IMPLS] = { NULL };
+	double *ticks[2 * REPLAY_MIX_MAX_IMPLS] = { NULL };
+	struct replay_call *seq = NULL, *sorted = NULL;
+	struct calib_bufs b = { 0 };
+	struct calib_timer t;
+	size_t n, i, j, left_out, nchunks;
+	uint64_t max_n = 0;
+	cpu_set_t old;
+	int err = 0, k = -1;
+
+	if (nr > REPLAY_MIX_MAX_IMPLS)
+		return -EINVAL;
+	n = make_sequence(fr, o, below, &seq, &max_n, &left_out);
+	if (!n) {
+		free(seq);
+		return -ENOENT;
+	}
+	sorted = malloc(n * sizeof(*sorted));
+	if (!sorted) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(sorted, seq, n * sizeof(*seq));
+	qsort(sorted, n, sizeof(*sorted), cmp_call_len);
+	nchunks = (n + CHUNK - 1) / CHUNK;
+	for (i = 0; i < nr; i++) {
+		const struct costmodel_curve *cv[COSTMODEL_NR_CACHES];
+		int c;
+
+		/* What the cost model predicts for the same calls, each in its own cache state. */
+		for (c = 0; c < COSTMODEL_NR_CACHES; c++)
+			cv[c] = costmodel_find(m, names[i], c);
+		cost[i].predicted_ns = 0;
+		for (j = 0; j < n; j++)
+			cost[i].predicted_ns += cv[seq[j].cache] && cv[seq[j].cache]->nr_points ?
+							costmodel_cost_ns(cv[seq[j].cache],
+									  (double)seq[j].n) : NAN;
+		cost[i].predicted_ns /= (double)n;
+		cost[i].shuffled_ns = cost[i].sorted_ns = NAN;
+		pols[2 * i].lo = pols[2 * i].hi = asmref_find(names[i]);
+		pols[2 * i].t = UINT64_MAX;
+		/* A dispatch replica runs at the threshold its curve was measured at. */
+		pols[2 * i].erms_t = cv[COSTMODEL_WARM] && cv[COSTMODEL_WARM]->threshold >= 0 ?
+					     (uint64_t)cv[COSTMODEL_WARM]->threshold :
+					     ASMREF_ERMS_THRESHOLD_DEFAULT;
+		pols[2 * i + 1] = pols[2 * i];
+		seqs[2 * i] = seq;
+		seqs[2 * i + 1] = sorted;
+		if (!pols[2 * i].lo) {
+			p_err("mix correction: no asm-ref replica %s", names[i]);
+			err = -ENOENT;
+			goto out;
+		}
+	}
+	for (i = 0; i < 2 * nr; i++) {
+		ticks[i] = calloc((size_t)o->runs * nchunks, sizeof(double));
+		if (!ticks[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	err = calib_bufs_alloc(&b, max_n ? max_n : 1, 0, 0) ?: pin(o->cpu, &old, &k);
+	if (err)
+		goto out;
+	*cpu = k;
+	for (i = 0; i < nr && !err; i++)
+		err = verify(&pols[2 * i], &b, seq, n);
+	if (!err)
+		err = time_policies(2 * nr, o->runs, pols, ticks, &b, seqs, n,
+				    is_all_warm(o->cache), &t);
+	sched_setaffinity(0, sizeof(old), &old);
+	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
+	for (i = 0; i < nr && !err; i++) {
+		cost[i].shuffled_ns = robust_total(ticks[2 * i], (size_t)o->runs, nchunks) * 1e9 /
+				      t.tsc_hz / (double)n;
+		cost[i].sorted_ns = robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) *
+				    1e9 / t.tsc_hz / (double)n;
+	}
+out:
+	for (i = 0; i < 2 * nr; i++)
+		free(ticks[i]);
+	free(seq);
+	free(sorted);
 	calib_bufs_free(&b);
 	return err;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* replay.h: estimate --validate: time a profile's length sequence through the replicas */
+/* replay.h: time a profile's length sequence through the replicas (--validate, mix correction) */
 #ifndef CP_REPLAY_H
 #define CP_REPLAY_H
 
@@ -29,5 +29,26 @@ struct replay_opts {
  * Returns 0, or -errno after printing why.
  */
 int replay_family(struct est_family_result *fr, const struct replay_opts *o);
+
+#define REPLAY_MIX_MAX_IMPLS 4
+
+/* One replica over replay_mix()'s sample, ns per call. */
+struct replay_mix_cost {
+	double shuffled_ns;  /* the sample in its shuffled order */
+	double sorted_ns;    /* the same calls sorted by length (each length's calls in a row) */
+	double predicted_ns; /* what the cost model says for the same calls (NAN: no curve) */
+};
+
+/*
+ * estimate's mix correction (docs/estimate.md#the-mix-correction): draws @o->max_calls lengths
+ * from @fr's buckets below @below exactly as replay_family() does (same spread, shuffle and
+ * cache states), checks the bytes of each of the @nr replicas @names, and times each one over
+ * the shuffled sequence and over the same calls sorted by length, all interleaved (@o->runs
+ * runs, each chunk's median kept). Fills @cost[i] for @names[i]; *@cpu gets the CPU it ran on.
+ * Returns 0, -ENOENT if no call lies below @below, or -errno after printing why.
+ */
+int replay_mix(const struct est_family_result *fr, const struct replay_opts *o, uint64_t below,
+	       const struct costmodel *m, const char *const *names, size_t nr,
+	       struct replay_mix_cost *cost, int *cpu);
 
 #endif

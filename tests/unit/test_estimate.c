@@ -210,6 +210,66 @@ static void mixed_cache(void **state)
 	costmodel_free(m);
 }
 
+/*
+ * The mix correction adds each implementation's penalty to its cost below the cutoff, leaves
+ * the dispatch cost and everything from the cutoff alone, and a mix not applied (or no mix) is
+ * the pure model. Penalties: memcpy_orig +20 ns, movsb +5 ns; only the 16 B calls are below 512.
+ *   today   1000*(10 + 20) + 100*113.6 + 10*413.2   = 45492
+ *   T=2048  1000*(10 + 1 + 20) + 100*114.6 + 10*232.6 = 44786
+ *   T=1024  1000*31 + 100*82.8 + 10*232.6           = 41606
+ *   T=0     1000*(30 + 1 + 5) + 100*82.8 + 10*232.6 = 46606
+ *   always  1000*35 + 100*81.8 + 10*231.6           = 45496
+ *   oracle  1000*30 + 100*81.8 + 10*231.6           = 40496 (the loop is cheaper at 16 B)
+ * With a penalty of 12 ns for the dispatch replica, the loop behind it costs 10 + 1 + 12:
+ *   T=2048  1000*23 + 100*114.6 + 10*232.6          = 36786
+ *   never   1000*23 + 100*114.6 + 10*414.2          = 38602
+ */
+static void mix_correction_adds_penalties(void **state)
+{
+	struct costmodel *m = model(true, 0);
+	struct est_mix mix = { .applied = true, .cutoff = 512, .calls = 20000, .nr_impls = 2,
+			       .impls = { { .impl = "memcpy_orig", .penalty_ns = 20 },
+					  { .impl = "movsb", .penalty_ns = 5 } } };
+	struct est_family_result r;
+	struct est_options o;
+	struct est_input in;
+
+	est_options_default(&o);
+	assert_null(o.mix);
+	o.mix = &mix;
+	input(&in, false);
+	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	NEAR(row(&r, "today")->total_ns, 45492);
+	NEAR(row(&r, "T=2048")->total_ns, 44786);
+	NEAR(row(&r, "T=1024")->total_ns, 41606);
+	NEAR(row(&r, "T=0")->total_ns, 46606);
+	NEAR(row(&r, "always")->total_ns, 45496);
+	NEAR(row(&r, "oracle")->total_ns, 40496);
+	NEAR(r.dispatch_lo_ns, 1);
+	NEAR(r.dispatch_hi_ns, 1);
+	est_family_result_free(&r);
+
+	mix.impls[2] = (struct est_mix_impl){ .impl = "erms_threshold", .penalty_ns = 12 };
+	mix.nr_impls = 3;
+	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	NEAR(row(&r, "today")->total_ns, 45492);
+	NEAR(row(&r, "T=2048")->total_ns, 36786);
+	NEAR(row(&r, "never")->total_ns, 38602);
+	NEAR(row(&r, "always")->total_ns, 45496);
+	est_family_result_free(&r);
+
+	NEAR(est_mix_penalty(&mix, "memcpy_orig"), 20);
+	NEAR(est_mix_penalty(&mix, "rep_stosb"), 0);
+	NEAR(est_mix_penalty(NULL, "movsb"), 0);
+	mix.applied = false;
+	assert_null(est_mix_find(&mix, "memcpy_orig"));
+	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	check_exact_totals(&r);
+	est_family_result_free(&r);
+	est_input_free(&in);
+	costmodel_free(m);
+}
+
 static void missing_curve(void **state)
 {
 	struct costmodel *m = model(true, 0);
@@ -321,6 +381,7 @@ int main(void)
 		cmocka_unit_test(hand_computed),
 		cmocka_unit_test(time_weighted_becomes_calls),
 		cmocka_unit_test(mixed_cache),
+		cmocka_unit_test(mix_correction_adds_penalties),
 		cmocka_unit_test(missing_curve),
 		cmocka_unit_test(split_threshold),
 		cmocka_unit_test(options_parse),

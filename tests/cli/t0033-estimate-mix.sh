@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0033-estimate-mix: the mix correction's plumbing: skipped (and why) for models not measured on
+# this CPU, where --no-mix-correction changes nothing; applied with a model calibrated here, its
+# penalties (shuffled - sorted ns per call) finite and added to today's short-copy costs exactly
+# (no timing asserted).
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+G="$ROOT/tests/golden"
+F='.inputs[0].families[0]'
+cd "$TMP"
+
+# A hand-written model of another CPU: skipped; the pure model's numbers, unchanged.
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
+	--json
+cp out dflt.json
+expect_eq "synthetic: applied" "$(jq "$F.mix_correction.applied" dflt.json)" false
+jq -r "$F.mix_correction.why" dflt.json | grep -q "measured on Synthetic CPU, not this CPU" ||
+	fail "synthetic: why: $(jq "$F.mix_correction" dflt.json)"
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
+	--json --no-mix-correction
+expect_eq "--no-mix-correction: why" "$(jq -r "$F.mix_correction.why" out)" "--no-mix-correction"
+expect_eq "--no-mix-correction: same policies" "$(jq -c '[.inputs[].families[].policies]' out)" \
+	"$(jq -c '[.inputs[].families[].policies]' dflt.json)"
+
+# The seed's published figures: skipped, and the text says so.
+FLEET="$ROOT/examples/data/fleetbench-2023/MemcpyGoogleFleet.txt"
+expect_exit 0 "$COPYPROF" estimate --hist "$FLEET" \
+	-m "$ROOT/examples/costmodels/cooperlake-8321hc-seed.json"
+expect_out "mix correction: none \(the cost model is built from published figures"
+
+# A model measured here: the correction runs.
+"$COPYPROF" calibrate --quick --impl memcpy_orig,movsb,erms_threshold --cache warm -o cm.json \
+	> /dev/null 2> err.txt
+rc=$?
+grep -q "invariant TSC" err.txt && skip "no invariant TSC: $(tail -n 1 err.txt)"
+[ "$rc" -eq 0 ] || fail "calibrate --quick exited $rc: $(cat err.txt)"
+printf '8,100\n24,50\n40,30\n' > short.csv
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+cp out mix.json
+expect_eq "here: applied" "$(jq "$F.mix_correction.applied" mix.json)" true
+expect_eq "here: cutoff" "$(jq "$F.mix_correction.cutoff" mix.json)" 512
+expect_eq "here: calls" "$(jq "$F.mix_correction.calls" mix.json)" 20000
+expect_eq "here: impls" "$(jq -c "[$F.mix_correction.impls[].impl] | sort" mix.json)" \
+	'["erms_threshold","memcpy_orig","movsb"]'
+jq -e "$F.mix_correction.impls | all(.shuffled_ns > 0 and .sorted_ns > 0 and .predicted_ns > 0
+	and (.penalty_ns | isinfinite | not)
+	and ((.penalty_ns - (.shuffled_ns - .sorted_ns)) | fabs) < 1e-3)" mix.json > /dev/null ||
+	fail "penalties: $(jq -c "$F.mix_correction" mix.json)"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json --no-mix-correction
+cp out pure.json
+expect_eq "--no-mix-correction here" "$(jq "$F.mix_correction.applied" pure.json)" false
+# Every length is below the cutoff: today's cost per call is the pure one plus today's penalty.
+jq -e -n --slurpfile a mix.json --slurpfile b pure.json '
+	$a[0].inputs[0].families[0] as $m | $b[0].inputs[0].families[0] as $p
+	| ($m.mix_correction.impls[] | select(.impl == $m.today.impl) | .penalty_ns) as $k
+	| ($m.policies[0].ns_per_call - $p.policies[0].ns_per_call - $k) | fabs < 1e-3' > /dev/null ||
+	fail "today's cost is not the pure one plus its penalty"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json
+expect_out "mix correction below 512 B"
+expect_out "memcpy_orig [-+][0-9.]+ ns"
+
+# Nothing below the cutoff: nothing to correct.
+printf '4096,10\n' > long.csv
+expect_exit 0 "$COPYPROF" estimate --hist long.csv -m cm.json --json
+expect_eq "long: why" "$(jq -r "$F.mix_correction.why" out)" "no calls below the cutoff"
+exit 0

@@ -56,23 +56,27 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Estimate what a REP MOVSB/STOSB threshold would save on a recorded workload: for each\n"
-	"copy family, today's code, the string op at every length, the loop below T and the string\n"
-	"op from T for every candidate T, and an oracle; with 95% intervals from the calibration's\n"
-	"spread and the counting error, the best T, per-site winners and losers, and a paragraph\n"
-	"for a commit message (docs/estimate.md).\n"
+	"Estimate what a REP MOVSB/STOSB threshold would save on a recorded workload:\n"
+	"for each copy family, today's code, the string op at every length, the loop\n"
+	"below T and the string op from T for every candidate T, and an oracle; with\n"
+	"95% intervals from the calibration's spread and the counting error, the best\n"
+	"T, per-site winners and losers, and a paragraph for a commit message\n"
+	"(docs/estimate.md).\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof estimate -i copyprof.json -m costmodel.json\n"
 	"  copyprof estimate -i btrfs.json -m cm.json --cache mixed=2,1,1 --at 2048\n"
-	"  copyprof estimate --hist examples/data/fleetbench-2023/MemcpyGoogleFleet.txt \\\n"
+	"  copyprof estimate \\\n"
+	"      --hist examples/data/fleetbench-2023/MemcpyGoogleFleet.txt \\\n"
 	"      -m examples/costmodels/cooperlake-8321hc-seed.json\n"
-	"  copyprof estimate -i fleet.json -m icx.json -m clx.json --json | jq '.inputs[0].families'\n"
-	"  copyprof estimate -i copyprof.json --validate     # calibrates --quick first\n"
+	"  copyprof estimate -i fleet.json -m icx.json -m clx.json --json |\n"
+	"      jq '.inputs[0].families'\n"
+	"  copyprof estimate -i copyprof.json --validate   # calibrates --quick first\n"
 	"  copyprof estimate -i copyprof.json -m cm.json --no-mix-correction\n"
 	"\n"
-	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family calls, a cost\n"
-	"model without a needed implementation or cache state), 2 usage error.";
+	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family\n"
+	"calls, a cost model without a needed implementation or cache state), 2 usage\n"
+	"error.";
 
 static uint64_t parse_len(struct argp_state *state, const char *opt, const char *arg)
 {

@@ -38,6 +38,9 @@ int probe_site_resolve(struct probe_site *s)
 		/* The kernel resolves the name itself and explains a refusal at attach time. */
 		return 0;
 	case MECH_HWBP:
+		/* The planner found the address already (a call site's own). */
+		if (s->kaddr)
+			return 0;
 		err = kaddr_resolve(s->spec.path, s->spec.symbol, &s->kaddr);
 		if (err)
 			return err;

@@ -362,10 +362,8 @@ int cmd_import_perf(int argc, char **argv)
 	p_info("%llu samples, %llu copy family (%.1f%%) in %zu site(s)",
 	       (unsigned long long)im.total, (unsigned long long)copy,
 	       im.total ? 100.0 * (double)copy / (double)im.total : 0.0, p->nr_sites);
-	if (profile_write(p, args.output))
+	if (profile_save(p, args.output))
 		goto out;
-	if (strcmp(args.output, "-"))
-		p_info("profile written to %s", args.output);
 	status = EXIT_OK;
 out:
 	sample_agg_free(im.agg);

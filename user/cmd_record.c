@@ -322,10 +322,8 @@ static int record(struct record_args *a)
 	hs = NULL;
 	print_summary(p);
 	fflush(stdout);
-	if (profile_write(p, a->output))
+	if (profile_save(p, a->output))
 		goto out;
-	if (strcmp(a->output, "-"))
-		p_info("profile written to %s", a->output);
 	err = EXIT_OK;
 out:
 	hist_session_destroy(hs);

@@ -102,6 +102,8 @@ void profile_site_sum(struct profile_site *s);
 json_object *profile_to_json(const struct profile *p);
 /* Writes the profile atomically; "-" is stdout. Returns 0 or -errno (printed). */
 int profile_write(const struct profile *p, const char *path);
+/* profile_write(), then says on stderr where the profile went (not for stdout). */
+int profile_save(const struct profile *p, const char *path);
 /* Reads and validates a profile; prints why it is refused. Returns 0 or -errno/-EINVAL. */
 int profile_read(const char *path, struct profile **out);
 int profile_from_json(json_object *root, const char *name, struct profile **out);

@@ -154,6 +154,15 @@ int profile_write(const struct profile *p, const char *path)
 	return json_write_file(profile_to_json(p), path);
 }
 
+int profile_save(const struct profile *p, const char *path)
+{
+	int err = profile_write(p, path);
+
+	if (!err && strcmp(path, "-"))
+		p_info("profile written to %s", path);
+	return err;
+}
+
 /* ---- reading ---- */
 
 static int groups_from_json(json_object *arr, struct profile *p, const char *name)

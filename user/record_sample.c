@@ -383,10 +383,8 @@ int record_sample(const struct record_sample_args *a)
 	r->ss = NULL;
 	print_summary(p, r);
 	fflush(stdout);
-	if (profile_write(p, a->output))
+	if (profile_save(p, a->output))
 		goto out;
-	if (strcmp(a->output, "-"))
-		p_info("profile written to %s", a->output);
 	status = EXIT_OK;
 out:
 	if (r) {

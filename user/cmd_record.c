@@ -12,6 +12,8 @@
 #include "copyfam.h"
 #include "feature.h"
 #include "hist_session.h"
+#include "kdebuginfo.h"
+#include "ksource.h"
 #include "log.h"
 #include "monotime.h"
 #include "probe_site.h"
@@ -37,10 +39,12 @@ struct record_args {
 	const char *event;
 	const char *cgroup;
 	int nr_leaves;
+	const char *debuginfo[KDEBUGINFO_MAX_PATHS];	/* --debuginfo, then --vmlinux */
+	size_t nr_debuginfo;
 };
 
 enum { OPT_UPROBE = 0x100, OPT_PID, OPT_KPROBE, OPT_HWBP, OPT_SAMPLE, OPT_LEAF, OPT_CGROUP,
-       OPT_SITE, OPT_ENTRY, OPT_VMLINUX };
+       OPT_SITE, OPT_ENTRY, OPT_VMLINUX, OPT_DEBUGINFO };
 
 static const struct argp_option options[] = {
 	{ "preset", 'p', "PRESET", 0, "Probe the kernel sites of preset PRESET (btrfs, iov_iter, "
@@ -51,6 +55,9 @@ static const struct argp_option options[] = {
 	  "kernel allows it; otherwise the planner says why (repeatable)" },
 	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
 	  "is missing" },
+	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0, "Kernel DWARF for sites' file:line and stage labels: "
+	  "a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg (repeatable; "
+	  "/usr/lib/debug and DEBUGINFOD_URLS are searched too)" },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
 	  "Probe a user-space function (repeatable). REG: arg1..arg6 or rax..r15; default "
 	  "len=arg3,dst=arg1,src=arg2 (memcpy-like); len=arg2 means clear-like (no source)" },
@@ -139,6 +146,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		v[(*n)++] = arg;
 		break;
 	}
+	case OPT_DEBUGINFO:
+		if (a->nr_debuginfo == KDEBUGINFO_MAX_PATHS - 1)
+			argp_error(state, "at most %d --debuginfo paths", KDEBUGINFO_MAX_PATHS - 1);
+		a->debuginfo[a->nr_debuginfo++] = arg;
+		break;
 	case OPT_VMLINUX:
 		a->plan.vmlinux = arg;
 		break;
@@ -320,6 +332,9 @@ static int record(struct record_args *a)
 			goto out;
 	hist_session_destroy(hs);
 	hs = NULL;
+	if (a->plan.vmlinux)	/* a debug vmlinux gives lines too */
+		a->debuginfo[a->nr_debuginfo++] = a->plan.vmlinux;
+	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);
 	print_summary(p);
 	fflush(stdout);
 	if (profile_save(p, a->output))

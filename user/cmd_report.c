@@ -6,6 +6,8 @@
 #include <string.h>
 #include "commands.h"
 #include "hist_print.h"
+#include "kdebuginfo.h"
+#include "ksource.h"
 #include "log.h"
 #include "profile.h"
 #include "report_sample.h"
@@ -14,14 +16,19 @@ struct report_args {
 	const char *input;
 	int top;
 	bool json;
+	const char *debuginfo[KDEBUGINFO_MAX_PATHS];
+	size_t nr_debuginfo;
 };
 
-enum { OPT_JSON = 0x100, OPT_TOP };
+enum { OPT_JSON = 0x100, OPT_TOP, OPT_DEBUGINFO };
 
 static const struct argp_option options[] = {
 	{ "input", 'i', "FILE", 0, "Profile to read (default copyprof.json)" },
 	{ "json", OPT_JSON, NULL, 0, "Print the normalised profile as JSON instead" },
 	{ "top", OPT_TOP, "N", 0, "How many top sizes to list per site (default 8)" },
+	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0, "Kernel DWARF for kernel sites recorded without "
+	  "lines: a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg "
+	  "(repeatable; /usr/lib/debug and DEBUGINFOD_URLS are searched too)" },
 	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
@@ -33,6 +40,7 @@ static const char doc[] =
 	"  copyprof report                      # reads copyprof.json\n"
 	"  copyprof report -i btrfs.json --top 3\n"
 	"  copyprof report -i a.json --json | jq '.sites[0].calls'\n"
+	"  copyprof report -i btrfs.json --debuginfo /usr/lib/debug/boot/vmlinux-6.12.117+deb12-amd64\n"
 	"\n"
 	"Exit status: 0 ok, 1 unreadable profile, 2 usage error.";
 
@@ -52,6 +60,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->top = (int)strtol(arg, &end, 10);
 		if (*end || a->top < 0)
 			argp_error(state, "--top %s: give a count", arg);
+		break;
+	case OPT_DEBUGINFO:
+		if (a->nr_debuginfo == KDEBUGINFO_MAX_PATHS)
+			argp_error(state, "at most %d --debuginfo paths", KDEBUGINFO_MAX_PATHS);
+		a->debuginfo[a->nr_debuginfo++] = arg;
 		break;
 	case 'v':
 		log_verbose = true;
@@ -86,8 +99,9 @@ static void print_source(const struct profile_source *src)
 
 static void print_site(const struct profile_site *s, int top)
 {
-	printf("site %u: %s:%s+0x%llx  (%s, len=%s)\n", s->id, s->target ?: "?", s->symbol ?: "?",
-	       (unsigned long long)s->offset, s->mechanism ?: "?", s->len_arg ?: "?");
+	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
+	       s->symbol ?: "?", (unsigned long long)s->offset, s->label ? " [" : "",
+	       s->label ?: "", s->label ? "]" : "", s->mechanism ?: "?", s->len_arg ?: "?");
 	if (s->source)
 		print_source(s->source);
 	printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
@@ -126,6 +140,9 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	if (profile_read(args.input, &p))
 		return EXIT_RUNTIME;
+	/* Kernel sites recorded without DWARF get their lines here, as perf report does. */
+	if (args.nr_debuginfo || getenv("DEBUGINFOD_URLS"))
+		ksource_annotate(p, args.debuginfo, args.nr_debuginfo);
 	if (args.json) {
 		json_object *root = profile_to_json(p);
 

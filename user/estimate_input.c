@@ -157,8 +157,11 @@ static char *site_label(const struct profile_site *s)
 	const char *t = s->target ? s->target : "?", *slash = strrchr(t, '/');
 	char *out;
 
-	if (asprintf(&out, "%s:%s+0x%llx (%s)", slash ? slash + 1 : t, s->symbol ? s->symbol : "?",
-		     (unsigned long long)s->offset, s->mechanism ? s->mechanism : "?") < 0)
+	/* A stage label (zdss_flush) says which call site it is better than the offset does. */
+	if (asprintf(&out, "%s:%s+0x%llx%s%s%s (%s)", slash ? slash + 1 : t,
+		     s->symbol ? s->symbol : "?", (unsigned long long)s->offset,
+		     s->label ? " [" : "", s->label ?: "", s->label ? "]" : "",
+		     s->mechanism ? s->mechanism : "?") < 0)
 		return NULL;
 	return out;
 }

@@ -196,6 +196,9 @@ static int add_site(struct profile *out, const struct profile_site *s, uint32_t 
 	/* The same binary's site has one source position: the first profile's is kept. */
 	if (!d->source && s->source && !(d->source = profile_source_dup(s->source)))
 		return -ENOMEM;
+	if ((!d->label && s->label && !(d->label = strdup(s->label))) ||
+	    (!d->build_id && s->build_id && !(d->build_id = strdup(s->build_id))))
+		return -ENOMEM;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		d->buckets[b].count += s->buckets[b].count;
 		d->buckets[b].bytes += s->buckets[b].bytes;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* preset.c: find and parse preset files: "description TEXT", "site FUNC", "entry SYMBOL" */
+/* preset.c: find and parse preset files: "description", "site", "entry" and "label" lines */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,24 @@ static int add_item(struct preset *p, enum preset_kind kind, const char *spec, i
 	return 0;
 }
 
+static int add_label(struct preset *p, char *val, int line)
+{
+	char *save = NULL, *func = strtok_r(val, " \t", &save);
+	char *var = strtok_r(NULL, " \t", &save), *name = strtok_r(NULL, " \t", &save);
+	struct preset_label *v;
+
+	if (!func || !var || !name || strtok_r(NULL, " \t", &save)) {
+		p_err("%s:%d: 'label' takes FUNCTION VARIABLE NAME", p->path, line);
+		return -EINVAL;
+	}
+	v = realloc(p->labels, (p->nr_labels + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	p->labels = v;
+	v[p->nr_labels++] = (struct preset_label){ strdup(func), strdup(var), strdup(name) };
+	return 0;
+}
+
 static int parse_file(FILE *f, struct preset *p)
 {
 	char line[1024];
@@ -82,8 +101,12 @@ static int parse_file(FILE *f, struct preset *p)
 			val[strcspn(val, " \t")] = 0;
 			if (add_item(p, key[0] == 's' ? PRESET_SITE : PRESET_ENTRY, val, nr))
 				return -ENOMEM;
+		} else if (!strcmp(key, "label")) {
+			if (add_label(p, val, nr))
+				return -EINVAL;
 		} else {
-			p_err("%s:%d: unknown directive '%s' (expected description, site or entry)",
+			p_err("%s:%d: unknown directive '%s' (expected description, site, entry or "
+			      "label)",
 			      p->path, nr, key);
 			return -EINVAL;
 		}
@@ -194,9 +217,71 @@ void preset_free(struct preset *p)
 		return;
 	for (i = 0; i < p->nr_items; i++)
 		free(p->items[i].spec);
+	for (i = 0; i < p->nr_labels; i++) {
+		free(p->labels[i].function);
+		free(p->labels[i].var);
+		free(p->labels[i].name);
+	}
+	free(p->labels);
 	free(p->items);
 	free(p->name);
 	free(p->path);
 	free(p->description);
 	free(p);
+}
+
+static bool loaded(struct preset **v, size_t n, const char *name)
+{
+	while (n--)
+		if (!strcmp(v[n]->name, name))
+			return true;
+	return false;
+}
+
+static size_t load_one(struct preset ***v, size_t n, const char *name)
+{
+	struct preset **grown, *p;
+
+	if (loaded(*v, n, name))
+		return n;
+	if (preset_load(name, &p)) {
+		p_warn("preset %s skipped", name);
+		return n;
+	}
+	grown = realloc(*v, (n + 1) * sizeof(*grown));
+	if (!grown) {
+		preset_free(p);
+		return n;
+	}
+	grown[n] = p;
+	*v = grown;
+	return n + 1;
+}
+
+size_t preset_load_all(struct preset ***out)
+{
+	const struct preset_builtin *b;
+	char dirs[4][PATH_MAX], name[NAME_MAX + 1];
+	int i, nr = preset_dirs(dirs, 4);
+	size_t n = 0;
+
+	*out = NULL;
+	for (i = 0; i < nr; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+
+			if (len <= 7 || strcmp(e->d_name + len - 7, ".preset"))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)(len - 7), e->d_name);
+			n = load_one(out, n, name);
+		}
+		if (d)
+			closedir(d);
+	}
+	for (b = preset_builtins; b->name; b++)
+		n = load_one(out, n, b->name);
+	return n;
 }

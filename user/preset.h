@@ -13,12 +13,24 @@ struct preset_item {
 	int line;
 };
 
+/*
+ * "label FUNC VAR NAME": a call site in FUNC whose enclosing lexical blocks declare a variable
+ * VAR is stage NAME (zstd's zdss_flush declares flushedSize). Needs DWARF (ksource.h).
+ */
+struct preset_label {
+	char *function;
+	char *var;
+	char *name;
+};
+
 struct preset {
 	char *name;
 	char *path;
 	char *description;
 	struct preset_item *items;
 	size_t nr_items;
+	struct preset_label *labels;
+	size_t nr_labels;
 };
 
 /* A preset compiled into the binary: the shipped presets/ files (build/presets_builtin.c). */
@@ -37,6 +49,12 @@ extern const struct preset_builtin preset_builtins[];
  */
 int preset_load(const char *name, struct preset **out);
 void preset_free(struct preset *p);
+/*
+ * Loads every preset found (files in the search path, then the built-in ones not shadowed by
+ * a file), skipping, with a warning, any that cannot be read. Returns how many (0 on none or
+ * out of memory); free each with preset_free() and the array with free().
+ */
+size_t preset_load_all(struct preset ***out);
 /* Prints the available presets, one per line with their description. */
 void preset_list(void);
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "elfsyms.h"
+#include "buildid.h"
 #include "kaddr.h"
 #include "log.h"
 #include "probe_site.h"
@@ -83,6 +84,14 @@ void probe_site_describe(const struct probe_site *s, struct profile_site *out)
 	out->len_arg = strdup(reg_name(s->spec.len_reg));
 	if (s->mech == MECH_UPROBE && s->resolved_path)
 		out->source = srcline_lookup(s->resolved_path, s->vaddr);
+	if (s->mech != MECH_UPROBE) {
+		char id[BUILDID_HEX_MAX];
+
+		out->address = s->kaddr;
+		/* So that lines can be found later, on another machine (ksource.h). */
+		if (!buildid_kernel(target, id, sizeof(id)))
+			out->build_id = strdup(id);
+	}
 }
 
 void probe_site_free(struct probe_site *s)

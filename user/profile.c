@@ -123,6 +123,8 @@ void profile_free(struct profile *p)
 		free(p->sites[i].len_arg);
 		sample_site_info_free(p->sites[i].sample);
 		profile_source_free(p->sites[i].source);
+		free(p->sites[i].label);
+		free(p->sites[i].build_id);
 	}
 	free(p->sites);
 	for (i = 0; i < p->nr_groups; i++) {

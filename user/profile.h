@@ -57,6 +57,9 @@ struct profile_site {
 	uint32_t group;	 /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct profile_source *source;	 /* NULL when there was no DWARF */
+	char *label;	 /* a stage name from a preset's label rule (zdss_flush ...), or NULL */
+	char *build_id;	 /* kernel sites: the build id of vmlinux or the module, or NULL */
+	uint64_t address; /* kernel sites: the instruction's address when recorded, or 0 */
 };
 
 /*

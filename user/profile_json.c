@@ -91,6 +91,16 @@ static json_object *site_to_json(const struct profile_site *s)
 	sample_site_to_json(s->sample, o);
 	if (s->source)
 		json_object_object_add(o, "source", source_to_json(s->source));
+	if (s->label)
+		json_put_str(o, "label", s->label);
+	if (s->build_id)
+		json_put_str(o, "build_id", s->build_id);
+	if (s->address) {
+		char hex[19];
+
+		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)s->address);
+		json_put_str(o, "address", hex);
+	}
 	return o;
 }
 
@@ -293,6 +303,18 @@ static struct profile_source *source_from_json(json_object *o)
 	return src;
 }
 
+/* "address" is a hex string: 64-bit kernel addresses do not fit JSON's doubles. */
+static void address_from_json(json_object *o, uint64_t *addr)
+{
+	char *hex = json_read_str(o, "address"), *end = NULL;
+
+	if (hex)
+		*addr = strtoull(hex, &end, 16);
+	if (!hex || *end)
+		*addr = 0;
+	free(hex);
+}
+
 static int site_from_json(json_object *o, struct profile *p, const char *name)
 {
 	struct profile_site *s = profile_add_site(p);
@@ -332,6 +354,9 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	s->has_align = a > 0 || b > 0;
 	s->sample = sample_site_from_json(o);
 	s->source = source_from_json(o);
+	s->label = json_read_str(o, "label");
+	s->build_id = json_read_str(o, "build_id");
+	address_from_json(o, &s->address);
 	if (!json_read_u64(o, "group", &v)) {
 		if (v >= p->nr_groups) {
 			p_err("%s: site %u: group %llu is not in \"groups\"", name, s->id,

@@ -68,26 +68,78 @@ static int inline_chain(Dwarf_Die *cu, Dwarf_Addr addr, struct profile_source *s
 	return err;
 }
 
-static struct profile_source *lookup(Dwfl_Module *mod, uint64_t addr)
+/* Adds the names of the variables declared directly in lexical block @block. */
+static void block_vars(Dwarf_Die *block, struct srcline_vars *v)
+{
+	Dwarf_Die child;
+	char **names;
+
+	if (dwarf_child(block, &child))
+		return;
+	do {
+		const char *name = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) != DW_TAG_variable || !name)
+			continue;
+		names = realloc(v->names, (v->nr + 1) * sizeof(*names));
+		if (!names)
+			return;
+		v->names = names;
+		if ((names[v->nr] = strdup(name)))
+			v->nr++;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/*
+ * Walks the concrete DIE tree down through the scopes that contain @addr. dwarf_getscopes()
+ * would not do: past an inlined call it continues in the inlined function's abstract tree, so
+ * the caller's blocks around the call (where zstd's stage variables are) are never seen.
+ */
+static void scope_vars(Dwarf_Die *parent, Dwarf_Addr addr, struct srcline_vars *v)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(parent, &child))
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_lexical_block &&
+		    tag != DW_TAG_inlined_subroutine)
+			continue;
+		if (dwarf_haspc(&child, addr) <= 0)
+			continue;
+		if (tag == DW_TAG_lexical_block)
+			block_vars(&child, v);
+		scope_vars(&child, addr, v);
+		return;
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+void srcline_vars_free(struct srcline_vars *v)
+{
+	while (v && v->nr)
+		free(v->names[--v->nr]);
+	if (v) {
+		free(v->names);
+		v->names = NULL;
+	}
+}
+
+/* @a is an address in the module's own (biased) layout. */
+static struct profile_source *lookup(Dwfl_Module *mod, Dwarf_Addr a, struct srcline_vars *vars)
 {
 	struct profile_source *src;
-	Dwarf_Addr bias, a;
+	Dwarf_Addr bias;
 	Dwarf_Die *cu;
 	Dwfl_Line *l;
 	const char *file, *dir;
 	int line = 0;
 
-	/* Offline, a PIE or library is laid out at a made-up base: its bias from link addresses. */
-	if (!dwfl_module_getelf(mod, &bias)) {
-		p_debug("srcline: %s", dwfl_errmsg(-1));
-		return NULL;
-	}
-	a = addr + bias;
 	l = dwfl_module_getsrc(mod, a);
 	file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 	if (!file) {
-		p_debug("srcline: no line for 0x%llx: %s", (unsigned long long)addr,
-			dwfl_errmsg(-1));
+		p_debug("srcline: no line for 0x%llx: %s", (unsigned long long)a, dwfl_errmsg(-1));
 		return NULL;
 	}
 	src = calloc(1, sizeof(*src));
@@ -103,10 +155,62 @@ static struct profile_source *lookup(Dwfl_Module *mod, uint64_t addr)
 	cu = dwfl_module_addrdie(mod, a, &bias);
 	if (cu && inline_chain(cu, a - bias, src))
 		goto fail;
+	if (cu && vars)
+		scope_vars(cu, a - bias, vars);
 	return src;
 fail:
 	p_err("srcline: out of memory");
 	profile_source_free(src);
+	return NULL;
+}
+
+struct srcline_file {
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+};
+
+struct srcline_file *srcline_open(const char *path)
+{
+	struct srcline_file *f = calloc(1, sizeof(*f));
+
+	if (!f || !(f->dwfl = dwfl_begin(&offline_callbacks))) {
+		p_err("srcline: %s", f ? dwfl_errmsg(-1) : "out of memory");
+		free(f);
+		return NULL;
+	}
+	f->mod = dwfl_report_offline(f->dwfl, path, path, -1);
+	if (dwfl_report_end(f->dwfl, NULL, NULL) || !f->mod) {
+		p_err("cannot read DWARF of %s: %s", path, dwfl_errmsg(-1));
+		srcline_close(f);
+		return NULL;
+	}
+	return f;
+}
+
+void srcline_close(struct srcline_file *f)
+{
+	if (!f)
+		return;
+	dwfl_end(f->dwfl);
+	free(f);
+}
+
+struct profile_source *srcline_symbol(struct srcline_file *f, const char *symbol,
+				      uint64_t offset, struct srcline_vars *vars)
+{
+	int i, n = dwfl_module_getsymtab(f->mod);
+
+	for (i = 1; i < n; i++) {
+		const char *name;
+		GElf_Addr addr;
+		GElf_Sym sym;
+
+		name = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (name && GELF_ST_TYPE(sym.st_info) == STT_FUNC && !strcmp(name, symbol) &&
+		    offset < (sym.st_size ?: 1))
+			return lookup(f->mod, addr + offset, vars);
+	}
+	p_debug("srcline: no function %s covering +0x%llx", symbol, (unsigned long long)offset);
 	return NULL;
 }
 
@@ -115,6 +219,7 @@ struct profile_source *srcline_lookup(const char *path, uint64_t addr)
 	struct profile_source *src = NULL;
 	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
 	Dwfl_Module *mod;
+	Dwarf_Addr bias;
 
 	if (!dwfl) {
 		p_debug("srcline: libdwfl: %s", dwfl_errmsg(-1));
@@ -123,8 +228,11 @@ struct profile_source *srcline_lookup(const char *path, uint64_t addr)
 	mod = dwfl_report_offline(dwfl, path, path, -1);
 	if (dwfl_report_end(dwfl, NULL, NULL) || !mod)
 		p_debug("srcline: %s: %s", path, dwfl_errmsg(-1));
+	/* Offline, a PIE or library is laid out at a made-up base: its bias from link addresses. */
+	else if (!dwfl_module_getelf(mod, &bias))
+		p_debug("srcline: %s", dwfl_errmsg(-1));
 	else
-		src = lookup(mod, addr);
+		src = lookup(mod, addr + bias, NULL);
 	dwfl_end(dwfl);
 	return src;
 }

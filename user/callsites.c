@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "callsites.h"
+#include "kprobe_rules.h"
 #include "log.h"
 #include "reason.h"
 
@@ -72,6 +73,28 @@ static const struct copy_target *target_by_reloc(const struct ksyms *ks, const s
 	return s ? target_of(ks, s) ?: t : t;
 }
 
+uint64_t callsites_padding_start(const struct ksyms *ks, uint64_t entry)
+{
+	uint64_t size;
+	const struct ksym *s = ksyms__at(ks, entry - 1, NULL, &size);
+
+	if (s && !strncmp(s->name, "__pfx_", 6) && s->addr + size == entry &&
+	    entry - s->addr <= 64)
+		return s->addr;
+	return entry;
+}
+
+/* For only_target: how its sites are named, as a copy target if it is one. */
+static struct copy_target only_target_of(const struct ksyms *ks, uint64_t entry)
+{
+	const struct ksym *s = ksyms__at(ks, entry, NULL, NULL);
+	const struct copy_target *t = s && s->addr == entry ? target_of(ks, s) : NULL;
+
+	if (t)
+		return *t;
+	return (struct copy_target){ s && s->addr == entry ? s->name : "?", NULL, NULL };
+}
+
 static int add_site(struct callsite_list *out, const struct callsite *s)
 {
 	struct callsite *v = realloc(out->v, (out->nr + 1) * sizeof(*v));
@@ -125,10 +148,11 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 {
 	const uint8_t *code = b->code;
 	size_t left = b->len;
-	uint64_t pc = b->addr, at;
+	uint64_t pc = b->addr, at, to, only_lo = 0;
 	char ring[3][192];
 	unsigned int count = 0, scale;
 	const struct copy_target *t;
+	struct copy_target only = { 0 };
 	struct callsite s;
 	const cs_x86 *x;
 	const char *family = NULL;
@@ -143,6 +167,10 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 	if (!insn) {
 		cs_close(&cs);
 		return -ENOMEM;
+	}
+	if (o && o->only_target) {
+		only = only_target_of(ks, o->only_target);
+		only_lo = callsites_padding_start(ks, o->only_target);
 	}
 	while (left && !err) {
 		at = pc;
@@ -159,12 +187,15 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 		scale = 0;
 		if ((cs_insn_group(cs, insn, CS_GRP_CALL) || cs_insn_group(cs, insn, CS_GRP_JUMP)) &&
 		    x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
-			if (b->from_ko)
+			to = (uint64_t)x->operands[0].imm;
+			if (only.name)
+				t = to >= only_lo && to <= o->only_target ? &only : NULL;
+			else if (b->from_ko)
 				t = insn->size >= 5 ? target_by_reloc(ks, b, at - b->addr + insn->size - 4)
 						    : NULL;
 			else
-				t = target_at(ks, (uint64_t)x->operands[0].imm);
-		} else if (o && o->include_inline) {
+				t = target_at(ks, to);
+		} else if (o && o->include_inline && !only.name) {
 			scale = string_op(insn, &family);
 		}
 		if (t || scale) {
@@ -327,62 +358,6 @@ void callsite_lists_free(struct callsite_list *l, size_t nr)
 	free(l);
 }
 
-/* First whitespace-separated word of @line equals @name. */
-static bool first_word_is(const char *line, const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(line, name, n) && (!line[n] || strchr(" \t\n", line[n]));
-}
-
-/* Is @name listed in available_filter_functions? TS_UNKNOWN if no such file is readable. */
-static enum tristate in_filter_functions(const char *path, const char *name)
-{
-	static const char *const paths[] = { "/sys/kernel/tracing/available_filter_functions",
-					     "/sys/kernel/debug/tracing/available_filter_functions" };
-	enum tristate r = TS_NO;
-	char *line = NULL;
-	size_t cap = 0, i;
-	FILE *f = NULL;
-
-	if (path)
-		f = fopen(path, "r");
-	for (i = 0; !path && !f && i < 2; i++)
-		f = fopen(paths[i], "r");
-	if (!f)
-		return TS_UNKNOWN;
-	while (r == TS_NO && getline(&line, &cap, f) > 0)
-		if (first_word_is(line, name))
-			r = TS_YES;
-	free(line);
-	fclose(f);
-	return r;
-}
-
-/* Is @name, or @addr, on the kprobe blacklist ("0xSTART-0xEND\tNAME [MODULE]" lines)? */
-static enum tristate on_blacklist(const char *path, const char *name, uint64_t addr)
-{
-	unsigned long long start, end;
-	enum tristate r = TS_NO;
-	char *line = NULL, *tab;
-	size_t cap = 0;
-	FILE *f = fopen(path ?: "/sys/kernel/debug/kprobes/blacklist", "r");
-
-	if (!f)
-		return TS_UNKNOWN;
-	while (r == TS_NO && getline(&line, &cap, f) > 0) {
-		tab = strpbrk(line, " \t");
-		if (tab && first_word_is(tab + strspn(tab, " \t"), name))
-			r = TS_YES;
-		if (addr && sscanf(line, "0x%llx-0x%llx", &start, &end) == 2 && start <= addr &&
-		    addr < end)
-			r = TS_YES;
-	}
-	free(line);
-	fclose(f);
-	return r;
-}
-
 static void add_reason(char **reason, const char *msg)
 {
 	char *joined;
@@ -402,6 +377,7 @@ int callsites_entry_info(const struct ksyms *ks, const char *func, const struct 
 	const struct ksym *s = ksyms__find(ks, func, "*");
 	uint64_t lo = ksyms__addr(ks, "__noinstr_text_start");
 	uint64_t hi = ksyms__addr(ks, "__noinstr_text_end");
+	struct kprobe_rules *rules;
 
 	if (!p)
 		p = &none;
@@ -419,8 +395,14 @@ int callsites_entry_info(const struct ksyms *ks, const char *func, const struct 
 		e->noinstr = TS_NO;	/* a module's noinstr range is on the blacklist instead */
 	else if (lo && hi && !ks->restricted)
 		e->noinstr = s->addr >= lo && s->addr < hi ? TS_YES : TS_NO;
-	e->traceable = in_filter_functions(p->filter_functions, func);
-	e->blacklisted = on_blacklist(p->blacklist, func, ks->restricted ? 0 : s->addr);
+	rules = kprobe_rules__load(p->filter_functions, p->blacklist);
+	if (!rules) {
+		add_reason(&e->reason, "out of memory");
+		return -ENOMEM;
+	}
+	e->traceable = kprobe_rules__traceable(rules, func);
+	e->blacklisted = kprobe_rules__blacklisted(rules, func, ks->restricted ? 0 : s->addr);
+	kprobe_rules__free(rules);
 	if (e->noinstr == TS_YES)
 		add_reason(&e->reason, "in .noinstr.text, which kprobes refuse");
 	if (e->blacklisted == TS_YES)

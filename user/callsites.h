@@ -9,6 +9,7 @@
 #include "copyfam.h"
 #include "kimage.h"
 #include "kmodule.h"
+#include "kprobe_rules.h"
 #include "ksyms.h"
 
 struct callsite {
@@ -37,6 +38,12 @@ struct callsite_list {
 struct callsite_opts {
 	const char *modules_dir;	/* for .ko files; NULL: /lib/modules/$(uname -r) */
 	bool include_inline;		/* also list inline rep movs/stos instructions */
+	/*
+	 * Not 0: list the direct calls and jumps to the function at this address (or into its
+	 * __pfx_ padding) instead, whatever it is; family and len_reg are NULL unless it is a
+	 * copy target. For text with addresses only (not a .ko's relocations).
+	 */
+	uint64_t only_target;
 };
 
 /* Code to scan: its bytes, where it runs, and for a .ko the relocations inside it. */
@@ -59,6 +66,12 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 		   const struct callsite_opts *o, struct callsite_list *out);
 
 /*
+ * The lowest address a call to the function at @entry may aim at: the start of its __pfx_
+ * padding (where call-depth tracking puts a thunk), or @entry itself if it has none.
+ */
+uint64_t callsites_padding_start(const struct ksyms *ks, uint64_t entry);
+
+/*
  * Finds @func (in @module: NULL for any loaded one) and lists its copy-family call sites.
  * Text comes from @ki (may be NULL) for the core kernel; a module's from @ki when it is live
  * (/proc/kcore), else from its .ko. With several functions of that name, each is one entry
@@ -68,8 +81,6 @@ int callsites_find(const struct ksyms *ks, struct kimage *ki, const char *func,
 		   const char *module, const struct callsite_opts *o, struct callsite_list **out,
 		   char **why);
 void callsite_lists_free(struct callsite_list *l, size_t nr);
-
-enum tristate { TS_UNKNOWN = -1, TS_NO = 0, TS_YES = 1 };
 
 /* Why a kprobe at a function's entry would or would not work. */
 struct entry_info {

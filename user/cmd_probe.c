@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_probe.c: `copyprof probe`: live copy dispatch, copy-family call sites, entry probe-ability */
 #include <argp.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include "callers.h"
 #include "callsites.h"
 #include "commands.h"
 #include "dispatch.h"
+#include "json_write.h"
 #include "kimage.h"
 #include "ksyms.h"
 #include "log.h"
@@ -32,17 +35,22 @@ struct probe_args {
 	const char *release;
 	bool no_kcore;
 	bool json;
+	size_t callers_shown;	/* --callers N */
 };
 
 enum { OPT_SITE = 0x100, OPT_ENTRY, OPT_VMLINUX, OPT_KALLSYMS, OPT_MODULES, OPT_RELEASE,
-       OPT_NO_KCORE, OPT_JSON };
+       OPT_NO_KCORE, OPT_JSON, OPT_CALLERS };
 
 static const struct argp_option options[] = {
 	{ "preset", 'p', "PRESET", 0, "The sites and entries of preset PRESET (btrfs, iov_iter, "
 	  "clear_user, or a .preset file), with the mechanism record would use for each" },
 	{ "site", OPT_SITE, "[MODULE:]FUNC", 0, "List FUNC's calls into the copy family (repeatable)" },
-	{ "entry", OPT_ENTRY, "SYMBOL", 0, "Say whether a kprobe at SYMBOL's entry can work, and why "
-					  "not (repeatable)" },
+	{ "entry", OPT_ENTRY, "SYMBOL", 0,
+	  "Say whether a kprobe at SYMBOL's entry can work; if not, why, and list its callers "
+	  "(repeatable)" },
+	{ "callers", OPT_CALLERS, "N", 0,
+	  "List at most N callers of an --entry that cannot be probed (default 20; --json lists "
+	  "all)" },
 	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux or vmlinuz when "
 					     "/proc/kcore is missing" },
 	{ "kallsyms", OPT_KALLSYMS, "FILE", 0, "Symbols from FILE (another machine's /proc/kallsyms; "
@@ -63,13 +71,15 @@ static const char doc[] =
 	"clear_user and copy_{to,from}_user at each length (decoded from\n"
 	"/proc/kcore where it exists, else from a documented table), every call\n"
 	"into the copy family inside the --site functions, and whether a kprobe\n"
-	"at each --entry symbol can work.\n"
+	"at each --entry symbol can work; where none can, the entry's direct\n"
+	"callers (call sites confirmed with Capstone) and which take a kprobe.\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof probe                       # the dispatch only\n"
-	"  copyprof probe -p btrfs              # call sites, mechanism and why, per site\n"
+	"  copyprof probe -p btrfs              # call sites, mechanism and why\n"
 	"  copyprof probe --site ZSTD_decompressStream \\\n"
 	"                 --entry memcpy_orig --entry read_zero\n"
+	"  copyprof probe --entry memcpy --callers 50   # who calls memcpy\n"
 	"  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
 	"  copyprof probe --kallsyms guest.kallsyms --release 6.12.1 \\\n"
 	"                 --vmlinux vmlinuz-6.12.1 --site ZSTD_decompressStream\n"
@@ -165,6 +175,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		a->json = true;
 		break;
+	case OPT_CALLERS: {
+		char *end;
+
+		errno = 0;
+		a->callers_shown = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || *arg == '-')
+			argp_error(state, "--callers wants a number, not '%s'", arg);
+		break;
+	}
 	case 'v':
 		log_verbose = true;
 		break;
@@ -175,11 +194,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static const char *tristate_name(enum tristate t)
-{
-	return t == TS_YES ? "yes" : t == TS_NO ? "no" : "unknown";
 }
 
 static void format_range(char *buf, size_t len, const struct dispatch_row *r)
@@ -264,14 +278,6 @@ static json_object *dispatch_to_json(const struct dispatch *d)
 	return a;
 }
 
-static json_object *hex(uint64_t v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
-	return json_object_new_string(buf);
-}
-
 static json_object *site_list_to_json(const struct callsite_list *l)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array(), *s;
@@ -280,7 +286,7 @@ static json_object *site_list_to_json(const struct callsite_list *l)
 
 	json_object_object_add(o, "function", json_object_new_string(l->function));
 	json_object_object_add(o, "module", l->module ? json_object_new_string(l->module) : NULL);
-	json_object_object_add(o, "address", l->func_addr ? hex(l->func_addr) : NULL);
+	json_object_object_add(o, "address", l->func_addr ? json_new_hex(l->func_addr) : NULL);
 	json_object_object_add(o, "size", json_object_new_uint64(l->func_size));
 	json_object_object_add(o, "text_source", json_object_new_string(l->text_source));
 	json_object_object_add(o, "text_path", json_object_new_string(l->text_path ?: ""));
@@ -288,8 +294,8 @@ static json_object *site_list_to_json(const struct callsite_list *l)
 		c = &l->v[i];
 		s = json_object_new_object();
 		json_object_object_add(s, "offset", json_object_new_uint64(c->offset));
-		json_object_object_add(s, "offset_hex", hex(c->offset));
-		json_object_object_add(s, "address", c->addr ? hex(c->addr) : NULL);
+		json_object_object_add(s, "offset_hex", json_new_hex(c->offset));
+		json_object_object_add(s, "address", c->addr ? json_new_hex(c->addr) : NULL);
 		json_object_object_add(s, "instruction", json_object_new_string(c->mnemonic));
 		json_object_object_add(s, "target", c->target ? json_object_new_string(c->target)
 							       : NULL);
@@ -346,7 +352,7 @@ static json_object *entry_to_json(const struct entry_info *e)
 	json_object_object_add(o, "symbol", json_object_new_string(e->symbol));
 	json_object_object_add(o, "found", json_object_new_boolean(e->found));
 	json_object_object_add(o, "module", e->module ? json_object_new_string(e->module) : NULL);
-	json_object_object_add(o, "address", e->addr ? hex(e->addr) : NULL);
+	json_object_object_add(o, "address", e->addr ? json_new_hex(e->addr) : NULL);
 	json_object_object_add(o, "traceable", json_object_new_string(tristate_name(e->traceable)));
 	json_object_object_add(o, "kprobe_blacklisted",
 			       json_object_new_string(tristate_name(e->blacklisted)));
@@ -422,9 +428,39 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 	return failed;
 }
 
-static int run_entries(const struct probe_args *a, const struct ksyms *ks, json_object *jentries)
+/* For an entry no kprobe can take: the callers, whose call sites can (text or JSON). */
+static void run_callers(const struct probe_args *a, const struct ksyms *ks, struct kimage *ki,
+			const struct entry_info *e, json_object *jentry)
+{
+	struct callers c;
+	char *why = NULL;
+	bool searched = e->found && e->probeable != TS_YES;
+
+	if (searched && callers_find(ks, ki, e->symbol, NULL, &c, &why)) {
+		if (!jentry)
+			printf("  callers: not searched: %s\n", why ?: "?");
+		if (jentry)
+			json_put_str(jentry, "callers_error", why ?: "?");
+		searched = false;
+		callers_free(&c);
+	}
+	free(why);
+	if (jentry) {
+		json_object_object_add(jentry, "callers", searched ? callers_to_json(&c) : NULL);
+		json_object_object_add(jentry, "callers_summary", searched ?
+				       callers_summary_to_json(&c) : NULL);
+	} else if (searched) {
+		callers_print(&c, stdout, "  ", a->callers_shown, NULL);
+	}
+	if (searched)
+		callers_free(&c);
+}
+
+static int run_entries(const struct probe_args *a, const struct ksyms *ks, struct kimage *ki,
+		       json_object *jentries)
 {
 	struct entry_info e;
+	json_object *o = NULL;
 	int failed = 0;
 	size_t i;
 
@@ -434,9 +470,10 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, json_
 			failed = 1;
 		}
 		if (jentries)
-			json_object_array_add(jentries, entry_to_json(&e));
+			json_object_array_add(jentries, o = entry_to_json(&e));
 		else
 			print_entry(&e);
+		run_callers(a, ks, ki, &e, o);
 		entry_info_free(&e);
 	}
 	return failed;
@@ -444,7 +481,7 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, json_
 
 int cmd_probe(int argc, char **argv)
 {
-	struct probe_args args = { 0 };
+	struct probe_args args = { .callers_shown = CALLERS_SHOWN };
 	const struct argp argp = { options, parse_opt, NULL, doc };
 	struct kimage_opts ko;
 	struct kimage *ki = NULL;
@@ -475,8 +512,8 @@ int cmd_probe(int argc, char **argv)
 		args.release = release;
 	}
 	ko = (struct kimage_opts){ args.vmlinux, args.release, args.no_kcore,
-				   /* only the dispatch wants text: kcore or nothing */
-				   .live_only = !args.nr_sites };
+				   /* the dispatch alone wants kcore or nothing */
+				   .live_only = !args.nr_sites && !args.nr_entries };
 	ki = kimage__open(&ko, ks, &why);
 	if (!ki)
 		p_debug("no kernel text: %s", why ?: "?");
@@ -506,7 +543,7 @@ int cmd_probe(int argc, char **argv)
 			p_info("kernel text: tried %s", why ?: "?");
 	}
 	free(why);
-	failed |= run_entries(&args, ks, jentries);
+	failed |= run_entries(&args, ks, ki, jentries);
 	if (root) {
 		json_object *jplan = json_object_new_array();
 

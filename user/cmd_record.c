@@ -52,7 +52,7 @@ static const struct argp_option options[] = {
 	{ "site", OPT_SITE, "[MOD:]FUNC[+OFF][,len=REG]", 0, "Probe every copy-family call inside "
 	  "kernel function FUNC, or the one at +OFF (repeatable)" },
 	{ "entry", OPT_ENTRY, "[MOD:]SYMBOL[,len=REG]", 0, "Probe a kernel function's entry where the "
-	  "kernel allows it; otherwise the planner says why (repeatable)" },
+	  "kernel allows it; otherwise the planner says why and lists its callers (repeatable)" },
 	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
 	  "is missing" },
 	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0, "Kernel DWARF for sites' file:line and stage labels: "

@@ -13,6 +13,14 @@ void json_put_str(json_object *o, const char *key, const char *val)
 		json_object_object_add(o, key, json_object_new_string(val));
 }
 
+json_object *json_new_hex(uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
 int json_write_file(json_object *root, const char *path)
 {
 	const char *text;

@@ -3,10 +3,13 @@
 #ifndef CP_JSON_WRITE_H
 #define CP_JSON_WRITE_H
 
+#include <stdint.h>
 #include <json-c/json.h>
 
 /* Adds @key: @val to @o; nothing if @val is NULL (readers treat a missing key as unknown). */
 void json_put_str(json_object *o, const char *key, const char *val);
+/* A "0x..." string: kernel addresses do not fit JSON's doubles. */
+json_object *json_new_hex(uint64_t v);
 
 /*
  * Writes @root pretty-printed with a final newline, atomically (outfile.h); "-" is stdout.

@@ -196,9 +196,35 @@ out:
 	return err_ret;
 }
 
+/* With list_callers: finds @symbol's callers for plan_print; NULL if not listed. */
+static const struct callers *add_callers(struct plan *p, const char *symbol, int len_reg)
+{
+	struct plan_callers *v;
+	struct callers c;
+	char *why = NULL;
+
+	if (!p->list_callers)
+		return NULL;
+	if (callers_find(p->ks, p->ki, symbol, NULL, &c, &why)) {
+		add_problem(p, "%s: cannot list its callers: %s", symbol, why ?: "?");
+		free(why);
+		callers_free(&c);
+		return NULL;
+	}
+	v = realloc(p->callers, (p->nr_callers + 1) * sizeof(*v));
+	if (!v) {
+		callers_free(&c);
+		return NULL;
+	}
+	p->callers = v;
+	v[p->nr_callers] = (struct plan_callers){ c, len_reg };
+	return &v[p->nr_callers++].c;
+}
+
 int plan_add_entry(struct plan *p, const char *spec)
 {
 	struct entry_info info = { 0 };
+	const struct callers *callers;
 	const struct copy_target *ct;
 	struct plan_site *s;
 	struct target_spec t;
@@ -233,7 +259,15 @@ int plan_add_entry(struct plan *p, const char *spec)
 	s->family = ct ? ct->family : NULL;
 	callsites_entry_info(p->ks, t.symbol, NULL, &info);
 	choose(p, s, &info);
-	if (s->choice == PLAN_UNCOVERED)
+	callers = s->choice == PLAN_UNCOVERED ? add_callers(p, t.symbol, len) : NULL;
+	if (callers && callers->nr_kprobe)
+		add_problem(p, "%s: no probe at its entry; its callers are listed below: probe "
+			    "their call sites with --%s CALLER+OFF", t.symbol,
+			    callers->copy_family ? "site" : "kprobe");
+	else if (callers)
+		add_problem(p, "%s: no probe at its entry, nor in any caller (listed below): "
+			    "use record --sample", t.symbol);
+	else if (s->choice == PLAN_UNCOVERED)
 		add_problem(p, "%s: no probe at its entry; probe the call sites in its callers "
 			    "with --site CALLER, or find the callers with record --sample",
 			    t.symbol);
@@ -279,6 +313,9 @@ void plan_print(const struct plan *p, FILE *f)
 	}
 	for (i = 0; i < p->nr_problems; i++)
 		fprintf(f, "  skipped: %s\n", p->problems[i]);
+	for (i = 0; i < p->nr_callers; i++)
+		callers_print(&p->callers[i].c, f, "  ", CALLERS_SHOWN,
+			      reg_name(p->callers[i].len_reg));
 }
 
 size_t plan_nr_covered(const struct plan *p)
@@ -301,6 +338,9 @@ void plan_free(struct plan *p)
 	}
 	for (i = 0; i < p->nr_problems; i++)
 		free(p->problems[i]);
+	for (i = 0; i < p->nr_callers; i++)
+		callers_free(&p->callers[i].c);
+	free(p->callers);
 	free(p->v);
 	free(p->problems);
 	free(p->ki_why);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "callers.h"
 #include "kimage.h"
 #include "ksyms.h"
 #include "probe_site.h"
@@ -21,6 +22,12 @@ struct plan_site {
 	char *why;		/* the mechanism chosen and why each better one was rejected */
 };
 
+/* The callers of an entry no probe can take, with the len= asked for it. */
+struct plan_callers {
+	struct callers c;
+	int len_reg;
+};
+
 struct plan {
 	struct ksyms *ks;
 	struct kimage *ki;	/* may be NULL: then only entries can be planned */
@@ -31,6 +38,9 @@ struct plan {
 	char **problems;	/* functions not found, modules not loaded ...: reported, skipped */
 	size_t nr_problems;
 	int hwbp_used;
+	bool list_callers;	/* find and print the callers of such entries (set after init) */
+	struct plan_callers *callers;
+	size_t nr_callers;
 };
 
 /* Loads kallsyms and kernel text (--vmlinux may be NULL). Prints why and returns -errno. */
@@ -41,7 +51,10 @@ int plan_add_function(struct plan *p, const char *spec);
 int plan_add_entry(struct plan *p, const char *spec);
 /* Adds every item of preset @name. */
 int plan_add_preset(struct plan *p, const char *name);
-/* Prints the plan: one line per site with its mechanism and reason, then the problems. */
+/*
+ * Prints the plan: one line per site with its mechanism and reason, then the problems, then
+ * the callers of the entries that could not be covered (list_callers).
+ */
 void plan_print(const struct plan *p, FILE *f);
 /* Number of sites that can be attached (kprobe or hwbp). */
 size_t plan_nr_covered(const struct plan *p);

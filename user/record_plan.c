@@ -16,6 +16,7 @@ int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, 
 	err = plan_init(&p, a->vmlinux);
 	if (err)
 		return err;
+	p.list_callers = true;
 	for (i = 0; i < a->nr_presets && !err; i++)
 		err = plan_add_preset(&p, a->presets[i]);
 	for (i = 0; i < a->nr_sites && !err; i++)

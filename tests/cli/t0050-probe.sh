@@ -78,6 +78,28 @@ expect_exit 0 "$COPYPROF" probe --kallsyms "$TMP/kallsyms" --vmlinux "$TMP/vmlin
 expect_out '\+0x7 .*call +__memcpy +memcpy +len=rdx'
 expect_out 'memcpy +from table'
 
+# The callers of an entry (kprobe-ability depends on this machine's tracefs: not checked here).
+expect_exit 0 "$COPYPROF" probe --kallsyms "$TMP/kallsyms" --vmlinux "$TMP/vmlinux" \
+	--release 6.12.0 --entry __memcpy --entry rep_movs_alternative --json
+expect_eq "callers of __memcpy" "$(jq -c '.entries[0].callers | map([.function, .address,
+	(.sites[] | .offset_hex, .instruction)])' "$TMP/out")" '[["f","0xffffffffaf000100","0x7","call"]]'
+expect_eq "callers summary" "$(jq -c '.entries[0].callers_summary | [.text_source, .live,
+	.modules_searched, .candidates, .not_instructions, .sites, .functions, .probe_with]' \
+	"$TMP/out")" '["vmlinux",false,false,1,0,1,1,"--site"]'
+expect_eq "callers of rep_movs_alternative" \
+	"$(jq -c '.entries[1].callers[0] | [.function, .sites[0].offset]' "$TMP/out")" '["f",15]'
+expect_exit 0 "$COPYPROF" probe --kallsyms "$TMP/kallsyms" --vmlinux "$TMP/vmlinux" \
+	--release 6.12.0 --entry __memcpy
+expect_out "callers of __memcpy: 1 call site in 1 function"
+expect_out "searched the core kernel in vmlinux, whose text is unpatched"
+expect_out "^    f +1 site +kprobe [a-z]+ +\+0x7$"
+expect_exit 0 "$COPYPROF" probe --kallsyms "$TMP/kallsyms" --vmlinux "$TMP/vmlinux" \
+	--release 6.12.0 --entry __memcpy --callers 0
+expect_out "callers of __memcpy: 1 call site"
+! grep -Eq "^    f " "$TMP/out" || fail "--callers 0 still lists callers: $(cat "$TMP/out")"
+expect_exit 2 "$COPYPROF" probe --entry __memcpy --callers x
+expect_err "--callers wants a number"
+
 # Bad input: unknown function, unreadable text, hidden addresses, usage errors.
 expect_exit 1 "$COPYPROF" probe --kallsyms "$TMP/kallsyms" --vmlinux "$TMP/vmlinux" --site nosuch \
 	--site f

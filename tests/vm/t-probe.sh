@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # `copyprof probe` on real Debian kernels: live dispatch per kernel and CPU, copy-family call
 # sites (core kernel and btrfs.ko), entry probe-ability, cross-checked against the host's own
-# decoding of the same kernel's vmlinuz with the guest's kallsyms.
+# decoding of the same kernel's vmlinuz with the guest's kallsyms; the callers of entries no
+# kprobe can take, their kprobe marks tried in the kernel (t-probe-guest.sh).
 #
 # Usage: tests/vm/t-probe.sh [CASE...]   cases: 6.12 (cpu max,-fsrm), 6.12-fsrm (cpu max), 6.1
 # Ends with "N passed, N failed[, N skipped]"; exit 0 only if nothing failed.
@@ -40,14 +41,15 @@ copyprof probe --no-kcore --site btrfs:btrfs_decompress_buf2page --json \
 	>/out/btrfs-ko.json 2>/out/btrfs-ko.err
 cp /proc/kallsyms /out/kallsyms
 uname -r >/out/release
+t-probe-guest.sh
 '
 
 # boot NAME KERNEL CPU: runs $GUEST; sets $out; returns 1 (after a skip/fail) if unusable.
 boot() {
 	local name=$1 kernel=$2 cpu=$3 rc=0
 	out=$work/$name
-	"$RUN" --kernel "$kernel" --cpu "$cpu" --disk btrfs-zstd --bin "$COPYPROF" --out "$out" \
-		--timeout 300 \
+	"$RUN" --kernel "$kernel" --cpu "$cpu" --disk btrfs-zstd --bin "$COPYPROF" \
+		--bin "$HERE/t-probe-guest.sh" --out "$out" --timeout 400 \
 		-- "$GUEST" >"$work/$name.log" 2>&1 || rc=$?
 	if ((rc == 4)); then
 		skip "$name: host setup failed: $(tail -n1 "$work/$name.log")"
@@ -139,6 +141,90 @@ check_entries() {
 		 .probeable == "yes"' "$f"
 }
 
+# check_same_offsets NAME FUNC FILE: the call sites memcpy's callers list in FUNC are the
+# `call __memcpy` sites `probe --site FUNC` found (FILE).
+check_same_offsets() {
+	local name=$1 func=$2 file=$3 a b
+	a=$(jq -c --arg f "$func" '[.entries[] | select(.symbol == "memcpy") | .callers[] |
+		select(.function == $f) | .sites[] | select(.instruction == "call") | .offset]
+		| sort' "$out/callers.json")
+	b=$(jq -c --arg f "$func" '[.sites[] | select(.function == $f) | .callsites[] |
+		select(.target == "__memcpy" and .instruction == "call") | .offset] | sort' "$file")
+	if [[ $a == "$b" && $a != "[]" ]]; then pass "$name: memcpy's callers list $func at $a, as --site does"
+	else fail "$name: memcpy's callers list $func at ${a:-?}, --site at ${b:-?}"; fi
+}
+
+# The callers of memcpy, memcpy_orig and the copy_user helper (t-probe-guest.sh): found in the
+# live text of the kernel and its modules, confirmed by --site, the kprobe marks true in the kernel.
+check_callers() {
+	local name=$1 j=$out/callers.json cu read_at func off t n_ok n_bad
+	cu=$(cat "$out/copy_user_symbol")
+	check "$name: probe --entry exit status 0" '. == 0' "$out/callers.rc"
+	echo "--- $name: callers in the guest:" $(grep -h '^  callers of\|candidates in' \
+		"$out/callers.txt" "$out/callers-txt.err")
+	check "$name: memcpy has > 100 direct call sites in kcore, modules searched too" \
+		'.entries[] | select(.symbol == "memcpy") | .callers_summary |
+		 .sites > 100 and .text_source == "kcore" and .modules_searched and .functions > 50' "$j"
+	check "$name: memcpy: sites = the sum over callers; kprobe-able ones counted" \
+		'.entries[] | select(.symbol == "memcpy") | .callers_summary.sites ==
+		 ([.callers[].sites | length] | add) and .callers_summary.kprobe_functions ==
+		 ([.callers[] | select(.kprobe == "yes")] | length) and .callers_summary.kprobe_functions > 10' "$j"
+	check "$name: ZSTD_decompressStream is a kprobe-able caller of memcpy" \
+		'.entries[] | select(.symbol == "memcpy") | .callers[] |
+		 select(.function == "ZSTD_decompressStream") | .kprobe == "yes"' "$j"
+	check_same_offsets "$name" ZSTD_decompressStream "$out/probe.json"
+	check "$name: btrfs_decompress_buf2page [btrfs] is a caller of memcpy (module text)" \
+		'.entries[] | select(.symbol == "memcpy") | .callers[] |
+		 select(.function == "btrfs_decompress_buf2page") | .module == "btrfs"' "$j"
+	check_same_offsets "$name" btrfs_decompress_buf2page "$out/btrfs-kcore.json"
+	# The dispatch decoded "_copy_to_user+OFF: call HELPER" from kcore: the callers agree.
+	read_at=$(jq -r '.dispatch[] | select(.routine == "copy_user") | .read_at' "$out/probe.json")
+	func=${read_at%+*} off=${read_at#*+}
+	check "$name: $cu's callers include $read_at, where the dispatch found the call" \
+		"[.entries[] | select(.symbol == \"$cu\") | .callers[] | select(.function == \"$func\")
+		 | .sites[].offset_hex] | index(\"$off\") != null" "$j"
+	# memcpy_orig is entered by __memcpy's patched jump on 6.12 (-fsrm); 6.1's jumps to
+	# memcpy_erms instead, so nothing reaches memcpy_orig directly there.
+	if [[ $name == 6.1 ]]; then
+		check "$name: memcpy_orig has no direct caller (__memcpy jumps to memcpy_erms)" \
+			'.entries[] | select(.symbol == "memcpy_orig") | (.callers | length) == 0 and
+			 .callers_summary.sites == 0' "$j"
+	else
+		check "$name: memcpy_orig's one direct caller is __memcpy's jmp, not kprobe-able" \
+			'.entries[] | select(.symbol == "memcpy_orig") | (.callers | length) == 1 and
+			 (.callers[0].function | test("^(__)?memcpy$")) and .callers[0].kprobe == "no" and
+			 .callers[0].sites[0].instruction == "jmp"' "$j"
+	fi
+	t=$out/kprobe-trials.txt
+	n_ok=$(grep -c '^yes .* ok$' "$t" || true)
+	n_bad=$(grep -c '^no .* fail$' "$t" || true)
+	if ((n_ok >= 10 && n_bad >= 3)) && ! grep -q '^yes .* fail$\|^no .* ok$' "$t"; then
+		pass "$name: $n_ok callers marked kprobe-able took a kprobe, $n_bad marked not were refused"
+	else
+		fail "$name: kprobe marks: $(grep '^yes .* fail$\|^no .* ok$' "$t" | head -5 | tr '\n' ';')" \
+			"($n_ok yes ok, $n_bad no refused)"
+	fi
+	if [[ $(cat "$out/hint.rc") == 0 ]] && jq -e '(.sites | length) == 1 and
+		.sites[0].mechanism == "kprobe"' "$out/hint.json" >/dev/null 2>&1; then
+		pass "$name: the printed hint works as is: copyprof $(cat "$out/hint.cmd")"
+	else
+		fail "$name: the printed hint 'copyprof $(cat "$out/hint.cmd")' (exit $(cat "$out/hint.rc"))"
+		head -c 600 "$out/hint.err"
+	fi
+	if [[ $(cat "$out/rec.rc") == 0 ]] && grep -q '^  callers of memcpy: [0-9]* call sites' \
+		"$out/rec.err" && grep -q 'probe one: copyprof record --site ' "$out/rec.err"; then
+		pass "$name: record --entry memcpy lists the callers in its plan, then samples"
+	else
+		fail "$name: record --entry memcpy lists the callers (exit $(cat "$out/rec.rc"))"
+		head -c 600 "$out/rec.err"
+	fi
+	if grep -q . "$out/kprobe_events_after"; then
+		fail "$name: kprobe events left behind: $(head -3 "$out/kprobe_events_after")"
+	else
+		pass "$name: no kprobe event left behind"
+	fi
+}
+
 case_612() {
 	boot 6.12 6.12 max,-fsrm || return 0
 	local f=$out/probe.json
@@ -154,6 +240,7 @@ case_612() {
 	check_zstd_sites 6.12
 	check_btrfs 6.12
 	check_entries 6.12
+	check_callers 6.12
 }
 
 case_612_fsrm() {
@@ -192,6 +279,7 @@ case_61() {
 	check_zstd_sites 6.1
 	check_btrfs 6.1
 	check_entries 6.1
+	check_callers 6.1
 }
 
 main() {

@@ -19,6 +19,10 @@
 #define CP_MAX_SITES 256
 #define CP_ALIGN_SLOTS 64
 #define CP_COMM_LEN 16
+#define CP_MAX_CALLER_SLOTS 65536	/* (site, caller, bucket) triples of entry sites */
+
+/* Whose stack an entry site reads its caller's return address from. */
+enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1 };
 
 /* Where a value is read from at the probe: an argument or a named register. */
 enum cp_reg {
@@ -35,7 +39,15 @@ struct site_cfg {
 	__u8 len_reg;
 	__u8 dst_reg;
 	__u8 src_reg;
-	__u8 pad[5];
+	__u8 caller_stack;	/* enum cp_caller_stack: at a function entry, who called */
+	__u8 pad[4];
+};
+
+/* A caller histogram slot's key: the return address the entry site found on the stack. */
+struct caller_key {
+	__u64 ret_ip;
+	__u32 site;
+	__u32 bucket;
 };
 
 /* One histogram slot: calls and their summed length, so bytes are exact per bucket. */

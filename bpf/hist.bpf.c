@@ -24,6 +24,25 @@ struct {
 	__type(value, struct align_slot);
 } aligns SEC(".maps");
 
+/*
+ * Entry sites: (site, caller, bucket) -> calls and bytes. A hash shared by all CPUs, with
+ * atomic adds; calls that find it full are counted in caller_misses, never silently lost.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CP_MAX_CALLER_SLOTS);
+	__type(key, struct caller_key);
+	__type(value, struct hist_slot);
+} callers SEC(".maps");
+
+/* Per site: calls whose caller found the table full. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u32);
+	__type(value, __u64);
+} caller_misses SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, CP_MAX_SITES);
@@ -88,6 +107,30 @@ static __always_inline void count_align(__u32 site, __u64 dst, __u64 src, const 
 	}
 }
 
+/* At a function's first instruction the stack pointer points at the return address. */
+static __always_inline void count_caller(__u32 site, __u32 bucket, __u64 len, __u64 sp)
+{
+	struct caller_key k = { .site = site, .bucket = bucket };
+	struct hist_slot zero = {}, *slot;
+	__u64 *miss;
+
+	if (bpf_probe_read_kernel(&k.ret_ip, sizeof(k.ret_ip), (void *)sp))
+		k.ret_ip = 0;
+	slot = bpf_map_lookup_elem(&callers, &k);
+	if (!slot) {
+		bpf_map_update_elem(&callers, &k, &zero, BPF_NOEXIST);
+		slot = bpf_map_lookup_elem(&callers, &k);
+	}
+	if (slot) {
+		__sync_fetch_and_add(&slot->count, 1);
+		__sync_fetch_and_add(&slot->bytes, len);
+		return;
+	}
+	miss = bpf_map_lookup_elem(&caller_misses, &site);
+	if (miss)
+		__sync_fetch_and_add(miss, 1);
+}
+
 static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
 {
 	__u32 site = (__u32)bpf_get_attach_cookie(ctx);
@@ -115,6 +158,8 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
 		__sync_fetch_and_add(&slot->bytes, len);
 	}
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
+	if (cfg->caller_stack == CP_CALLER_KERNEL)
+		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "hist_session.h"
 #include "kdebuginfo.h"
 #include "ksource.h"
+#include "ksyms.h"
 #include "log.h"
 #include "monotime.h"
 #include "probe_site.h"
@@ -21,6 +22,7 @@
 #include "profile.h"
 #include "record_sample.h"
 #include "sample_session.h"
+#include "site_callers.h"
 #include "stop.h"
 #include "sysinfo.h"
 
@@ -272,6 +274,20 @@ static void wait_for_end(struct record_args *a, struct child *c)
 		nanosleep(&tick, NULL);
 }
 
+/* Entry sites counted per caller: name the return addresses while kallsyms still holds them. */
+static void name_callers(struct profile *p)
+{
+	struct ksyms *ks;
+	size_t i;
+
+	for (i = 0; i < p->nr_sites && !p->sites[i].nr_callers; i++)
+		;
+	if (i == p->nr_sites || !(ks = ksyms__load(NULL)))
+		return;
+	site_callers_name(p, ks);
+	ksyms__free(ks);
+}
+
 static void print_summary(const struct profile *p)
 {
 	size_t i;
@@ -328,10 +344,12 @@ static int record(struct record_args *a)
 	wait_for_end(a, &child);
 	p->meta.duration_s = monotime_s() - t0;
 	for (i = 0; i < a->nr_sites; i++)
-		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]))
+		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]) ||
+		    hist_session_collect_callers(hs, (uint32_t)i, &p->sites[i]))
 			goto out;
 	hist_session_destroy(hs);
 	hs = NULL;
+	name_callers(p);
 	if (a->plan.vmlinux)	/* a debug vmlinux gives lines too */
 		a->debuginfo[a->nr_debuginfo++] = a->plan.vmlinux;
 	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);

@@ -97,6 +97,30 @@ static void print_source(const struct profile_source *src)
 	puts(src->nr_inlined ? ")" : "");
 }
 
+/* An entry site's callers, most calls first: "    vfs_read+0x9e  1000 calls ..." */
+static void print_callers(const struct profile_site *s, int top)
+{
+	size_t i, n = s->nr_callers < (size_t)top ? s->nr_callers : (size_t)top;
+	char name[160];
+
+	printf("  callers: %zu%s", s->nr_callers, n < s->nr_callers ? ", the top ones:" : "");
+	if (s->caller_misses)
+		printf(" (%llu calls not attributed: the caller table was full)",
+		       (unsigned long long)s->caller_misses);
+	putchar('\n');
+	for (i = 0; i < n; i++) {
+		const struct profile_caller *c = &s->callers[i];
+
+		snprintf(name, sizeof(name), "%s%s%s+0x%llx",
+			 c->target && strcmp(c->target, "vmlinux") ? c->target : "",
+			 c->target && strcmp(c->target, "vmlinux") ? ":" : "", c->symbol ?: "?",
+			 (unsigned long long)c->offset);
+		printf("    %-44s %10llu calls %14llu bytes  mean %.1f\n", name,
+		       (unsigned long long)c->calls, (unsigned long long)c->bytes,
+		       c->calls ? (double)c->bytes / (double)c->calls : 0.0);
+	}
+}
+
 static void print_site(const struct profile_site *s, int top)
 {
 	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
@@ -109,6 +133,8 @@ static void print_site(const struct profile_site *s, int top)
 	hist_print_log2(stdout, s->buckets);
 	if (top)
 		hist_print_top(stdout, s->buckets, top);
+	if (s->nr_callers || s->caller_misses)
+		print_callers(s, top ? top : 8);
 	putchar('\n');
 }
 

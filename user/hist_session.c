@@ -67,11 +67,12 @@ fail:
 }
 
 int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
-			     int src_reg)
+			     int src_reg, int caller_stack)
 {
 	struct site_cfg cfg = { .len_reg = (__u8)reg_to_gpr(len_reg),
 				.dst_reg = (__u8)reg_to_gpr(dst_reg),
-				.src_reg = (__u8)reg_to_gpr(src_reg) };
+				.src_reg = (__u8)reg_to_gpr(src_reg),
+				.caller_stack = (__u8)caller_stack };
 	int err;
 
 	err = bpf_map__update_elem(hs->skel->maps.sites, &id, sizeof(id), &cfg, sizeof(cfg), 0);
@@ -220,6 +221,84 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 out:
 	free(slots);
 	free(aslots);
+	return err;
+}
+
+struct caller_row {
+	struct caller_key key;
+	struct hist_slot slot;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct caller_row *x = a, *y = b;
+
+	return x->key.ret_ip < y->key.ret_ip ? -1 : x->key.ret_ip > y->key.ret_ip;
+}
+
+/* Groups @rows (sorted by return address) into one caller each. */
+static int add_callers(struct profile_site *site, const struct caller_row *rows, size_t n)
+{
+	struct profile_caller *c = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!c || c->address != rows[i].key.ret_ip) {
+			c = profile_site_add_caller(site);
+			if (!c)
+				return -ENOMEM;
+			c->address = rows[i].key.ret_ip;
+		}
+		if (rows[i].key.bucket >= CP_NBUCKETS)
+			continue;
+		c->buckets[rows[i].key.bucket].count += rows[i].slot.count;
+		c->buckets[rows[i].key.bucket].bytes += rows[i].slot.bytes;
+		c->calls += rows[i].slot.count;
+		c->bytes += rows[i].slot.bytes;
+	}
+	return 0;
+}
+
+int hist_session_collect_callers(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	int fd = bpf_map__fd(hs->skel->maps.callers), err = 0, cpu;
+	__u64 *misses = calloc(hs->nr_cpus, sizeof(*misses));
+	struct caller_row *rows = NULL;
+	struct caller_key k, next;
+	size_t n = 0, cap = 0;
+	bool first = true;
+
+	if (!misses)
+		return -ENOMEM;
+	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
+		first = false;
+		k = next;
+		if (k.site != id)
+			continue;
+		if (n == cap) {
+			struct caller_row *r = realloc(rows, (cap = cap ? 2 * cap : 256) * sizeof(*r));
+
+			if (!r) {
+				err = -ENOMEM;
+				break;
+			}
+			rows = r;
+		}
+		rows[n].key = k;
+		if (!bpf_map_lookup_elem(fd, &k, &rows[n].slot))
+			n++;
+	}
+	if (!err && n) {
+		qsort(rows, n, sizeof(*rows), cmp_row);
+		err = add_callers(site, rows, n);
+	}
+	if (!err && !bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.caller_misses), &id, misses))
+		for (cpu = 0; cpu < hs->nr_cpus; cpu++)
+			site->caller_misses += misses[cpu];
+	if (err)
+		p_err("cannot read the callers of site %u: %s", id, strerror(-err));
+	free(rows);
+	free(misses);
 	return err;
 }
 

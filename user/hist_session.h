@@ -15,9 +15,12 @@ struct hist_filter {
 
 /* Opens and loads the program for @nr_sites sites. Prints the reason and returns NULL. */
 struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites);
-/* Sets where site @id reads its length, destination and source (enum cp_reg). */
+/*
+ * Sets where site @id reads its length, destination and source (enum cp_reg), and whether it
+ * counts per caller (@caller_stack, enum cp_caller_stack: only at a kernel function's entry).
+ */
 int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
-			     int src_reg);
+			     int src_reg, int caller_stack);
 /* Attaches site @id as a uprobe on @path at @file_offset; prints why on failure. */
 int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
 			       uint64_t file_offset);
@@ -31,6 +34,11 @@ int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char 
 int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr);
 /* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
+/*
+ * Adds site @id's per-caller counts (entry sites configured with a caller stack) to @site as
+ * callers with an address and no name yet (site_callers.h names them), and its misses.
+ */
+int hist_session_collect_callers(struct hist_session *hs, uint32_t id, struct profile_site *site);
 /* Detaches every probe and frees the session; NULL is fine. */
 void hist_session_destroy(struct hist_session *hs);
 

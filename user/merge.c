@@ -172,6 +172,44 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 	return 0;
 }
 
+static bool same_caller(const struct profile_caller *a, const struct profile_caller *b)
+{
+	return a->offset == b->offset && !strcmp(a->symbol ?: "", b->symbol ?: "") &&
+	       !strcmp(a->target ?: "", b->target ?: "");
+}
+
+/* Callers match by module, function and offset, as sites do; addresses differ per boot. */
+static int add_callers(struct profile_site *d, const struct profile_site *s)
+{
+	size_t i, j;
+	int b;
+
+	for (i = 0; i < s->nr_callers; i++) {
+		const struct profile_caller *c = &s->callers[i];
+		struct profile_caller *t = NULL;
+
+		for (j = 0; j < d->nr_callers && !t; j++)
+			if (same_caller(&d->callers[j], c))
+				t = &d->callers[j];
+		if (!t) {
+			t = profile_site_add_caller(d);
+			if (!t || (c->target && !(t->target = strdup(c->target))) ||
+			    (c->symbol && !(t->symbol = strdup(c->symbol))))
+				return -ENOMEM;
+			t->offset = c->offset;
+		}
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			t->buckets[b].count += c->buckets[b].count;
+			t->buckets[b].bytes += c->buckets[b].bytes;
+		}
+		t->calls += c->calls;
+		t->bytes += c->bytes;
+	}
+	d->caller_misses += s->caller_misses;
+	profile_site_sort_callers(d);
+	return 0;
+}
+
 static int add_site(struct profile *out, const struct profile_site *s, uint32_t gi)
 {
 	struct profile_site key = *s, *d = NULL;
@@ -211,6 +249,8 @@ static int add_site(struct profile *out, const struct profile_site *s, uint32_t 
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
 	d->calls += s->calls;
 	d->bytes += s->bytes;
+	if (add_callers(d, s))
+		return -ENOMEM;
 	return s->sample ? add_sample_info(d, s->sample) : 0;
 }
 

@@ -56,7 +56,10 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 	char func[256];
 	int err;
 
-	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg);
+	/* At a kernel function's entry the return address on the stack names the caller. */
+	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
+				       s->mech != MECH_UPROBE && !s->spec.offset ? CP_CALLER_KERNEL :
+										   CP_CALLER_NONE);
 	if (err)
 		return err;
 	switch (s->mech) {

@@ -35,6 +35,37 @@ struct profile_group *profile_add_group(struct profile *p)
 	return g;
 }
 
+struct profile_caller *profile_site_add_caller(struct profile_site *s)
+{
+	struct profile_caller *c = realloc(s->callers, (s->nr_callers + 1) * sizeof(*c));
+
+	if (!c)
+		return NULL;
+	s->callers = c;
+	c = &c[s->nr_callers++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+static int cmp_caller(const void *a, const void *b)
+{
+	const struct profile_caller *x = a, *y = b;
+	int d;
+
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	d = strcmp(x->symbol ?: "", y->symbol ?: "");
+	if (d)
+		return d;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void profile_site_sort_callers(struct profile_site *s)
+{
+	if (s->nr_callers)
+		qsort(s->callers, s->nr_callers, sizeof(*s->callers), cmp_caller);
+}
+
 void profile_site_sum(struct profile_site *s)
 {
 	uint32_t b;
@@ -111,7 +142,7 @@ void profile_meta_free(struct profile_meta *m)
 
 void profile_free(struct profile *p)
 {
-	size_t i;
+	size_t i, j;
 
 	if (!p)
 		return;
@@ -125,6 +156,11 @@ void profile_free(struct profile *p)
 		profile_source_free(p->sites[i].source);
 		free(p->sites[i].label);
 		free(p->sites[i].build_id);
+		for (j = 0; j < p->sites[i].nr_callers; j++) {
+			free(p->sites[i].callers[j].target);
+			free(p->sites[i].callers[j].symbol);
+		}
+		free(p->sites[i].callers);
 	}
 	free(p->sites);
 	for (i = 0; i < p->nr_groups; i++) {

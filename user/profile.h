@@ -41,6 +41,20 @@ struct profile_source {
 	size_t nr_inlined;
 };
 
+/*
+ * Who called an entry site (a kernel function probed at its first instruction), found from the
+ * return address on the stack: its own length histogram (docs/profile-format.md#callers).
+ */
+struct profile_caller {
+	char *target;	  /* "vmlinux" or a module; NULL until symbolised */
+	char *symbol;	  /* the calling function; NULL until symbolised, "[unknown]" if none */
+	uint64_t offset;  /* of the return address in symbol */
+	uint64_t address; /* the return address when recorded; 0 after a merge */
+	uint64_t calls;
+	uint64_t bytes;
+	struct hist_slot buckets[CP_NBUCKETS];
+};
+
 struct profile_site {
 	uint32_t id;
 	char *target;	 /* binary path, "vmlinux" or a module name */
@@ -60,6 +74,9 @@ struct profile_site {
 	char *label;	 /* a stage name from a preset's label rule (zdss_flush ...), or NULL */
 	char *build_id;	 /* kernel sites: the build id of vmlinux or the module, or NULL */
 	uint64_t address; /* kernel sites: the instruction's address when recorded, or 0 */
+	struct profile_caller *callers;	/* entry sites: most calls first */
+	size_t nr_callers;
+	uint64_t caller_misses;	/* calls not given a caller: the kernel's caller table was full */
 };
 
 /*
@@ -99,6 +116,10 @@ struct profile_group *profile_add_group(struct profile *p);
 void profile_source_free(struct profile_source *src);
 /* A deep copy of @src, or NULL on allocation failure. */
 struct profile_source *profile_source_dup(const struct profile_source *src);
+/* Appends a zeroed caller to @s; NULL on allocation failure. */
+struct profile_caller *profile_site_add_caller(struct profile_site *s);
+/* Sorts @s's callers by calls, most first (then by name and offset: reproducible output). */
+void profile_site_sort_callers(struct profile_site *s);
 /* Recomputes calls and bytes from the buckets. */
 void profile_site_sum(struct profile_site *s);
 

@@ -58,10 +58,52 @@ static json_object *source_to_json(const struct profile_source *src)
 	return o;
 }
 
+/* Non-empty buckets only, ascending: {lo, hi, count, bytes}. */
+static json_object *buckets_to_json(const struct hist_slot *slots)
+{
+	json_object *buckets = json_object_new_array();
+	uint32_t b;
+
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		json_object *row;
+
+		if (!slots[b].count)
+			continue;
+		row = json_object_new_object();
+		json_object_object_add(row, "lo", json_object_new_uint64(hist_bucket_lo(b)));
+		json_object_object_add(row, "hi", json_object_new_uint64(hist_bucket_hi(b)));
+		json_object_object_add(row, "count", json_object_new_uint64(slots[b].count));
+		json_object_object_add(row, "bytes", json_object_new_uint64(slots[b].bytes));
+		json_object_array_add(buckets, row);
+	}
+	return buckets;
+}
+
+static json_object *callers_to_json(const struct profile_site *s)
+{
+	json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < s->nr_callers; i++) {
+		const struct profile_caller *c = &s->callers[i];
+		json_object *o = json_object_new_object();
+
+		json_put_str(o, "target", c->target);
+		json_put_str(o, "symbol", c->symbol);
+		json_object_object_add(o, "offset", json_object_new_uint64(c->offset));
+		if (c->address)
+			json_object_object_add(o, "address", json_new_hex(c->address));
+		json_object_object_add(o, "calls", json_object_new_uint64(c->calls));
+		json_object_object_add(o, "bytes", json_object_new_uint64(c->bytes));
+		json_object_object_add(o, "buckets", buckets_to_json(c->buckets));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static json_object *site_to_json(const struct profile_site *s)
 {
-	json_object *o = json_object_new_object(), *buckets = json_object_new_array();
-	uint32_t b;
+	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "id", json_object_new_int64(s->id));
 	json_put_str(o, "target", s->target);
@@ -71,19 +113,7 @@ static json_object *site_to_json(const struct profile_site *s)
 	json_put_str(o, "len_arg", s->len_arg);
 	json_object_object_add(o, "calls", json_object_new_uint64(s->calls));
 	json_object_object_add(o, "bytes", json_object_new_uint64(s->bytes));
-	for (b = 0; b < CP_NBUCKETS; b++) {
-		json_object *row;
-
-		if (!s->buckets[b].count)
-			continue;
-		row = json_object_new_object();
-		json_object_object_add(row, "lo", json_object_new_uint64(hist_bucket_lo(b)));
-		json_object_object_add(row, "hi", json_object_new_uint64(hist_bucket_hi(b)));
-		json_object_object_add(row, "count", json_object_new_uint64(s->buckets[b].count));
-		json_object_object_add(row, "bytes", json_object_new_uint64(s->buckets[b].bytes));
-		json_object_array_add(buckets, row);
-	}
-	json_object_object_add(o, "buckets", buckets);
+	json_object_object_add(o, "buckets", buckets_to_json(s->buckets));
 	if (s->has_align) {
 		json_object_object_add(o, "dst_align", align_to_json(s->dst_align));
 		json_object_object_add(o, "src_align", align_to_json(s->src_align));
@@ -95,11 +125,11 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_put_str(o, "label", s->label);
 	if (s->build_id)
 		json_put_str(o, "build_id", s->build_id);
-	if (s->address) {
-		char hex[19];
-
-		snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)s->address);
-		json_put_str(o, "address", hex);
+	if (s->address)
+		json_object_object_add(o, "address", json_new_hex(s->address));
+	if (s->nr_callers || s->caller_misses) {
+		json_object_object_add(o, "callers", callers_to_json(s));
+		json_object_object_add(o, "caller_misses", json_object_new_uint64(s->caller_misses));
 	}
 	return o;
 }
@@ -236,7 +266,8 @@ static int align_from_json(json_object *o, const char *key, uint64_t *counts)
 	return 1;
 }
 
-static int buckets_from_json(json_object *arr, struct profile_site *s, const char *name)
+static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t id,
+			     const char *name)
 {
 	size_t i, n = json_object_array_length(arr);
 
@@ -248,20 +279,70 @@ static int buckets_from_json(json_object *arr, struct profile_site *s, const cha
 		if (json_read_u64(row, "lo", &lo) || json_read_u64(row, "hi", &hi) ||
 		    json_read_u64(row, "count", &count)) {
 			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count", name,
-			      s->id, i);
+			      id, i);
 			return -EINVAL;
 		}
 		b = hist_bucket_find(lo, hi);
 		if (b < 0) {
 			p_err("%s: site %u: [%llu, %llu) is not a copyprof bucket (see "
-			      "docs/profile-format.md)", name, s->id, (unsigned long long)lo,
+			      "docs/profile-format.md)", name, id, (unsigned long long)lo,
 			      (unsigned long long)hi);
 			return -EINVAL;
 		}
 		if (json_read_u64(row, "bytes", &bytes) == -ENOENT)
 			bytes = count * lo; /* older writers: the lower edge is a safe bound */
-		s->buckets[b].count += count;
-		s->buckets[b].bytes += bytes;
+		slots[b].count += count;
+		slots[b].bytes += bytes;
+	}
+	return 0;
+}
+
+/* "address" is a hex string: 64-bit kernel addresses do not fit JSON's doubles. */
+static void address_from_json(json_object *o, uint64_t *addr)
+{
+	char *hex = json_read_str(o, "address"), *end = NULL;
+
+	if (hex)
+		*addr = strtoull(hex, &end, 16);
+	if (!hex || *end)
+		*addr = 0;
+	free(hex);
+}
+
+/* The optional "callers" array of an entry site; a caller's buckets are checked as the site's. */
+static int callers_from_json(json_object *o, struct profile_site *s, const char *name)
+{
+	json_object *arr, *c, *buckets;
+	size_t i, n;
+
+	s->caller_misses = json_read_u64_or(o, "caller_misses", 0);
+	if (!json_object_object_get_ex(o, "callers", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return 0;
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		struct profile_caller *d;
+		uint32_t b;
+
+		c = json_object_array_get_idx(arr, i);
+		if (!json_object_object_get_ex(c, "buckets", &buckets) ||
+		    !json_object_is_type(buckets, json_type_array)) {
+			p_err("%s: site %u caller %zu has no \"buckets\" array", name, s->id, i);
+			return -EINVAL;
+		}
+		d = profile_site_add_caller(s);
+		if (!d)
+			return -ENOMEM;
+		d->target = json_read_str(c, "target");
+		d->symbol = json_read_str(c, "symbol");
+		d->offset = json_read_u64_or(c, "offset", 0);
+		address_from_json(c, &d->address);
+		if (buckets_from_json(buckets, d->buckets, s->id, name))
+			return -EINVAL;
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			d->calls += d->buckets[b].count;
+			d->bytes += d->buckets[b].bytes;
+		}
 	}
 	return 0;
 }
@@ -303,18 +384,6 @@ static struct profile_source *source_from_json(json_object *o)
 	return src;
 }
 
-/* "address" is a hex string: 64-bit kernel addresses do not fit JSON's doubles. */
-static void address_from_json(json_object *o, uint64_t *addr)
-{
-	char *hex = json_read_str(o, "address"), *end = NULL;
-
-	if (hex)
-		*addr = strtoull(hex, &end, 16);
-	if (!hex || *end)
-		*addr = 0;
-	free(hex);
-}
-
 static int site_from_json(json_object *o, struct profile *p, const char *name)
 {
 	struct profile_site *s = profile_add_site(p);
@@ -336,7 +405,7 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 		p_err("%s: site %u has no \"buckets\" array", name, s->id);
 		return -EINVAL;
 	}
-	if (buckets_from_json(buckets, s, name))
+	if (buckets_from_json(buckets, s->buckets, s->id, name))
 		return -EINVAL;
 	profile_site_sum(s);
 	/* A writer may count calls it could not bucket (e.g. samples without a length). */
@@ -357,6 +426,8 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	s->label = json_read_str(o, "label");
 	s->build_id = json_read_str(o, "build_id");
 	address_from_json(o, &s->address);
+	if (callers_from_json(o, s, name))
+		return -EINVAL;
 	if (!json_read_u64(o, "group", &v)) {
 		if (v >= p->nr_groups) {
 			p_err("%s: site %u: group %llu is not in \"groups\"", name, s->id,

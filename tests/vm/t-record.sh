@@ -34,6 +34,12 @@ test_kernel() {
 	check "$series: kprobe read_zero 4096-byte calls" \
 		"$(jq '[.sites[0].buckets[] | select(.lo == 4096)][0].count' "$out/kprobe.json")" 1000
 	check "$series: kprobe mechanism" "$(jq -r '.sites[0].mechanism' "$out/kprobe.json")" kprobe
+	# At an entry, the return address on the stack names the caller: vfs_read, every time.
+	check "$series: read_zero's caller" \
+		"$(jq -r '.sites[0].callers[0] | "\(.symbol) \(.calls) \(.bytes)"' "$out/kprobe.json")" \
+		"vfs_read 1000 4096000"
+	check "$series: read_zero has one caller, none missed" \
+		"$(jq '[(.sites[0].callers | length), .sites[0].caller_misses]' -c "$out/kprobe.json")" "[1,0]"
 
 	cu=$(cat "$out/copy_user_symbol")
 	check "$series: hwbp record exit ($(head -c 300 "$out/hwbp.err"))" "$(cat "$out/hwbp.rc")" 0
@@ -47,6 +53,15 @@ test_kernel() {
 	check "$series: hwbp $cu: at least 300 one-byte copies for 300 reads ($n300)" \
 		"$((n300 >= 300 && n300 <= 305))" 1
 	check "$series: hwbp mechanism" "$(jq -r '.sites[0].mechanism' "$out/hwbp.json")" hwbp
+	# The 300 one-byte reads come from one caller (_copy_to_iter on 6.12); callers add up.
+	check "$series: hwbp callers add up to the site's calls" "$(jq --arg r "$reg" '[.sites[] |
+		select(.len_arg == $r)][0] | ([.callers[].calls] | add) == .calls' "$out/hwbp.json")" true
+	local top1
+	top1=$(jq --arg r "$reg" '[.sites[] | select(.len_arg == $r)][0] |
+		[.callers[] | [.buckets[] | select(.lo == 1)][0].count // 0] | max' "$out/hwbp.json")
+	check "$series: one caller makes the 300 one-byte copies ($top1, $(jq -r --arg r "$reg" \
+		'[.sites[] | select(.len_arg == $r)][0].callers[0] | .symbol + "+" +
+		(.offset | tostring)' "$out/hwbp.json"))" "$((top1 >= 300 && top1 <= 305))" 1
 
 	check "$series: kprobe on memcpy_orig refused" "$(cat "$out/noinstr_kprobe.rc")" 1
 	check "$series: kprobe refusal says why" \

@@ -41,7 +41,7 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install deps test unit-test cli-test bench bench-calibrate bench-sample demo
+.PHONY: all clean install deps test unit-test cli-test vmtest bench bench-calibrate bench-sample demo
 all: $(OUTPUT)/copyprof
 
 .PRECIOUS: $(OUTPUT)/%.bpf.o
@@ -114,6 +114,16 @@ deps:
 
 test: $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT)
+
+unit-test: $(UNIT_BINS)
+	./tests/run.sh $(OUTPUT) unit
+
+cli-test: $(OUTPUT)/copyprof $(WORKLOADS) $(FUZZERS)
+	./tests/run.sh $(OUTPUT) cli
+
+# The real-kernel tests alone: Debian 6.12 and 6.1 under qemu (tests/vm/run.sh).
+vmtest: $(OUTPUT)/copyprof
+	./tests/run.sh $(OUTPUT) vm
 
 bench: $(OUTPUT)/copyprof $(WORKLOADS)
 	./bench/uprobe_overhead.sh $(OUTPUT)

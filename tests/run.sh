@@ -3,9 +3,12 @@
 # run.sh: run the unit tests (cmocka) and the CLI tests; the last line is "N passed, N failed, N skipped".
 # A CLI test exits 0 (pass), 77 (skip, after printing why) or anything else (fail).
 set -u
+# Usage: tests/run.sh [BUILD_DIR] [SUITE...]   SUITE: unit, cli, vm (default: all three)
 OUT=${1:-build}
+shift || true
+SUITES=" ${*:-unit cli vm} "
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-export COPYPROF="$ROOT/$OUT/copyprof" OUT_DIR="$ROOT/$OUT" ROOT
+export COPYPROF="$ROOT/$OUT/copyprof" COPYPROF_BIN="$ROOT/$OUT/copyprof" OUT_DIR="$ROOT/$OUT" ROOT
 passed=0 failed=0 skipped=0 failures=()
 
 run_one() {
@@ -23,13 +26,16 @@ run_one() {
 }
 
 for t in "$ROOT/$OUT"/tests/test_*; do
+	[[ $SUITES == *" unit "* ]] || break
 	[ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
 done
 for t in "$ROOT"/tests/cli/t[0-9]*.sh; do
+	[[ $SUITES == *" cli "* ]] || break
 	run_one "cli/$(basename "$t" .sh)" bash "$t"
 done
 # Real-kernel tests in qemu guests (tests/vm/run.sh); the *-guest.sh halves run inside.
 for t in "$ROOT"/tests/vm/t-*.sh; do
+	[[ $SUITES == *" vm "* ]] || break
 	case $t in *-guest.sh) continue ;; esac
 	run_one "vm/$(basename "$t" .sh)" bash "$t"
 done

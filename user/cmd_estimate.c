@@ -197,8 +197,9 @@ static int evaluate_mixed(struct estimate_args *a, struct est_input *in, enum es
 	} else if (!here) {
 		est_mix_model_is_here(m, &mix);
 	} else {
-		p_info("mix correction: replaying %s's lengths below %d bytes (%d calls, %d runs)",
-		       est_family(f)->name, EST_MIX_CUTOFF, EST_MIX_CALLS, EST_MIX_RUNS);
+		p_info("mix correction: replaying %s's lengths below %d bytes by size class (%zu "
+		       "calls a sample, %d runs)", est_family(f)->name, EST_MIX_CUTOFF,
+		       est_mix_calls(&a->o.cache), EST_MIX_RUNS);
 		err = est_mix_measure(fr, m, &a->o.cache, &mix);
 		if (err)
 			return err;

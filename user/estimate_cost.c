@@ -212,21 +212,38 @@ void est_costs_release(struct est_costs *c)
 void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const char *today_impl)
 {
 	const struct est_family_impls *fi = est_family(c->family);
+	struct est_mix_classes *cl = &c->mix_classes;
+	size_t k;
 
-	c->mix_today = est_mix_penalty(mix, today_impl);
-	c->mix_loop = est_mix_penalty(mix, fi->loop);
-	c->mix_string = est_mix_penalty(mix, fi->string);
+	memset(cl, 0, sizeof(*cl));
+	memset(c->mix_split, 0, sizeof(c->mix_split));
+	c->mix_dispatch_known = false;
+	if (!mix || !mix->applied)
+		return;
+	if (mix->classes.nr) {
+		*cl = mix->classes;
+		memcpy(c->mix_split, mix->split.penalty_ns, sizeof(c->mix_split));
+	} else {
+		cl->nr = 1;
+		cl->edges[1] = mix->cutoff;
+	}
 	c->mix_dispatch_known = fi->dispatch && est_mix_find(mix, fi->dispatch);
-	c->mix_dispatch = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch) : 0;
-	c->mix_cutoff = mix && mix->applied ? mix->cutoff : 0;
+	for (k = 0; k < cl->nr; k++) {
+		double n = (double)cl->edges[k]; /* a length of class k */
+
+		c->mix_today[k] = est_mix_penalty(mix, today_impl, n);
+		c->mix_loop[k] = est_mix_penalty(mix, fi->loop, n);
+		c->mix_string[k] = est_mix_penalty(mix, fi->string, n);
+		c->mix_dispatch[k] = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch, n) :
+							     c->mix_loop[k];
+	}
 }
 
 static double side_at(const struct est_costs *c, int k, enum est_side side, double n)
 {
-	bool mix = n < (double)c->mix_cutoff;
-	double pt = mix ? c->mix_today : 0, pl = mix ? c->mix_loop : 0;
-	double ps = mix ? c->mix_string : 0;
-	double pd = mix ? (c->mix_dispatch_known ? c->mix_dispatch : c->mix_loop) : 0;
+	int m = est_mix_class_of(&c->mix_classes, n);
+	double pt = m >= 0 ? c->mix_today[m] : 0, pl = m >= 0 ? c->mix_loop[m] : 0;
+	double ps = m >= 0 ? c->mix_string[m] : 0, pd = m >= 0 ? c->mix_dispatch[m] : 0;
 
 	switch (side) {
 	case EST_SIDE_TODAY:
@@ -310,11 +327,19 @@ static double side_bound(const struct est_costs *c, enum est_side side, uint64_t
 	return hiw - low;
 }
 
+/* A threshold's split penalty per call of a bucket ending at @hi (0 from the cutoff on). */
+static double split_ns(const struct est_costs *c, uint64_t t, uint64_t hi)
+{
+	const struct est_mix_classes *cl = &c->mix_classes;
+
+	return cl->nr && hi <= cl->edges[cl->nr] ? est_mix_split_at(cl, c->mix_split, t) : 0;
+}
+
 double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
 		       uint64_t hi, double calls, double mean, double *bound, bool *split)
 {
 	enum est_side side;
-	double l, s;
+	double l, s, sp = 0;
 
 	switch (p->kind) {
 	case EST_TODAY:
@@ -330,6 +355,8 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 		side = l <= s ? EST_SIDE_LOOP_BARE : EST_SIDE_STRING_BARE;
 		break;
 	default:
+		/* The dispatch's branch among the short lengths (the mix correction). */
+		sp = split_ns(c, p->threshold, hi);
 		if (p->threshold <= lo) {
 			side = EST_SIDE_STRING;
 		} else if (p->threshold >= hi) {
@@ -347,11 +374,11 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 			*split = true;
 			*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
 					      est_cost_side(c, EST_SIDE_STRING, mean));
-			return calls * (below * l + (1 - below) * s);
+			return calls * (below * l + (1 - below) * s + sp);
 		}
 	}
 	*bound = calls * side_bound(c, side, lo, hi);
-	return calls * est_cost_side(c, side, mean);
+	return calls * (est_cost_side(c, side, mean) + sp);
 }
 
 double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,

@@ -11,12 +11,17 @@ static void put_str(json_object *o, const char *key, const char *val)
 }
 
 /* Numbers rounded for reading: 4 decimals are far below any measured effect. */
-static void put_num(json_object *o, const char *key, double v)
+static json_object *num(double v)
 {
 	char buf[48];
 
 	snprintf(buf, sizeof(buf), "%.4f", v);
-	json_object_object_add(o, key, json_object_new_double_s(v, buf));
+	return json_object_new_double_s(v, buf);
+}
+
+static void put_num(json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, num(v));
 }
 
 static const char *kind_name(enum est_kind k)
@@ -70,9 +75,71 @@ static json_object *sites_to_json(const struct est_family_result *fr)
 	return a;
 }
 
+/* A number the model may lack (NAN: a cache state without a curve) as null. */
+static void put_num_or_null(json_object *o, const char *key, double v)
+{
+	if (isfinite(v))
+		put_num(o, key, v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+static json_object *mix_sample_to_json(const struct est_mix_sample *q)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "lo", json_object_new_uint64(q->lo));
+	json_object_object_add(o, "hi", json_object_new_uint64(q->hi));
+	put_num(o, "shuffled_ns", q->shuffled_ns);
+	put_num(o, "sorted_ns", q->sorted_ns);
+	put_num_or_null(o, "predicted_ns", q->predicted_ns);
+	put_num(o, "penalty_ns", q->penalty_ns);
+	return o;
+}
+
+static json_object *mix_impl_to_json(const struct est_mix *mix, const struct est_mix_impl *e)
+{
+	static const char *const spans[] = { "below", "from", "all" };
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	json_object *q = json_object_new_array();
+	size_t k;
+
+	put_str(o, "impl", e->impl);
+	put_num(o, "shuffled_ns", e->shuffled_ns);
+	put_num(o, "sorted_ns", e->sorted_ns);
+	put_num_or_null(o, "predicted_ns", e->predicted_ns);
+	put_num(o, "penalty_ns", e->penalty_ns);
+	put_str(o, "span", spans[e->span]);
+	for (k = 0; k < mix->classes.nr; k++)
+		json_object_array_add(a, num(e->class_penalty_ns[k]));
+	json_object_object_add(o, "class_penalty_ns", a);
+	for (k = 0; k < e->nr_samples; k++)
+		json_object_array_add(q, mix_sample_to_json(&e->samples[k]));
+	json_object_object_add(o, "samples", q);
+	return o;
+}
+
+/* The split penalty at each inner class edge, with the policy's own sample. */
+static json_object *split_to_json(const struct est_mix *mix)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+	size_t k;
+
+	put_str(o, "impl", mix->split.impl);
+	for (k = 1; k < mix->classes.nr; k++) {
+		json_object *e = mix_sample_to_json(&mix->split.samples[k]);
+
+		json_object_object_add(e, "t", json_object_new_uint64(mix->split.samples[k].t));
+		put_num(e, "split_ns", mix->split.penalty_ns[k]);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "thresholds", a);
+	return o;
+}
+
 static json_object *mix_to_json(const struct est_mix *mix)
 {
-	json_object *o = json_object_new_object(), *a;
+	json_object *o = json_object_new_object(), *a, *c;
 	size_t i;
 
 	json_object_object_add(o, "applied", json_object_new_boolean(mix->applied));
@@ -84,21 +151,21 @@ static json_object *mix_to_json(const struct est_mix *mix)
 	json_object_object_add(o, "calls", json_object_new_uint64(mix->calls));
 	json_object_object_add(o, "runs", json_object_new_int(mix->runs));
 	json_object_object_add(o, "cpu", json_object_new_int(mix->cpu));
-	a = json_object_new_array();
-	for (i = 0; i < mix->nr_impls; i++) {
-		json_object *e = json_object_new_object();
+	c = json_object_new_array();
+	for (i = 0; i < mix->classes.nr; i++) {
+		json_object *k = json_object_new_object();
 
-		put_str(e, "impl", mix->impls[i].impl);
-		put_num(e, "shuffled_ns", mix->impls[i].shuffled_ns);
-		put_num(e, "sorted_ns", mix->impls[i].sorted_ns);
-		if (isfinite(mix->impls[i].predicted_ns)) /* NAN: the model lacks a cache state */
-			put_num(e, "predicted_ns", mix->impls[i].predicted_ns);
-		else
-			json_object_object_add(e, "predicted_ns", NULL);
-		put_num(e, "penalty_ns", mix->impls[i].penalty_ns);
-		json_object_array_add(a, e);
+		json_object_object_add(k, "lo", json_object_new_uint64(mix->classes.edges[i]));
+		json_object_object_add(k, "hi", json_object_new_uint64(mix->classes.edges[i + 1]));
+		put_num(k, "calls", mix->classes.calls[i]);
+		json_object_array_add(c, k);
 	}
+	json_object_object_add(o, "classes", c);
+	a = json_object_new_array();
+	for (i = 0; i < mix->nr_impls; i++)
+		json_object_array_add(a, mix_impl_to_json(mix, &mix->impls[i]));
 	json_object_object_add(o, "impls", a);
+	json_object_object_add(o, "split", split_to_json(mix));
 	return o;
 }
 

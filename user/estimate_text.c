@@ -16,7 +16,11 @@ void est_threshold_str(uint64_t t, char *buf, size_t len)
 /* The mix correction's penalties, or why there are none (docs/estimate.md#the-mix-correction). */
 static void print_mix(FILE *f, const struct est_mix *mix)
 {
-	size_t i;
+	const struct est_mix_classes *cl = &mix->classes;
+	double short_calls = 0;
+	int w = 16; /* the name column: the longest replica name */
+	char range[32];
+	size_t i, k;
 
 	if (!mix->applied) {
 		fprintf(f, "  mix correction: none (%s)\n", mix->why[0] ? mix->why : "not run");
@@ -28,6 +32,34 @@ static void print_mix(FILE *f, const struct est_mix *mix)
 		fprintf(f, "%s %s %+.2f ns (%.1f - %.1f, %.1f)", i ? "," : "", mix->impls[i].impl,
 			mix->impls[i].penalty_ns, mix->impls[i].shuffled_ns, mix->impls[i].sorted_ns,
 			mix->impls[i].predicted_ns);
+	fprintf(f, "\n");
+	if (cl->nr < 2)
+		return;
+	/* What each side is charged under a threshold: its own lengths' penalty, plus the split. */
+	for (i = 0; i < mix->nr_impls; i++)
+		if ((int)strlen(mix->impls[i].impl) > w)
+			w = (int)strlen(mix->impls[i].impl);
+	fprintf(f, "  per size class (ns per call; the loop side timed on the lengths below each "
+		"class's end,\n  the string op on those from its start; a threshold T at a "
+		"class's start (lo) adds\n  its split penalty to every call below %llu B):\n    %-*s",
+		(unsigned long long)mix->cutoff, w, "lengths");
+	for (k = 0; k < cl->nr; k++) {
+		snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)cl->edges[k],
+			 (unsigned long long)cl->edges[k + 1] - 1);
+		fprintf(f, " %8s", range);
+		short_calls += cl->calls[k];
+	}
+	fprintf(f, "\n    %-*s", w, "calls %");
+	for (k = 0; k < cl->nr; k++)
+		fprintf(f, " %8.1f", short_calls > 0 ? 100 * cl->calls[k] / short_calls : 0);
+	for (i = 0; i < mix->nr_impls; i++) {
+		fprintf(f, "\n    %-*s", w, mix->impls[i].impl);
+		for (k = 0; k < cl->nr; k++)
+			fprintf(f, " %+8.2f", mix->impls[i].class_penalty_ns[k]);
+	}
+	fprintf(f, "\n    %-*s %8s", w, "split (T = lo)", "-");
+	for (k = 1; k < cl->nr; k++)
+		fprintf(f, " %+8.2f", mix->split.penalty_ns[k]);
 	fprintf(f, "\n");
 }
 

@@ -100,11 +100,12 @@ static uint8_t draw_cache(const struct est_cache *c, bool has_src, uint64_t *s)
 /*
  * Lengths of a bucket: exact ones below 64; above, uniform over [mean - w, mean + w] with w
  * as wide as the bucket allows, so that the bucket's mean is kept. Only the buckets that start
- * below @below take part (UINT64_MAX: all; the mix correction's sample: the short ones).
+ * in [@from, @below) take part ([0, UINT64_MAX): all; the mix correction's samples: a range of
+ * the short ones).
  */
 static size_t make_sequence(const struct est_family_result *fr, const struct replay_opts *o,
-			    uint64_t below, struct replay_call **out, uint64_t *max_n,
-			    size_t *left_out)
+			    uint64_t from, uint64_t below, struct replay_call **out,
+			    uint64_t *max_n, size_t *left_out)
 {
 	double sum = 0, calls[CP_NBUCKETS];
 	size_t k[CP_NBUCKETS], n = 0, i, total;
@@ -113,10 +114,10 @@ static size_t make_sequence(const struct est_family_result *fr, const struct rep
 	int b;
 
 	*left_out = 0;
-	/* Only the buckets below @below and up to REPLAY_MAX_SIZE take part. */
+	/* Only the buckets in [@from, @below) and up to REPLAY_MAX_SIZE take part. */
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		calls[b] = 0;
-		if (hist_bucket_lo(b) >= below)
+		if (hist_bucket_lo(b) < from || hist_bucket_lo(b) >= below)
 			continue;
 		if (hist_bucket_lo(b) > REPLAY_MAX_SIZE) {
 			*left_out += fr->bucket_calls[b] > 0;
@@ -137,7 +138,7 @@ static size_t make_sequence(const struct est_family_result *fr, const struct rep
 		double mean = fr->bucket_calls[b] > 0 ? fr->bucket_bytes[b] / fr->bucket_calls[b] : 0;
 		double w = fmin(mean - (double)lo, (double)hi - 1 - mean);
 
-		if (lo > REPLAY_MAX_SIZE || lo >= below)
+		if (lo > REPLAY_MAX_SIZE || lo < from || lo >= below)
 			continue;
 		for (i = 0; i < k[b] && n < total; i++) {
 			uint64_t len = hi - lo == 1 ? lo :
@@ -334,7 +335,7 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 	cpu_set_t old;
 	int err, k = -1;
 
-	n = make_sequence(fr, o, UINT64_MAX, &seq, &max_n, &left_out);
+	n = make_sequence(fr, o, 0, UINT64_MAX, &seq, &max_n, &left_out);
 	if (!n) {
 		free(seq);
 		p_err("validate: %s has no calls to replay", est_family(fr->family)->name);
@@ -402,79 +403,126 @@ static int cmp_call_len(const void *a, const void *b)
 	return x->n < y->n ? -1 : x->n > y->n;
 }
 
-int replay_mix(const struct est_family_result *fr, const struct replay_opts *o, uint64_t below,
-	       const struct costmodel *m, const char *const *names, size_t nr,
+/*
+ * The model's mean cost over @seq of @lo below @t and @hi from @t, each call in its own cache
+ * state (NAN: a curve is missing).
+ */
+static double predicted(const struct costmodel *m, const char *lo, const char *hi, uint64_t t,
+			const struct replay_call *seq, size_t n)
+{
+	const struct costmodel_curve *cv[2][COSTMODEL_NR_CACHES];
+	double sum = 0;
+	size_t j;
+	int c;
+
+	for (c = 0; c < COSTMODEL_NR_CACHES; c++) {
+		cv[0][c] = costmodel_find(m, lo, c);
+		cv[1][c] = costmodel_find(m, hi, c);
+	}
+	for (j = 0; j < n; j++) {
+		const struct costmodel_curve *k = cv[seq[j].n >= t][seq[j].cache];
+
+		sum += k && k->nr_points ? costmodel_cost_ns(k, (double)seq[j].n) : NAN;
+	}
+	return sum / (double)n;
+}
+
+/* A sample's calls, shuffled and sorted by length: drawn once per range, shared by samples. */
+struct mix_seqs {
+	uint64_t lo, hi;
+	struct replay_call *shuffled, *sorted;
+	size_t n;
+	uint64_t max_n;
+};
+
+static int mix_sequences(const struct est_family_result *fr, const struct replay_opts *o,
+			 uint64_t lo, uint64_t hi, struct mix_seqs *all, size_t *nall, size_t *idx)
+{
+	struct mix_seqs *q;
+	size_t left_out;
+
+	for (*idx = 0; *idx < *nall; (*idx)++)
+		if (all[*idx].lo == lo && all[*idx].hi == hi)
+			return 0;
+	q = &all[(*nall)++];
+	*q = (struct mix_seqs){ .lo = lo, .hi = hi };
+	q->n = make_sequence(fr, o, lo, hi, &q->shuffled, &q->max_n, &left_out);
+	if (!q->n)
+		return -ENOENT;
+	q->sorted = malloc(q->n * sizeof(*q->sorted));
+	if (!q->sorted)
+		return -ENOMEM;
+	memcpy(q->sorted, q->shuffled, q->n * sizeof(*q->sorted));
+	qsort(q->sorted, q->n, sizeof(*q->sorted), cmp_call_len);
+	return 0;
+}
+
+int replay_mix(const struct est_family_result *fr, const struct replay_opts *o,
+	       const struct costmodel *m, const struct replay_mix_sample *s, size_t nr,
 	       struct replay_mix_cost *cost, int *cpu)
 {
-	/* Policy 2i runs implementation i on the shuffled sequence, 2i + 1 on the sorted one. */
-	struct replay_policy pols[2 * REPLAY_MIX_MAX_IMPLS] = { 0 };
-	const struct replay_call *seqs[2 * REPLAY_MIX_MAX_IMPLS] = { NULL };
-	double *ticks[2 * REPLAY_MIX_MAX_IMPLS] = { NULL };
-	struct replay_call *seq = NULL, *sorted = NULL;
+	/* Policy 2i runs sample i on its shuffled sequence, 2i + 1 on its sorted one. */
+	struct replay_policy pols[2 * REPLAY_MIX_MAX_SAMPLES] = { 0 };
+	const struct replay_call *seqs[2 * REPLAY_MIX_MAX_SAMPLES] = { NULL };
+	double *ticks[2 * REPLAY_MIX_MAX_SAMPLES] = { NULL };
+	struct mix_seqs all[REPLAY_MIX_MAX_SAMPLES] = { 0 };
+	size_t n = 0, i, j, nall = 0, nchunks = 0;
 	struct calib_bufs b = { 0 };
 	struct calib_timer t;
-	size_t n, i, j, left_out, nchunks;
 	uint64_t max_n = 0;
 	cpu_set_t old;
 	int err = 0, k = -1;
 
-	if (nr > REPLAY_MIX_MAX_IMPLS)
+	if (nr > REPLAY_MIX_MAX_SAMPLES || !nr)
 		return -EINVAL;
-	n = make_sequence(fr, o, below, &seq, &max_n, &left_out);
-	if (!n) {
-		free(seq);
-		return -ENOENT;
-	}
-	sorted = malloc(n * sizeof(*sorted));
-	if (!sorted) {
-		err = -ENOMEM;
-		goto out;
-	}
-	memcpy(sorted, seq, n * sizeof(*seq));
-	qsort(sorted, n, sizeof(*sorted), cmp_call_len);
-	nchunks = (n + CHUNK - 1) / CHUNK;
-	for (i = 0; i < nr; i++) {
-		const struct costmodel_curve *cv[COSTMODEL_NR_CACHES];
-		int c;
+	for (i = 0; i < nr && !err; i++) {
+		const struct costmodel_curve *warm = costmodel_find(m, s[i].impl, COSTMODEL_WARM);
 
-		/* What the cost model predicts for the same calls, each in its own cache state. */
-		for (c = 0; c < COSTMODEL_NR_CACHES; c++)
-			cv[c] = costmodel_find(m, names[i], c);
-		cost[i].predicted_ns = 0;
-		for (j = 0; j < n; j++)
-			cost[i].predicted_ns += cv[seq[j].cache] && cv[seq[j].cache]->nr_points ?
-							costmodel_cost_ns(cv[seq[j].cache],
-									  (double)seq[j].n) : NAN;
-		cost[i].predicted_ns /= (double)n;
+		err = mix_sequences(fr, o, s[i].lo, s[i].hi, all, &nall, &j);
+		if (err)
+			break;
+		/* Every sample has max_calls calls: all are timed over the same chunks. */
+		if (!n || all[j].n < n)
+			n = all[j].n;
+		if (all[j].max_n > max_n)
+			max_n = all[j].max_n;
+		/* A dispatch replica at a T of its own: the model's string op from T. */
+		cost[i].predicted_ns = predicted(
+			m, s[i].impl, s[i].string ?: s[i].t ? est_family(fr->family)->string : s[i].impl,
+			s[i].string || s[i].t ? s[i].t : UINT64_MAX, all[j].shuffled, all[j].n);
 		cost[i].shuffled_ns = cost[i].sorted_ns = NAN;
-		pols[2 * i].lo = pols[2 * i].hi = asmref_find(names[i]);
+		pols[2 * i].lo = pols[2 * i].hi = asmref_find(s[i].impl);
 		pols[2 * i].t = UINT64_MAX;
-		/* A dispatch replica runs at the threshold its curve was measured at. */
-		pols[2 * i].erms_t = cv[COSTMODEL_WARM] && cv[COSTMODEL_WARM]->threshold >= 0 ?
-					     (uint64_t)cv[COSTMODEL_WARM]->threshold :
-					     ASMREF_ERMS_THRESHOLD_DEFAULT;
+		if (s[i].string) {
+			pols[2 * i].hi = asmref_find(s[i].string);
+			pols[2 * i].t = s[i].t;
+		}
+		/* A dispatch replica runs at the T asked for, else at its curve's. */
+		pols[2 * i].erms_t = s[i].t && !s[i].string ? s[i].t :
+				     warm && warm->threshold >= 0 ? (uint64_t)warm->threshold :
+								    ASMREF_ERMS_THRESHOLD_DEFAULT;
 		pols[2 * i + 1] = pols[2 * i];
-		seqs[2 * i] = seq;
-		seqs[2 * i + 1] = sorted;
-		if (!pols[2 * i].lo) {
-			p_err("mix correction: no asm-ref replica %s", names[i]);
+		seqs[2 * i] = all[j].shuffled;
+		seqs[2 * i + 1] = all[j].sorted;
+		if (!pols[2 * i].lo || !pols[2 * i].hi) {
+			p_err("mix correction: no asm-ref replica %s", s[i].string && pols[2 * i].lo ?
+								       s[i].string : s[i].impl);
 			err = -ENOENT;
-			goto out;
 		}
 	}
-	for (i = 0; i < 2 * nr; i++) {
+	nchunks = (n + CHUNK - 1) / CHUNK;
+	for (i = 0; i < 2 * nr && !err; i++) {
 		ticks[i] = calloc((size_t)o->runs * nchunks, sizeof(double));
-		if (!ticks[i]) {
+		if (!ticks[i])
 			err = -ENOMEM;
-			goto out;
-		}
 	}
-	err = calib_bufs_alloc(&b, max_n ? max_n : 1, 0, 0) ?: pin(o->cpu, &old, &k);
+	if (!err)
+		err = calib_bufs_alloc(&b, max_n ? max_n : 1, 0, 0) ?: pin(o->cpu, &old, &k);
 	if (err)
 		goto out;
 	*cpu = k;
 	for (i = 0; i < nr && !err; i++)
-		err = verify(&pols[2 * i], &b, seq, n);
+		err = verify(&pols[2 * i], &b, seqs[2 * i], n);
 	if (!err)
 		err = time_policies(2 * nr, o->runs, pols, ticks, &b, seqs, n,
 				    is_all_warm(o->cache), &t);
@@ -489,8 +537,10 @@ int replay_mix(const struct est_family_result *fr, const struct replay_opts *o, 
 out:
 	for (i = 0; i < 2 * nr; i++)
 		free(ticks[i]);
-	free(seq);
-	free(sorted);
+	for (i = 0; i < nall; i++) {
+		free(all[i].shuffled);
+		free(all[i].sorted);
+	}
 	calib_bufs_free(&b);
 	return err;
 }

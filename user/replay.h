@@ -30,9 +30,18 @@ struct replay_opts {
  */
 int replay_family(struct est_family_result *fr, const struct replay_opts *o);
 
-#define REPLAY_MIX_MAX_IMPLS 4
+/* At most this many samples per replay_mix() (each is timed twice: shuffled and sorted). */
+#define REPLAY_MIX_MAX_SAMPLES ((EST_MIX_MAX_IMPLS + 1) * EST_MIX_MAX_CLASSES)
 
-/* One replica over replay_mix()'s sample, ns per call. */
+/* One replica (or policy) on one range of the profile's lengths, for replay_mix(). */
+struct replay_mix_sample {
+	const char *impl;   /* asm-ref name; below @t if @string is set */
+	const char *string; /* NULL, or the replica from @t on, switched in C */
+	uint64_t t;	    /* ... or, without @string, a dispatch replica's T (0: its curve's) */
+	uint64_t lo, hi;    /* the buckets that start in [lo, hi) take part */
+};
+
+/* One sample's cost, ns per call. */
 struct replay_mix_cost {
 	double shuffled_ns;  /* the sample in its shuffled order */
 	double sorted_ns;    /* the same calls sorted by length (each length's calls in a row) */
@@ -40,15 +49,16 @@ struct replay_mix_cost {
 };
 
 /*
- * estimate's mix correction (docs/estimate.md#the-mix-correction): draws @o->max_calls lengths
- * from @fr's buckets below @below exactly as replay_family() does (same spread, shuffle and
- * cache states), checks the bytes of each of the @nr replicas @names, and times each one over
- * the shuffled sequence and over the same calls sorted by length, all interleaved (@o->runs
- * runs, each chunk's median kept). Fills @cost[i] for @names[i]; *@cpu gets the CPU it ran on.
- * Returns 0, -ENOENT if no call lies below @below, or -errno after printing why.
+ * estimate's mix correction (docs/estimate.md#the-mix-correction): for each of the @nr samples
+ * @s, draws @o->max_calls lengths from @fr's buckets in [lo, hi) exactly as replay_family()
+ * does (same spread, seed, shuffle and cache states; samples of the same range share their
+ * calls), checks the replica's bytes, and times it over the shuffled sequence and over the same
+ * calls sorted by length, every sample's two orders interleaved in one run (@o->runs runs, each
+ * chunk's median kept). Fills @cost[i] for @s[i]; *@cpu gets the CPU it ran on. Returns 0,
+ * -ENOENT if a sample has no calls, or -errno after printing why.
  */
-int replay_mix(const struct est_family_result *fr, const struct replay_opts *o, uint64_t below,
-	       const struct costmodel *m, const char *const *names, size_t nr,
+int replay_mix(const struct est_family_result *fr, const struct replay_opts *o,
+	       const struct costmodel *m, const struct replay_mix_sample *s, size_t nr,
 	       struct replay_mix_cost *cost, int *cpu);
 
 #endif

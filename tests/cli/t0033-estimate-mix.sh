@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0033-estimate-mix: the mix correction's plumbing: skipped (and why) for models not measured on
 # this CPU, where --no-mix-correction changes nothing; applied with a model calibrated here, its
-# penalties (shuffled - sorted ns per call) finite and added to today's short-copy costs exactly
-# (no timing asserted).
+# penalties (shuffled - sorted ns per call) finite, split by size class so that they add up, and
+# added to today's short-copy costs and to a threshold's exactly (no timing asserted).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 G="$ROOT/tests/golden"
@@ -47,6 +47,19 @@ jq -e "$F.mix_correction.impls | all(.shuffled_ns > 0 and .sorted_ns > 0 and .pr
 	and (.penalty_ns | isinfinite | not)
 	and ((.penalty_ns - (.shuffled_ns - .sorted_ns)) | fabs) < 1e-3)" mix.json > /dev/null ||
 	fail "penalties: $(jq -c "$F.mix_correction" mix.json)"
+# Size classes: 150 calls below 32, 30 from 32 (17%, over the 5% a class needs), none from 64.
+expect_eq "here: classes" "$(jq -c "[$F.mix_correction.classes[] | [.lo, .hi, .calls]]" mix.json)" \
+	'[[0,32,150],[32,512,30]]'
+# Each replica's class penalties add up to its penalty over every short call (up to the JSON's
+# rounding to 4 decimals: at most (150 + 30 + 180) * 0.00005 = 0.018).
+jq -e "$F.mix_correction as \$x | \$x.impls | all(.class_penalty_ns | length == 2) and
+	all((([.class_penalty_ns, [\$x.classes[].calls]] | transpose | map(.[0] * .[1]) | add)
+	     - 180 * .penalty_ns) | fabs < 0.02)" mix.json > /dev/null ||
+	fail "class penalties: $(jq -c "$F.mix_correction" mix.json)"
+expect_eq "here: spans" "$(jq -c "[$F.mix_correction.impls[] | [.impl, .span]] | sort" mix.json)" \
+	'[["erms_threshold","below"],["memcpy_orig","below"],["movsb","from"]]'
+expect_eq "here: split" "$(jq -c "$F.mix_correction.split | [.impl, [.thresholds[].t]]" mix.json)" \
+	'["erms_threshold",[32]]'
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json --no-mix-correction
 cp out pure.json
 expect_eq "--no-mix-correction here" "$(jq "$F.mix_correction.applied" pure.json)" false
@@ -56,9 +69,18 @@ jq -e -n --slurpfile a mix.json --slurpfile b pure.json '
 	| ($m.mix_correction.impls[] | select(.impl == $m.today.impl) | .penalty_ns) as $k
 	| ($m.policies[0].ns_per_call - $p.policies[0].ns_per_call - $k) | fabs < 1e-3' > /dev/null ||
 	fail "today's cost is not the pure one plus its penalty"
+# T=32 at the inner edge: its short calls cost the pure model plus the penalty of the policy
+# itself timed at T=32 (erms_threshold with T=32, shuffled - sorted), by construction.
+jq -e -n --slurpfile a mix.json --slurpfile b pure.json '
+	$a[0].inputs[0].families[0] as $m | $b[0].inputs[0].families[0] as $p
+	| ($m.mix_correction.split.thresholds[0].penalty_ns) as $k
+	| ([$m.policies[] | select(.name == "T=32")][0].ns_per_call
+	   - [$p.policies[] | select(.name == "T=32")][0].ns_per_call - $k) | fabs < 1e-3' \
+	> /dev/null || fail "T=32 is not the pure one plus the policy's own penalty"
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json
 expect_out "mix correction below 512 B"
 expect_out "memcpy_orig [-+][0-9.]+ ns"
+expect_out "split \(T = lo\) +- +[-+][0-9.]+"
 
 # Nothing below the cutoff: nothing to correct.
 printf '4096,10\n' > long.csv

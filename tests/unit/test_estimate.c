@@ -10,119 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "estimate.h"
-
-/*
- * The model (warm):
- *   memcpy_orig   64 -> 10 ns, 1088 -> 112.4 ns  cost = 10 + 0.1 (n - 64), 10 below 64
- *   movsb         64 -> 30 ns, 1088 -> 81.2 ns   cost = 30 + 0.05 (n - 64), 30 below 64
- *   erms_threshold (T=2048): 64 -> 11 ns (d_lo = 1), 4096 -> 232.6 ns (d_hi = 1)
- * The histogram: 1000 calls of 16 B, 100 calls in [1024,1152) with mean 1100, 10 calls of 4096.
- *   orig:  16 -> 10,  1100 -> 113.6,  4096 -> 413.2
- *   movsb: 16 -> 30,  1100 -> 81.8,   4096 -> 231.6
- */
-#define TODAY 25492.0	  /* 1000*10 + 100*113.6 + 10*413.2 */
-#define T2048 24786.0	  /* 1000*11 + 100*114.6 + 10*232.6 */
-#define T1024 21606.0	  /* 1000*11 + 100*82.8 + 10*232.6 (also T=32..512) */
-#define T0 41606.0	  /* 1000*31 + 100*82.8 + 10*232.6 */
-#define NEVER 26602.0	  /* 1000*11 + 100*114.6 + 10*414.2 */
-#define ALWAYS 40496.0	  /* 1000*30 + 100*81.8 + 10*231.6 */
-#define ORACLE 20496.0	  /* 1000*10 + 100*81.8 + 10*231.6 */
-
-static void add_points(struct costmodel *m, const char *name, enum costmodel_cache c,
-		       const uint64_t *sizes, const double *ns, size_t n, int64_t threshold)
-{
-	struct costmodel_curve *cv = costmodel_add_curve(m, name, "memcpy", c);
-	size_t i;
-
-	assert_non_null(cv);
-	cv->threshold = threshold;
-	for (i = 0; i < n; i++) {
-		struct costmodel_point p = { .size = sizes[i], .ns = ns[i], .spread = -1 };
-
-		assert_int_equal(costmodel_curve_add_point(cv, &p), 0);
-	}
-}
-
-static struct costmodel *model(bool with_dispatch, double dst_factor)
-{
-	static const uint64_t xs[] = { 64, 1088 }, ex[] = { 64, 4096 };
-	const double orig[] = { 10, 112.4 }, movsb[] = { 30, 81.2 }, erms[] = { 11, 232.6 };
-	struct costmodel *m = costmodel_new();
-
-	assert_non_null(m);
-	m->measured = true;
-	add_points(m, "memcpy_orig", COSTMODEL_WARM, xs, orig, 2, -1);
-	add_points(m, "movsb", COSTMODEL_WARM, xs, movsb, 2, -1);
-	if (with_dispatch)
-		add_points(m, "erms_threshold", COSTMODEL_WARM, ex, erms, 2, 2048);
-	if (dst_factor > 0) {
-		const double o2[] = { 10 * dst_factor, 112.4 * dst_factor };
-		const double m2[] = { 30 * dst_factor, 81.2 * dst_factor };
-
-		add_points(m, "memcpy_orig", COSTMODEL_DST_FLUSHED, xs, o2, 2, -1);
-		add_points(m, "movsb", COSTMODEL_DST_FLUSHED, xs, m2, 2, -1);
-	}
-	return m;
-}
-
-static char *flags[] = { "erms", "rep_good" };
-
-static void input(struct est_input *in, bool time_weighted)
-{
-	struct est_site *s = calloc(1, sizeof(*s));
-
-	assert_non_null(s);
-	memset(in, 0, sizeof(*in));
-	in->name = strdup("synthetic");
-	in->meta.kernel = "6.12.0-test";
-	in->meta.cpu_flags = flags;
-	in->meta.nr_cpu_flags = 2;
-	in->duration_s = 1;
-	s->label = strdup("test:copy+0x0 (uprobe)");
-	s->counted = true;
-	s->n[16] = 1000;
-	s->bytes[16] = 16000;
-	s->n[cp_bucket_of(1024)] = 100;
-	s->bytes[cp_bucket_of(1024)] = 110000;
-	s->n[cp_bucket_of(4096)] = 10;
-	s->bytes[cp_bucket_of(4096)] = 40960;
-	if (time_weighted) {
-		/* 1 sample per ns (1 GHz): a bucket's samples are its time today, in ns. */
-		int b;
-
-		s->time_weighted = true;
-		in->sample_hz = 1e9;
-		in->total_samples = 4 * TODAY;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			double k = b == 16 ? 10 : b == (int)cp_bucket_of(1024) ? 113.6 : 413.2;
-
-			s->n[b] *= k;
-			s->bytes[b] *= k;
-		}
-	}
-	in->sites = s;
-	in->nr_sites = 1;
-}
-
-static const struct est_row *row(const struct est_family_result *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr_rows; i++)
-		if (!strcmp(r->rows[i].pol.name, name))
-			return &r->rows[i];
-	fail_msg("no row %s", name);
-	return NULL;
-}
-
-#define NEAR(a, b) near((double)(a), (double)(b), #a)
-
-static void near(double a, double b, const char *what)
-{
-	if (fabs(a - b) > 1e-6 * fmax(1, fabs(b)))
-		fail_msg("%s = %.9g, expected %.9g", what, a, b);
-}
+#include "estimate_fixture.h"
 
 static void check_exact_totals(struct est_family_result *r)
 {
@@ -205,66 +93,6 @@ static void mixed_cache(void **state)
 	NEAR(row(&r, "T=1024")->total_ns, 1.5 * (T1024 - 1110));
 	NEAR(row(&r, "never")->total_ns, 1.5 * TODAY);
 	assert_false(r.dispatch_measured);
-	est_family_result_free(&r);
-	est_input_free(&in);
-	costmodel_free(m);
-}
-
-/*
- * The mix correction adds each implementation's penalty to its cost below the cutoff, leaves
- * the dispatch cost and everything from the cutoff alone, and a mix not applied (or no mix) is
- * the pure model. Penalties: memcpy_orig +20 ns, movsb +5 ns; only the 16 B calls are below 512.
- *   today   1000*(10 + 20) + 100*113.6 + 10*413.2   = 45492
- *   T=2048  1000*(10 + 1 + 20) + 100*114.6 + 10*232.6 = 44786
- *   T=1024  1000*31 + 100*82.8 + 10*232.6           = 41606
- *   T=0     1000*(30 + 1 + 5) + 100*82.8 + 10*232.6 = 46606
- *   always  1000*35 + 100*81.8 + 10*231.6           = 45496
- *   oracle  1000*30 + 100*81.8 + 10*231.6           = 40496 (the loop is cheaper at 16 B)
- * With a penalty of 12 ns for the dispatch replica, the loop behind it costs 10 + 1 + 12:
- *   T=2048  1000*23 + 100*114.6 + 10*232.6          = 36786
- *   never   1000*23 + 100*114.6 + 10*414.2          = 38602
- */
-static void mix_correction_adds_penalties(void **state)
-{
-	struct costmodel *m = model(true, 0);
-	struct est_mix mix = { .applied = true, .cutoff = 512, .calls = 20000, .nr_impls = 2,
-			       .impls = { { .impl = "memcpy_orig", .penalty_ns = 20 },
-					  { .impl = "movsb", .penalty_ns = 5 } } };
-	struct est_family_result r;
-	struct est_options o;
-	struct est_input in;
-
-	est_options_default(&o);
-	assert_null(o.mix);
-	o.mix = &mix;
-	input(&in, false);
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
-	NEAR(row(&r, "today")->total_ns, 45492);
-	NEAR(row(&r, "T=2048")->total_ns, 44786);
-	NEAR(row(&r, "T=1024")->total_ns, 41606);
-	NEAR(row(&r, "T=0")->total_ns, 46606);
-	NEAR(row(&r, "always")->total_ns, 45496);
-	NEAR(row(&r, "oracle")->total_ns, 40496);
-	NEAR(r.dispatch_lo_ns, 1);
-	NEAR(r.dispatch_hi_ns, 1);
-	est_family_result_free(&r);
-
-	mix.impls[2] = (struct est_mix_impl){ .impl = "erms_threshold", .penalty_ns = 12 };
-	mix.nr_impls = 3;
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
-	NEAR(row(&r, "today")->total_ns, 45492);
-	NEAR(row(&r, "T=2048")->total_ns, 36786);
-	NEAR(row(&r, "never")->total_ns, 38602);
-	NEAR(row(&r, "always")->total_ns, 45496);
-	est_family_result_free(&r);
-
-	NEAR(est_mix_penalty(&mix, "memcpy_orig"), 20);
-	NEAR(est_mix_penalty(&mix, "rep_stosb"), 0);
-	NEAR(est_mix_penalty(NULL, "movsb"), 0);
-	mix.applied = false;
-	assert_null(est_mix_find(&mix, "memcpy_orig"));
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
-	check_exact_totals(&r);
 	est_family_result_free(&r);
 	est_input_free(&in);
 	costmodel_free(m);
@@ -381,7 +209,6 @@ int main(void)
 		cmocka_unit_test(hand_computed),
 		cmocka_unit_test(time_weighted_becomes_calls),
 		cmocka_unit_test(mixed_cache),
-		cmocka_unit_test(mix_correction_adds_penalties),
 		cmocka_unit_test(missing_curve),
 		cmocka_unit_test(split_threshold),
 		cmocka_unit_test(options_parse),

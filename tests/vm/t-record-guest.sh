@@ -29,6 +29,27 @@ run hwbp2 record --hwbp "$cu,len=rdx" --hwbp "$cu,len=rcx" --comm dd -o /out/hwb
 run noinstr_kprobe record --kprobe memcpy_orig -d 1 -o /out/never1.json
 run noinstr_hwbp record --hwbp memcpy_orig -d 1 -o /out/never2.json
 
+# (d) SIGTERM and SIGINT while a kprobe and hardware breakpoints are attached: the profile is
+# still written, and no kprobe or BPF program (JITed ones are in kallsyms) stays behind.
+progs() { grep -c 'bpf_prog_[0-9a-f]*_cp_' /proc/kallsyms; }
+for sig in TERM INT; do
+	copyprof record --kprobe read_zero,len=arg3 --hwbp "$cu,len=rcx" -o /out/sig$sig.json \
+		>/out/sig$sig.out 2>/out/sig$sig.err &
+	pid=$!
+	i=0
+	while ! grep -q read_zero /sys/kernel/debug/kprobes/list 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.2; i=$((i + 1))
+	done
+	sleep 1
+	dd if=/dev/zero of=/dev/null bs=4096 count=100 2>/dev/null
+	progs >/out/sig$sig.progs_during
+	kill -$sig $pid
+	wait $pid
+	echo $? >/out/sig$sig.rc
+	grep -c read_zero /sys/kernel/debug/kprobes/list >/out/sig$sig.kprobes_after
+	progs >/out/sig$sig.progs_after
+done
+
 # Leftovers after all runs: kprobe events and perf-event BPF programs die with copyprof.
 cat /sys/kernel/tracing/kprobe_events >/out/kprobe_events_after 2>&1
 exit 0

@@ -69,6 +69,16 @@ test_kernel() {
 	check "$series: hwbp on memcpy_orig refused" "$(cat "$out/noinstr_hwbp.rc")" 1
 	check "$series: hwbp refusal says why" "$(grep -c 'kprobe blacklist' "$out/noinstr_hwbp.err")" 1
 	check "$series: no kprobe event left" "$(grep -c . "$out/kprobe_events_after" || true)" 0
+	local sig
+	for sig in TERM INT; do
+		check "$series: SIG$sig ends record with exit 0" "$(cat "$out/sig$sig.rc")" 0
+		check "$series: SIG$sig: the 100 reads are in the profile" "$(jq '[.sites[] |
+			select(.symbol == "read_zero")][0].calls >= 100' "$out/sig$sig.json")" true
+		check "$series: SIG$sig: BPF programs were live while recording" \
+			"$(($(cat "$out/sig$sig.progs_during") > 0))" 1
+		check "$series: SIG$sig: no kprobe left" "$(cat "$out/sig$sig.kprobes_after")" 0
+		check "$series: SIG$sig: no BPF program left" "$(cat "$out/sig$sig.progs_after")" 0
+	done
 }
 
 (($#)) || set -- 6.12 6.1

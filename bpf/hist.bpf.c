@@ -7,6 +7,8 @@
 #include "task_filter.h"
 
 const volatile __u32 targ_nr_sites = 0;
+/* Off under lockdown=confidentiality: the verifier then never sees bpf_probe_read_kernel. */
+const volatile bool targ_callers = false;
 
 /* site * CP_NBUCKETS + bucket; user space sizes it before load. Per-CPU: no lost counts. */
 struct {
@@ -158,7 +160,7 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
 		__sync_fetch_and_add(&slot->bytes, len);
 	}
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
-	if (cfg->caller_stack == CP_CALLER_KERNEL)
+	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	return 0;
 }

@@ -11,6 +11,8 @@ const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_nr_ranges = 0;
 /* Count a rep movs/stos instruction outside the ranges as an inline copy. */
 const volatile bool targ_inline_reps = true;
+/* Off under lockdown=confidentiality, which refuses programs that read kernel memory. */
+const volatile bool targ_read_text = true;
 
 /* Sorted by start, non-overlapping; user space sizes and fills it before attaching. */
 struct {
@@ -122,7 +124,8 @@ int cp_sample(struct bpf_perf_event_data *ctx)
 	kind = range_kind(ip);
 	if (kind == SAMPLE_RANGE_SKIP)
 		return 0;
-	bpf_probe_read_kernel(insn, sizeof(insn), (void *)ip);
+	if (targ_read_text)
+		bpf_probe_read_kernel(insn, sizeof(insn), (void *)ip);
 	if (kind == SAMPLE_RANGE_LEAF)
 		kind = SAMPLE_LEAF_RANGE;
 	else if (targ_inline_reps && is_rep_string(insn))

@@ -24,6 +24,7 @@
 
 struct probe_args {
 	const char *sites[MAX_TARGETS];	/* [MODULE:]FUNC */
+	bool site_from_preset[MAX_TARGETS];
 	size_t nr_sites;
 	const char *entries[MAX_TARGETS];
 	size_t nr_entries;
@@ -98,6 +99,8 @@ static void add_preset_items(struct argp_state *state, struct probe_args *a,
 		if (*n == MAX_TARGETS)
 			argp_error(state, "preset %s: more than %d sites or entries", pr->name,
 				   MAX_TARGETS);
+		if (pr->items[i].kind == PRESET_SITE)
+			a->site_from_preset[*n] = true;
 		(pr->items[i].kind == PRESET_SITE ? a->sites : a->entries)[(*n)++] = pr->items[i].spec;
 	}
 }
@@ -405,6 +408,18 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 	for (i = 0; i < a->nr_sites; i++) {
 		split_site(a->sites[i], module, sizeof(module), &func);
 		n = callsites_find(ks, ki, func, *module ? module : NULL, &o, &l, &why);
+		/* Presets name functions of several kernel versions: one this kernel lacks is skipped. */
+		if (n == -ENOENT && a->site_from_preset[i]) {
+			p_info("skipped: %s: %s", a->sites[i], why ?: strerror(-n));
+			if (jsites) {
+				err = json_object_new_object();
+				json_object_object_add(err, "function", json_object_new_string(func));
+				json_object_object_add(err, "skipped", json_object_new_string(why ?: ""));
+				json_object_array_add(jsites, err);
+			}
+			free(why);
+			continue;
+		}
 		if (n < 0) {
 			p_err("--site %s: %s", a->sites[i], why ?: strerror(-n));
 			if (jsites) {

@@ -264,6 +264,17 @@ static bool uses(const struct record_args *a, enum probe_mech mech)
 	return false;
 }
 
+/* Kernel sites at a function's first instruction count their callers (probe_site.c). */
+static bool counts_callers(const struct record_args *a)
+{
+	int i;
+
+	for (i = 0; i < a->nr_sites; i++)
+		if (a->sites[i].mech != MECH_UPROBE && !a->sites[i].spec.offset)
+			return true;
+	return false;
+}
+
 static void wait_for_end(struct record_args *a, struct child *c)
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
@@ -330,7 +341,7 @@ static int record(struct record_args *a)
 			filter.tgid = (uint32_t)child.pid;
 		p->meta.command = child_command_line(a->command);
 	}
-	hs = hist_session_open(&filter, (uint32_t)a->nr_sites);
+	hs = hist_session_open(&filter, (uint32_t)a->nr_sites, counts_callers(a));
 	if (!hs || !attach_sites(hs, a)) {
 		p_err("no site could be attached; nothing to record");
 		goto out;

@@ -63,6 +63,12 @@ bool feature_has_kprobes(void)
 
 int feature_check_kprobes(void)
 {
+	if (feature_has_kprobes() && feature_lockdown() == LOCKDOWN_CONFIDENTIALITY) {
+		p_err("the kernel is locked down (confidentiality, /sys/kernel/security/lockdown), "
+		      "which refuses kprobes: use --hwbp (4 at most; breakpoints are allowed) or "
+		      "record --sample, or boot with lockdown=integrity");
+		return -EPERM;
+	}
 	if (feature_has_kprobes())
 		return 0;
 	p_err("this kernel has no kprobes (no kprobe PMU and no tracefs kprobe_events; it needs "
@@ -70,9 +76,44 @@ int feature_check_kprobes(void)
 	return -ENOTSUP;
 }
 
+enum lockdown_level feature_lockdown(void)
+{
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+	char line[128] = "";
+	bool ok;
+
+	if (!f)
+		return LOCKDOWN_UNKNOWN;	/* no lockdown LSM, or securityfs not mounted */
+	ok = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	/* "none [integrity] confidentiality": the active level is bracketed. */
+	if (!ok)
+		return LOCKDOWN_UNKNOWN;
+	if (strstr(line, "[confidentiality]"))
+		return LOCKDOWN_CONFIDENTIALITY;
+	return strstr(line, "[integrity]") ? LOCKDOWN_INTEGRITY : LOCKDOWN_NONE;
+}
+
+bool feature_bpf_reads_kernel(const char *what)
+{
+	static bool said;
+
+	if (feature_lockdown() != LOCKDOWN_CONFIDENTIALITY)
+		return true;
+	if (!said)
+		p_warn("the kernel is locked down (confidentiality): BPF may not read kernel memory, "
+		       "so %s", what);
+	said = true;
+	return false;
+}
+
 void feature_explain_load_error(int err)
 {
-	if (err == -EPERM || err == -EACCES)
+	if (feature_lockdown() == LOCKDOWN_CONFIDENTIALITY)
+		p_err("the kernel refused the BPF program (%s) under lockdown=confidentiality "
+		      "(/sys/kernel/security/lockdown), which forbids BPF reading kernel memory; "
+		      "boot with lockdown=integrity or none", strerror(-err));
+	else if (err == -EPERM || err == -EACCES)
 		p_err("the kernel refused to load the BPF program (%s): run as root or with "
 		      "CAP_BPF and CAP_PERFMON; check kernel.unprivileged_bpf_disabled and lockdown",
 		      strerror(-err));

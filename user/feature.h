@@ -15,6 +15,16 @@ bool feature_has_kprobes(void);
 int feature_check_kprobes(void);
 /* Explains a failed BPF object load (-errno). */
 void feature_explain_load_error(int err);
+
+/* The kernel's lockdown (kernel_lockdown(7)), from /sys/kernel/security/lockdown. */
+enum lockdown_level { LOCKDOWN_UNKNOWN, LOCKDOWN_NONE, LOCKDOWN_INTEGRITY,
+		      LOCKDOWN_CONFIDENTIALITY };
+enum lockdown_level feature_lockdown(void);
+/*
+ * Whether BPF may read kernel memory (bpf_probe_read_kernel): not under confidentiality
+ * lockdown, which refuses to load any program that calls it. Says so once, naming @what is lost.
+ */
+bool feature_bpf_reads_kernel(const char *what);
 /*
  * Checks that this process may sample every CPU (perf_event_open of cpu-clock, system-wide);
  * prints what is missing (kernel.perf_event_paranoid, CAP_PERFMON).

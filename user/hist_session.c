@@ -23,7 +23,8 @@ struct hist_session {
 	int nr_cpus;
 };
 
-struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites)
+struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
+				       bool callers)
 {
 	struct hist_session *hs;
 	int err;
@@ -53,6 +54,10 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	}
 	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
+	hs->skel->rodata->targ_callers =
+		callers && feature_bpf_reads_kernel("entry sites' callers are not counted");
+	if (!hs->skel->rodata->targ_callers)
+		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
 	err = hist_bpf__load(hs->skel);
 	if (err) {
 		feature_explain_load_error(err);

@@ -3,6 +3,7 @@
 #ifndef CP_HIST_SESSION_H
 #define CP_HIST_SESSION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "profile.h"
 
@@ -13,8 +14,13 @@ struct hist_filter {
 	const char *comm;	/* NULL: every command name */
 };
 
-/* Opens and loads the program for @nr_sites sites. Prints the reason and returns NULL. */
-struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites);
+/*
+ * Opens and loads the program for @nr_sites sites; @callers: some site will count its callers
+ * (hist_session_config_site), which needs BPF to read kernel stacks. Prints the reason and
+ * returns NULL.
+ */
+struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
+				       bool callers);
 /*
  * Sets where site @id reads its length, destination and source (enum cp_reg), and whether it
  * counts per caller (@caller_stack, enum cp_caller_stack: only at a kernel function's entry).

@@ -27,6 +27,7 @@ int plan_init(struct plan *p, const char *vmlinux)
 	/* Without kernel text, entries can still be planned; call sites cannot. */
 	p->ki = kimage__open(&o, p->ks, &p->ki_why);
 	p->has_kprobes = feature_has_kprobes();
+	p->kprobes_locked = p->has_kprobes && feature_lockdown() == LOCKDOWN_CONFIDENTIALITY;
 	return 0;
 }
 
@@ -71,10 +72,11 @@ static int reg_or(const char *name, int fallback)
 static void choose(struct plan *p, struct plan_site *s, const struct entry_info *info)
 {
 	const char *no_kprobe = !p->has_kprobes ? "this kernel has no kprobes" :
+				p->kprobes_locked ? "lockdown=confidentiality refuses kprobes" :
 				info->reason ?: "its function is not traceable";
 	const char *no_hwbp = NULL;
 
-	if (p->has_kprobes && info->probeable == TS_YES) {
+	if (p->has_kprobes && !p->kprobes_locked && info->probeable == TS_YES) {
 		s->choice = PLAN_KPROBE;
 		s->site.mech = MECH_KPROBE;
 		asprintf(&s->why, "kprobe: %s is traceable", info->symbol);

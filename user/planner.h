@@ -33,6 +33,7 @@ struct plan {
 	struct kimage *ki;	/* may be NULL: then only entries can be planned */
 	char *ki_why;		/* why there is no kernel text, if so */
 	bool has_kprobes;
+	bool kprobes_locked;	/* built in, but lockdown=confidentiality refuses them */
 	struct plan_site *v;
 	size_t nr;
 	char **problems;	/* functions not found, modules not loaded ...: reported, skipped */

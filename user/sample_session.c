@@ -102,6 +102,8 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 	skel->rodata->targ_tgid = o->tgid;
 	skel->rodata->targ_cgid = o->cgroup_id;
 	skel->rodata->targ_nr_ranges = (__u32)o->nr_ranges;
+	skel->rodata->targ_read_text = feature_bpf_reads_kernel("inline rep movs/stos are not "
+								"sampled and lengths stay unknown");
 	if (o->comm) {
 		skel->rodata->targ_filter_comm = true;
 		strncpy((char *)skel->rodata->targ_comm, o->comm, CP_COMM_LEN - 1);

@@ -166,9 +166,12 @@ static char *site_label(const struct profile_site *s)
 	return out;
 }
 
-static int add_site(struct est_input *in, const struct profile_site *s)
+/* Appends a site row for @s with @slots as its lengths; @caller names who called, if a caller. */
+static int add_row(struct est_input *in, const struct profile_site *s, const struct hist_slot *slots,
+		   const char *caller)
 {
 	struct est_site *v = realloc(in->sites, (in->nr_sites + 1) * sizeof(*v));
+	char *label;
 	uint32_t b;
 
 	if (!v)
@@ -176,18 +179,64 @@ static int add_site(struct est_input *in, const struct profile_site *s)
 	in->sites = v;
 	v = &v[in->nr_sites];
 	memset(v, 0, sizeof(*v));
-	v->label = site_label(s);
+	label = site_label(s);
+	if (label && caller) {
+		v->label = label;
+		label = NULL;
+		if (asprintf(&label, "%.*s <- %s%s", (int)strcspn(v->label, " "), v->label, caller,
+			     strchr(v->label, ' ') ?: "") < 0)
+			label = NULL;
+		free(v->label);
+	}
+	v->label = label;
 	if (!v->label)
 		return -ENOMEM;
 	v->family = est_site_family(s);
 	v->counted = true; /* calls, or samples: counts either way */
 	v->time_weighted = s->sample != NULL;
 	for (b = 0; b < CP_NBUCKETS; b++) {
-		v->n[b] = (double)s->buckets[b].count;
-		v->bytes[b] = (double)s->buckets[b].bytes;
+		v->n[b] = (double)slots[b].count;
+		v->bytes[b] = (double)slots[b].bytes;
 	}
 	in->nr_sites++;
 	return 0;
+}
+
+/*
+ * An entry site with callers becomes one row per caller, so the per-site breakdown says which
+ * callers win and which lose; calls no caller took (caller_misses) keep a row of their own.
+ * The rows add up to the site, so totals do not change.
+ */
+static int add_site(struct est_input *in, const struct profile_site *s)
+{
+	struct hist_slot rest[CP_NBUCKETS];
+	uint64_t left = 0;
+	size_t i;
+	uint32_t b;
+	int err;
+
+	if (!s->nr_callers)
+		return add_row(in, s, s->buckets, NULL);
+	memcpy(rest, s->buckets, sizeof(rest));
+	for (i = 0; i < s->nr_callers; i++) {
+		const struct profile_caller *c = &s->callers[i];
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s+0x%llx", c->symbol ?: "?",
+			 (unsigned long long)c->offset);
+		err = add_row(in, s, c->buckets, name);
+		if (err)
+			return err;
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			rest[b].count -= c->buckets[b].count < rest[b].count ? c->buckets[b].count :
+									       rest[b].count;
+			rest[b].bytes -= c->buckets[b].bytes < rest[b].bytes ? c->buckets[b].bytes :
+									       rest[b].bytes;
+		}
+	}
+	for (b = 0; b < CP_NBUCKETS; b++)
+		left += rest[b].count;
+	return left ? add_row(in, s, rest, "(no caller)") : 0;
 }
 
 static int group_input(const struct profile *p, const char *name, size_t gi, struct est_input *in)

@@ -206,14 +206,20 @@ static void print_sites(FILE *f, const struct est_family_result *fr)
 {
 	const struct est_row *at = &fr->rows[fr->at];
 	size_t i;
+	int w = 20;
 
-	fprintf(f, "\n  per site at %s vs today:\n    %-44s %12s %11s %11s %8s\n", at->pol.name,
-		"site", "calls", "today ms", "at T ms", "delta %");
+	/* The site column fits the longest label (stage labels and callers make them long). */
+	for (i = 0; i < fr->nr_sites; i++)
+		if ((int)strlen(fr->sites[i].site->label) > w)
+			w = (int)strlen(fr->sites[i].site->label);
+	w = w > 90 ? 90 : w;
+	fprintf(f, "\n  per site at %s vs today:\n    %-*s %12s %11s %11s %8s\n", at->pol.name,
+		w, "site", "calls", "today ms", "at T ms", "delta %");
 	for (i = 0; i < fr->nr_sites; i++) {
 		const struct est_site_row *s = &fr->sites[i];
 		double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
 
-		fprintf(f, "    %-44.44s %12.6g %11.6g %11.6g %+7.2f%%  %s\n", s->site->label,
+		fprintf(f, "    %-*.*s %12.6g %11.6g %11.6g %+7.2f%%  %s\n", w, w, s->site->label,
 			s->calls, s->today_ns / 1e6, s->at_ns / 1e6, d,
 			d < -0.005 ? "wins" : d > 0.005 ? "loses" : "same");
 	}

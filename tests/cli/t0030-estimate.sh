@@ -42,6 +42,16 @@ tr -s '\n ' ' ' < out | grep -q "REP MOVSB from 2048 bytes is estimated to cut m
 	fail "no summary paragraph: $(tail -n 12 out)"
 grep -q "clear_user" "$TMP/out" && fail "--family memcpy printed clear_user"
 
+# The same calls at a kernel entry site with callers: one per-site row per caller and one for
+# the calls no caller took; the rows add up to the same totals.
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-callers.json" -m "$G/costmodel-synthetic.json" \
+	--family memcpy --at 1024 --json
+expect_eq "callers: today" "$(policy memcpy today total_ns)" 25492
+expect_eq "callers: T=1024" "$(policy memcpy T=1024 total_ns)" 21606
+expect_eq "callers: rows" "$(jq -c '[.inputs[0].families[0].sites[] | [.site, .calls]]' out)" \
+	'[["vmlinux:k_copy+0x0 <- alpha+0x10 (kprobe)",1000],["vmlinux:k_copy+0x0 <- beta+0x20 (kprobe)",100],["vmlinux:k_copy+0x0 <- (no caller) (kprobe)",10]]'
+expect_eq "callers: rows add up" "$(jq '[.inputs[0].families[0].sites[].today_ns] | add' out)" 25492
+
 # A sampled (time-weighted) profile of the same calls: samples / cost today = calls.
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic-sampled.json" -m "$G/costmodel-synthetic.json" --json
 expect_eq "sampled calls" "$(jq '.inputs[0].families[0].calls' out)" 1110

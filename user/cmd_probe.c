@@ -408,28 +408,23 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 	for (i = 0; i < a->nr_sites; i++) {
 		split_site(a->sites[i], module, sizeof(module), &func);
 		n = callsites_find(ks, ki, func, *module ? module : NULL, &o, &l, &why);
-		/* Presets name functions of several kernel versions: one this kernel lacks is skipped. */
-		if (n == -ENOENT && a->site_from_preset[i]) {
-			p_info("skipped: %s: %s", a->sites[i], why ?: strerror(-n));
-			if (jsites) {
-				err = json_object_new_object();
-				json_object_object_add(err, "function", json_object_new_string(func));
-				json_object_object_add(err, "skipped", json_object_new_string(why ?: ""));
-				json_object_array_add(jsites, err);
-			}
-			free(why);
-			continue;
-		}
 		if (n < 0) {
-			p_err("--site %s: %s", a->sites[i], why ?: strerror(-n));
+			/* Presets name functions of several kernels: one this kernel lacks is skipped. */
+			bool skip = n == -ENOENT && a->site_from_preset[i];
+
+			if (skip)
+				p_info("skipped: %s: %s", a->sites[i], why ?: strerror(-n));
+			else
+				p_err("--site %s: %s", a->sites[i], why ?: strerror(-n));
 			if (jsites) {
 				err = json_object_new_object();
 				json_object_object_add(err, "function", json_object_new_string(func));
-				json_object_object_add(err, "error", json_object_new_string(why ?: ""));
+				json_object_object_add(err, skip ? "skipped" : "error",
+						       json_object_new_string(why ?: ""));
 				json_object_array_add(jsites, err);
 			}
 			free(why);
-			failed = 1;
+			failed |= !skip;
 			continue;
 		}
 		for (j = 0; j < n; j++) {

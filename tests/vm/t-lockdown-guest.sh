@@ -4,11 +4,7 @@
 # there, and that it says why for what it cannot. Results in /out (NAME.rc, NAME.err, NAME.json).
 mount -t securityfs none /sys/kernel/security 2>/dev/null
 cat /sys/kernel/security/lockdown >/out/lockdown
-run() {	# run NAME copyprof-args...
-	name=$1; shift
-	copyprof "$@" >/out/"$name".out 2>/out/"$name".err
-	echo $? >/out/"$name".rc
-}
+. /bin/guest-lib.sh
 run kprobe record --kprobe read_zero,len=arg3 --comm dd -o /out/kprobe.json -- \
 	dd if=/dev/zero of=/dev/null bs=4096 count=10
 run hwbp record --hwbp rep_movs_alternative,len=rcx --comm dd -o /out/hwbp.json -- \

@@ -28,7 +28,8 @@ vmlinuz=$(ls -t "$CACHE"/linux-image-6.12*/root/boot/vmlinuz-* 2>/dev/null | hea
 cp "$vmlinuz" "$work/vmlinuz"
 out=$work/out rc=0
 "$HERE/run.sh" --kernel 6.12 --append lockdown=confidentiality --bin "$BIN" \
-	--bin "$HERE/t-lockdown-guest.sh" --bin "$work/vmlinuz" --out "$out" --timeout 400 -- \
+	--bin "$HERE/t-lockdown-guest.sh" --bin "$HERE/guest-lib.sh" --bin "$work/vmlinuz" \
+	--out "$out" --timeout 400 -- \
 	t-lockdown-guest.sh > "$work/guest.log" 2>&1 || rc=$?
 ((rc != 4)) || { echo "skipped: host setup failed"; tail -3 "$work/guest.log"; exit 77; }
 check "guest ran" "$rc" 0

@@ -4,11 +4,7 @@
 # breakpoints on a real Debian kernel. Every run leaves NAME.json (the profile), NAME.rc (exit
 # status) and NAME.err (stderr) in /out; the host checks them with jq.
 
-run() {	# run NAME copyprof-args...
-	name=$1; shift
-	copyprof "$@" >/out/"$name".out 2>/out/"$name".err
-	echo $? >/out/"$name".rc
-}
+. /bin/guest-lib.sh
 
 # (a) kprobe at a function entry: one read_zero per read(2) of /dev/zero.
 run kprobe record --kprobe read_zero,len=arg3 --comm dd -o /out/kprobe.json -- \

@@ -23,7 +23,8 @@ ones() {	# ones PROFILE REG: one-byte calls at the site reading the length from 
 
 test_kernel() {
 	local series=$1 out=$work/$1 rc=0 cu
-	"$HERE/run.sh" --kernel "$series" --bin "$BIN" --bin "$HERE/t-record-guest.sh" --out "$out" \
+	"$HERE/run.sh" --kernel "$series" --bin "$BIN" --bin "$HERE/t-record-guest.sh" \
+		--bin "$HERE/guest-lib.sh" --out "$out" \
 		--timeout 400 -- t-record-guest.sh > "$work/$series.log" 2>&1 || rc=$?
 	if ((rc == 4)); then echo "skipped: host setup for $series failed"; tail -3 "$work/$series.log"; exit 77; fi
 	check "$series: guest ran" "$rc" 0

@@ -36,6 +36,12 @@ if [ "$QUICK" != 1 ] && [[ " $FAMILIES " == *" memcpy "* ]]; then
 		copy=64:13 copy=100000:17@9 dist="$DIST":20000 > /dev/null
 	inputs_memcpy=(uprobe.json)
 fi
+# A real kernel profile: `record -p btrfs` in a Debian 6.12 guest while a zstd btrfs file was
+# read back (examples/btrfs-zstd-guest.sh; today's code there is memcpy_orig).
+if [[ " $FAMILIES " == *" memcpy "* ]]; then
+	cp "$ROOT/tests/golden/profile-btrfs-zstd-6.12.json" btrfs-zstd.json
+	inputs_memcpy+=(btrfs-zstd.json)
+fi
 
 # Three synthetic distributions (size,count), read as each family's lengths.
 awk 'BEGIN { for (s = 1; s <= 256; s++) printf "%d,%d\n", s, 2000 / s + 10; print "1024,50"; print "4096,5" }' \

@@ -13,7 +13,7 @@ VERSION   := $(shell cat VERSION)
 STATIC    ?= -static
 CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -MMD -MP \
-	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -DCOPYPROF_VERSION='"$(VERSION)"' \
+	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph -DCOPYPROF_VERSION='"$(VERSION)"' \
 	     -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
 LDLIBS    := -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
@@ -34,6 +34,8 @@ LIB_OBJS  := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out user/main.c,$(filter %.c,
 	     $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 # The shipped presets are also built into the binary (scripts/embed-presets.sh).
 LIB_OBJS  += $(OUTPUT)/presets_builtin.o
+# The flame graph writer (flamegraph/*.c) and its script, built in (scripts/embed-fgjs.sh).
+LIB_OBJS  += $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard flamegraph/*.c)) $(OUTPUT)/fg_js.o
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
@@ -69,6 +71,14 @@ $(OUTPUT)/presets_builtin.c: $(wildcard presets/*.preset) scripts/embed-presets.
 	$(Q)./scripts/embed-presets.sh $(wildcard presets/*.preset) > $@.tmp && mv $@.tmp $@
 
 $(OUTPUT)/presets_builtin.o: $(OUTPUT)/presets_builtin.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/fg_js.c: flamegraph/fg.js scripts/embed-fgjs.sh | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)./scripts/embed-fgjs.sh flamegraph/fg.js > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/fg_js.o: $(OUTPUT)/fg_js.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 

@@ -6,7 +6,8 @@
 #      where the kernel allows them; otherwise the planner says why and falls back to sampling);
 #   3. `copyprof calibrate --quick`: this CPU's cost of memcpy_orig, rep movsb, ... by length;
 #   4. `copyprof estimate`: what REP MOVSB from each threshold would save, and a summary for a
-#      commit message.
+#      commit message;
+#   5. `copyprof flamegraph --threshold 2048`: an SVG of where the seed patch's T saves time.
 # Everything lands in one folder; the mount and loop device are removed, also on failure.
 # Usage: examples/main-job.sh [BUILD_DIR] [OUT_DIR] [DATA_MB]
 set -euo pipefail
@@ -40,4 +41,8 @@ step "3. copyprof calibrate --quick (this CPU's cost per call, by length)"
 step "4. copyprof estimate"
 "$CP" estimate -i "$OUT/profile.json" -m "$OUT/costmodel.json" | tee "$OUT/estimate.txt"
 
-step "done: $OUT holds profile.json, report.txt, costmodel.json, estimate.txt and the logs"
+step "5. copyprof flamegraph: where REP MOVSB from 2048 bytes would save time (green) or cost it (red)"
+"$CP" flamegraph -i "$OUT/profile.json" -m "$OUT/costmodel.json" --threshold 2048 \
+	-o "$OUT/flamegraph.svg" || echo "main-job: flamegraph.svg says what went wrong"
+
+step "done: $OUT holds profile.json, report.txt, costmodel.json, estimate.txt, flamegraph.svg and the logs"

@@ -10,6 +10,8 @@ packages=(
 	libjson-c-dev libcapstone-dev liblzma-dev libdw-dev libbz2-dev
 	# tests and benchmarks
 	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils
+	# flame graph tests: a real browser (headless) and its WebDriver
+	chromium chromium-driver curl
 )
 # The VM harness lists its own (qemu, busybox, btrfs-progs ...).
 [ -f tests/vm/packages.txt ] && mapfile -t -O ${#packages[@]} packages < <(grep -v '^#' tests/vm/packages.txt | grep .)

@@ -10,5 +10,6 @@ int cmd_probe(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_import_perf(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 #endif

@@ -6,29 +6,43 @@
 #include "log.h"
 
 bool log_verbose;
+static char last_error[512];
 
-static void vprint(const char *prefix, const char *fmt, va_list ap)
+static void vprint(const char *prefix, bool keep, const char *fmt, va_list ap)
 {
+	va_list copy;
+
+	/* An error is also kept, for outputs that must say what went wrong (an error SVG). */
+	if (keep) {
+		va_copy(copy, ap);
+		vsnprintf(last_error, sizeof(last_error), fmt, copy);
+		va_end(copy);
+	}
 	fprintf(stderr, "copyprof: %s", prefix);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
 
-#define DEFINE_PRINTER(name, prefix, cond)                                                         \
+const char *log_last_error(void)
+{
+	return last_error;
+}
+
+#define DEFINE_PRINTER(name, prefix, keep, cond)                                                   \
 	void name(const char *fmt, ...)                                                            \
 	{                                                                                          \
 		va_list ap;                                                                        \
 		if (!(cond))                                                                       \
 			return;                                                                    \
 		va_start(ap, fmt);                                                                 \
-		vprint(prefix, fmt, ap);                                                           \
+		vprint(prefix, keep, fmt, ap);                                                     \
 		va_end(ap);                                                                        \
 	}
 
-DEFINE_PRINTER(p_err, "error: ", 1)
-DEFINE_PRINTER(p_warn, "warning: ", 1)
-DEFINE_PRINTER(p_info, "", 1)
-DEFINE_PRINTER(p_debug, "debug: ", log_verbose)
+DEFINE_PRINTER(p_err, "error: ", true, 1)
+DEFINE_PRINTER(p_warn, "warning: ", false, 1)
+DEFINE_PRINTER(p_info, "", false, 1)
+DEFINE_PRINTER(p_debug, "debug: ", false, log_verbose)
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {

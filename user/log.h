@@ -15,6 +15,9 @@ void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The last message p_err() printed ("" if none), without the "copyprof: error: " prefix. */
+const char *log_last_error(void);
+
 /* Route libbpf's own messages through p_debug (quiet unless -v). */
 void log_setup_libbpf(void);
 

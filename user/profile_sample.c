@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* profile_sample.c: JSON of the sampled-profile fields: leaf, length quality, stacks, meta */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "folded.h"
 #include "json_read.h"
 #include "profile_sample.h"
 
@@ -76,18 +78,17 @@ void sample_meta_to_json(const struct sample_meta *sm, json_object *meta)
 		json_object_object_add(meta, "malformed_lines", json_object_new_uint64(sm->malformed));
 }
 
-/* "a;b;c 12": the count is after the last space, as FlameGraph's flamegraph.pl reads it. */
+/* "a;b;c 12", read by the one folded-line parser (flamegraph/folded.c); counts are integers. */
 static int stack_parse(const char *line, struct sample_stack *st)
 {
-	const char *sp = strrchr(line, ' ');
-	char *end;
+	struct folded_line l;
+	const char *why;
 
-	if (!sp || sp == line || !sp[1])
+	if (folded_parse_line(line, strlen(line), &l, &why) != 1 || l.count != floor(l.count) ||
+	    l.count >= 0x1p64)
 		return -EINVAL;
-	st->count = strtoull(sp + 1, &end, 10);
-	if (*end)
-		return -EINVAL;
-	st->frames = strndup(line, (size_t)(sp - line));
+	st->count = (uint64_t)l.count;
+	st->frames = strndup(l.stack, l.stack_len);
 	return st->frames ? 0 : -ENOMEM;
 }
 

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* palette.h: frame colours, a function of the frame alone, so the same input gives the same SVG */
+#ifndef CP_FG_PALETTE_H
+#define CP_FG_PALETTE_H
+
+#include <stdint.h>
+#include "tree.h"
+
+struct fg_rgb {
+	uint8_t r, g, b;
+};
+
+/* A change of this fraction or more (50%) is drawn in full green or red. */
+#define FG_DELTA_FULL 0.5
+
+/*
+ * Warm colours (red to yellow) for code frames, blue ones for length frames; the shade comes
+ * from a hash of the name (FNV-1a), so a function has one colour in every graph.
+ */
+struct fg_rgb fg_palette_name(enum fg_kind kind, const char *name);
+/*
+ * The threshold view: @delta = at / today - 1. Grey at 0, greener towards -FG_DELTA_FULL
+ * (a saving), redder towards +FG_DELTA_FULL (a loss), full colour beyond.
+ */
+struct fg_rgb fg_palette_delta(double delta);
+
+#endif

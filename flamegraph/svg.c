@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/* svg.c: flame graph layout (widths proportional to weights) and the SVG document around it */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "palette.h"
+#include "utf8.h"
+#include "svg.h"
+
+/* The script (flamegraph/fg.js), built in by scripts/embed-fgjs.sh. */
+extern const char fg_js[];
+
+struct layout {
+	struct fg_rect *v;
+	size_t nr, cap, omitted;
+	double scale; /* px per unit of weight */
+};
+
+static int place(struct layout *L, const struct fg_node *n, unsigned depth, double x)
+{
+	double w = n->weight * L->scale, cx = x;
+	size_t i;
+	int err;
+
+	if (w < FG_MIN_WIDTH) {
+		L->omitted++;
+		return 0;
+	}
+	if (L->nr == L->cap) {
+		size_t cap = L->cap ? 2 * L->cap : 64;
+		struct fg_rect *v = realloc(L->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		L->v = v;
+		L->cap = cap;
+	}
+	L->v[L->nr++] = (struct fg_rect){ n, depth, x, w };
+	for (i = 0; i < n->nr_children; i++) {
+		err = place(L, n->children[i], depth + 1, cx);
+		if (err)
+			return err;
+		cx += n->children[i]->weight * L->scale;
+	}
+	return 0;
+}
+
+int fg_layout(const struct fg_tree *t, double width, struct fg_rect **out, size_t *nr,
+	      size_t *omitted)
+{
+	struct layout L = { 0 };
+	int err;
+
+	if (!(t->root.weight > 0) || !isfinite(t->root.weight))
+		return -EINVAL;
+	L.scale = (width - 2 * FG_PAD) / t->root.weight;
+	err = place(&L, &t->root, 0, FG_PAD);
+	if (err) {
+		free(L.v);
+		return err;
+	}
+	*out = L.v;
+	*nr = L.nr;
+	if (omitted)
+		*omitted = L.omitted;
+	return 0;
+}
+
+static bool is_cont(unsigned char c)
+{
+	return (c & 0xc0) == 0x80;
+}
+
+void fg_label_fit(const char *name, double w, char *buf, size_t len)
+{
+	long fit = lround(floor((w - 6) / (FG_FONT_SIZE * FG_CHAR_WIDTH)));
+	size_t chars = 0, i, cut = 0;
+
+	if (len < 3) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; name[i]; i++)
+		if (!is_cont((unsigned char)name[i]))
+			chars++;
+	if (fit < 3)
+		return;
+	if ((long)chars <= fit) {
+		cut = i;
+	} else {
+		/* The first fit - 2 characters, then "..". */
+		for (chars = 0, cut = 0; name[cut]; cut++)
+			if (!is_cont((unsigned char)name[cut]) && chars++ == (size_t)fit - 2)
+				break;
+	}
+	while (cut + 3 > len || (cut && is_cont((unsigned char)name[cut])))
+		cut--;
+	memcpy(buf, name, cut);
+	strcpy(buf + cut, name[cut] ? ".." : "");
+}
+
+static bool xml_char_ok(uint32_t c)
+{
+	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
+	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+}
+
+void fg_xml_escape(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n;
+	uint32_t c;
+
+	while (i < len) {
+		n = utf8_decode(s + i, len - i, &c);
+		if (!n || !xml_char_ok(c)) {
+			fputs(UTF8_REPLACEMENT, f);
+			i += n ? n : 1;
+			continue;
+		}
+		switch (c) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			fwrite(p + i, 1, n, f);
+		}
+		i += n;
+	}
+}
+
+static void escape_str(FILE *f, const char *s)
+{
+	fg_xml_escape(f, s, strlen(s));
+}
+
+/* Integers as integers (counts, whole ns), anything else with two decimals. */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+static void write_head(FILE *f, const struct fg_svg_opts *o, double width, double height)
+{
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		   "<!-- Flame graph written by copyprof flamegraph (docs/flamegraph.md). -->\n"
+		   "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-pad=\"%d\" "
+		   "data-font-size=\"%d\" data-char-width=\"%g\">\n",
+		width, height, width, height, FG_PAD, FG_FONT_SIZE, FG_CHAR_WIDTH);
+	fprintf(f, "<defs><linearGradient id=\"bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+		   "<stop offset=\"0%%\" stop-color=\"#f6f6f6\"/>"
+		   "<stop offset=\"100%%\" stop-color=\"#e6e6ee\"/></linearGradient></defs>\n"
+		   "<style type=\"text/css\">\n"
+		   "text { font-family: Verdana, sans-serif; font-size: %dpx; fill: #000; }\n"
+		   "#title { font-size: 17px; text-anchor: middle; }\n"
+		   "#subtitle { text-anchor: middle; fill: #555; }\n"
+		   "#search, #matched { text-anchor: end; }\n"
+		   "#search, #unzoom { cursor: pointer; fill: #236; }\n"
+		   ".f { cursor: pointer; }\n"
+		   ".f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+		   ".f text { pointer-events: none; }\n"
+		   ".hide { display: none; }\n"
+		   ".parent { opacity: 0.55; }\n"
+		   ".error { fill: #b00; }\n"
+		   "</style>\n"
+		   "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"url(#bg)\"/>\n",
+		FG_FONT_SIZE, width, height);
+	fprintf(f, "<text id=\"title\" x=\"%.1f\" y=\"24\">", width / 2);
+	escape_str(f, o->title ? o->title : "Flame graph");
+	fputs("</text>\n", f);
+	if (o->subtitle) {
+		fprintf(f, "<text id=\"subtitle\" x=\"%.1f\" y=\"44\">", width / 2);
+		escape_str(f, o->subtitle);
+		fputs("</text>\n", f);
+	}
+}
+
+static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *root,
+			const struct fg_svg_opts *o)
+{
+	char w[32], a[32], c[32];
+
+	escape_str(f, n->name);
+	fmt_num(w, sizeof(w), n->weight);
+	if (!o->delta) {
+		fprintf(f, "\n%s ", w);
+		escape_str(f, o->unit ? o->unit : "samples");
+		fprintf(f, ", %.2f%%", 100 * n->weight / root->weight);
+		return;
+	}
+	fmt_num(w, sizeof(w), round(n->today_ns));
+	fmt_num(a, sizeof(a), round(n->at_ns));
+	fmt_num(c, sizeof(c), round(n->calls));
+	fprintf(f, "\n%s ns today, %s ns at ", w, a);
+	escape_str(f, o->at_name ? o->at_name : "T");
+	fprintf(f, " (%+.2f%%), %.2f%% of today's time, %s calls",
+		n->today_ns > 0 ? 100 * (n->at_ns / n->today_ns - 1) : 0.0,
+		100 * n->weight / root->weight, c);
+}
+
+static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *root,
+			const struct fg_svg_opts *o, double y, char *label, size_t len)
+{
+	const struct fg_node *n = r->node;
+	struct fg_rgb rgb;
+
+	if (o->delta)
+		rgb = fg_palette_delta(n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN);
+	else
+		rgb = fg_palette_name(n->kind, n->name);
+	fputs("<g class=\"f\"><title>", f);
+	write_title(f, n, root, o);
+	fprintf(f, "</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
+		   "fill=\"rgb(%u,%u,%u)\"/><text x=\"%.2f\" y=\"%.1f\">",
+		r->x, y, r->w, FG_FRAME_H - 1, rgb.r, rgb.g, rgb.b, r->x + 3, y + 11.5);
+	fg_label_fit(n->name, r->w, label, len);
+	escape_str(f, label);
+	fputs("</text></g>\n", f);
+}
+
+int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, size_t *drawn,
+		 size_t *nr_omitted)
+{
+	double width = o->width > 0 ? o->width : FG_WIDTH, height, base;
+	size_t nr, omitted, i, len = 0;
+	struct fg_rect *rects;
+	unsigned depth = 0;
+	char *label;
+	int err;
+
+	err = fg_layout(t, width, &rects, &nr, &omitted);
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++) {
+		if (rects[i].depth > depth)
+			depth = rects[i].depth;
+		if (strlen(rects[i].node->name) > len)
+			len = strlen(rects[i].node->name);
+	}
+	label = malloc(len + 3);
+	if (!label) {
+		free(rects);
+		return -ENOMEM;
+	}
+	height = FG_TOP + (depth + 1) * FG_FRAME_H + FG_BOTTOM;
+	base = height - FG_BOTTOM;
+	write_head(f, o, width, height);
+	fprintf(f, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
+		   "<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"
+		   "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
+		   "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
+		FG_PAD, width - FG_PAD, FG_PAD, height - 12, width - FG_PAD, height - 12);
+	if (omitted)
+		fprintf(f, "<!-- %zu frame(s) narrower than %g px left out -->\n", omitted,
+			FG_MIN_WIDTH);
+	fputs("<g id=\"frames\">\n", f);
+	for (i = 0; i < nr; i++)
+		write_frame(f, &rects[i], &t->root, o, base - (rects[i].depth + 1) * FG_FRAME_H,
+			    label, len + 3);
+	fprintf(f, "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
+		fg_js);
+	free(label);
+	free(rects);
+	if (drawn)
+		*drawn = nr;
+	if (nr_omitted)
+		*nr_omitted = omitted;
+	return 0;
+}
+
+/* Where the error message's line starting at @i ends: what fits, at a UTF-8 character start. */
+static size_t error_line(const char *msg, size_t len, size_t i, size_t cols)
+{
+	size_t n = len - i < cols ? len - i : cols;
+
+	while (i + n < len && n > 1 && is_cont((unsigned char)msg[i + n]))
+		n--;
+	return n;
+}
+
+void fg_svg_write_error(FILE *f, const struct fg_svg_opts *o, const char *msg)
+{
+	double width = o->width > 0 ? o->width : FG_WIDTH;
+	size_t cols = (size_t)((width - 2 * FG_PAD) / (FG_FONT_SIZE * FG_CHAR_WIDTH)) - 7;
+	size_t len = strlen(msg), lines = 0, i, n;
+	int y;
+
+	for (i = 0; i < len; i += error_line(msg, len, i, cols))
+		lines++;
+	write_head(f, o, width, FG_TOP + 30 + 18 * (double)lines);
+	for (i = 0, y = FG_TOP + 20; i < len; i += n, y += 18) {
+		n = error_line(msg, len, i, cols);
+		fprintf(f, "<text class=\"error\" x=\"%d\" y=\"%d\">%s", FG_PAD, y,
+			i ? "" : "Error: ");
+		fg_xml_escape(f, msg + i, n);
+		fputs("</text>\n", f);
+	}
+	fputs("</svg>\n", f);
+}

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_flamegraph.c: `copyprof flamegraph`: a profile or folded stacks as an interactive SVG */
+#include <argp.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "estimate.h"
+#include "flame_profile.h"
+#include "folded.h"
+#include "log.h"
+#include "outfile.h"
+#include "svg.h"
+
+struct flamegraph_args {
+	const char *input, *folded, *output, *model, *title;
+	int weight;	/* -1: the profile's default */
+	int family;	/* -1: every family */
+	bool threshold_set, cache_set;
+	uint64_t threshold;
+	struct est_cache cache;
+	double width;
+};
+
+enum { OPT_FOLDED = 0x100, OPT_WEIGHT, OPT_THRESHOLD, OPT_CACHE, OPT_FAMILY, OPT_TITLE,
+       OPT_WIDTH };
+
+static const struct argp_option options[] = {
+	{ "input", 'i', "PROFILE", 0, "Profile to draw (from record, import-perf or merge)" },
+	{ "folded", OPT_FOLDED, "FILE", 0,
+	  "Folded stacks to draw instead ('-': standard input), as FlameGraph's stackcollapse "
+	  "scripts write them: 'root;...;leaf COUNT' per line" },
+	{ "output", 'o', "FILE", 0, "SVG to write (default: standard output)" },
+	{ "weight", OPT_WEIGHT, "WHAT", 0,
+	  "What widths count: samples (sampled profiles' stacks; their default), calls (the "
+	  "default otherwise), bytes, or time (ns today, needs -m)" },
+	{ "costmodel", 'm', "FILE", 0, "Cost model from calibrate, for --weight time and --threshold" },
+	{ "threshold", OPT_THRESHOLD, "T", 0,
+	  "The threshold view: widths are time today, colours what the string op from T would "
+	  "save (green) or cost (red) against today (needs -m)" },
+	{ "cache", OPT_CACHE, "STATE", 0, "Cache state of the costs, as for estimate (default warm)" },
+	{ "family", OPT_FAMILY, "NAME", 0, "Only sites of memcpy, memmove, clear_user or memset" },
+	{ "title", OPT_TITLE, "TEXT", 0, "Title of the graph" },
+	{ "width", OPT_WIDTH, "PX", 0, "Image width (default 1200)" },
+	{ "verbose", 'v', NULL, 0, "More messages" },
+	{},
+};
+
+static const char doc[] =
+	"Draw a flame graph: a self-contained SVG (hover for details, click to zoom, Search or\n"
+	"Ctrl-F to highlight frames) of a profile's sampled stacks; of its sites, their callers\n"
+	"and their copy lengths, as wide as their calls, bytes or time; or of FlameGraph's\n"
+	"folded stacks. With --threshold T, the width is time today and the colour is what\n"
+	"the string op from T would save (green) or cost (red) (docs/flamegraph.md).\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof flamegraph -i btrfs.json -o btrfs.svg\n"
+	"  copyprof flamegraph -i sampled.json -o stacks.svg          # samples by stack\n"
+	"  copyprof flamegraph -i btrfs.json --weight bytes -o bytes.svg\n"
+	"  copyprof flamegraph -i btrfs.json -m cm.json --threshold 1024 -o t1024.svg\n"
+	"  perf script | stackcollapse-perf.pl | copyprof flamegraph --folded - > perf.svg\n"
+	"\n"
+	"Exit status: 0 SVG written, 1 unreadable or empty input (an SVG that says what went\n"
+	"wrong is still written), a cost model without a needed curve, or the SVG could not be\n"
+	"written; 2 usage error.";
+
+static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
+{
+	if (!a->input == !a->folded)
+		argp_error(state, "give a profile with -i or folded stacks with --folded");
+	if (a->folded && (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 ||
+			  a->cache_set))
+		argp_error(state, "--weight, -m, --threshold, --family and --cache apply to "
+				  "profiles (-i); folded stacks are drawn as they are");
+	if (a->threshold_set && a->weight >= 0 && a->weight != FLAME_TIME)
+		argp_error(state, "the threshold view is weighted by time: drop --weight %s",
+			   flame_weight_name(a->weight));
+	if ((a->threshold_set || a->weight == FLAME_TIME) && !a->model)
+		argp_error(state, "%s needs a cost model: give -m (copyprof calibrate writes one)",
+			   a->threshold_set ? "--threshold" : "--weight time");
+	if (a->cache_set && !a->model)
+		argp_error(state, "--cache applies to costs: give -m");
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct flamegraph_args *a = state->input;
+	struct est_options tmp;
+	char why[96], *end;
+
+	switch (key) {
+	case 'i':
+		a->input = arg;
+		break;
+	case OPT_FOLDED:
+		a->folded = arg;
+		break;
+	case 'o':
+		a->output = arg;
+		break;
+	case OPT_WEIGHT:
+		a->weight = flame_weight_parse(arg);
+		if (a->weight < 0)
+			argp_error(state, "--weight %s: give samples, calls, bytes or time", arg);
+		break;
+	case 'm':
+		a->model = arg;
+		break;
+	case OPT_THRESHOLD:
+		if (est_thresholds_parse(arg, &tmp, why, sizeof(why)) || tmp.nr_thresholds != 1)
+			argp_error(state, "--threshold %s: give one length (K, M suffixes) or 'never'",
+				   arg);
+		a->threshold = tmp.thresholds[0];
+		a->threshold_set = true;
+		break;
+	case OPT_CACHE:
+		if (est_cache_parse(arg, &a->cache))
+			argp_error(state, "--cache %s: give warm, src-flushed, dst-flushed or "
+				   "mixed=W,S,D with weights >= 0, not all 0", arg);
+		a->cache_set = true;
+		break;
+	case OPT_FAMILY:
+		a->family = est_family_parse(arg);
+		if (a->family < 0)
+			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset", arg);
+		break;
+	case OPT_TITLE:
+		a->title = arg;
+		break;
+	case OPT_WIDTH:
+		a->width = strtod(arg, &end);
+		if (*end || !(a->width >= 200 && a->width <= 100000))
+			argp_error(state, "--width %s: give a width in px from 200 to 100000", arg);
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s' (the input is given with -i or --folded)",
+			   arg);
+		break;
+	case ARGP_KEY_END:
+		return parse_end(a, state);
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return !strcmp(path, "-") ? "standard input" : slash ? slash + 1 : path;
+}
+
+/* --folded: every line through the one parser; malformed lines are skipped and counted. */
+static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char *sub, size_t len)
+{
+	bool in = !strcmp(a->folded, "-");
+	struct folded_stats st = { 0 };
+	FILE *f = in ? stdin : fopen(a->folded, "r");
+	int err;
+
+	if (!f) {
+		err = -errno;
+		p_err("cannot read folded stacks %s: %s", a->folded, strerror(errno));
+		return err;
+	}
+	err = folded_read(f, t, &st);
+	if (!in)
+		fclose(f);
+	if (err) {
+		p_err("cannot read folded stacks %s: %s", a->folded, strerror(-err));
+		return err;
+	}
+	if (st.malformed)
+		p_warn("%s: %zu malformed line(s) skipped (first, line %zu: %s: '%s')",
+		       base_name(a->folded), st.malformed, st.first_bad, st.first_bad_why,
+		       st.first_bad_text);
+	if (!(st.total > 0)) {
+		p_err("%s has no folded stacks ('frame;frame;... COUNT' lines with a count above 0): "
+		      "%zu line(s), %zu malformed", base_name(a->folded), st.lines, st.malformed);
+		return -EINVAL;
+	}
+	snprintf(sub, len, "%zu stacks, %.15g samples%s", st.stacks, st.total,
+		 st.malformed ? "; malformed lines skipped (see stderr)" : "");
+	return 0;
+}
+
+static void profile_subtitle(const struct profile *p, const struct flamegraph_args *a,
+			     const struct fg_svg_opts *o, enum flame_weight w, const struct fg_tree *t,
+			     char *sub, size_t len)
+{
+	int n = snprintf(sub, len, "kernel %s, %s", p->meta.kernel ?: "?",
+			 p->meta.cpu_model ?: "unknown CPU");
+
+	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
+		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->model),
+			      a->cache.label);
+	if (o->delta && n > 0 && (size_t)n < len)
+		snprintf(sub + n, len - (size_t)n, "; all: %.0f ns today, %.0f at %s (%+.2f%%); "
+			 "green saves, red costs (full at 50%%)", t->root.today_ns, t->root.at_ns,
+			 o->at_name ?: "T", 100 * (t->root.at_ns / t->root.today_ns - 1));
+}
+
+static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
+			char *title, char *sub, size_t len)
+{
+	struct flame_opts fo = { .weight = (enum flame_weight)a->weight, .family = a->family };
+	static const char *const units[] = { "samples", "calls", "bytes", "ns" };
+	struct costmodel *m = NULL;
+	struct flame_costs fc = { 0 };
+	struct profile *p = NULL;
+	struct flame_stats st;
+	int err;
+
+	err = profile_read(a->input, &p);
+	if (err)
+		return err;
+	if (a->weight < 0)
+		fo.weight = a->threshold_set ? FLAME_TIME : flame_default_weight(p);
+	if (fo.weight == FLAME_TIME) {
+		err = costmodel_read(a->model, &m);
+		if (!err)
+			err = flame_costs_init(&fc, p, m, a->model, &a->cache,
+					       a->threshold_set ? &a->threshold : NULL);
+		if (err)
+			goto out;
+		fo.costs = &fc;
+		o->delta = a->threshold_set;
+		if (a->threshold_set)
+			o->at_name = strdup(fc.pol[1].name);
+	}
+	err = flame_from_profile(p, &fo, t, &st);
+	if (err)
+		goto out;
+	if (st.skipped)
+		p_warn("%zu %s site(s) left out: %s", st.skipped,
+		       fo.weight == FLAME_SAMPLES ? "counted" : "sampled",
+		       fo.weight == FLAME_SAMPLES ? "they have no stacks (draw them with --weight calls)" :
+		       "their buckets count samples, not calls (draw them with --weight samples or time)");
+	if (!(t->root.weight > 0)) {
+		if (fo.weight == FLAME_SAMPLES)
+			p_err("%s has no sampled stacks to draw (%zu site(s))", a->input, p->nr_sites);
+		else
+			p_err("%s has no %scalls of a known length to draw by %s (%zu site(s))",
+			      a->input, fo.weight == FLAME_TIME ? "" : "counted ",
+			      flame_weight_name(fo.weight), p->nr_sites);
+		err = -ENOENT;
+		goto out;
+	}
+	o->unit = units[fo.weight];
+	if (a->threshold_set)
+		snprintf(title, len, "Copy time today; colour: %s vs today: %s",
+			 o->at_name ?: "T", base_name(a->input));
+	else
+		snprintf(title, len, "Copy %s by %s: %s", flame_weight_name(fo.weight),
+			 fo.weight == FLAME_SAMPLES ? "stack" : "site, caller and length",
+			 base_name(a->input));
+	profile_subtitle(p, a, o, fo.weight, t, sub, len);
+out:
+	if (fo.costs)
+		flame_costs_free(&fc);
+	costmodel_free(m);
+	profile_free(p);
+	return err;
+}
+
+/* The SVG, or an SVG that says what went wrong, written whole or not at all. */
+static int render(const struct flamegraph_args *a, const struct fg_tree *t,
+		  const struct fg_svg_opts *o, const char *error)
+{
+	const char *out = a->output ?: "-";
+	size_t len = 0, drawn = 0, omitted = 0;
+	char *buf = NULL;
+	FILE *f;
+	int err = 0;
+
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		p_err("cannot render the SVG: %s", strerror(errno));
+		return -errno;
+	}
+	if (error)
+		fg_svg_write_error(f, o, error);
+	else
+		err = fg_svg_write(f, t, o, &drawn, &omitted);
+	if (fclose(f) && !err)
+		err = -ENOMEM;
+	if (err)
+		p_err("cannot render the SVG: %s", strerror(-err));
+	else
+		err = outfile_write(out, buf, len);
+	if (!err && omitted)
+		p_debug("%zu frame(s) narrower than %g px left out", omitted, FG_MIN_WIDTH);
+	if (!err && strcmp(out, "-"))
+		p_info("wrote %s (%zu frames)", out, drawn);
+	free(buf);
+	return err;
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_opt, NULL, doc };
+	struct flamegraph_args args = { .weight = -1, .family = -1 };
+	struct fg_svg_opts o = { 0 };
+	char title[512], sub[512];
+	struct fg_tree *t;
+	int err;
+
+	est_cache_parse("warm", &args.cache);
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return EXIT_USAGE;
+	t = fg_tree_new("all");
+	if (!t) {
+		p_err("cannot draw a flame graph: %s", strerror(ENOMEM));
+		return EXIT_RUNTIME;
+	}
+	title[0] = sub[0] = '\0';
+	o.width = args.width;
+	o.unit = "samples";
+	if (args.folded) {
+		snprintf(title, sizeof(title), "Flame graph: %s", base_name(args.folded));
+		err = read_folded(&args, t, sub, sizeof(sub));
+	} else {
+		snprintf(title, sizeof(title), "Flame graph: %s", base_name(args.input));
+		err = read_profile(&args, t, &o, title, sub, sizeof(sub));
+	}
+	o.title = args.title ?: title;
+	o.subtitle = sub[0] ? sub : NULL;
+	p_debug("%zu frames, %u levels, total weight %.15g", t->nr_nodes + 1, fg_tree_depth(t),
+		t->root.weight);
+	/* Bad input still gives an SVG that says what went wrong, and exit status 1. */
+	if (render(&args, t, &o, err ? log_last_error() : NULL))
+		err = err ?: -EIO;
+	free((char *)o.at_name);
+	fg_tree_free(t);
+	return err ? EXIT_RUNTIME : EXIT_OK;
+}

@@ -6,6 +6,7 @@ PREFIX    ?= /usr/local
 CC        ?= gcc
 CLANG     ?= clang
 BPFTOOL   ?= bpftool
+PROTOC_C  ?= protoc-c
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 VERSION   := $(shell cat VERSION)
 
@@ -15,7 +16,7 @@ CFLAGS    ?= -O2 -g
 CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -MMD -MP \
 	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph -DCOPYPROF_VERSION='"$(VERSION)"' \
 	     -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
-LDLIBS    := -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
+LDLIBS    := -lprotobuf-c -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 
 ifeq ($(V),1)
@@ -36,6 +37,9 @@ LIB_OBJS  := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out user/main.c,$(filter %.c,
 LIB_OBJS  += $(OUTPUT)/presets_builtin.o
 # The flame graph writer (flamegraph/*.c) and its script, built in (scripts/embed-fgjs.sh).
 LIB_OBJS  += $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard flamegraph/*.c)) $(OUTPUT)/fg_js.o
+# pprof's messages (proto/pprof.proto) in C, generated with protoc-c into $(OUTPUT)/proto/.
+PROTO_GEN := $(patsubst proto/%.proto,$(OUTPUT)/proto/%.pb-c.c,$(wildcard proto/*.proto))
+LIB_OBJS  += $(PROTO_GEN:.c=.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
@@ -81,6 +85,19 @@ $(OUTPUT)/fg_js.c: flamegraph/fg.js scripts/embed-fgjs.sh | $(OUTPUT)
 $(OUTPUT)/fg_js.o: $(OUTPUT)/fg_js.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/proto/%.pb-c.c $(OUTPUT)/proto/%.pb-c.h: proto/%.proto
+	$(call msg,PROTOC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(PROTOC_C) --c_out=$(@D) --proto_path=proto $<
+
+$(OUTPUT)/proto/%.pb-c.o: $(OUTPUT)/proto/%.pb-c.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+.SECONDARY: $(PROTO_GEN)
+# What includes a generated header waits for it on a first build (the .d files know it later).
+$(OUTPUT)/user/pprof.o $(OUTPUT)/user/export_pprof.o: $(PROTO_GEN:.c=.h)
 
 $(OUTPUT)/%.o: %.S
 	$(call msg,AS,$@)

@@ -12,6 +12,8 @@ packages=(
 	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils
 	# flame graph tests: a real browser (headless) and its WebDriver
 	chromium chromium-driver curl
+	# export: pprof's protobuf in C; its tests read the output with protoc, Go's pprof, promtool
+	libprotobuf-c-dev protobuf-c-compiler protobuf-compiler golang-go prometheus
 )
 # The VM harness lists its own (qemu, busybox, btrfs-progs ...).
 [ -f tests/vm/packages.txt ] && mapfile -t -O ${#packages[@]} packages < <(grep -v '^#' tests/vm/packages.txt | grep .)

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0070-export: export's usage errors and atomic output; OpenMetrics numbers checked exactly
+# (cumulative buckets, _count, _sum) on the golden profiles, a merged one and a sampled one.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+G="$ROOT/tests/golden"
+cd "$TMP"
+
+# om_value FILE METRIC LABEL-SUBSTRING [LE]: the value of the one matching sample line.
+om_value() {
+	local lines
+	lines=$(grep -F "$2{" "$1" | grep -F -- "$3")
+	if [ -n "${4:-}" ]; then
+		lines=$(grep -F "le=\"$4\"}" <<<"$lines")
+	else
+		lines=$(grep -v 'le="' <<<"$lines")
+	fi
+	[ "$(grep -c . <<<"$lines")" -eq 1 ] || fail "$2 $3 ${4:-}: not one line: $lines"
+	sed 's/.*} \([^ ]*\).*/\1/' <<<"$lines"
+}
+# Every histogram: buckets ascending and cumulative, +Inf last and equal to _count.
+om_histograms_consistent() {
+	awk '
+	/^#/ { next }
+	/_bucket\{/ {
+		key = $0; sub(/,?le="[^"]*"\}.*/, "", key); sub(/_bucket\{/, "{", key)
+		le = $0; sub(/.*le="/, "", le); sub(/".*/, "", le)
+		v = $0; sub(/.*\} /, "", v); sub(/ .*/, "", v)
+		if (key == last && v + 0 < prev + 0) { print "not cumulative: " $0; bad = 1 }
+		if (key == last && le != "+Inf" && le + 0 <= prevle + 0) { print "le not ascending: " $0; bad = 1 }
+		if (le == "+Inf") inf[key] = v
+		last = key; prev = v; prevle = le; n[key]++
+		next
+	}
+	/_count\{/ { key = $0; sub(/_count\{/, "{", key); sub(/\} .*/, "", key); cnt[key] = $NF }
+	END {
+		for (k in n) {
+			if (n[k] != 35) { print "series with " n[k] " buckets: " k; bad = 1 }
+			if (!(k in inf) || inf[k] != cnt[k]) { print "+Inf != _count: " k; bad = 1 }
+		}
+		exit bad
+	}' "$1" || fail "$1: inconsistent histograms"
+}
+
+# Usage errors: exit 2 with the reason.
+expect_exit 2 "$COPYPROF" export -i "$G/profile-synthetic.json"
+expect_err "give the format: --format pprof or --format openmetrics"
+expect_exit 2 "$COPYPROF" export -i "$G/profile-synthetic.json" -f xml
+expect_err "format xml: give pprof or openmetrics"
+expect_exit 2 "$COPYPROF" export -i "$G/profile-synthetic.json" -f pprof --timestamp -o x
+expect_err "timestamp is for --format openmetrics"
+expect_exit 2 "$COPYPROF" export -f pprof extra
+expect_err "unexpected argument"
+
+# Runtime failures: exit 1, and an existing output is left as it was.
+echo old > out.om
+expect_exit 1 "$COPYPROF" export -i missing.json -f openmetrics -o out.om
+expect_err "cannot read profile missing.json"
+expect_eq "output after a failed export" "$(cat out.om)" old
+expect_exit 1 "$COPYPROF" export -i "$G/profile-synthetic.json" -f openmetrics -o nodir/x.om
+expect_err "cannot create nodir/x.om"
+jq 'del(.meta.start)' "$G/profile-synthetic.json" > nostart.json
+expect_exit 1 "$COPYPROF" export -i nostart.json -f openmetrics --timestamp -o out.om
+expect_err "no start time"
+expect_eq "output after a failed export" "$(cat out.om)" old
+ls ./*.tmp.* 2>/dev/null && fail "a temporary file was left behind"
+
+# The synthetic profile: app_copy 1000 x 16 B, 100 in 1024..1151 (110000 B), 10 x 4096;
+# app_clear 50 x 64 B, 5 x 4096.
+expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic.json" -f openmetrics -o s.om
+expect_err "exported 2 sites of .* to s.om: openmetrics, 2 histograms, 75 lines"
+om_histograms_consistent s.om
+H=copyprof_copy_length_bytes
+copy='site="0",symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe"'
+copy="$copy"',kernel="6.12.0-test",cpu_model="Synthetic CPU",host="host-a"'
+expect_eq "le 15" "$(om_value s.om ${H}_bucket "$copy" 15.0)" 0
+expect_eq "le 31" "$(om_value s.om ${H}_bucket "$copy" 31.0)" 1000
+expect_eq "le 1023" "$(om_value s.om ${H}_bucket "$copy" 1023.0)" 1000
+expect_eq "le 1535" "$(om_value s.om ${H}_bucket "$copy" 1535.0)" 1100
+expect_eq "le 4095" "$(om_value s.om ${H}_bucket "$copy" 4095.0)" 1100
+expect_eq "le 8191" "$(om_value s.om ${H}_bucket "$copy" 8191.0)" 1110
+expect_eq "le 2^20-1" "$(om_value s.om ${H}_bucket "$copy" 1.048575e+06)" 1110
+expect_eq "+Inf" "$(om_value s.om ${H}_bucket "$copy" +Inf)" 1110
+expect_eq "_count" "$(om_value s.om ${H}_count "$copy")" 1110
+expect_eq "_sum" "$(om_value s.om ${H}_sum "$copy")" 166960
+clear='site="1",symbol="app_clear"'
+expect_eq "clear le 63" "$(om_value s.om ${H}_bucket "$clear" 63.0)" 0
+expect_eq "clear le 127" "$(om_value s.om ${H}_bucket "$clear" 127.0)" 50
+expect_eq "clear le 4095" "$(om_value s.om ${H}_bucket "$clear" 4095.0)" 50
+expect_eq "clear le 8191" "$(om_value s.om ${H}_bucket "$clear" 8191.0)" 55
+expect_eq "clear _sum" "$(om_value s.om ${H}_sum "$clear")" 23680
+expect_eq "all _sum" "$(grep "^${H}_sum" s.om | awk '{ s += $NF } END { print s }')" 190640
+expect_eq "duration" "$(om_value s.om copyprof_recording_duration_seconds 'host="host-a"')" 1.5
+expect_eq "metadata" "$(head -3 s.om | cut -d' ' -f1-4)" \
+	"$(printf '# TYPE %s histogram\n# UNIT %s bytes\n# HELP %s Calls' $H $H $H)"
+expect_eq "last line" "$(tail -n 1 s.om)" "# EOF"
+# stdout is the default output and gets the same bytes.
+"$COPYPROF" export -i "$G/profile-synthetic.json" -f openmetrics > stdout.om 2>err ||
+	fail "export to stdout failed: $(cat err)"
+cmp -s s.om stdout.om || fail "stdout differs from -o"
+
+# Label values escaped as the spec says (\\, \", \n); UTF-8 kept.
+jq '.sites[0].symbol = "we\"ird\\sym\nbol" | .sites[0].target = "/opt/caf\u00e9"' \
+	"$G/profile-synthetic.json" > odd.json
+expect_exit 0 "$COPYPROF" export -i odd.json -f openmetrics -o odd.om
+grep -qF 'symbol="we\"ird\\sym\nbol",offset="0x0",target="/opt/café"' odd.om ||
+	fail "label values not escaped: $(grep -m1 '_bucket' odd.om)"
+om_histograms_consistent odd.om
+
+# A merged profile: one series per site and group; a group of two hosts has no host label.
+jq '.meta.hostname = "host-b"' "$G/profile-synthetic.json" > b.json
+jq '.meta.hostname = "host-c" | .meta.cpu_model = "Other CPU" | .meta.duration_s = 0.5' \
+	"$G/profile-synthetic.json" > c.json
+"$COPYPROF" merge -o m.json "$G/profile-synthetic.json" b.json c.json >/dev/null || fail "merge"
+expect_exit 0 "$COPYPROF" export -i m.json -f openmetrics -o m.om
+expect_err "4 histograms"
+om_histograms_consistent m.om
+both='symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe",kernel="6.12.0-test",cpu_model="Synthetic CPU"}'
+expect_eq "Synthetic CPU group, 2 hosts" "$(om_value m.om ${H}_count "$both")" 2220
+expect_eq "Synthetic CPU group, sum" "$(om_value m.om ${H}_sum "$both")" 333920
+other='symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe",kernel="6.12.0-test",cpu_model="Other CPU",host="host-c"}'
+expect_eq "Other CPU group" "$(om_value m.om ${H}_count "$other")" 1110
+expect_eq "durations" "$(grep '^copyprof_recording_duration_seconds' m.om | sed 's/.*} //' | sort | tr '\n' ' ')" \
+	"0.5 3.0 "
+grep -qF 'copyprof_recording_duration_seconds{group="1",kernel="6.12.0-test",cpu_model="Synthetic CPU"} 3.0' m.om ||
+	fail "group 1's duration: $(grep duration_seconds m.om)"
+
+# A sampled profile: time-weighted histograms in their own family, and every sample counted.
+expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic-sampled.json" -f openmetrics -o t.om
+om_histograms_consistent t.om
+grep -q "^${H}_bucket" t.om && fail "sampled sites in the calls family"
+S=copyprof_sampled_copy_length_bytes
+smp='symbol="zdss_flush",offset="0x0",target="vmlinux",mechanism="sample",leaf="memcpy",family="memcpy"'
+expect_eq "sampled le 31" "$(om_value t.om ${S}_bucket "$smp" 31.0)" 10000
+expect_eq "sampled le 1535" "$(om_value t.om ${S}_bucket "$smp" 1535.0)" 21360
+expect_eq "sampled +Inf" "$(om_value t.om ${S}_bucket "$smp" +Inf)" 25492
+expect_eq "sampled _sum" "$(om_value t.om ${S}_sum "$smp")" 29580672
+expect_eq "all samples" "$(om_value t.om copyprof_copy_samples "$smp")" 25492
+grep -qx '# TYPE copyprof_copy_samples gauge' t.om || fail "no samples family"
+exit 0

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0071-export-promtool: Prometheus's own parsers read the OpenMetrics export: promtool check
+# metrics lints it, and promtool's OpenMetrics backfill (which insists on "# EOF", UNIT suffixes
+# and escapes) stores it, read back with exact values.
+. "$(dirname "$0")/lib.sh"
+need_cmd promtool
+need_cmd jq
+G="$ROOT/tests/golden"
+cd "$TMP"
+
+jq '.meta.hostname = "host-c" | .meta.cpu_model = "Other \"quoted\" CPU\\" | .meta.duration_s = 0.5' \
+	"$G/profile-synthetic.json" > c.json
+"$COPYPROF" merge -o m.json "$G/profile-synthetic.json" c.json "$G/profile-synthetic-sampled.json" \
+	>/dev/null || fail "merge"
+for p in "$G/profile-synthetic.json" "$G/profile-callers.json" "$G/profile-synthetic-sampled.json" \
+	m.json; do
+	"$COPYPROF" export -i "$p" -f openmetrics -o x.om 2>/dev/null || fail "export $p"
+	promtool check metrics < x.om > lint 2>&1 || fail "promtool check metrics $p: $(cat lint)"
+	[ -s lint ] && fail "promtool check metrics $p has remarks: $(cat lint)"
+done
+
+# Backfill: the OpenMetrics parser proper, then the stored samples.
+expect_exit 0 "$COPYPROF" export -i m.json -f openmetrics --timestamp -o m.om
+promtool tsdb create-blocks-from openmetrics m.om data > log 2>&1 ||
+	fail "promtool refused the exposition: $(cat log)"
+mkdir -p data/wal
+promtool tsdb dump data > dump 2>&1 || fail "promtool tsdb dump: $(cat dump)"
+expect_eq "stored samples" "$(grep -c '^{' dump)" "$(grep -vc '^#' m.om)"
+# Stamped with the recording's start, 2026-11-30T09:00:00Z, in ms.
+sel() { grep -F "__name__=\"$1\"" dump | grep -F -- "$2" | grep -F -- "${3:-}"; }
+expect_eq "+Inf, Synthetic CPU" \
+	"$(sel copyprof_copy_length_bytes_bucket 'le="+Inf"' 'cpu_model="Synthetic CPU"' |
+		grep -F 'symbol="app_copy"' | sed 's/.*} //')" "1110 1796029200000"
+sel copyprof_copy_length_bytes_sum 'cpu_model="Other \"quoted\" CPU\\"' 'symbol="app_copy"' |
+	grep -q ' 166960 1796029200000$' || fail "escaped label or sum lost: $(grep -F quoted dump | head -3)"
+sel copyprof_sampled_copy_length_bytes_bucket 'le="1535.0"' 'leaf="memcpy"' | grep -q ' 21360 ' ||
+	fail "sampled le 1535: $(sel copyprof_sampled_copy_length_bytes_bucket 'le="1535.0"')"
+sel copyprof_copy_samples 'leaf="memcpy"' | grep -q ' 25492 ' || fail "copyprof_copy_samples"
+
+# The parser is strict: without "# EOF" the same text is refused.
+head -n -1 m.om > cut.om
+promtool tsdb create-blocks-from openmetrics cut.om data2 > log 2>&1 && fail "promtool took a cut exposition"
+grep -q "EOF" log || fail "promtool refused the cut text for another reason: $(cat log)"
+exit 0

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_export_openmetrics.c: bucket collapsing, canonical le, escaping, UTF-8, a whole text */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export_openmetrics.h"
+#include "utf8.h"
+
+/* tests/golden/profile-synthetic.json's app_copy: 1000 x 16 B, 100 in 1024..1151, 10 x 4096. */
+static void synthetic_app_copy(struct hist_slot *b)
+{
+	memset(b, 0, CP_NBUCKETS * sizeof(*b));
+	b[16] = (struct hist_slot){ 1000, 16000 };
+	b[cp_bucket_of(1024)] = (struct hist_slot){ 100, 110000 };
+	b[cp_bucket_of(4096)] = (struct hist_slot){ 10, 40960 };
+}
+
+static size_t edge_index(uint64_t edge)
+{
+	size_t i;
+
+	for (i = 0; i < OM_NR_EDGES; i++)
+		if (om_edges[i] == edge)
+			return i;
+	fail_msg("%llu is not an OpenMetrics edge", (unsigned long long)edge);
+	return 0;
+}
+
+static void edges_are_bucket_edges(void **state)
+{
+	static const uint64_t seeds[] = { 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192 };
+	size_t i;
+
+	for (i = 0; i < OM_NR_EDGES; i++) {
+		/* An edge starts a bucket: only then is "below it" exact. */
+		assert_int_equal(hist_bucket_lo(cp_bucket_of(om_edges[i])), om_edges[i]);
+		if (i)
+			assert_true(om_edges[i] > om_edges[i - 1]);
+	}
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++)
+		edge_index(seeds[i]);
+	assert_int_equal(om_edges[0], 1);
+	assert_int_equal(om_edges[OM_NR_EDGES - 1], 1ULL << 32);
+	/* Powers of two and 1536, nothing else. */
+	for (i = 0; i < OM_NR_EDGES; i++)
+		assert_true(om_edges[i] == 1536 || !(om_edges[i] & (om_edges[i] - 1)));
+}
+
+static void cumulate_exact(void **state)
+{
+	struct hist_slot b[CP_NBUCKETS];
+	uint64_t cum[OM_NR_EDGES];
+	size_t i;
+
+	synthetic_app_copy(b);
+	om_cumulate(b, cum);
+	assert_int_equal(cum[edge_index(16)], 0);	/* le 15: nothing below 16 */
+	assert_int_equal(cum[edge_index(32)], 1000);	/* le 31: the 16-byte copies */
+	assert_int_equal(cum[edge_index(1024)], 1000);
+	assert_int_equal(cum[edge_index(1536)], 1100);	/* 1024..1151 is below 1536 */
+	assert_int_equal(cum[edge_index(2048)], 1100);
+	assert_int_equal(cum[edge_index(4096)], 1100);	/* 4096 is not below 4096 */
+	assert_int_equal(cum[edge_index(8192)], 1110);
+	assert_int_equal(cum[OM_NR_EDGES - 1], 1110);
+	for (i = 1; i < OM_NR_EDGES; i++)
+		assert_true(cum[i] >= cum[i - 1]);
+
+	/* Zero-length copies are below 1; a bucket just under an edge counts, one at it not. */
+	memset(b, 0, sizeof(b));
+	b[0].count = 3;
+	b[cp_bucket_of(1535)].count = 5;	/* [1472, 1536) */
+	b[cp_bucket_of(1536)].count = 7;	/* [1536, 1792) */
+	b[cp_bucket_of(1ULL << 33)].count = 11;	/* beyond 2^32: +Inf only */
+	om_cumulate(b, cum);
+	assert_int_equal(cum[0], 3);
+	assert_int_equal(cum[edge_index(1024)], 3);
+	assert_int_equal(cum[edge_index(1536)], 8);
+	assert_int_equal(cum[edge_index(2048)], 15);
+	assert_int_equal(cum[OM_NR_EDGES - 1], 15);
+}
+
+static void le_canonical(void **state)
+{
+	static const struct { uint64_t v; const char *want; } cases[] = {
+		{ 0, "0.0" },
+		{ 31, "31.0" },
+		{ 4095, "4095.0" },
+		{ 999999, "999999.0" },
+		{ 1000000, "1e+06" },
+		{ 1100000, "1.1e+06" },
+		{ 1048575, "1.048575e+06" },
+		{ 4294967295ULL, "4.294967295e+09" },
+		{ 10000000000ULL, "1e+10" },
+	};
+	char buf[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		om_format_le(buf, sizeof(buf), cases[i].v);
+		assert_string_equal(buf, cases[i].want);
+	}
+}
+
+static char *escaped(const char *s)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	assert_non_null(f);
+	om_put_escaped(f, s);
+	fclose(f);
+	return out;
+}
+
+static void escaping(void **state)
+{
+	char *e;
+
+	e = escaped("C:\\DIR\\FILE.TXT");
+	assert_string_equal(e, "C:\\\\DIR\\\\FILE.TXT");
+	free(e);
+	e = escaped("Cannot find file:\n\"FILE.TXT\"");
+	assert_string_equal(e, "Cannot find file:\\n\\\"FILE.TXT\\\"");
+	free(e);
+	/* UTF-8 passes; a byte that starts no sequence becomes U+FFFD. */
+	e = escaped("caf\xc3\xa9 \xff end\xe2\x82");
+	assert_string_equal(e, "caf\xc3\xa9 " UTF8_REPLACEMENT " end" UTF8_REPLACEMENT
+			       UTF8_REPLACEMENT);
+	free(e);
+	e = escaped("");
+	assert_string_equal(e, "");
+	free(e);
+}
+
+static void utf8_sequences(void **state)
+{
+	char *s;
+
+	assert_int_equal(utf8_seq_len("a"), 1);
+	assert_int_equal(utf8_seq_len("\xc3\xa9"), 2);
+	assert_int_equal(utf8_seq_len("\xe2\x82\xac"), 3);		/* euro sign */
+	assert_int_equal(utf8_seq_len("\xf0\x9f\x98\x80"), 4);		/* U+1F600 */
+	assert_int_equal(utf8_seq_len("\xc0\x80"), 0);			/* overlong NUL */
+	assert_int_equal(utf8_seq_len("\xe0\x80\xaf"), 0);		/* overlong '/' */
+	assert_int_equal(utf8_seq_len("\xed\xa0\x80"), 0);		/* surrogate */
+	assert_int_equal(utf8_seq_len("\xf4\x90\x80\x80"), 0);	/* past U+10FFFF */
+	assert_int_equal(utf8_seq_len("\x80"), 0);			/* continuation */
+	assert_int_equal(utf8_seq_len("\xe2\x82"), 0);			/* cut by the NUL */
+	s = utf8_sanitize("ok\xfe\xc3\xa9");
+	assert_string_equal(s, "ok" UTF8_REPLACEMENT "\xc3\xa9");
+	free(s);
+}
+
+/* The whole exposition of one site: structure, numbers, labels, the final # EOF. */
+static void exposition(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_site *s = profile_add_site(p);
+	struct om_opts o = { 0 };
+	struct om_stats st;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	p->meta.kernel = strdup("6.12.0-test");
+	p->meta.hostname = strdup("host-a");
+	p->meta.duration_s = 1.5;
+	s->target = strdup("vmlinux");
+	s->symbol = strdup("say \"hi\"\\");
+	s->offset = 0x794;
+	s->mechanism = strdup("kprobe");
+	synthetic_app_copy(s->buckets);
+	profile_site_sum(s);
+	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
+	fclose(f);
+	assert_int_equal(st.series, 1);
+	assert_int_equal(st.lines, OM_NR_EDGES + 3 + 1);
+	assert_non_null(strstr(out, "# TYPE copyprof_copy_length_bytes histogram\n"
+				    "# UNIT copyprof_copy_length_bytes bytes\n"
+				    "# HELP copyprof_copy_length_bytes "));
+	assert_non_null(strstr(out, "copyprof_copy_length_bytes_bucket{site=\"0\",symbol="
+				    "\"say \\\"hi\\\"\\\\\",offset=\"0x794\",target=\"vmlinux\","
+				    "mechanism=\"kprobe\",kernel=\"6.12.0-test\",host=\"host-a\","
+				    "le=\"1535.0\"} 1100\n"));
+	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110\n"));
+	assert_non_null(strstr(out, "host=\"host-a\"} 1110\n"));	/* _count */
+	assert_non_null(strstr(out, "host=\"host-a\"} 166960\n"));	/* _sum */
+	assert_non_null(strstr(out, "copyprof_recording_duration_seconds{kernel=\"6.12.0-test\","
+				    "host=\"host-a\"} 1.5\n"));
+	assert_int_equal(strcmp(out + len - 6, "# EOF\n"), 0);
+	/* No sampled family for a profile without sampled sites. */
+	assert_null(strstr(out, "sampled"));
+	free(out);
+
+	/* --timestamp needs meta.start. */
+	f = open_memstream(&out, &len);
+	o.timestamp = true;
+	assert_int_equal(export_openmetrics(p, f, &o, &st), -EINVAL);
+	fclose(f);
+	free(out);
+	p->meta.start = strdup("2026-11-30T09:00:00Z");
+	f = open_memstream(&out, &len);
+	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
+	fclose(f);
+	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110 1796029200\n"));
+	free(out);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(edges_are_bucket_edges),
+		cmocka_unit_test(cumulate_exact),
+		cmocka_unit_test(le_canonical),
+		cmocka_unit_test(escaping),
+		cmocka_unit_test(utf8_sequences),
+		cmocka_unit_test(exposition),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_export.c: `copyprof export`: a profile as pprof or OpenMetrics, for fleet tools */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "commands.h"
+#include "export_openmetrics.h"
+#include "export_pprof.h"
+#include "log.h"
+#include "outfile.h"
+#include "profile.h"
+
+enum export_format { FORMAT_NONE, FORMAT_PPROF, FORMAT_OPENMETRICS };
+
+struct export_args {
+	const char *input;
+	const char *output;
+	enum export_format format;
+	bool timestamp;
+};
+
+enum { OPT_TIMESTAMP = 0x100 };
+
+static const struct argp_option options[] = {
+	{ "input", 'i', "FILE", 0, "Profile to read (default copyprof.json); merged ones too" },
+	{ "output", 'o', "FILE", 0, "Where to write (default -, stdout); replaced atomically" },
+	{ "format", 'f', "FORMAT", 0, "pprof (gzipped protobuf) or openmetrics (text); required" },
+	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "openmetrics: stamp every sample with the "
+	  "recording's start, for backfilling (promtool tsdb create-blocks-from openmetrics)" },
+	{ "verbose", 'v', NULL, 0, "More messages" },
+	{},
+};
+
+static const char doc[] =
+	"Write a profile in a format that fleet profilers and Prometheus aggregate:\n"
+	"pprof (go tool pprof, Pyroscope, Parca), one sample per site, caller and\n"
+	"length bucket, with a leaf frame naming the bucket; or OpenMetrics text, a\n"
+	"length histogram per site with buckets at powers of two and 1536. Merged\n"
+	"profiles keep their groups apart by labels (kernel, cpu_model, host). Totals\n"
+	"are exact and cover the whole recording: not live counters (docs/export.md).\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof export -i btrfs.json -f pprof -o btrfs.pb.gz\n"
+	"  go tool pprof -top -sample_index=bytes btrfs.pb.gz\n"
+	"  copyprof export -i fleet.json -f openmetrics -o textfile/copyprof.prom\n"
+	"  copyprof export -i fleet.json -f openmetrics --timestamp -o fleet.om\n"
+	"  promtool tsdb create-blocks-from openmetrics fleet.om data/\n"
+	"\n"
+	"Exit status: 0 ok, 1 unreadable profile or unwritable output, 2 usage error.";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct export_args *a = state->input;
+
+	switch (key) {
+	case 'i':
+		a->input = arg;
+		break;
+	case 'o':
+		a->output = arg;
+		break;
+	case 'f':
+		if (!strcmp(arg, "pprof"))
+			a->format = FORMAT_PPROF;
+		else if (!strcmp(arg, "openmetrics"))
+			a->format = FORMAT_OPENMETRICS;
+		else
+			argp_error(state, "--format %s: give pprof or openmetrics", arg);
+		break;
+	case OPT_TIMESTAMP:
+		a->timestamp = true;
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s' (the profile is given with -i)", arg);
+		break;
+	case ARGP_KEY_END:
+		if (a->format == FORMAT_NONE)
+			argp_error(state, "give the format: --format pprof or --format openmetrics");
+		if (a->timestamp && a->format != FORMAT_OPENMETRICS)
+			argp_error(state, "--timestamp is for --format openmetrics");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int to_pprof(const struct profile *p, void **buf, size_t *len, char *what, size_t size)
+{
+	struct export_pprof_stats st;
+	int err = export_pprof(p, buf, len, &st);
+
+	if (err) {
+		p_err("export: cannot encode the pprof profile: %s", strerror(-err));
+		return err;
+	}
+	snprintf(what, size, "pprof, %llu samples, %llu locations",
+		 (unsigned long long)st.samples, (unsigned long long)st.locations);
+	if (st.calls || !st.sampled)
+		snprintf(what + strlen(what), size - strlen(what), ", %llu calls, %llu bytes",
+			 (unsigned long long)st.calls, (unsigned long long)st.bytes);
+	if (st.sampled)
+		snprintf(what + strlen(what), size - strlen(what), ", %llu copy samples",
+			 (unsigned long long)st.sampled);
+	return 0;
+}
+
+static int to_openmetrics(const struct profile *p, bool timestamp, char **buf, size_t *len,
+			  char *what, size_t size)
+{
+	struct om_opts o = { .timestamp = timestamp };
+	struct om_stats st;
+	FILE *f = open_memstream(buf, len);
+	int err;
+
+	if (!f) {
+		p_err("export: out of memory");
+		return -ENOMEM;
+	}
+	err = export_openmetrics(p, f, &o, &st);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err == -EIO)
+		p_err("export: cannot build the OpenMetrics text: out of memory");
+	snprintf(what, size, "openmetrics, %llu histograms, %llu lines",
+		 (unsigned long long)st.series, (unsigned long long)st.lines);
+	return err;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_args args = { .input = "copyprof.json", .output = "-" };
+	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct profile *p = NULL;
+	char what[200] = "";
+	void *buf = NULL;
+	size_t len = 0;
+	int err, ret = EXIT_RUNTIME;
+
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return EXIT_USAGE;
+	/* As gzip does: compressed bytes on a terminal help nobody. */
+	if (args.format == FORMAT_PPROF && !strcmp(args.output, "-") && isatty(STDOUT_FILENO)) {
+		p_err("export: pprof is binary: give -o FILE or redirect stdout");
+		return EXIT_USAGE;
+	}
+	if (profile_read(args.input, &p))
+		return EXIT_RUNTIME;
+	if (args.format == FORMAT_PPROF)
+		err = to_pprof(p, &buf, &len, what, sizeof(what));
+	else
+		err = to_openmetrics(p, args.timestamp, (char **)&buf, &len, what, sizeof(what));
+	if (err)
+		goto out;
+	err = outfile_write(args.output, buf, len);
+	if (err) {
+		if (!strcmp(args.output, "-"))
+			p_err("export: cannot write to stdout: %s", strerror(-err));
+		goto out;
+	}
+	if (strcmp(args.output, "-") || log_verbose)
+		fprintf(stderr, "exported %zu site%s of %s to %s: %s\n", p->nr_sites,
+			p->nr_sites == 1 ? "" : "s", args.input, args.output, what);
+	ret = EXIT_OK;
+out:
+	free(buf);
+	profile_free(p);
+	return ret;
+}

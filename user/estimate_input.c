@@ -210,14 +210,11 @@ static int add_row(struct est_input *in, const struct profile_site *s, const str
 static int add_site(struct est_input *in, const struct profile_site *s)
 {
 	struct hist_slot rest[CP_NBUCKETS];
-	uint64_t left = 0;
 	size_t i;
-	uint32_t b;
 	int err;
 
 	if (!s->nr_callers)
 		return add_row(in, s, s->buckets, NULL);
-	memcpy(rest, s->buckets, sizeof(rest));
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
 		char name[160];
@@ -227,16 +224,8 @@ static int add_site(struct est_input *in, const struct profile_site *s)
 		err = add_row(in, s, c->buckets, name);
 		if (err)
 			return err;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			rest[b].count -= c->buckets[b].count < rest[b].count ? c->buckets[b].count :
-									       rest[b].count;
-			rest[b].bytes -= c->buckets[b].bytes < rest[b].bytes ? c->buckets[b].bytes :
-									       rest[b].bytes;
-		}
 	}
-	for (b = 0; b < CP_NBUCKETS; b++)
-		left += rest[b].count;
-	return left ? add_row(in, s, rest, "(no caller)") : 0;
+	return profile_site_no_caller(s, rest) ? add_row(in, s, rest, "(no caller)") : 0;
 }
 
 static int group_input(const struct profile *p, const char *name, size_t gi, struct est_input *in)

@@ -169,7 +169,7 @@ static void emit(struct site_ctx *c, uint32_t b, const uint64_t *stack, size_t d
 static void export_counted(struct site_ctx *c)
 {
 	const struct profile_site *s = c->s;
-	struct hist_slot taken[CP_NBUCKETS] = { 0 };
+	struct hist_slot rest[CP_NBUCKETS];
 	uint64_t stack[2] = { site_loc(c), 0 }, calls = 0, bytes = 0;
 	uint32_t b;
 	size_t i;
@@ -178,20 +178,15 @@ static void export_counted(struct site_ctx *c)
 		const struct profile_caller *cl = &s->callers[i];
 
 		stack[1] = caller_location(c->pp, s, cl);
-		for (b = 0; b < CP_NBUCKETS; b++) {
+		for (b = 0; b < CP_NBUCKETS; b++)
 			emit(c, b, stack, 2, cl->buckets[b].count, cl->buckets[b].bytes);
-			taken[b].count += cl->buckets[b].count;
-			taken[b].bytes += cl->buckets[b].bytes;
-		}
 	}
+	/* caller_misses: counted in the site's histogram, in no caller's. */
+	profile_site_no_caller(s, rest);
 	for (b = 0; b < CP_NBUCKETS; b++) {
-		const struct hist_slot *h = &s->buckets[b];
-
-		/* caller_misses: counted in the site's histogram, in no caller's. */
-		emit(c, b, stack, 1, h->count > taken[b].count ? h->count - taken[b].count : 0,
-		     h->bytes > taken[b].bytes ? h->bytes - taken[b].bytes : 0);
-		calls += h->count;
-		bytes += h->bytes;
+		emit(c, b, stack, 1, rest[b].count, rest[b].bytes);
+		calls += s->buckets[b].count;
+		bytes += s->buckets[b].bytes;
 	}
 	emit(c, BUCKET_UNKNOWN, stack, 1, s->calls > calls ? s->calls - calls : 0,
 	     s->bytes > bytes ? s->bytes - bytes : 0);

@@ -98,9 +98,7 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 {
 	struct hist_slot rest[CP_NBUCKETS];
 	struct fg_node *site, *caller;
-	uint64_t left = 0;
 	size_t i;
-	uint32_t b;
 	int err;
 
 	site = named_child(t, &t->root, s->target ?: "?", s->symbol, s->offset, s->label);
@@ -108,7 +106,6 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 		return -ENOMEM;
 	if (!s->nr_callers)
 		return add_buckets(t, site, s, s->buckets, o);
-	memcpy(rest, s->buckets, sizeof(rest));
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
 		bool kernel = !c->target || !strcmp(c->target, "vmlinux");
@@ -120,16 +117,8 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 		err = add_buckets(t, caller, s, c->buckets, o);
 		if (err)
 			return err;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			rest[b].count -= c->buckets[b].count < rest[b].count ? c->buckets[b].count :
-									       rest[b].count;
-			rest[b].bytes -= c->buckets[b].bytes < rest[b].bytes ? c->buckets[b].bytes :
-									       rest[b].bytes;
-		}
 	}
-	for (b = 0; b < CP_NBUCKETS; b++)
-		left += rest[b].count;
-	if (!left)
+	if (!profile_site_no_caller(s, rest))
 		return 0;
 	caller = fg_tree_child(t, site, "(no caller)", strlen("(no caller)"), 0, FG_KIND_FRAME);
 	return caller ? add_buckets(t, caller, s, rest, o) : -ENOMEM;

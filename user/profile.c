@@ -47,6 +47,28 @@ struct profile_caller *profile_site_add_caller(struct profile_site *s)
 	return c;
 }
 
+static uint64_t less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+uint64_t profile_site_no_caller(const struct profile_site *s, struct hist_slot *rest)
+{
+	uint64_t left = 0;
+	size_t i;
+	uint32_t b;
+
+	memcpy(rest, s->buckets, sizeof(s->buckets));
+	for (i = 0; i < s->nr_callers; i++)
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			rest[b].count = less(rest[b].count, s->callers[i].buckets[b].count);
+			rest[b].bytes = less(rest[b].bytes, s->callers[i].buckets[b].bytes);
+		}
+	for (b = 0; b < CP_NBUCKETS; b++)
+		left += rest[b].count;
+	return left;
+}
+
 static int cmp_caller(const void *a, const void *b)
 {
 	const struct profile_caller *x = a, *y = b;

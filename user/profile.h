@@ -118,6 +118,11 @@ void profile_source_free(struct profile_source *src);
 struct profile_source *profile_source_dup(const struct profile_source *src);
 /* Appends a zeroed caller to @s; NULL on allocation failure. */
 struct profile_caller *profile_site_add_caller(struct profile_site *s);
+/*
+ * What no caller of @s took (caller_misses), per bucket: the site's buckets less its callers'.
+ * Fills @rest (CP_NBUCKETS slots) and returns how many calls that is.
+ */
+uint64_t profile_site_no_caller(const struct profile_site *s, struct hist_slot *rest);
 /* Sorts @s's callers by calls, most first (then by name and offset: reproducible output). */
 void profile_site_sort_callers(struct profile_site *s);
 /* Recomputes calls and bytes from the buckets. */

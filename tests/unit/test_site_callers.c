@@ -131,12 +131,31 @@ static void merge_by_place(void **state)
 	ksyms__free(ks);
 }
 
+/* The site's calls that no caller took: its buckets less the callers', never below zero. */
+static void no_caller_rest(void **state)
+{
+	struct profile *p = entry_profile(1000);
+	struct profile_site *s = &p->sites[0];
+	struct hist_slot rest[CP_NBUCKETS];
+
+	s->buckets[cp_bucket_of(4096)] = (struct hist_slot){ 1010, 1010 * 4096 };
+	s->buckets[cp_bucket_of(64)] = (struct hist_slot){ 3, 192 };
+	s->buckets[cp_bucket_of(1)] = (struct hist_slot){ 40, 40 };	/* fewer than callers: 0 */
+	assert_int_equal(profile_site_no_caller(s, rest), 10);
+	assert_int_equal(rest[cp_bucket_of(4096)].count, 10);
+	assert_int_equal(rest[cp_bucket_of(4096)].bytes, 40960);
+	assert_int_equal(rest[cp_bucket_of(64)].count, 0);
+	assert_int_equal(rest[cp_bucket_of(1)].count, 0);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(naming_folding_order),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(merge_by_place),
+		cmocka_unit_test(no_caller_rest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "palette.h"
 #include "utf8.h"
+#include "xml_escape.h"
 #include "svg.h"
 
 /* The script (flamegraph/fg.js), built in by scripts/embed-fgjs.sh. */
@@ -102,51 +103,9 @@ void fg_label_fit(const char *name, double w, char *buf, size_t len)
 	strcpy(buf + cut, name[cut] ? ".." : "");
 }
 
-static bool xml_char_ok(uint32_t c)
-{
-	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
-	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
-}
-
-void fg_xml_escape(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, n;
-	uint32_t c;
-
-	while (i < len) {
-		n = utf8_decode(s + i, len - i, &c);
-		if (!n || !xml_char_ok(c)) {
-			fputs(UTF8_REPLACEMENT, f);
-			i += n ? n : 1;
-			continue;
-		}
-		switch (c) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			fwrite(p + i, 1, n, f);
-		}
-		i += n;
-	}
-}
-
 static void escape_str(FILE *f, const char *s)
 {
-	fg_xml_escape(f, s, strlen(s));
+	xml_escape(f, s, strlen(s));
 }
 
 /* Integers as integers (counts, whole ns), anything else with two decimals. */
@@ -311,7 +270,7 @@ void fg_svg_write_error(FILE *f, const struct fg_svg_opts *o, const char *msg)
 		n = error_line(msg, len, i, cols);
 		fprintf(f, "<text class=\"error\" x=\"%d\" y=\"%d\">%s", FG_PAD, y,
 			i ? "" : "Error: ");
-		fg_xml_escape(f, msg + i, n);
+		xml_escape(f, msg + i, n);
 		fputs("</text>\n", f);
 	}
 	fputs("</svg>\n", f);

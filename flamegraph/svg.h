@@ -39,12 +39,6 @@ int fg_layout(const struct fg_tree *t, double width, struct fg_rect **out, size_
  */
 void fg_label_fit(const char *name, double w, char *buf, size_t len);
 
-/*
- * Writes @s (@len bytes) as XML character data: & < > " ' as entities, bytes that are not
- * valid UTF-8 and characters XML 1.0 forbids (controls) as U+FFFD.
- */
-void fg_xml_escape(FILE *f, const char *s, size_t len);
-
 struct fg_svg_opts {
 	const char *title;
 	const char *subtitle; /* a second line under the title, or NULL */

@@ -8,6 +8,7 @@
 #include "calib_plot.h"
 #include "log.h"
 #include "outfile.h"
+#include "xml_escape.h"
 
 #define W 1000
 #define H 620
@@ -32,30 +33,10 @@ struct axes {
 /* Truncate first, then escape, so that an entity is never cut in half. */
 static void put_text(FILE *f, const char *s)
 {
-	size_t i;
+	size_t len = s ? strlen(s) : 0;
 
-	for (i = 0; s && s[i] && i < MAX_TEXT; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		switch (ch) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
-			/* Control characters are not allowed in XML 1.0. */
-			fputc(ch < 0x20 ? '?' : ch, f);
-		}
-	}
-	if (s && strlen(s) > MAX_TEXT)
+	xml_escape(f, s ? s : "", len < MAX_TEXT ? len : MAX_TEXT);
+	if (len > MAX_TEXT)
 		fputs("...", f);
 }
 

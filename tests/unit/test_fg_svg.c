@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include "palette.h"
 #include "svg.h"
+#include "xml_escape.h"
 
 /* all 4 = a 1 + b 3; b 3 = c 2 + 1 of its own; c 2 = d 1.5 + e 0.5 */
 static struct fg_tree *hand_tree(void)
@@ -107,7 +108,7 @@ static char *escaped(const char *s, size_t len)
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 
-	fg_xml_escape(f, s, len);
+	xml_escape(f, s, len);
 	fclose(f);
 	return buf;
 }

@@ -114,11 +114,15 @@ static size_t annotate_build(struct profile *p, size_t first, const struct label
 
 size_t ksource_annotate(struct profile *p, const char *const *dirs, size_t nr_dirs)
 {
-	bool *done = calloc(p->nr_sites ?: 1, sizeof(*done));
 	struct labels l = { 0 };
 	size_t i, n = 0;
+	bool *done;
 
-	if (!done)
+	/* Uprobe-only profiles, or lines already there: no presets to read, no files to search. */
+	for (i = 0; i < p->nr_sites; i++)
+		if (ksource_is_kernel_site(&p->sites[i]) && !p->sites[i].source)
+			break;
+	if (i == p->nr_sites || !(done = calloc(p->nr_sites, sizeof(*done))))
 		return 0;
 	l.nr = preset_load_all(&l.presets);
 	for (i = 0; i < p->nr_sites; i++)

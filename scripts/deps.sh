@@ -21,6 +21,13 @@ packages=(
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
+# promtool comes in Debian's prometheus package, whose server would start on :9090 and stay.
+had_prometheus=$(dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -c installed || true)
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}"
+if [ "$had_prometheus" = 0 ] && command -v systemctl >/dev/null &&
+   $SUDO systemctl is-enabled --quiet prometheus 2>/dev/null; then
+	$SUDO systemctl disable --now prometheus prometheus-node-exporter 2>/dev/null || true
+	echo "deps.sh: installed prometheus for promtool only: its server is stopped and disabled"
+fi
 echo "deps.sh: installed ${#packages[@]} packages"

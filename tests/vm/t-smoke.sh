@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Smoke test of tests/vm/run.sh on Debian 6.12 and 6.1: tracefs/kprobes, CPU flags, btrfs+zstd,
-# the /out channel, exit status propagation, usage errors and the timeout path.
+# the /out channel, exit status propagation, usage errors, the timeout path and a new boot
+# after a panic before the guest command starts.
 #
 # Usage: tests/vm/t-smoke.sh [SERIES...]   (default: 6.12 6.1)
 # Ends with "N passed, N failed[, N skipped]"; exit 0 only if nothing failed.
@@ -89,6 +90,19 @@ test_timeout() {
 	echo "--- timeout path took $(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN{print a-b}')s"
 }
 
+# A panic before the guest command starts is booted again, twice; then it is a VM failure.
+# (rdinit=/nonexistent: no root to mount, "VFS: Unable to mount root fs", every boot.)
+test_early_panic() {
+	local rc=0
+	"$RUN" --append "rdinit=/nonexistent" --timeout 120 -- true >/dev/null \
+		2>"$work/panic.err" || rc=$?
+	if ((rc == 4)); then skip "early panic: host setup failed"; return; fi
+	check "an early panic every boot exits 3 (got $rc)" test "$rc" -eq 3
+	check "it was booted 3 times" test "$(grep -c 'panicked before the guest command started' \
+		"$work/panic.err")" -eq 2
+	check "the failure names the panic" grep -q 'VM failure: Kernel panic' "$work/panic.err"
+}
+
 main() {
 	local series missing=
 	(($#)) || set -- 6.12 6.1
@@ -103,6 +117,7 @@ main() {
 	else
 		for series in "$@"; do test_kernel "$series"; done
 		test_timeout
+		test_early_panic
 	fi
 	if ((skipped)); then
 		echo "$passed passed, $failed failed, $skipped skipped"

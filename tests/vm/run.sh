@@ -52,7 +52,8 @@ Guest: /proc, /sys, /dev, /sys/kernel/tracing and /sys/kernel/debug are mounted,
 tmpfs, /lib/modules/VERSION has modules.* and the decompressed btrfs.ko.
 
 Exit status: GUEST_COMMAND's, or 2 usage error, $EXIT_VM VM failure (panic, timeout, no exit
-marker; the last 40 console lines go to stderr), $EXIT_HOST host setup failure.
+marker; the last 40 console lines go to stderr), $EXIT_HOST host setup failure. A kernel panic
+before the guest command starts is booted again (3 boots in all; each retry is said).
 
 Kernels are fetched with apt-get download and cached in $CACHE.
 

@@ -264,13 +264,12 @@ static bool uses(const struct record_args *a, enum probe_mech mech)
 	return false;
 }
 
-/* Kernel sites at a function's first instruction count their callers (probe_site.c). */
 static bool counts_callers(const struct record_args *a)
 {
 	int i;
 
 	for (i = 0; i < a->nr_sites; i++)
-		if (a->sites[i].mech != MECH_UPROBE && !a->sites[i].spec.offset)
+		if (probe_site_counts_callers(&a->sites[i]))
 			return true;
 	return false;
 }
@@ -355,9 +354,10 @@ static int record(struct record_args *a)
 	wait_for_end(a, &child);
 	p->meta.duration_s = monotime_s() - t0;
 	for (i = 0; i < a->nr_sites; i++)
-		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]) ||
-		    hist_session_collect_callers(hs, (uint32_t)i, &p->sites[i]))
+		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]))
 			goto out;
+	if (hist_session_collect_callers(hs, p->sites, (uint32_t)a->nr_sites))
+		goto out;
 	hist_session_destroy(hs);
 	hs = NULL;
 	name_callers(p);

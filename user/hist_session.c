@@ -238,6 +238,8 @@ static int cmp_row(const void *a, const void *b)
 {
 	const struct caller_row *x = a, *y = b;
 
+	if (x->key.site != y->key.site)
+		return x->key.site < y->key.site ? -1 : 1;
 	return x->key.ret_ip < y->key.ret_ip ? -1 : x->key.ret_ip > y->key.ret_ip;
 }
 
@@ -264,28 +266,25 @@ static int add_callers(struct profile_site *site, const struct caller_row *rows,
 	return 0;
 }
 
-int hist_session_collect_callers(struct hist_session *hs, uint32_t id, struct profile_site *site)
+/* Every row of the callers map with a site below @nr: one walk of the map for all sites. */
+static int read_caller_rows(int fd, uint32_t nr, struct caller_row **out, size_t *nr_rows)
 {
-	int fd = bpf_map__fd(hs->skel->maps.callers), err = 0, cpu;
-	__u64 *misses = calloc(hs->nr_cpus, sizeof(*misses));
 	struct caller_row *rows = NULL;
 	struct caller_key k, next;
 	size_t n = 0, cap = 0;
 	bool first = true;
 
-	if (!misses)
-		return -ENOMEM;
 	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
 		first = false;
 		k = next;
-		if (k.site != id)
+		if (k.site >= nr)
 			continue;
 		if (n == cap) {
 			struct caller_row *r = realloc(rows, (cap = cap ? 2 * cap : 256) * sizeof(*r));
 
 			if (!r) {
-				err = -ENOMEM;
-				break;
+				free(rows);
+				return -ENOMEM;
 			}
 			rows = r;
 		}
@@ -293,15 +292,36 @@ int hist_session_collect_callers(struct hist_session *hs, uint32_t id, struct pr
 		if (!bpf_map_lookup_elem(fd, &k, &rows[n].slot))
 			n++;
 	}
-	if (!err && n) {
+	if (n)
 		qsort(rows, n, sizeof(*rows), cmp_row);
-		err = add_callers(site, rows, n);
+	*out = rows;
+	*nr_rows = n;
+	return 0;
+}
+
+int hist_session_collect_callers(struct hist_session *hs, struct profile_site *sites, uint32_t nr)
+{
+	__u64 *misses = calloc(hs->nr_cpus, sizeof(*misses));
+	struct caller_row *rows = NULL;
+	size_t n = 0, i = 0, j;
+	uint32_t id;
+	int err, cpu;
+
+	err = misses ? read_caller_rows(bpf_map__fd(hs->skel->maps.callers), nr, &rows, &n) :
+		       -ENOMEM;
+	/* Sorted by site: each site's rows are one run. */
+	while (!err && i < n) {
+		for (j = i; j < n && rows[j].key.site == rows[i].key.site; j++)
+			;
+		err = add_callers(&sites[rows[i].key.site], rows + i, j - i);
+		i = j;
 	}
-	if (!err && !bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.caller_misses), &id, misses))
-		for (cpu = 0; cpu < hs->nr_cpus; cpu++)
-			site->caller_misses += misses[cpu];
+	for (id = 0; !err && id < nr; id++)
+		if (!bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.caller_misses), &id, misses))
+			for (cpu = 0; cpu < hs->nr_cpus; cpu++)
+				sites[id].caller_misses += misses[cpu];
 	if (err)
-		p_err("cannot read the callers of site %u: %s", id, strerror(-err));
+		p_err("cannot read the callers of the sites: %s", strerror(-err));
 	free(rows);
 	free(misses);
 	return err;

@@ -41,10 +41,11 @@ int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr
 /* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
 /*
- * Adds site @id's per-caller counts (entry sites configured with a caller stack) to @site as
- * callers with an address and no name yet (site_callers.h names them), and its misses.
+ * Adds the per-caller counts of entry sites (configured with a caller stack) to @sites[id], for
+ * ids below @nr, as callers with an address and no name yet (site_callers.h names them), and
+ * their misses. One walk of the kernel's table serves every site.
  */
-int hist_session_collect_callers(struct hist_session *hs, uint32_t id, struct profile_site *site);
+int hist_session_collect_callers(struct hist_session *hs, struct profile_site *sites, uint32_t nr);
 /* Detaches every probe and frees the session; NULL is fine. */
 void hist_session_destroy(struct hist_session *hs);
 

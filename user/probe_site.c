@@ -56,10 +56,9 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 	char func[256];
 	int err;
 
-	/* At a kernel function's entry the return address on the stack names the caller. */
 	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
-				       s->mech != MECH_UPROBE && !s->spec.offset ? CP_CALLER_KERNEL :
-										   CP_CALLER_NONE);
+				       probe_site_counts_callers(s) ? CP_CALLER_KERNEL :
+								      CP_CALLER_NONE);
 	if (err)
 		return err;
 	switch (s->mech) {
@@ -74,6 +73,11 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 		return hist_session_attach_hwbp(hs, id, s->kaddr);
 	}
 	return -EINVAL;
+}
+
+bool probe_site_counts_callers(const struct probe_site *s)
+{
+	return s->mech != MECH_UPROBE && !s->spec.offset;
 }
 
 void probe_site_describe(const struct probe_site *s, struct profile_site *out)

@@ -3,6 +3,7 @@
 #ifndef CP_PROBE_SITE_H
 #define CP_PROBE_SITE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "hist_session.h"
 #include "profile.h"
@@ -23,6 +24,8 @@ struct probe_site {
 const char *probe_mech_name(enum probe_mech m);
 /* Finds the file offset (uprobe) or kernel address (hwbp); prints why it cannot. */
 int probe_site_resolve(struct probe_site *s);
+/* A kernel site at a function's first instruction: the return address on the stack is its caller. */
+bool probe_site_counts_callers(const struct probe_site *s);
 /* Attaches as site @id; prints why it cannot. */
 int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id);
 /*

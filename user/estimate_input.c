@@ -152,16 +152,17 @@ enum est_family est_site_family(const struct profile_site *s)
 	return EST_MEMCPY;
 }
 
-static char *site_label(const struct profile_site *s)
+/* "vmlinux:read_zero+0x0 <- vfs_read+0xe7 (kprobe)"; @caller may be NULL. */
+static char *site_label(const struct profile_site *s, const char *caller)
 {
 	const char *t = s->target ? s->target : "?", *slash = strrchr(t, '/');
 	char *out;
 
 	/* A stage label (zdss_flush) says which call site it is better than the offset does. */
-	if (asprintf(&out, "%s:%s+0x%llx%s%s%s (%s)", slash ? slash + 1 : t,
+	if (asprintf(&out, "%s:%s+0x%llx%s%s%s%s%s (%s)", slash ? slash + 1 : t,
 		     s->symbol ? s->symbol : "?", (unsigned long long)s->offset,
-		     s->label ? " [" : "", s->label ?: "", s->label ? "]" : "",
-		     s->mechanism ? s->mechanism : "?") < 0)
+		     caller ? " <- " : "", caller ?: "", s->label ? " [" : "", s->label ?: "",
+		     s->label ? "]" : "", s->mechanism ? s->mechanism : "?") < 0)
 		return NULL;
 	return out;
 }
@@ -171,7 +172,6 @@ static int add_row(struct est_input *in, const struct profile_site *s, const str
 		   const char *caller)
 {
 	struct est_site *v = realloc(in->sites, (in->nr_sites + 1) * sizeof(*v));
-	char *label;
 	uint32_t b;
 
 	if (!v)
@@ -179,16 +179,7 @@ static int add_row(struct est_input *in, const struct profile_site *s, const str
 	in->sites = v;
 	v = &v[in->nr_sites];
 	memset(v, 0, sizeof(*v));
-	label = site_label(s);
-	if (label && caller) {
-		v->label = label;
-		label = NULL;
-		if (asprintf(&label, "%.*s <- %s%s", (int)strcspn(v->label, " "), v->label, caller,
-			     strchr(v->label, ' ') ?: "") < 0)
-			label = NULL;
-		free(v->label);
-	}
-	v->label = label;
+	v->label = site_label(s, caller);
 	if (!v->label)
 		return -ENOMEM;
 	v->family = est_site_family(s);

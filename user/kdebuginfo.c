@@ -73,7 +73,7 @@ static bool has_dwarf(const char *path)
 /* Takes @path if it is a file of the right build; true when the search is over. */
 static bool try_file(struct search *s, const char *path)
 {
-	char id[BUILDID_HEX_MAX];
+	char id[BUILDID_HEX_MAX] = "none";
 	struct stat st;
 
 	if (s->found)
@@ -81,8 +81,7 @@ static bool try_file(struct search *s, const char *path)
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
 	if (s->build_id && (buildid_elf(path, id, sizeof(id)) || strcmp(id, s->build_id))) {
-		note(s, "%s is another build (build id %s, want %s)", path,
-		     buildid_elf(path, id, sizeof(id)) ? "none" : id, s->build_id);
+		note(s, "%s is another build (build id %s, want %s)", path, id, s->build_id);
 		return false;
 	}
 	if (!has_dwarf(path)) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <emmintrin.h>
 #include <sys/mman.h>
+#include "calib_loop.h"
 #include "calib_measure.h"
 #include "calib_stats.h"
 #include "log.h"
@@ -108,29 +109,12 @@ static void flush_range(const uint8_t *p, size_t n)
 	_mm_mfence();
 }
 
-/* @k calls in a row, the kind's signature resolved once, outside the timed loop. */
+/* @k calls in a row through the loop the replay times too (calib_loop()). */
 static void call_n(const struct asmref_impl *impl, struct calib_bufs *b, size_t n, unsigned int k)
 {
-	unsigned int i;
+	uint64_t len = n;
 
-	switch (impl->kind) {
-	case ASMREF_COPY:
-		for (i = 0; i < k; i++)
-			((asmref_copy_fn *)impl->fn)(b->dst, b->src, n);
-		break;
-	case ASMREF_COPY_USER:
-		for (i = 0; i < k; i++)
-			((asmref_copy_user_fn *)impl->fn)(b->dst, b->src, n);
-		break;
-	case ASMREF_CLEAR:
-		for (i = 0; i < k; i++)
-			((asmref_clear_fn *)impl->fn)(b->dst, n);
-		break;
-	case ASMREF_SET:
-		for (i = 0; i < k; i++)
-			((asmref_set_fn *)impl->fn)(b->dst, 0, n);
-		break;
-	}
+	calib_loop(impl, impl, 0, b->dst, b->src, &len, 0, k);
 }
 
 static double timed_calls(const struct calib_timer *t, const struct asmref_impl *impl,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <emmintrin.h>
 #include "asmref.h"
+#include "calib_loop.h"
 #include "calib_measure.h"
 #include "calib_stats.h"
 #include "calib_timer.h"
@@ -22,10 +23,10 @@
  */
 #define CHUNK 500
 
-/* One call of the sequence: its length and cache state. */
+/* One call of the sequence: its length and cache state (calib_loop() strides over the n). */
 struct replay_call {
 	uint64_t n;
-	uint8_t cache;
+	uint64_t cache;
 };
 
 /* A policy as run: lo below T, hi from T (the same implementation for a single one). */
@@ -192,13 +193,6 @@ static void flush_range(const uint8_t *p, size_t n)
 	_mm_mfence();
 }
 
-static inline void call_one(const struct replay_policy *p, struct calib_bufs *b, uint64_t n)
-{
-	const struct asmref_impl *impl = n < p->t ? p->lo : p->hi;
-
-	asmref_run(impl, b->dst, b->src, n);
-}
-
 /* Ticks per chunk of the sequence: one timed loop if all warm, else each call timed alone. */
 static void run_sequence(const struct calib_timer *t, const struct replay_policy *p,
 			 struct calib_bufs *b, const struct replay_call *seq, size_t n,
@@ -215,8 +209,8 @@ static void run_sequence(const struct calib_timer *t, const struct replay_policy
 
 		if (all_warm) {
 			t0 = calib_tsc_begin();
-			for (i = c * CHUNK; i < end; i++)
-				call_one(p, b, seq[i].n);
+			calib_loop(p->lo, p->hi, p->t, b->dst, b->src, &seq[c * CHUNK].n,
+				   sizeof(*seq) / sizeof(seq->n), end - c * CHUNK);
 			t1 = calib_tsc_end(t);
 			chunks[c] = (double)(t1 - t0) - t->overhead;
 			continue;
@@ -227,7 +221,7 @@ static void run_sequence(const struct calib_timer *t, const struct replay_policy
 			else if (seq[i].cache == COSTMODEL_DST_FLUSHED)
 				flush_range(b->dst, seq[i].n);
 			t0 = calib_tsc_begin();
-			call_one(p, b, seq[i].n);
+			calib_loop(p->lo, p->hi, p->t, b->dst, b->src, &seq[i].n, 0, 1);
 			t1 = calib_tsc_end(t);
 			sum += (double)(t1 - t0) - t->overhead;
 		}
@@ -321,6 +315,54 @@ static bool is_all_warm(const struct est_cache *c)
 	       c->w[COSTMODEL_SRC_FLUSHED] + c->w[COSTMODEL_DST_FLUSHED] == 0;
 }
 
+/* Each row's policy as --validate runs it (the oracle: none), its bytes checked on @seq. */
+static int rows_policies(const struct est_family_result *fr, struct calib_bufs *b,
+			 const struct replay_call *seq, size_t n, struct replay_policy *pols)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < fr->nr_rows; i++) {
+		if (fr->rows[i].pol.kind == EST_ORACLE) {
+			pols[i].lo = NULL;
+			continue;
+		}
+		policy_of(fr, &fr->rows[i], &pols[i]);
+		if (!pols[i].lo || !pols[i].hi) {
+			p_err("validate: no asm-ref replica for a %s policy", fr->rows[i].pol.name);
+			return -ENOENT;
+		}
+		err = verify(&pols[i], b, seq, n);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void free_ticks(double **ticks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; ticks && i < n; i++)
+		free(ticks[i]);
+	free(ticks);
+}
+
+static double **alloc_ticks(size_t n, int runs, size_t calls)
+{
+	double **ticks = calloc(n, sizeof(*ticks));
+	size_t i;
+
+	for (i = 0; ticks && i < n; i++) {
+		ticks[i] = calloc((size_t)runs * ((calls + CHUNK - 1) / CHUNK), sizeof(double));
+		if (!ticks[i]) {
+			free_ticks(ticks, n);
+			return NULL;
+		}
+	}
+	return ticks;
+}
+
 int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 {
 	struct replay_policy pols[EST_MAX_THRESHOLDS + 3];
@@ -329,9 +371,8 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 	struct replay_call *seq = NULL;
 	struct calib_bufs b = { 0 };
 	struct calib_timer t;
-	size_t n, i, left_out;
+	size_t n, i, left_out, nchunks;
 	uint64_t max_n = 0;
-	bool all_warm = is_all_warm(o->cache);
 	cpu_set_t old;
 	int err, k = -1;
 
@@ -344,53 +385,38 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 	if (left_out)
 		p_warn("validate: %zu bucket(s) above %llu bytes left out of the replay", left_out,
 		       REPLAY_MAX_SIZE);
+	nchunks = (n + CHUNK - 1) / CHUNK;
 	fr->measured_pct = malloc(fr->nr_rows * sizeof(double));
-	ticks = calloc(fr->nr_rows, sizeof(*ticks));
+	ticks = alloc_ticks(fr->nr_rows, o->runs, n);
 	if (!fr->measured_pct || !ticks) {
 		err = -ENOMEM;
 		goto out;
+	}
+	for (i = 0; i < fr->nr_rows; i++) {
+		fr->measured_pct[i] = NAN;
+		seqs[i] = seq;
 	}
 	err = calib_bufs_alloc(&b, max_n ? max_n : 1, 0, 0) ?: pin(o->cpu, &old, &k);
 	if (err)
 		goto out;
 	fr->replay_cpu = k;
-	for (i = 0; i < fr->nr_rows && !err; i++) {
-		fr->measured_pct[i] = NAN;
-		ticks[i] = calloc((size_t)o->runs * ((n + CHUNK - 1) / CHUNK), sizeof(double));
-		if (!ticks[i])
-			err = -ENOMEM;
-		if (fr->rows[i].pol.kind == EST_ORACLE) {
-			pols[i].lo = NULL;
-			continue;
-		}
-		policy_of(fr, &fr->rows[i], &pols[i]);
-		if (!pols[i].lo || !pols[i].hi) {
-			p_err("validate: no asm-ref replica for a %s policy", fr->rows[i].pol.name);
-			err = -ENOENT;
-		}
-		if (!err)
-			err = verify(&pols[i], &b, seq, n);
-	}
-	for (i = 0; i < fr->nr_rows; i++)
-		seqs[i] = seq;
-	if (!err)
-		err = time_policies(fr->nr_rows, o->runs, pols, ticks, &b, seqs, n, all_warm, &t);
+	err = rows_policies(fr, &b, seq, n, pols) ?:
+	      time_policies(fr->nr_rows, o->runs, pols, ticks, &b, seqs, n, is_all_warm(o->cache),
+			    &t);
 	sched_setaffinity(0, sizeof(old), &old);
 	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
 	if (err)
 		goto out;
-	today = robust_total(ticks[0], (size_t)o->runs, (n + CHUNK - 1) / CHUNK);
+	today = robust_total(ticks[0], (size_t)o->runs, nchunks);
 	for (i = 0; i < fr->nr_rows; i++)
 		if (pols[i].lo && today > 0)
-			fr->measured_pct[i] = 100 * (robust_total(ticks[i], (size_t)o->runs,
-								  (n + CHUNK - 1) / CHUNK) - today) /
+			fr->measured_pct[i] = 100 *
+					      (robust_total(ticks[i], (size_t)o->runs, nchunks) - today) /
 					      today;
 	fr->replay_calls = n;
 	fr->replay_runs = o->runs;
 out:
-	for (i = 0; ticks && i < fr->nr_rows; i++)
-		free(ticks[i]);
-	free(ticks);
+	free_ticks(ticks, fr->nr_rows);
 	free(seq);
 	calib_bufs_free(&b);
 	return err;

@@ -10,6 +10,7 @@
 #include "estimate.h"
 #include "estimate_calib.h"
 #include "estimate_mix.h"
+#include "estimate_neighbour.h"
 #include "log.h"
 #include "merge.h"
 #include "replay.h"
@@ -23,11 +24,11 @@ struct estimate_args {
 	size_t nr_models;
 	const char *hist;
 	struct est_options o;
-	bool json, validate, no_mix;
+	bool json, validate, no_mix, no_nb;
 };
 
 enum { OPT_HIST = 0x100, OPT_FAMILY, OPT_THRESHOLDS, OPT_CACHE, OPT_AT, OPT_JSON, OPT_VALIDATE,
-       OPT_NO_MIX };
+       OPT_NO_MIX, OPT_NO_NB };
 
 static const struct argp_option options[] = {
 	{ "input", 'i', "PROFILE", 0, "Profile to estimate (repeat: summed, kept apart by CPU)" },
@@ -50,7 +51,11 @@ static const struct argp_option options[] = {
 	  "Replay the lengths through the replicas and compare measured with predicted" },
 	{ "no-mix-correction", OPT_NO_MIX, NULL, 0,
 	  "The pure cost model: do not add the misprediction penalty that a replay of the "
-	  "profile's lengths below 512 bytes, shuffled against sorted, measures" },
+	  "profile's lengths below 512 bytes, shuffled against sorted, measures (nor the "
+	  "neighbour correction)" },
+	{ "no-neighbour-correction", OPT_NO_NB, NULL, 0,
+	  "Leave out the second correction: each policy replayed on the whole mix, shuffled "
+	  "against sorted (what long and short neighbours do to each other)" },
 	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
@@ -73,6 +78,7 @@ static const char doc[] =
 	"      jq '.inputs[0].families'\n"
 	"  copyprof estimate -i copyprof.json --validate   # calibrates --quick first\n"
 	"  copyprof estimate -i copyprof.json -m cm.json --no-mix-correction\n"
+	"  copyprof estimate -i copyprof.json -m cm.json --no-neighbour-correction\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family\n"
 	"calls, a cost model without a needed implementation or cache state), 2 usage\n"
@@ -134,6 +140,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_MIX:
 		a->no_mix = true;
 		break;
+	case OPT_NO_NB:
+		a->no_nb = true;
+		break;
 	case 'v':
 		log_verbose = true;
 		break;
@@ -179,16 +188,63 @@ static size_t pick_model(struct costmodel **m, size_t n, const struct est_input 
 	return 0;
 }
 
+/* Each row's total_ns. */
+static double *row_totals(const struct est_family_result *fr)
+{
+	double *v = malloc((fr->nr_rows ? fr->nr_rows : 1) * sizeof(double));
+	size_t i;
+
+	for (i = 0; v && i < fr->nr_rows; i++)
+		v[i] = fr->rows[i].total_ns;
+	return v;
+}
+
+/*
+ * The neighbour correction (docs/estimate.md#the-neighbour-correction): every policy on the
+ * whole mix, shuffled and sorted; @pure holds the pure model's row totals, @fr the result with
+ * the mix correction, replaced by the one with both.
+ */
+static int evaluate_neighbour(struct estimate_args *a, struct est_input *in, enum est_family f,
+			      struct costmodel *m, const char *model_name, const double *pure,
+			      struct est_family_result *fr)
+{
+	struct est_options o = a->o;
+	struct est_neighbour nb;
+	struct est_mix mix = fr->mix;
+	double *mixed = row_totals(fr);
+	int err;
+
+	if (!mixed)
+		return -ENOMEM;
+	p_info("neighbour correction: replaying %s's whole mix through every policy, shuffled and "
+	       "sorted (%zu calls, %d runs)", est_family(f)->name, est_mix_calls(&a->o.cache),
+	       EST_MIX_RUNS);
+	err = est_neighbour_measure(fr, pure, mixed, m, &a->o.cache, &nb);
+	free(mixed);
+	if (err || !nb.applied) {
+		fr->nb = nb;
+		return err;
+	}
+	o.mix = mix.applied ? &mix : NULL;
+	o.residual_ns = nb.residual_ns;
+	est_family_result_free(fr);
+	err = est_family_evaluate(in, f, m, model_name, &o, fr);
+	fr->mix = mix;
+	fr->nb = nb;
+	return err;
+}
+
 /*
  * The mix correction (docs/estimate.md#the-mix-correction): with a model measured on this CPU,
- * replay the family's short lengths, then cost again with the penalties. @fr holds the pure
- * model's result on entry.
+ * replay the family's short lengths, then cost again with the penalties; then the neighbour
+ * correction. @fr holds the pure model's result on entry.
  */
 static int evaluate_mixed(struct estimate_args *a, struct est_input *in, enum est_family f,
 			  struct costmodel *m, const char *model_name, bool here,
 			  struct est_family_result *fr)
 {
 	struct est_options o = a->o;
+	double *pure = NULL;
 	struct est_mix mix;
 	int err;
 
@@ -204,15 +260,27 @@ static int evaluate_mixed(struct estimate_args *a, struct est_input *in, enum es
 		if (err)
 			return err;
 	}
+	if (here && !a->no_mix && !a->no_nb) {
+		pure = row_totals(fr);
+		if (!pure)
+			return -ENOMEM;
+	}
 	if (mix.applied) {
 		o.mix = &mix;
 		est_family_result_free(fr);
 		err = est_family_evaluate(in, f, m, model_name, &o, fr);
 		if (err)
-			return err;
+			goto out;
 	}
 	fr->mix = mix;
-	return 0;
+	if (pure)
+		err = evaluate_neighbour(a, in, f, m, model_name, pure, fr);
+	else
+		est_neighbour_skip(&fr->nb, a->no_mix ? "--no-mix-correction" :
+					    a->no_nb ? "--no-neighbour-correction" : mix.why);
+out:
+	free(pure);
+	return err;
 }
 
 static int estimate_input(struct estimate_args *a, struct est_input *in, struct costmodel *m,

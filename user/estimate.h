@@ -219,9 +219,35 @@ double est_mix_penalty(const struct est_mix *mix, const char *impl, double n);
  */
 double est_mix_split_at(const struct est_mix_classes *cl, const double *split_ns, uint64_t t);
 
+/*
+ * The neighbour correction (docs/estimate.md#the-neighbour-correction). The mix correction
+ * replays short lengths among themselves; what a call's neighbours of every length do to it is
+ * left: a long REP MOVSB's stores drain under the short calls after it (it costs less in the mix
+ * than timed back to back, as calibrate times it), a threshold's branch mispredicts between the
+ * short and the long calls, a loop's tail branches mispredict on lengths spread within a bucket.
+ * So every policy row is replayed on the whole mix (the sequence --validate replays), shuffled
+ * and sorted by length, interleaved in one run; order_ns = shuffled - sorted per call. What the
+ * mix correction already added to the row (its total minus the pure model's, per call) is taken
+ * off, and the rest, residual_ns, added to the row's every call (and to each site in proportion
+ * to its calls).
+ */
+#define EST_NB_SEED 0xbb67ae8584caa73bULL
+
+struct est_neighbour {
+	bool applied;	 /* false: not run (see @why) */
+	char why[192];
+	size_t calls;	 /* calls replayed in each order */
+	int runs, cpu;
+	size_t nr_rows;	 /* the arrays below are per policy row (NAN: the oracle) */
+	double *shuffled_ns, *sorted_ns, *order_ns, *residual_ns;
+};
+
+void est_neighbour_free(struct est_neighbour *nb);
+
 struct est_options {
 	struct est_cache cache;
 	const struct est_mix *mix; /* the mix correction to apply, or NULL: the pure model */
+	const double *residual_ns; /* per policy row, ns added to each call (neighbour), or NULL */
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
 	int family;	/* -1: every family the input has */
@@ -258,6 +284,7 @@ struct est_family_result {
 	double *bucket_calls;	/* CP_NBUCKETS: calls per bucket over the family's sites ... */
 	double *bucket_bytes;	/* ... and their lengths: what --validate replays */
 	struct est_mix mix;	/* the mix correction, as applied or why not (set by the caller) */
+	struct est_neighbour nb; /* the neighbour correction, likewise */
 	double *measured_pct;	/* --validate: per row, measured delta % (NAN: not replayed) */
 	size_t replay_calls;
 	int replay_runs, replay_cpu;

@@ -169,6 +169,37 @@ static json_object *mix_to_json(const struct est_mix *mix)
 	return o;
 }
 
+static json_object *neighbour_to_json(const struct est_family_result *fr)
+{
+	const struct est_neighbour *nb = &fr->nb;
+	json_object *o = json_object_new_object(), *a;
+	size_t i;
+
+	json_object_object_add(o, "applied", json_object_new_boolean(nb->applied));
+	if (!nb->applied) {
+		put_str(o, "why", nb->why[0] ? nb->why : "not run");
+		return o;
+	}
+	json_object_object_add(o, "calls", json_object_new_uint64(nb->calls));
+	json_object_object_add(o, "runs", json_object_new_int(nb->runs));
+	json_object_object_add(o, "cpu", json_object_new_int(nb->cpu));
+	a = json_object_new_array();
+	for (i = 0; i < nb->nr_rows; i++) {
+		json_object *p = json_object_new_object();
+
+		if (!isfinite(nb->residual_ns[i]))
+			continue;
+		put_str(p, "name", fr->rows[i].pol.name);
+		put_num(p, "shuffled_ns", nb->shuffled_ns[i]);
+		put_num(p, "sorted_ns", nb->sorted_ns[i]);
+		put_num(p, "order_ns", nb->order_ns[i]);
+		put_num(p, "residual_ns", nb->residual_ns[i]);
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "policies", a);
+	return o;
+}
+
 static json_object *family_to_json(const struct est_report *r, const struct est_family_result *fr)
 {
 	json_object *o = json_object_new_object(), *today = json_object_new_object();
@@ -191,6 +222,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
 	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
 	json_object_object_add(o, "mix_correction", mix_to_json(&fr->mix));
+	json_object_object_add(o, "neighbour_correction", neighbour_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)
 		json_object_array_add(rows, row_to_json(&fr->rows[i], fr->measured_pct ?
 									       fr->measured_pct[i] : NAN));

@@ -131,8 +131,29 @@ static void choose_best(const struct est_options *o, struct est_family_result *r
 		r->at = r->best;
 }
 
+/* The neighbour correction's ns per call for policy row @p (0 without one). */
+static double residual(const struct est_options *o, size_t p)
+{
+	return o->residual_ns && isfinite(o->residual_ns[p]) ? o->residual_ns[p] : 0;
+}
+
+/*
+ * With the neighbour correction the oracle, which no replay runs, is kept at or below every
+ * replayed policy: it is the limit no threshold can beat.
+ */
+static void oracle_bound(const struct est_options *o, struct est_acc *a, size_t np)
+{
+	size_t p;
+
+	if (!o->residual_ns)
+		return;
+	for (p = 0; p < np; p++)
+		if (isfinite(o->residual_ns[p]) && a->total[p] < a->total[np - 1])
+			a->total[np - 1] = a->total[p];
+}
+
 static int site_rows(const struct est_costs *c, const struct est_input *in, enum est_family f,
-		     struct est_family_result *r)
+		     const struct est_options *o, struct est_family_result *r)
 {
 	struct est_policy two[2] = { r->rows[0].pol, r->rows[r->at].pol };
 	struct est_acc *a = malloc(sizeof(*a));
@@ -152,8 +173,9 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 		if (a->calls <= 0)
 			continue;
 		r->sites[r->nr_sites++] = (struct est_site_row){
-			.site = &in->sites[i], .calls = a->calls, .today_ns = a->total[0],
-			.at_ns = a->total[1] };
+			.site = &in->sites[i], .calls = a->calls,
+			.today_ns = a->total[0] + residual(o, 0) * a->calls,
+			.at_ns = a->total[1] + residual(o, (size_t)r->at) * a->calls };
 	}
 	free(a);
 	return 0;
@@ -211,6 +233,9 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	memcpy(r->bucket_calls, a->bucket_calls, sizeof(a->bucket_calls));
 	memcpy(r->bucket_bytes, a->bucket_bytes, sizeof(a->bucket_bytes));
 	r->beyond_calls = a->beyond;
+	for (p = 0; p < np; p++)
+		a->total[p] += residual(o, p) * a->calls;
+	oracle_bound(o, a, np);
 	r->split_buckets = a->split;
 	if (in->total_samples > 0 && a->samples > 0)
 		r->share = a->samples / in->total_samples;
@@ -241,7 +266,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	}
 	choose_best(o, r);
 	if (r->at >= 0)
-		err = site_rows(&c, in, f, r);
+		err = site_rows(&c, in, f, o, r);
 out_costs:
 	est_costs_release(&c);
 	return err;
@@ -254,5 +279,6 @@ void est_family_result_free(struct est_family_result *r)
 	free(r->bucket_calls);
 	free(r->bucket_bytes);
 	free(r->measured_pct);
+	est_neighbour_free(&r->nb);
 	memset(r, 0, sizeof(*r));
 }

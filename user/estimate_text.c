@@ -63,6 +63,32 @@ static void print_mix(FILE *f, const struct est_mix *mix)
 	fprintf(f, "\n");
 }
 
+/* The neighbour correction per policy (docs/estimate.md#the-neighbour-correction). */
+static void print_neighbour(FILE *f, const struct est_family_result *fr)
+{
+	const struct est_neighbour *nb = &fr->nb;
+	size_t i, col = 0;
+
+	if (!nb->applied) {
+		fprintf(f, "  neighbour correction: none (%s)\n", nb->why[0] ? nb->why : "not run");
+		return;
+	}
+	fprintf(f, "  neighbour correction (each policy on the whole mix, %zu calls; ns per call "
+		"shuffled - sorted, less the mix correction):\n   ", nb->calls);
+	for (i = 0; i < nb->nr_rows; i++) {
+		if (!isfinite(nb->residual_ns[i]))
+			continue;
+		if (col == 6) {
+			fprintf(f, "\n   ");
+			col = 0;
+		}
+		fprintf(f, " %s %+.2f%s", fr->rows[i].pol.name, nb->residual_ns[i],
+			i + 2 < nb->nr_rows ? "," : "");
+		col++;
+	}
+	fprintf(f, "\n");
+}
+
 static void print_head(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	const struct est_input *in = r->in;
@@ -92,6 +118,7 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
 			est_family(fr->family)->name);
 	print_mix(f, &fr->mix);
+	print_neighbour(f, fr);
 }
 
 static void print_table(FILE *f, const struct est_report *r, const struct est_family_result *fr)

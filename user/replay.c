@@ -570,3 +570,64 @@ out:
 	calib_bufs_free(&b);
 	return err;
 }
+
+int replay_orders(const struct est_family_result *fr, const struct replay_opts *o,
+		  double *shuffled_ns, double *sorted_ns, int *cpu)
+{
+	/* Policy 2i runs row i on the shuffled sequence, 2i + 1 on the sorted one. */
+	struct replay_policy rows[EST_MAX_THRESHOLDS + 3], pols[2 * (EST_MAX_THRESHOLDS + 3)];
+	const struct replay_call *seqs[2 * (EST_MAX_THRESHOLDS + 3)];
+	struct replay_call *seq = NULL, *sorted = NULL;
+	size_t n, i, left_out, nchunks, np = 2 * fr->nr_rows;
+	struct calib_bufs b = { 0 };
+	double **ticks = NULL;
+	struct calib_timer t;
+	uint64_t max_n = 0;
+	cpu_set_t old;
+	int err;
+
+	if (fr->nr_rows > EST_MAX_THRESHOLDS + 3)
+		return -EINVAL;
+	n = make_sequence(fr, o, 0, UINT64_MAX, &seq, &max_n, &left_out);
+	if (!n) {
+		free(seq);
+		return -ENOENT;
+	}
+	nchunks = (n + CHUNK - 1) / CHUNK;
+	sorted = malloc(n * sizeof(*sorted));
+	ticks = alloc_ticks(np, o->runs, n);
+	if (!sorted || !ticks) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(sorted, seq, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_call_len);
+	err = calib_bufs_alloc(&b, max_n ? max_n : 1, 0, 0) ?: pin(o->cpu, &old, cpu);
+	if (err)
+		goto out;
+	err = rows_policies(fr, &b, seq, n, rows);
+	for (i = 0; i < fr->nr_rows; i++) {
+		pols[2 * i] = pols[2 * i + 1] = rows[i];
+		seqs[2 * i] = seq;
+		seqs[2 * i + 1] = sorted;
+	}
+	if (!err)
+		err = time_policies(np, o->runs, pols, ticks, &b, seqs, n, is_all_warm(o->cache),
+				    &t);
+	sched_setaffinity(0, sizeof(old), &old);
+	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
+	for (i = 0; i < fr->nr_rows && !err; i++) {
+		bool run = rows[i].lo != NULL;
+		double k = 1e9 / t.tsc_hz / (double)n;
+
+		shuffled_ns[i] = run ? robust_total(ticks[2 * i], (size_t)o->runs, nchunks) * k : NAN;
+		sorted_ns[i] = run ? robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) * k :
+				     NAN;
+	}
+out:
+	free_ticks(ticks, np);
+	free(seq);
+	free(sorted);
+	calib_bufs_free(&b);
+	return err;
+}

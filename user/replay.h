@@ -61,4 +61,15 @@ int replay_mix(const struct est_family_result *fr, const struct replay_opts *o,
 	       const struct costmodel *m, const struct replay_mix_sample *s, size_t nr,
 	       struct replay_mix_cost *cost, int *cpu);
 
+/*
+ * estimate's neighbour correction (docs/estimate.md#the-neighbour-correction): the sequence
+ * replay_family() replays (all of @fr's lengths, same seed, spread and cache states), and the
+ * same calls sorted by length, through every row's policy as --validate runs it, all of them
+ * interleaved in one run. Sets @shuffled_ns[i] and @sorted_ns[i] (ns per call; NAN for the
+ * oracle) for @fr's row i; *@cpu gets the CPU it ran on. Returns 0, -ENOENT if @fr has no calls
+ * to replay, or -errno after printing why.
+ */
+int replay_orders(const struct est_family_result *fr, const struct replay_opts *o,
+		  double *shuffled_ns, double *sorted_ns, int *cpu);
+
 #endif

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0033-estimate-mix: the mix correction's plumbing: skipped (and why) for models not measured on
-# this CPU, where --no-mix-correction changes nothing; applied with a model calibrated here, its
-# penalties (shuffled - sorted ns per call) finite, split by size class so that they add up, and
-# added to today's short-copy costs and to a threshold's exactly (no timing asserted).
+# t0033-estimate-mix: the mix and neighbour corrections' plumbing: skipped (and why) for models
+# not measured on this CPU, where --no-mix-correction changes nothing; applied with a model
+# calibrated here, the mix penalties (shuffled - sorted ns per call) finite, split by size class
+# so that they add up, and added to today's short-copy costs and to a threshold's exactly; the
+# neighbour correction's per-policy order penalty added to the pure model's cost exactly (no
+# timing asserted).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 G="$ROOT/tests/golden"
@@ -15,6 +17,7 @@ expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmod
 	--json
 cp out dflt.json
 expect_eq "synthetic: applied" "$(jq "$F.mix_correction.applied" dflt.json)" false
+expect_eq "synthetic: neighbour" "$(jq "$F.neighbour_correction.applied" dflt.json)" false
 jq -r "$F.mix_correction.why" dflt.json | grep -q "measured on Synthetic CPU, not this CPU" ||
 	fail "synthetic: why: $(jq "$F.mix_correction" dflt.json)"
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
@@ -28,6 +31,7 @@ FLEET="$ROOT/examples/data/fleetbench-2023/MemcpyGoogleFleet.txt"
 expect_exit 0 "$COPYPROF" estimate --hist "$FLEET" \
 	-m "$ROOT/examples/costmodels/cooperlake-8321hc-seed.json"
 expect_out "mix correction: none \(the cost model is built from published figures"
+expect_out "neighbour correction: none \(the cost model is built from published figures"
 
 # A model measured here: the correction runs.
 "$COPYPROF" calibrate --quick --impl memcpy_orig,movsb,erms_threshold --cache warm -o cm.json \
@@ -36,8 +40,10 @@ rc=$?
 grep -q "invariant TSC" err.txt && skip "no invariant TSC: $(tail -n 1 err.txt)"
 [ "$rc" -eq 0 ] || fail "calibrate --quick exited $rc: $(cat err.txt)"
 printf '8,100\n24,50\n40,30\n' > short.csv
-expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json --no-neighbour-correction
 cp out mix.json
+expect_eq "--no-neighbour-correction: why" "$(jq -r "$F.neighbour_correction.why" mix.json)" \
+	"--no-neighbour-correction"
 expect_eq "here: applied" "$(jq "$F.mix_correction.applied" mix.json)" true
 expect_eq "here: cutoff" "$(jq "$F.mix_correction.cutoff" mix.json)" 512
 expect_eq "here: calls" "$(jq "$F.mix_correction.calls" mix.json)" 20000
@@ -77,7 +83,36 @@ jq -e -n --slurpfile a mix.json --slurpfile b pure.json '
 	| ([$m.policies[] | select(.name == "T=32")][0].ns_per_call
 	   - [$p.policies[] | select(.name == "T=32")][0].ns_per_call - $k) | fabs < 1e-3' \
 	> /dev/null || fail "T=32 is not the pure one plus the policy's own penalty"
+expect_eq "--no-mix-correction: no neighbour" "$(jq -r "$F.neighbour_correction.why" pure.json)" \
+	"--no-mix-correction"
+
+# Both corrections (the default): every replayed policy's order penalty is shuffled - sorted,
+# and its cost per call is the pure model's plus that penalty (the mix correction's share is
+# taken off what it adds), whatever the timings were.
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+cp out nb.json
+expect_eq "neighbour: applied" "$(jq "$F.neighbour_correction.applied" nb.json)" true
+expect_eq "neighbour: calls" "$(jq "$F.neighbour_correction.calls" nb.json)" 20000
+expect_eq "neighbour: policies" "$(jq -c "[$F.neighbour_correction.policies[].name]" nb.json)" \
+	"$(jq -c "[$F.policies[] | select(.name != \"oracle\") | .name]" pure.json)"
+jq -e "$F.neighbour_correction.policies | all(.shuffled_ns > 0 and .sorted_ns > 0
+	and ((.order_ns - (.shuffled_ns - .sorted_ns)) | fabs) < 1e-3)" nb.json > /dev/null ||
+	fail "order penalties: $(jq -c "$F.neighbour_correction" nb.json)"
+jq -e -n --slurpfile a nb.json --slurpfile b pure.json '
+	$a[0].inputs[0].families[0] as $n | $b[0].inputs[0].families[0] as $p
+	| [range($n.neighbour_correction.policies | length) as $i
+	   | ($n.neighbour_correction.policies[$i]) as $k
+	   | ([$n.policies[] | select(.name == $k.name)][0].ns_per_call
+	      - [$p.policies[] | select(.name == $k.name)][0].ns_per_call - $k.order_ns) | fabs]
+	| max < 2e-3' > /dev/null ||
+	fail "a policy's cost is not the pure one plus its order penalty"
+# The oracle is not replayed: it stays at or below every policy that is.
+jq -e "$F.policies as \$p | (\$p[] | select(.name == \"oracle\") | .total_ns) as \$o
+	| [\$p[] | select(.name != \"oracle\") | .total_ns] | all(. >= \$o - 1e-9)" nb.json \
+	> /dev/null || fail "oracle above a policy: $(jq -c "$F.policies" nb.json)"
+
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json
+expect_out "neighbour correction \(each policy on the whole mix, 20000 calls"
 expect_out "mix correction below 512 B"
 expect_out "memcpy_orig [-+][0-9.]+ ns"
 expect_out "split \(T = lo\) +- +[-+][0-9.]+"
@@ -86,4 +121,5 @@ expect_out "split \(T = lo\) +- +[-+][0-9.]+"
 printf '4096,10\n' > long.csv
 expect_exit 0 "$COPYPROF" estimate --hist long.csv -m cm.json --json
 expect_eq "long: why" "$(jq -r "$F.mix_correction.why" out)" "no calls below the cutoff"
+expect_eq "long: neighbour" "$(jq "$F.neighbour_correction.applied" out)" true
 exit 0

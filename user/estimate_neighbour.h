@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_neighbour.h: the neighbour correction: every policy on the whole mix, two orders */
+#ifndef CP_ESTIMATE_NEIGHBOUR_H
+#define CP_ESTIMATE_NEIGHBOUR_H
+
+#include "estimate.h"
+
+/* Fills @nb as not applied, saying @why. */
+void est_neighbour_skip(struct est_neighbour *nb, const char *why);
+/*
+ * Replays @fr's whole mix (EST_MIX_CALLS calls, or EST_MIX_CALLS_FLUSHED with flushed states;
+ * EST_MIX_RUNS runs) through every policy row, shuffled and sorted, and sets @nb's per-row
+ * figures. @pure_ns and @mixed_ns are each row's total under the pure model and with the mix
+ * correction (the same without one), over @fr->calls calls: residual = order - (mixed - pure)
+ * per call. Returns 0 (no calls to replay: @nb skipped), or -errno after printing why.
+ */
+int est_neighbour_measure(const struct est_family_result *fr, const double *pure_ns,
+			  const double *mixed_ns, const struct costmodel *m,
+			  const struct est_cache *cache, struct est_neighbour *nb);
+
+#endif

@@ -288,6 +288,10 @@ struct est_family_result {
 	double *measured_pct;	/* --validate: per row, measured delta % (NAN: not replayed) */
 	size_t replay_calls;
 	int replay_runs, replay_cpu;
+	/* --validate: the largest measured gap (points) between rows that run the same code on
+	 * every replayed call (e.g. today and always, or two T with no length between them): the
+	 * replay's noise floor; NAN if no two rows do */
+	double noise_floor_pct;
 };
 
 /*
@@ -300,6 +304,14 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r);
 void est_family_result_free(struct est_family_result *r);
+
+/*
+ * --validate's verdict on the best threshold: the measured best threshold row (-1: none
+ * measured), and whether the predicted best is the same optimum: the same row, or measured
+ * within the larger of the noise floor and EST_FLAT_FRACTION of today of the measured best
+ * (*@gap_pp: how far, in points). docs/estimate.md#--validate
+ */
+int est_validation_best(const struct est_family_result *fr, double *gap_pp, bool *same);
 
 /* Output: docs/estimate.md. */
 struct est_report {

@@ -169,6 +169,21 @@ static json_object *mix_to_json(const struct est_mix *mix)
 	return o;
 }
 
+/* --validate's verdict on the best threshold (docs/estimate.md#--validate). */
+static void validation_best_to_json(const struct est_family_result *fr, json_object *v)
+{
+	double gap;
+	bool same;
+	int best = est_validation_best(fr, &gap, &same);
+
+	if (best < 0)
+		return;
+	put_str(v, "best_predicted", fr->rows[fr->best].pol.name);
+	put_str(v, "best_measured", fr->rows[best].pol.name);
+	put_num(v, "best_gap_pct", gap);
+	json_object_object_add(v, "best_same", json_object_new_boolean(same));
+}
+
 static json_object *neighbour_to_json(const struct est_family_result *fr)
 {
 	const struct est_neighbour *nb = &fr->nb;
@@ -236,6 +251,8 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		json_object_object_add(v, "calls", json_object_new_uint64(fr->replay_calls));
 		json_object_object_add(v, "runs", json_object_new_int(fr->replay_runs));
 		json_object_object_add(v, "cpu", json_object_new_int(fr->replay_cpu));
+		put_num_or_null(v, "noise_floor_pct", fr->noise_floor_pct);
+		validation_best_to_json(fr, v);
 		json_object_object_add(o, "validation", v);
 	}
 	json_object_object_add(flat, "lo", fr->flat_lo == EST_NEVER ? NULL :

@@ -202,7 +202,9 @@ static void print_notes(FILE *f, const struct est_report *r, const struct est_fa
 
 static void print_validation(FILE *f, const struct est_family_result *fr)
 {
-	int best_meas = -1;
+	double gap;
+	bool same;
+	int best_meas = est_validation_best(fr, &gap, &same);
 	size_t i;
 
 	fprintf(f, "\n  validation: %zu calls replayed (shuffled, fixed seed), %d interleaved runs, "
@@ -214,9 +216,6 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 
 		if (isnan(m) || !i)
 			continue;
-		if (w->pol.kind == EST_THRESHOLD &&
-		    (best_meas < 0 || m < fr->measured_pct[best_meas]))
-			best_meas = (int)i;
 		fprintf(f, "    %-8s %+12.2f %+11.2f %+11.2f", w->pol.name, w->delta_pct, m,
 			w->delta_pct - m);
 		if (fabs(m) > VALIDATE_MIN_EFFECT)
@@ -224,9 +223,19 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 		else
 			fprintf(f, " %9s\n", "-");
 	}
-	if (best_meas >= 0)
-		fprintf(f, "    best threshold: predicted %s, measured %s\n",
-			fr->rows[fr->best].pol.name, fr->rows[best_meas].pol.name);
+	if (isfinite(fr->noise_floor_pct))
+		fprintf(f, "    noise floor: policies that run the same code measured up to %.2f "
+			"points apart\n", fr->noise_floor_pct);
+	else
+		fprintf(f, "    noise floor: unknown (no two policies run the same code here)\n");
+	if (best_meas < 0)
+		return;
+	fprintf(f, "    best threshold: predicted %s, measured %s", fr->rows[fr->best].pol.name,
+		fr->rows[best_meas].pol.name);
+	if (best_meas != fr->best)
+		fprintf(f, "; %s measured %.2f points from it: %s", fr->rows[fr->best].pol.name, gap,
+			same ? "the same optimum" : "a different optimum");
+	fprintf(f, "\n");
 }
 
 static void print_sites(FILE *f, const struct est_family_result *fr)

@@ -315,6 +315,39 @@ static bool is_all_warm(const struct est_cache *c)
 	       c->w[COSTMODEL_SRC_FLUSHED] + c->w[COSTMODEL_DST_FLUSHED] == 0;
 }
 
+/* Which code a policy runs for a call of @n bytes: its replica and, for a dispatch, the side. */
+static uintptr_t path_of(const struct replay_policy *p, uint64_t n,
+			 const struct asmref_impl *dispatch)
+{
+	const struct asmref_impl *impl = n < p->t ? p->lo : p->hi;
+
+	return (uintptr_t)impl | (impl == dispatch && n < p->erms_t);
+}
+
+/*
+ * The largest gap (points) between two rows that run the same code on every call of @seq:
+ * what the replay measures for no difference at all. NAN if no two rows do.
+ */
+static double noise_floor(const struct replay_policy *pols, const double *pct, size_t nr,
+			  const struct replay_call *seq, size_t n)
+{
+	const struct asmref_impl *d = asmref_find("erms_threshold");
+	double worst = NAN;
+	size_t i, j, k;
+
+	for (i = 0; i < nr; i++)
+		for (j = i + 1; pols[i].lo && j < nr; j++) {
+			if (!pols[j].lo)
+				continue;
+			for (k = 0; k < n && path_of(&pols[i], seq[k].n, d) == path_of(&pols[j], seq[k].n, d);
+			     k++)
+				;
+			if (k == n && !(fabs(pct[i] - pct[j]) <= worst))
+				worst = fabs(pct[i] - pct[j]);
+		}
+	return worst;
+}
+
 /* Each row's policy as --validate runs it (the oracle: none), its bytes checked on @seq. */
 static int rows_policies(const struct est_family_result *fr, struct calib_bufs *b,
 			 const struct replay_call *seq, size_t n, struct replay_policy *pols)
@@ -413,6 +446,7 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 			fr->measured_pct[i] = 100 *
 					      (robust_total(ticks[i], (size_t)o->runs, nchunks) - today) /
 					      today;
+	fr->noise_floor_pct = noise_floor(pols, fr->measured_pct, fr->nr_rows, seq, n);
 	fr->replay_calls = n;
 	fr->replay_runs = o->runs;
 out:

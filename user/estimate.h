@@ -226,10 +226,11 @@ double est_mix_split_at(const struct est_mix_classes *cl, const double *split_ns
  * than timed back to back, as calibrate times it), a threshold's branch mispredicts between the
  * short and the long calls, a loop's tail branches mispredict on lengths spread within a bucket.
  * So every policy row is replayed on the whole mix (the sequence --validate replays), shuffled
- * and sorted by length, interleaved in one run; order_ns = shuffled - sorted per call. What the
- * mix correction already added to the row (its total minus the pure model's, per call) is taken
- * off, and the rest, residual_ns, added to the row's every call (and to each site in proportion
- * to its calls).
+ * and sorted by length, interleaved in one run; rows that run the same code on every call share
+ * their group's mean. The row's total becomes the pure model's times shuffled / sorted (a ratio:
+ * a machine slower or faster than at calibration scales both orders alike); residual_ns is what
+ * that adds per call beyond the mix correction (the row's mixed total minus its pure one),
+ * added to the row's every call (and to each site in proportion to its calls).
  */
 #define EST_NB_SEED 0xbb67ae8584caa73bULL
 
@@ -239,7 +240,7 @@ struct est_neighbour {
 	size_t calls;	 /* calls replayed in each order */
 	int runs, cpu;
 	size_t nr_rows;	 /* the arrays below are per policy row (NAN: the oracle) */
-	double *shuffled_ns, *sorted_ns, *order_ns, *residual_ns;
+	double *shuffled_ns, *sorted_ns, *order_ns, *residual_ns; /* order: shuffled - sorted */
 };
 
 void est_neighbour_free(struct est_neighbour *nb);

@@ -74,7 +74,12 @@ int est_neighbour_measure(const struct est_family_result *fr, const double *pure
 			  nb->shuffled_ns[i] > 0 && nb->sorted_ns[i] > 0;
 
 		nb->order_ns[i] = ok ? nb->shuffled_ns[i] - nb->sorted_ns[i] : NAN;
-		nb->residual_ns[i] = ok ? nb->order_ns[i] - (mixed_ns[i] - pure_ns[i]) / fr->calls :
+		/*
+		 * As a ratio to the pure model's cost: both orders run in the same moments, so a
+		 * machine slower (or faster) than at calibration scales both and not the ratio.
+		 */
+		nb->residual_ns[i] = ok ? (pure_ns[i] * (nb->shuffled_ns[i] / nb->sorted_ns[i] - 1) -
+					   (mixed_ns[i] - pure_ns[i])) / fr->calls :
 					  NAN;
 		p_debug("neighbour correction: %s %s: %.2f ns/call shuffled, %.2f sorted, mix "
 			"correction %+.2f: %+.2f ns", est_family(fr->family)->name,

@@ -73,8 +73,8 @@ static void print_neighbour(FILE *f, const struct est_family_result *fr)
 		fprintf(f, "  neighbour correction: none (%s)\n", nb->why[0] ? nb->why : "not run");
 		return;
 	}
-	fprintf(f, "  neighbour correction (each policy on the whole mix, %zu calls; ns per call "
-		"shuffled - sorted, less the mix correction):\n   ", nb->calls);
+	fprintf(f, "  neighbour correction (each policy on the whole mix, %zu calls, shuffled / "
+		"sorted; ns per call added beyond the mix correction):\n   ", nb->calls);
 	for (i = 0; i < nb->nr_rows; i++) {
 		if (!isfinite(nb->residual_ns[i]))
 			continue;

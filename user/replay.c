@@ -324,6 +324,20 @@ static uintptr_t path_of(const struct replay_policy *p, uint64_t n,
 	return (uintptr_t)impl | (impl == dispatch && n < p->erms_t);
 }
 
+/* True if @a and @b run the same code on every call of @seq. */
+static bool same_code(const struct replay_policy *a, const struct replay_policy *b,
+		      const struct replay_call *seq, size_t n)
+{
+	const struct asmref_impl *d = asmref_find("erms_threshold");
+	size_t k;
+
+	if (!a->lo || !b->lo)
+		return false;
+	for (k = 0; k < n && path_of(a, seq[k].n, d) == path_of(b, seq[k].n, d); k++)
+		;
+	return k == n;
+}
+
 /*
  * The largest gap (points) between two rows that run the same code on every call of @seq:
  * what the replay measures for no difference at all. NAN if no two rows do.
@@ -331,21 +345,52 @@ static uintptr_t path_of(const struct replay_policy *p, uint64_t n,
 static double noise_floor(const struct replay_policy *pols, const double *pct, size_t nr,
 			  const struct replay_call *seq, size_t n)
 {
-	const struct asmref_impl *d = asmref_find("erms_threshold");
 	double worst = NAN;
-	size_t i, j, k;
+	size_t i, j;
 
 	for (i = 0; i < nr; i++)
-		for (j = i + 1; pols[i].lo && j < nr; j++) {
-			if (!pols[j].lo)
-				continue;
-			for (k = 0; k < n && path_of(&pols[i], seq[k].n, d) == path_of(&pols[j], seq[k].n, d);
-			     k++)
-				;
-			if (k == n && !(fabs(pct[i] - pct[j]) <= worst))
+		for (j = i + 1; j < nr; j++)
+			if (same_code(&pols[i], &pols[j], seq, n) &&
+			    !(fabs(pct[i] - pct[j]) <= worst))
 				worst = fabs(pct[i] - pct[j]);
-		}
 	return worst;
+}
+
+/*
+ * Rows that run the same code on every call of @seq cost the same: each gets the mean of its
+ * group's @shuffled and @sorted, so that one row's noise is averaged with its twins'.
+ */
+static void pool_same_code(const struct replay_policy *pols, size_t nr,
+			   const struct replay_call *seq, size_t n, double *shuffled, double *sorted)
+{
+	int group[EST_MAX_THRESHOLDS + 3];
+	size_t i, j, k;
+
+	for (i = 0; i < nr; i++) {
+		group[i] = (int)i;
+		for (j = 0; j < i; j++)
+			if (group[j] == (int)j && same_code(&pols[i], &pols[j], seq, n)) {
+				group[i] = (int)j;
+				break;
+			}
+	}
+	for (i = 0; i < nr; i++) {
+		double a = 0, b = 0;
+
+		if (group[i] != (int)i || !pols[i].lo)
+			continue;
+		for (j = i, k = 0; j < nr; j++)
+			if (group[j] == (int)i) {
+				a += shuffled[j];
+				b += sorted[j];
+				k++;
+			}
+		for (j = i; j < nr; j++)
+			if (group[j] == (int)i) {
+				shuffled[j] = a / (double)k;
+				sorted[j] = b / (double)k;
+			}
+	}
 }
 
 /* Each row's policy as --validate runs it (the oracle: none), its bytes checked on @seq. */
@@ -658,6 +703,8 @@ int replay_orders(const struct est_family_result *fr, const struct replay_opts *
 		sorted_ns[i] = run ? robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) * k :
 				     NAN;
 	}
+	if (!err)
+		pool_same_code(rows, fr->nr_rows, seq, n, shuffled_ns, sorted_ns);
 out:
 	free_ticks(ticks, np);
 	free(seq);

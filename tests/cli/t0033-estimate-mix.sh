@@ -4,8 +4,8 @@
 # not measured on this CPU, where --no-mix-correction changes nothing; applied with a model
 # calibrated here, the mix penalties (shuffled - sorted ns per call) finite, split by size class
 # so that they add up, and added to today's short-copy costs and to a threshold's exactly; the
-# neighbour correction's per-policy order penalty added to the pure model's cost exactly (no
-# timing asserted).
+# neighbour correction's per-policy order ratio applied to the pure model's cost exactly, and
+# policies that run the same code sharing one measurement (no timing asserted).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 G="$ROOT/tests/golden"
@@ -87,8 +87,8 @@ expect_eq "--no-mix-correction: no neighbour" "$(jq -r "$F.neighbour_correction.
 	"--no-mix-correction"
 
 # Both corrections (the default): every replayed policy's order penalty is shuffled - sorted,
-# and its cost per call is the pure model's plus that penalty (the mix correction's share is
-# taken off what it adds), whatever the timings were.
+# and its cost per call is the pure model's scaled by shuffled / sorted (the mix correction's
+# share is taken off what it adds), whatever the timings were.
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
 cp out nb.json
 expect_eq "neighbour: applied" "$(jq "$F.neighbour_correction.applied" nb.json)" true
@@ -100,19 +100,24 @@ jq -e "$F.neighbour_correction.policies | all(.shuffled_ns > 0 and .sorted_ns > 
 	fail "order penalties: $(jq -c "$F.neighbour_correction" nb.json)"
 jq -e -n --slurpfile a nb.json --slurpfile b pure.json '
 	$a[0].inputs[0].families[0] as $n | $b[0].inputs[0].families[0] as $p
-	| [range($n.neighbour_correction.policies | length) as $i
-	   | ($n.neighbour_correction.policies[$i]) as $k
+	| [$n.neighbour_correction.policies[] as $k
 	   | ([$n.policies[] | select(.name == $k.name)][0].ns_per_call
-	      - [$p.policies[] | select(.name == $k.name)][0].ns_per_call - $k.order_ns) | fabs]
+	      - [$p.policies[] | select(.name == $k.name)][0].ns_per_call
+	        * $k.shuffled_ns / $k.sorted_ns) | fabs]
 	| max < 2e-3' > /dev/null ||
-	fail "a policy's cost is not the pure one plus its order penalty"
+	fail "a policy's cost is not the pure one scaled by its order ratio"
+# Every length is below 64: T=64 up to never run erms_threshold's loop side on every call, the
+# same code, so they share one measurement (their group's mean); T=32 does not.
+expect_eq "neighbour: same code pooled" "$(jq -c "[$F.neighbour_correction.policies[]
+	| select(.name | test(\"^T=(64|128|256|512|1024|1536|2048|4096|8192)$|^never$\"))
+	| [.shuffled_ns, .sorted_ns]] | unique | length" nb.json)" 1
 # The oracle is not replayed: it stays at or below every policy that is.
 jq -e "$F.policies as \$p | (\$p[] | select(.name == \"oracle\") | .total_ns) as \$o
 	| [\$p[] | select(.name != \"oracle\") | .total_ns] | all(. >= \$o - 1e-9)" nb.json \
 	> /dev/null || fail "oracle above a policy: $(jq -c "$F.policies" nb.json)"
 
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json
-expect_out "neighbour correction \(each policy on the whole mix, 20000 calls"
+expect_out "neighbour correction \(each policy on the whole mix, 20000 calls, shuffled / sorted"
 expect_out "mix correction below 512 B"
 expect_out "memcpy_orig [-+][0-9.]+ ns"
 expect_out "split \(T = lo\) +- +[-+][0-9.]+"

@@ -227,10 +227,12 @@ double est_mix_split_at(const struct est_mix_classes *cl, const double *split_ns
  * short and the long calls, a loop's tail branches mispredict on lengths spread within a bucket.
  * So every policy row is replayed on the whole mix (the sequence --validate replays), shuffled
  * and sorted by length, interleaved in one run; rows that run the same code on every call share
- * their group's mean. The row's total becomes the pure model's times shuffled / sorted (a ratio:
- * a machine slower or faster than at calibration scales both orders alike); residual_ns is what
- * that adds per call beyond the mix correction (the row's mixed total minus its pure one),
- * added to the row's every call (and to each site in proportion to its calls).
+ * their group's mean. The order penalty, shuffled - sorted per call, is taken back to the cost
+ * model's units by the replay's speed (today's sorted cost over today's pure one: a machine
+ * slower or faster than at calibration scales both orders) and added: mispredictions add time.
+ * The row's total becomes pure + penalty / speed per call; residual_ns is what that adds beyond
+ * the mix correction (the row's mixed total minus its pure one), added to the row's every call
+ * (and to each site in proportion to its calls).
  */
 #define EST_NB_SEED 0xbb67ae8584caa73bULL
 
@@ -239,6 +241,7 @@ struct est_neighbour {
 	char why[192];
 	size_t calls;	 /* calls replayed in each order */
 	int runs, cpu;
+	double speed;	 /* today's sorted replay / today's pure model, per call */
 	size_t nr_rows;	 /* the arrays below are per policy row (NAN: the oracle) */
 	double *shuffled_ns, *sorted_ns, *order_ns, *residual_ns; /* order: shuffled - sorted */
 };

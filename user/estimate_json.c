@@ -198,6 +198,7 @@ static json_object *neighbour_to_json(const struct est_family_result *fr)
 	json_object_object_add(o, "calls", json_object_new_uint64(nb->calls));
 	json_object_object_add(o, "runs", json_object_new_int(nb->runs));
 	json_object_object_add(o, "cpu", json_object_new_int(nb->cpu));
+	put_num(o, "speed", nb->speed);
 	a = json_object_new_array();
 	for (i = 0; i < nb->nr_rows; i++) {
 		json_object *p = json_object_new_object();

@@ -11,8 +11,8 @@ void est_neighbour_skip(struct est_neighbour *nb, const char *why);
  * Replays @fr's whole mix (EST_MIX_CALLS calls, or EST_MIX_CALLS_FLUSHED with flushed states;
  * EST_MIX_RUNS runs) through every policy row, shuffled and sorted, and sets @nb's per-row
  * figures. @pure_ns and @mixed_ns are each row's total under the pure model and with the mix
- * correction (the same without one), over @fr->calls calls: residual = (pure x (shuffled /
- * sorted - 1) - (mixed - pure)) per call. Returns 0 (no calls to replay: @nb skipped), or -errno after printing why.
+ * correction (the same without one), over @fr->calls calls: residual = (shuffled - sorted) /
+ * speed - (mixed - pure) per call, speed = today's sorted / today's pure per call. Returns 0 (no calls to replay: @nb skipped), or -errno after printing why.
  */
 int est_neighbour_measure(const struct est_family_result *fr, const double *pure_ns,
 			  const double *mixed_ns, const struct costmodel *m,

@@ -73,8 +73,9 @@ static void print_neighbour(FILE *f, const struct est_family_result *fr)
 		fprintf(f, "  neighbour correction: none (%s)\n", nb->why[0] ? nb->why : "not run");
 		return;
 	}
-	fprintf(f, "  neighbour correction (each policy on the whole mix, %zu calls, shuffled / "
-		"sorted; ns per call added beyond the mix correction):\n   ", nb->calls);
+	fprintf(f, "  neighbour correction (each policy on the whole mix, %zu calls, shuffled - "
+		"sorted over the replay's speed %.3f; ns per call added beyond the mix correction):"
+		"\n   ", nb->calls, nb->speed);
 	for (i = 0; i < nb->nr_rows; i++) {
 		if (!isfinite(nb->residual_ns[i]))
 			continue;

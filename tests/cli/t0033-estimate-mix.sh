@@ -4,7 +4,7 @@
 # not measured on this CPU, where --no-mix-correction changes nothing; applied with a model
 # calibrated here, the mix penalties (shuffled - sorted ns per call) finite, split by size class
 # so that they add up, and added to today's short-copy costs and to a threshold's exactly; the
-# neighbour correction's per-policy order ratio applied to the pure model's cost exactly, and
+# neighbour correction's per-policy order penalty added to the pure model's cost exactly, and
 # policies that run the same code sharing one measurement (no timing asserted).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -87,8 +87,9 @@ expect_eq "--no-mix-correction: no neighbour" "$(jq -r "$F.neighbour_correction.
 	"--no-mix-correction"
 
 # Both corrections (the default): every replayed policy's order penalty is shuffled - sorted,
-# and its cost per call is the pure model's scaled by shuffled / sorted (the mix correction's
-# share is taken off what it adds), whatever the timings were.
+# and its cost per call is the pure model's plus that penalty in the model's units (divided by
+# the replay's speed, today's sorted cost over today's pure one; the mix correction's share is
+# taken off what it adds), whatever the timings were.
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
 cp out nb.json
 expect_eq "neighbour: applied" "$(jq "$F.neighbour_correction.applied" nb.json)" true
@@ -100,12 +101,14 @@ jq -e "$F.neighbour_correction.policies | all(.shuffled_ns > 0 and .sorted_ns > 
 	fail "order penalties: $(jq -c "$F.neighbour_correction" nb.json)"
 jq -e -n --slurpfile a nb.json --slurpfile b pure.json '
 	$a[0].inputs[0].families[0] as $n | $b[0].inputs[0].families[0] as $p
-	| [$n.neighbour_correction.policies[] as $k
+	| $n.neighbour_correction.speed as $s
+	| ($n.neighbour_correction.policies[0].sorted_ns / $p.policies[0].ns_per_call - $s | fabs)
+	  < 1e-3 * $s
+	and ([$n.neighbour_correction.policies[] as $k
 	   | ([$n.policies[] | select(.name == $k.name)][0].ns_per_call
-	      - [$p.policies[] | select(.name == $k.name)][0].ns_per_call
-	        * $k.shuffled_ns / $k.sorted_ns) | fabs]
-	| max < 2e-3' > /dev/null ||
-	fail "a policy's cost is not the pure one scaled by its order ratio"
+	      - [$p.policies[] | select(.name == $k.name)][0].ns_per_call - $k.order_ns / $s)
+	   | fabs] | max < 2e-3)' > /dev/null ||
+	fail "a policy's cost is not the pure one plus its order penalty over the speed"
 # Every length is below 64: T=64 up to never run erms_threshold's loop side on every call, the
 # same code, so they share one measurement (their group's mean); T=32 does not.
 expect_eq "neighbour: same code pooled" "$(jq -c "[$F.neighbour_correction.policies[]
@@ -117,7 +120,7 @@ jq -e "$F.policies as \$p | (\$p[] | select(.name == \"oracle\") | .total_ns) as
 	> /dev/null || fail "oracle above a policy: $(jq -c "$F.policies" nb.json)"
 
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json
-expect_out "neighbour correction \(each policy on the whole mix, 20000 calls, shuffled / sorted"
+expect_out "neighbour correction \(each policy on the whole mix, 20000 calls, shuffled - sorted over the replay.s speed [0-9.]+"
 expect_out "mix correction below 512 B"
 expect_out "memcpy_orig [-+][0-9.]+ ns"
 expect_out "split \(T = lo\) +- +[-+][0-9.]+"

@@ -3,7 +3,8 @@
 # estimate_accuracy.sh: how well `estimate` predicts what `estimate --validate` measures, per copy
 # family (memcpy, memmove, clear_user, memset) on three synthetic distributions, and for memcpy
 # also on the uprobe workload's recorded profile, with a fresh cost model; the pure model
-# (--no-mix-correction) and the mix-corrected one side by side, predicted vs measured per T.
+# (--no-mix-correction), the mix correction alone (--no-neighbour-correction) and both side by
+# side, predicted vs measured per T.
 # Usage: bench/estimate_accuracy.sh [BUILD_DIR] [OUT_DIR]   (root, for the uprobe recording)
 #   FAMILIES="memcpy memset"  only these families (default: all four)
 #   QUICK=1                   calibrate --quick and no uprobe recording: a check that every path
@@ -51,8 +52,8 @@ printf '16,5000\n24,3000\n8192,400\n16384,100\n' > bimodal.csv
 
 # Each family and input: the pure model (--no-mix-correction) and the corrected one predicted
 # from the same cost model, against one measurement (--validate), in one run.
-printf '%-10s %-10s %-7s %10s %10s %10s %9s %9s\n' family input T pure predicted measured \
-	"rel pure" relative > summary.txt
+printf '%-10s %-10s %-7s %10s %10s %10s %10s %9s %9s %9s\n' family input T pure mix predicted \
+	measured "rel pure" "rel mix" relative > summary.txt
 : > best.txt
 for fam in $FAMILIES; do
 	inputs=(small.csv 4k.csv bimodal.csv)
@@ -64,19 +65,23 @@ for fam in $FAMILIES; do
 		"$CP" estimate "${src[@]}" -m "$CM" --family "$fam" --validate --json > "$base.est.json"
 		"$CP" estimate "${src[@]}" -m "$CM" --family "$fam" --no-mix-correction --json \
 			> "$base.pure.json"
+		"$CP" estimate "${src[@]}" -m "$CM" --family "$fam" --no-neighbour-correction \
+			--json > "$base.mix.json"
 		jq -r -n --arg fam "$fam" --arg in "${in%.*}" --slurpfile e "$base.est.json" \
-			--slurpfile p "$base.pure.json" '
+			--slurpfile p "$base.pure.json" --slurpfile x "$base.mix.json" '
 			def rel($x; $m): if ($m | fabs) > 5 then (($x - $m) / $m | fabs * 100
 				| tostring) + "%" else "-" end;
 			$e[0].inputs[0].families[0] as $f | $p[0].inputs[0].families[0] as $g
+			| $x[0].inputs[0].families[0] as $h
 			| range($f.policies | length) as $i | $f.policies[$i]
 			| select(has("measured_pct"))
-			| [$fam, $in, .name, $g.policies[$i].delta_pct, .delta_pct, .measured_pct,
-			   rel($g.policies[$i].delta_pct; .measured_pct), rel(.delta_pct; .measured_pct)]
+			| [$fam, $in, .name, $g.policies[$i].delta_pct, $h.policies[$i].delta_pct,
+			   .delta_pct, .measured_pct, rel($g.policies[$i].delta_pct; .measured_pct),
+			   rel($h.policies[$i].delta_pct; .measured_pct), rel(.delta_pct; .measured_pct)]
 			| @tsv' |
 			awk -F'\t' 'function r(x) { return x == "-" ? "-" : sprintf("%.1f%%", x) }
-				{ printf "%-10s %-10s %-7s %+10.2f %+10.2f %+10.2f %9s %9s\n", $1, $2,
-				  $3, $4, $5, $6, r($7), r($8) }' >> summary.txt
+				{ printf "%-10s %-10s %-7s %+10.2f %+10.2f %+10.2f %+10.2f %9s %9s %9s\n",
+				  $1, $2, $3, $4, $5, $6, $7, r($8), r($9), r($10) }' >> summary.txt
 		jq -r -n --arg fam "$fam" --arg in "${in%.*}" --slurpfile e "$base.est.json" \
 			--slurpfile p "$base.pure.json" '
 			$e[0].inputs[0].families[0] as $f | $f.mix_correction as $x
@@ -89,9 +94,16 @@ for fam in $FAMILIES; do
 			| [$x.split.thresholds[]? | "T=\(.t) \(.split_ns)"] as $split
 			| "\($fam) \($in): today \($f.today.impl); best T pure "
 			  + "\($p[0].inputs[0].families[0].best.name), predicted \($f.best.name), "
-			  + "measured \($m); mix penalties (ns/call, by class "
+			  + "measured \($m) (same optimum: \($f.validation.best_same), noise floor "
+			  + "\($f.validation.noise_floor_pct) points); mix penalties (ns/call, by class "
 			  + "\([$x.classes[]? | "\(.lo)-\(.hi - 1)"] | join(" "))): "
 			  + "\($pen | join(", ")); split: \($split | join(", "))"' >> best.txt
 	done
 done
-cat summary.txt best.txt
+# Per family and input: rows whose measured effect exceeds 5%, and how many of them the
+# prediction (both corrections), the mix correction alone and the pure model got within 10%.
+awk 'NR > 1 && $10 != "-" { k = $1 " " $2; n[k]++; m[k] += $9 + 0 <= 10; c[k] += $10 + 0 <= 10
+	p[k] += $8 + 0 <= 10; if ($10 + 0 > w[k]) w[k] = $10 + 0 }
+	END { for (k in n) printf "%-22s rows %2d within 10%%: pure %2d, mix %2d, both %2d; max %.1f%%\n",
+	      k, n[k], p[k], m[k], c[k], w[k] }' summary.txt | sort > within.txt
+cat summary.txt best.txt within.txt

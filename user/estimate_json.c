@@ -137,20 +137,32 @@ static json_object *split_to_json(const struct est_mix *mix)
 	return o;
 }
 
-static json_object *mix_to_json(const struct est_mix *mix)
+/* A correction's head: applied and why not, or its replay's calls, runs and CPU. */
+static json_object *correction_head(bool applied, const char *why, size_t calls, int runs,
+				    int cpu)
 {
-	json_object *o = json_object_new_object(), *a, *c;
-	size_t i;
+	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "applied", json_object_new_boolean(mix->applied));
-	if (!mix->applied) {
-		put_str(o, "why", mix->why[0] ? mix->why : "not run");
+	json_object_object_add(o, "applied", json_object_new_boolean(applied));
+	if (!applied) {
+		put_str(o, "why", why[0] ? why : "not run");
 		return o;
 	}
+	json_object_object_add(o, "calls", json_object_new_uint64(calls));
+	json_object_object_add(o, "runs", json_object_new_int(runs));
+	json_object_object_add(o, "cpu", json_object_new_int(cpu));
+	return o;
+}
+
+static json_object *mix_to_json(const struct est_mix *mix)
+{
+	json_object *o = correction_head(mix->applied, mix->why, mix->calls, mix->runs, mix->cpu);
+	json_object *a, *c;
+	size_t i;
+
+	if (!mix->applied)
+		return o;
 	json_object_object_add(o, "cutoff", json_object_new_uint64(mix->cutoff));
-	json_object_object_add(o, "calls", json_object_new_uint64(mix->calls));
-	json_object_object_add(o, "runs", json_object_new_int(mix->runs));
-	json_object_object_add(o, "cpu", json_object_new_int(mix->cpu));
 	c = json_object_new_array();
 	for (i = 0; i < mix->classes.nr; i++) {
 		json_object *k = json_object_new_object();
@@ -187,17 +199,11 @@ static void validation_best_to_json(const struct est_family_result *fr, json_obj
 static json_object *neighbour_to_json(const struct est_family_result *fr)
 {
 	const struct est_neighbour *nb = &fr->nb;
-	json_object *o = json_object_new_object(), *a;
+	json_object *o = correction_head(nb->applied, nb->why, nb->calls, nb->runs, nb->cpu), *a;
 	size_t i;
 
-	json_object_object_add(o, "applied", json_object_new_boolean(nb->applied));
-	if (!nb->applied) {
-		put_str(o, "why", nb->why[0] ? nb->why : "not run");
+	if (!nb->applied)
 		return o;
-	}
-	json_object_object_add(o, "calls", json_object_new_uint64(nb->calls));
-	json_object_object_add(o, "runs", json_object_new_int(nb->runs));
-	json_object_object_add(o, "cpu", json_object_new_int(nb->cpu));
 	put_num(o, "speed", nb->speed);
 	a = json_object_new_array();
 	for (i = 0; i < nb->nr_rows; i++) {

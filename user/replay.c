@@ -267,11 +267,27 @@ static int pin(int cpu, cpu_set_t *old, int *used)
 }
 
 /* ticks[policy][run * nchunks + chunk]; policies with no lo are not run. */
+/* 0 .. @n - 1 in an order drawn from @seed. */
+static void shuffled_order(size_t *order, size_t n, uint64_t *seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = n; i > 1; i--) {
+		size_t j = rng_next(seed) % i, tmp = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+}
+
 static int time_policies(size_t np, int runs, struct replay_policy *pols, double **ticks,
 			 struct calib_bufs *b, const struct replay_call *const *seqs, size_t n,
 			 bool all_warm, struct calib_timer *t)
 {
 	size_t r, i, nchunks = (n + CHUNK - 1) / CHUNK;
+	uint64_t seed = REPLAY_SEED;
 	int err;
 
 	err = calib_timer_init(t, 50);
@@ -280,16 +296,30 @@ static int time_policies(size_t np, int runs, struct replay_policy *pols, double
 	for (i = 0; i < np; i++)
 		if (pols[i].lo) /* warm-up */
 			run_sequence(t, &pols[i], b, seqs[i], n, all_warm, ticks[i]);
-	/* Interleaved: each run times every policy once, starting at a rotating one. */
+	/*
+	 * Interleaved: each run times every policy once, in an order drawn afresh for the run
+	 * (fixed seed), so that no policy always follows the same one: a policy's time depended on
+	 * the two or three before it (right after REP STOSB for every length, the loop's rows
+	 * measured 2 points dearer than their twins further on). Each timed pass follows an
+	 * untimed one over its sequence's last chunk, so that it starts with the branch predictors
+	 * trained on its own mix.
+	 */
 	for (r = 0; r < (size_t)runs; r++) {
+		size_t order[2 * (EST_MAX_THRESHOLDS + 3)];
+
+		shuffled_order(order, np, &seed);
 		for (i = 0; i < np; i++) {
-			size_t k = (i + r) % np;
+			size_t k = order[i], w = n < CHUNK ? n : CHUNK;
 
 			if (stop_requested())
 				return -EINTR;
-			if (pols[k].lo)
-				run_sequence(t, &pols[k], b, seqs[k], n, all_warm,
-					     ticks[k] + r * nchunks);
+			if (!pols[k].lo)
+				continue;
+			if (pols[k].lo == asmref_find("erms_threshold"))
+				asmref_set_threshold(pols[k].erms_t);
+			calib_loop(pols[k].lo, pols[k].hi, pols[k].t, b->dst, b->src,
+				   &seqs[k][n - w].n, sizeof(*seqs[k]) / sizeof(seqs[k]->n), w);
+			run_sequence(t, &pols[k], b, seqs[k], n, all_warm, ticks[k] + r * nchunks);
 		}
 	}
 	return 0;

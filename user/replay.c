@@ -193,6 +193,13 @@ static void flush_range(const uint8_t *p, size_t n)
 	_mm_mfence();
 }
 
+/* Makes @p the policy the replicas run: a dispatch replica compares with @p's own T. */
+static void use_policy(const struct replay_policy *p)
+{
+	if (p->lo == asmref_find("erms_threshold"))
+		asmref_set_threshold(p->erms_t);
+}
+
 /* Ticks per chunk of the sequence: one timed loop if all warm, else each call timed alone. */
 static void run_sequence(const struct calib_timer *t, const struct replay_policy *p,
 			 struct calib_bufs *b, const struct replay_call *seq, size_t n,
@@ -201,8 +208,7 @@ static void run_sequence(const struct calib_timer *t, const struct replay_policy
 	uint64_t t0, t1;
 	size_t i, c;
 
-	if (p->lo == asmref_find("erms_threshold"))
-		asmref_set_threshold(p->erms_t);
+	use_policy(p);
 	for (c = 0; c * CHUNK < n; c++) {
 		size_t end = (c + 1) * CHUNK < n ? (c + 1) * CHUNK : n;
 		double sum = 0;
@@ -236,8 +242,7 @@ static int verify(const struct replay_policy *p, struct calib_bufs *b,
 	size_t i, j;
 	long bad;
 
-	if (p->lo == asmref_find("erms_threshold"))
-		asmref_set_threshold(p->erms_t);
+	use_policy(p);
 	for (i = 0; i < 2; i++)
 		for (j = 0; j < n && j < 256; j++)
 			if (calib_verify(impls[i], b, seq[j].n, &bad)) {
@@ -315,8 +320,7 @@ static int time_policies(size_t np, int runs, struct replay_policy *pols, double
 				return -EINTR;
 			if (!pols[k].lo)
 				continue;
-			if (pols[k].lo == asmref_find("erms_threshold"))
-				asmref_set_threshold(pols[k].erms_t);
+			use_policy(&pols[k]);
 			calib_loop(pols[k].lo, pols[k].hi, pols[k].t, b->dst, b->src,
 				   &seqs[k][n - w].n, sizeof(*seqs[k]) / sizeof(seqs[k]->n), w);
 			run_sequence(t, &pols[k], b, seqs[k], n, all_warm, ticks[k] + r * nchunks);

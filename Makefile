@@ -29,7 +29,7 @@ endif
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 SKELS     := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-USER_SRCS := $(wildcard user/*.c)
+USER_SRCS := $(wildcard user/*.c user/*/*.c)
 ASM_SRCS  := $(wildcard asm-ref/*.S) $(wildcard asm-ref/*.c)
 LIB_OBJS  := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out user/main.c,$(filter %.c,$(USER_SRCS) $(ASM_SRCS)))) \
 	     $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
@@ -97,7 +97,7 @@ $(OUTPUT)/proto/%.pb-c.o: $(OUTPUT)/proto/%.pb-c.c
 
 .SECONDARY: $(PROTO_GEN)
 # What includes a generated header waits for it on a first build (the .d files know it later).
-$(OUTPUT)/user/pprof.o $(OUTPUT)/user/export_pprof.o: $(PROTO_GEN:.c=.h)
+$(OUTPUT)/user/export/pprof.o $(OUTPUT)/user/export/export_pprof.o: $(PROTO_GEN:.c=.h)
 
 $(OUTPUT)/%.o: %.S
 	$(call msg,AS,$@)

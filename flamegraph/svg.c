@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "palette.h"
-#include "utf8.h"
-#include "xml_escape.h"
+#include "lib/utf8.h"
+#include "lib/xml_escape.h"
 #include "svg.h"
 
 /* The script (flamegraph/fg.js), built in by scripts/embed-fgjs.sh. */

@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib_plot.h"
-#include "calib_session.h"
-#include "calib_table.h"
+#include "calib/calib_plot.h"
+#include "calib/calib_session.h"
+#include "calib/calib_table.h"
 #include "commands.h"
-#include "costmodel.h"
-#include "log.h"
-#include "stop.h"
+#include "calib/costmodel.h"
+#include "lib/log.h"
+#include "lib/stop.h"
 
 struct calibrate_args {
 	struct calib_plan plan;

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "estimate.h"
-#include "estimate_calib.h"
-#include "estimate_mix.h"
-#include "estimate_neighbour.h"
-#include "log.h"
-#include "merge.h"
-#include "replay.h"
+#include "estimate/estimate.h"
+#include "estimate/estimate_calib.h"
+#include "estimate/estimate_mix.h"
+#include "estimate/estimate_neighbour.h"
+#include "lib/log.h"
+#include "profile/merge.h"
+#include "estimate/replay.h"
 
 #define MAX_MODELS 16
 

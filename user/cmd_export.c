@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
-#include "export_openmetrics.h"
-#include "export_pprof.h"
-#include "log.h"
-#include "outfile.h"
-#include "profile.h"
+#include "export/export_openmetrics.h"
+#include "export/export_pprof.h"
+#include "lib/log.h"
+#include "lib/outfile.h"
+#include "profile/profile.h"
 
 enum export_format { FORMAT_NONE, FORMAT_PPROF, FORMAT_OPENMETRICS };
 

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "estimate.h"
-#include "flame_profile.h"
+#include "estimate/estimate.h"
+#include "export/flame_profile.h"
 #include "folded.h"
-#include "log.h"
-#include "outfile.h"
+#include "lib/log.h"
+#include "lib/outfile.h"
 #include "svg.h"
 
 struct flamegraph_args {

@@ -9,14 +9,14 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "commands.h"
-#include "copyfam.h"
-#include "ksyms.h"
-#include "ktext.h"
-#include "log.h"
-#include "perf_script.h"
-#include "profile.h"
-#include "sample_agg.h"
-#include "strcount.h"
+#include "sites/copy_family.h"
+#include "kernel/ksyms.h"
+#include "kernel/ktext.h"
+#include "lib/log.h"
+#include "profile/perf_script.h"
+#include "profile/profile.h"
+#include "profile/sample_agg.h"
+#include "lib/counter_map.h"
 
 struct import_args {
 	const char *input;	/* perf.data */
@@ -30,7 +30,7 @@ struct importer {
 	struct ksyms *ks;	/* this machine's, to recognise inline copies; NULL: off */
 	struct ktext *kt;
 	bool text_tried;
-	struct strcount reps;	/* "ip" -> 1 + (width << 1 | movs), or 1 for none */
+	struct counter_map reps;	/* "ip" -> 1 + (width << 1 | movs), or 1 for none */
 	struct sample_frame *frames;
 	size_t cap;
 	uint64_t total, idle, other_kernel;
@@ -81,7 +81,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->output = arg;
 		break;
 	case OPT_LEAF:
-		if (copyfam_add_leaf(arg))
+		if (copy_family_add_leaf(arg))
 			argp_failure(state, EXIT_RUNTIME, ENOMEM, "--leaf");
 		break;
 	case OPT_NO_TEXT:
@@ -109,28 +109,28 @@ static int rep_at(struct importer *im, const struct perf_frame *f, bool *movs)
 {
 	uint64_t off, size;
 	const struct ksym *s;
-	struct strcount_ent *e;
+	struct counter_map_ent *e;
 	uint8_t insn[16];
 	char key[24];
 	int width = 0;
 
 	if (!im->ks || !f->kernel || !f->sym)
 		return 0;
-	s = ksyms__at(im->ks, f->ip, &off, &size);
+	s = ksyms_at(im->ks, f->ip, &off, &size);
 	if (!s || strcmp(s->name, f->sym) || off != f->off) {
 		im->other_kernel++;	/* recorded on another kernel or boot */
 		return 0;
 	}
 	snprintf(key, sizeof(key), "%llx", (unsigned long long)f->ip);
-	e = strcount_get(&im->reps, key);
+	e = counter_map_get(&im->reps, key);
 	if (e && e->value)
 		goto done;
 	if (!im->text_tried) {
 		im->text_tried = true;
-		im->kt = ktext__open(im->ks, geteuid() == 0);
-		p_debug("kernel text for inline copies: %s", im->kt ? ktext__source(im->kt) : "none");
+		im->kt = ktext_open(im->ks, geteuid() == 0);
+		p_debug("kernel text for inline copies: %s", im->kt ? ktext_source(im->kt) : "none");
 	}
-	if (im->kt && !ktext__read(im->kt, f->ip, insn, sizeof(insn)) &&
+	if (im->kt && !ktext_read(im->kt, f->ip, insn, sizeof(insn)) &&
 	    flow_is_rep_string(insn, sizeof(insn), f->ip, &width, movs))
 		width = width << 1 | *movs;
 	else
@@ -275,7 +275,7 @@ static void fill_meta(struct profile *p, struct importer *im, const struct perf_
 	m->total = im->total;
 	m->idle = im->idle;
 	m->malformed = st->malformed;
-	p->meta.sample = m;
+	p->sample = m;
 }
 
 static int import(struct import_args *a, struct importer *im, struct profile *p)
@@ -347,9 +347,9 @@ int cmd_import_perf(int argc, char **argv)
 		goto out;
 	/* kallsyms are optional here: without them inline copies are not recognised. */
 	if (!args.no_text && !access("/proc/kallsyms", R_OK)) {
-		im.ks = ksyms__load(NULL);
+		im.ks = ksyms_load(NULL);
 		if (im.ks && im.ks->restricted) {
-			ksyms__free(im.ks);
+			ksyms_free(im.ks);
 			im.ks = NULL;
 		}
 	}
@@ -367,12 +367,12 @@ int cmd_import_perf(int argc, char **argv)
 	status = EXIT_OK;
 out:
 	sample_agg_free(im.agg);
-	strcount_free(&im.reps);
-	ktext__close(im.kt);
-	ksyms__free(im.ks);
+	counter_map_free(&im.reps);
+	ktext_close(im.kt);
+	ksyms_free(im.ks);
 	free(im.frames);
 	free(im.event);
 	profile_free(p);
-	copyfam_reset();
+	copy_family_reset();
 	return status;
 }

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "commands.h"
-#include "log.h"
-#include "merge.h"
-#include "profile.h"
+#include "lib/log.h"
+#include "profile/merge.h"
+#include "profile/profile.h"
 
 struct merge_args {
 	const char *output;

@@ -7,18 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include "callers.h"
-#include "callsites.h"
+#include "sites/callers.h"
+#include "sites/callsites.h"
 #include "commands.h"
-#include "dispatch.h"
-#include "json_write.h"
-#include "kimage.h"
-#include "ksyms.h"
-#include "log.h"
-#include "planner.h"
-#include "preset.h"
-#include "profile.h"
-#include "sysinfo.h"
+#include "sites/dispatch.h"
+#include "lib/jsonw.h"
+#include "kernel/kimage.h"
+#include "kernel/ksyms.h"
+#include "lib/log.h"
+#include "record/planner.h"
+#include "sites/preset.h"
+#include "profile/profile.h"
+#include "lib/host.h"
 
 #define MAX_TARGETS 64
 
@@ -289,7 +289,7 @@ static json_object *site_list_to_json(const struct callsite_list *l)
 
 	json_object_object_add(o, "function", json_object_new_string(l->function));
 	json_object_object_add(o, "module", l->module ? json_object_new_string(l->module) : NULL);
-	json_object_object_add(o, "address", l->func_addr ? json_new_hex(l->func_addr) : NULL);
+	json_object_object_add(o, "address", l->func_addr ? jsonw_new_hex(l->func_addr) : NULL);
 	json_object_object_add(o, "size", json_object_new_uint64(l->func_size));
 	json_object_object_add(o, "text_source", json_object_new_string(l->text_source));
 	json_object_object_add(o, "text_path", json_object_new_string(l->text_path ?: ""));
@@ -297,8 +297,8 @@ static json_object *site_list_to_json(const struct callsite_list *l)
 		c = &l->v[i];
 		s = json_object_new_object();
 		json_object_object_add(s, "offset", json_object_new_uint64(c->offset));
-		json_object_object_add(s, "offset_hex", json_new_hex(c->offset));
-		json_object_object_add(s, "address", c->addr ? json_new_hex(c->addr) : NULL);
+		json_object_object_add(s, "offset_hex", jsonw_new_hex(c->offset));
+		json_object_object_add(s, "address", c->addr ? jsonw_new_hex(c->addr) : NULL);
 		json_object_object_add(s, "instruction", json_object_new_string(c->mnemonic));
 		json_object_object_add(s, "target", c->target ? json_object_new_string(c->target)
 							       : NULL);
@@ -355,7 +355,7 @@ static json_object *entry_to_json(const struct entry_info *e)
 	json_object_object_add(o, "symbol", json_object_new_string(e->symbol));
 	json_object_object_add(o, "found", json_object_new_boolean(e->found));
 	json_object_object_add(o, "module", e->module ? json_object_new_string(e->module) : NULL);
-	json_object_object_add(o, "address", e->addr ? json_new_hex(e->addr) : NULL);
+	json_object_object_add(o, "address", e->addr ? jsonw_new_hex(e->addr) : NULL);
 	json_object_object_add(o, "traceable", json_object_new_string(tristate_name(e->traceable)));
 	json_object_object_add(o, "kprobe_blacklisted",
 			       json_object_new_string(tristate_name(e->blacklisted)));
@@ -450,7 +450,7 @@ static void run_callers(const struct probe_args *a, const struct ksyms *ks, stru
 		if (!jentry)
 			printf("  callers: not searched: %s\n", why ?: "?");
 		if (jentry)
-			json_put_str(jentry, "callers_error", why ?: "?");
+			jsonw_put_str(jentry, "callers_error", why ?: "?");
 		searched = false;
 		callers_free(&c);
 	}
@@ -505,7 +505,7 @@ int cmd_probe(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
-	ks = ksyms__load(args.kallsyms);
+	ks = ksyms_load(args.kallsyms);
 	if (!ks)
 		return EXIT_RUNTIME;
 	if (ks->restricted)
@@ -513,10 +513,10 @@ int cmd_probe(int argc, char **argv)
 		       "comes from the table and no call site can be located", ks->path);
 	p = profile_new();
 	if (!p) {
-		ksyms__free(ks);
+		ksyms_free(ks);
 		return EXIT_RUNTIME;
 	}
-	sysinfo_fill_meta(&p->meta);
+	host_fill_meta(&p->meta);
 	if (!args.release && !uname(&u)) {
 		snprintf(release, sizeof(release), "%s", u.release);
 		args.release = release;
@@ -524,7 +524,7 @@ int cmd_probe(int argc, char **argv)
 	ko = (struct kimage_opts){ args.vmlinux, args.release, args.no_kcore,
 				   /* the dispatch alone wants kcore or nothing */
 				   .live_only = !args.nr_sites && !args.nr_entries };
-	ki = kimage__open(&ko, ks, &why);
+	ki = kimage_open(&ko, ks, &why);
 	if (!ki)
 		p_debug("no kernel text: %s", why ?: "?");
 	dispatch_probe(ks, ki, args.release, &p->meta, &d);
@@ -534,16 +534,16 @@ int cmd_probe(int argc, char **argv)
 		json_object_object_add(root, "kernel", json_object_new_string(args.release ?: ""));
 		json_object_object_add(root, "kallsyms", json_object_new_string(ks->path));
 		json_object_object_add(root, "text_source",
-				       ki ? json_object_new_string(kimage__source(ki)) : NULL);
-		json_object_object_add(root, "kaslr_slide", ki && !kimage__live(ki)
-				       ? json_object_new_int64(kimage__slide(ki)) : NULL);
+				       ki ? json_object_new_string(kimage_source(ki)) : NULL);
+		json_object_object_add(root, "kaslr_slide", ki && !kimage_live(ki)
+				       ? json_object_new_int64(kimage_slide(ki)) : NULL);
 		json_object_object_add(root, "cpu", cpu_to_json(&d.cpu));
 		json_object_object_add(root, "dispatch", dispatch_to_json(&d));
 		jsites = json_object_new_array();
 		jentries = json_object_new_array();
 	} else {
 		printf("kernel %s; symbols from %s; text from %s\n", args.release ?: "?", ks->path,
-		       ki ? kimage__path(ki) : "nowhere");
+		       ki ? kimage_path(ki) : "nowhere");
 		print_dispatch(&d);
 	}
 	if (run_sites(&args, ks, ki, jsites)) {
@@ -571,8 +571,8 @@ int cmd_probe(int argc, char **argv)
 	while (args.nr_presets)
 		preset_free(args.presets[--args.nr_presets]);
 	dispatch_free(&d);
-	kimage__close(ki);
-	ksyms__free(ks);
+	kimage_close(ki);
+	ksyms_free(ks);
 	profile_free(p);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -7,24 +7,24 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "child.h"
+#include "lib/child.h"
 #include "commands.h"
-#include "copyfam.h"
-#include "feature.h"
-#include "hist_session.h"
-#include "kdebuginfo.h"
-#include "ksource.h"
-#include "ksyms.h"
-#include "log.h"
-#include "monotime.h"
-#include "probe_site.h"
-#include "record_plan.h"
-#include "profile.h"
-#include "record_sample.h"
-#include "sample_session.h"
-#include "site_callers.h"
-#include "stop.h"
-#include "sysinfo.h"
+#include "sites/copy_family.h"
+#include "kernel/feature.h"
+#include "record/hist_session.h"
+#include "kernel/kdebuginfo.h"
+#include "profile/ksource.h"
+#include "kernel/ksyms.h"
+#include "lib/log.h"
+#include "lib/monotime.h"
+#include "record/probe_site.h"
+#include "record/record_plan.h"
+#include "profile/profile.h"
+#include "record/record_sample.h"
+#include "record/sample_session.h"
+#include "profile/site_callers.h"
+#include "lib/stop.h"
+#include "lib/host.h"
 
 struct record_args {
 	struct probe_site sites[CP_MAX_SITES];
@@ -170,7 +170,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->event = arg;
 		break;
 	case OPT_LEAF:
-		if (copyfam_add_leaf(arg))
+		if (copy_family_add_leaf(arg))
 			argp_failure(state, EXIT_RUNTIME, ENOMEM, "--leaf");
 		a->nr_leaves++;
 		break;
@@ -292,10 +292,10 @@ static void name_callers(struct profile *p)
 
 	for (i = 0; i < p->nr_sites && !p->sites[i].nr_callers; i++)
 		;
-	if (i == p->nr_sites || !(ks = ksyms__load(NULL)))
+	if (i == p->nr_sites || !(ks = ksyms_load(NULL)))
 		return;
 	site_callers_name(p, ks);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 static void print_summary(const struct profile *p)
@@ -345,7 +345,7 @@ static int record(struct record_args *a)
 		p_err("no site could be attached; nothing to record");
 		goto out;
 	}
-	sysinfo_fill_meta(&p->meta);
+	host_fill_meta(&p->meta);
 	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
@@ -412,7 +412,7 @@ int cmd_record(int argc, char **argv)
 		};
 		int ret = record_sample(&rs);
 
-		copyfam_reset();
+		copy_family_reset();
 		return ret;
 	}
 	return record(&args);

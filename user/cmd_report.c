@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "hist_print.h"
-#include "kdebuginfo.h"
-#include "ksource.h"
-#include "log.h"
-#include "profile.h"
-#include "report_sample.h"
+#include "lib/hist_print.h"
+#include "kernel/kdebuginfo.h"
+#include "profile/ksource.h"
+#include "lib/log.h"
+#include "profile/profile.h"
+#include "cmd_report_sample.h"
 
 struct report_args {
 	const char *input;
@@ -86,7 +86,7 @@ static const char *base_name(const char *path)
 }
 
 /* "  source: copyload.c:17 (inlined: outer at a.c:9 > inner at a.c:30)", outermost first. */
-static void print_source(const struct profile_source *src)
+static void print_source(const struct source_pos *src)
 {
 	size_t i;
 

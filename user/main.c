@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "log.h"
+#include "lib/log.h"
 
 struct command {
 	const char *name;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate.h"
+#include "estimate/estimate.h"
 
 /*
  * The model (warm):

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "callers.h"
+#include "sites/callers.h"
 
 #define BASE 0xffffffff81000000ull
 #define TEXT_LEN 0x240
@@ -90,9 +90,9 @@ static int setup(void **state)
 
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
 		memcpy(buf + text[i].at, text[i].bytes, text[i].len);
-	fx->ks = ksyms__parse(f, "test");
+	fx->ks = ksyms_parse(f, "test");
 	fclose(f);
-	fx->ki = kimage__open_buffer(BASE, buf, sizeof(buf));	/* live, so modules too */
+	fx->ki = kimage_open_buffer(BASE, buf, sizeof(buf));	/* live, so modules too */
 	strcpy(fx->aff, "/tmp/copyprof-test-aff.XXXXXX");
 	strcpy(fx->bl, "/tmp/copyprof-test-bl.XXXXXX");
 	write_file(fx->aff, "f1\nf2\nf4\nmf [mod]\n");
@@ -108,8 +108,8 @@ static int teardown(void **state)
 
 	unlink(fx->aff);
 	unlink(fx->bl);
-	kimage__close(fx->ki);
-	ksyms__free(fx->ks);
+	kimage_close(fx->ki);
+	ksyms_free(fx->ks);
 	free(fx);
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <stdio.h>
 #include <string.h>
-#include "callsites.h"
+#include "sites/callsites.h"
 
 #define BASE 0xffffffff81100000ull
 
@@ -58,7 +58,7 @@ static const char kallsyms_text[] =
 static struct ksyms *load(void)
 {
 	FILE *f = fmemopen((void *)kallsyms_text, strlen(kallsyms_text), "r");
-	struct ksyms *ks = ksyms__parse(f, "test");
+	struct ksyms *ks = ksyms_parse(f, "test");
 
 	fclose(f);
 	assert_non_null(ks);
@@ -102,7 +102,7 @@ static void finds_calls_by_address(void **state)
 		free(l.v[i].context);
 	}
 	free(l.v);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 static void inline_ops_only_when_asked(void **state)
@@ -120,7 +120,7 @@ static void inline_ops_only_when_asked(void **state)
 		free(l.v[i].context);
 	}
 	free(l.v);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 /* A .ko: call fields are zero and the target is the relocation's symbol. */
@@ -155,7 +155,7 @@ static void finds_calls_by_relocation(void **state)
 	free(l.v[1].target);
 	free(l.v[1].context);
 	free(l.v);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 static void target_table(void **state)
@@ -214,7 +214,7 @@ static void entry_info_reasons(void **state)
 	entry_info_free(&e);
 	unlink(aff);
 	unlink(bl);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 int main(void)

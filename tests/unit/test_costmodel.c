@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "costmodel.h"
+#include "calib/costmodel.h"
 
 #define TESTDIR_NAME "costmodel"
 #include "testdir.h"

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
-#include "dispatch.h"
+#include "sites/dispatch.h"
 
 #define BASE 0xffffffff81000000ull
 
@@ -14,7 +14,7 @@
 static struct ksyms *load(const char *text)
 {
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
-	struct ksyms *ks = ksyms__parse(f, "test");
+	struct ksyms *ks = ksyms_parse(f, "test");
 
 	fclose(f);
 	assert_non_null(ks);
@@ -131,7 +131,7 @@ static void old_kernels(void **state)
 static void flags_and_release(void **state)
 {
 	char *flags[] = { "erms", "fsrm", "rep_good" };
-	struct profile_meta m = { .cpu_flags = flags, .nr_cpu_flags = 3 };
+	struct host_meta m = { .cpu_flags = flags, .nr_cpu_flags = 3 };
 	struct dispatch_cpu cpu;
 	int major, minor;
 
@@ -204,8 +204,8 @@ static const char syms_61[] = "ffffffff81000000 T __memcpy\n"
 static void live_fsrm(void **state)
 {
 	char *flags[] = { "erms", "fsrm", "rep_good" };
-	struct profile_meta m = { .cpu_flags = flags, .nr_cpu_flags = 3 };
-	struct kimage *ki = kimage__open_buffer(BASE, text_fsrm, sizeof(text_fsrm));
+	struct host_meta m = { .cpu_flags = flags, .nr_cpu_flags = 3 };
+	struct kimage *ki = kimage_open_buffer(BASE, text_fsrm, sizeof(text_fsrm));
 	struct ksyms *ks = load(syms_fsrm);
 	struct dispatch d = { 0 };
 
@@ -224,15 +224,15 @@ static void live_fsrm(void **state)
 	assert_row(&d.e[DR_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_generic (inline)",
 		   "rep movsb");
 	dispatch_free(&d);
-	kimage__close(ki);
-	ksyms__free(ks);
+	kimage_close(ki);
+	ksyms_free(ks);
 }
 
 static void live_61_rep_good(void **state)
 {
 	char *flags[] = { "erms", "rep_good" };
-	struct profile_meta m = { .cpu_flags = flags, .nr_cpu_flags = 2 };
-	struct kimage *ki = kimage__open_buffer(BASE, text_61, sizeof(text_61));
+	struct host_meta m = { .cpu_flags = flags, .nr_cpu_flags = 2 };
+	struct kimage *ki = kimage_open_buffer(BASE, text_61, sizeof(text_61));
 	struct ksyms *ks = load(syms_61);
 	struct dispatch d = { 0 };
 
@@ -248,8 +248,8 @@ static void live_61_rep_good(void **state)
 	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_erms", "rep stosb");
 	assert_string_equal(d.e[DR_COPY_USER].source, "table");
 	dispatch_free(&d);
-	kimage__close(ki);
-	ksyms__free(ks);
+	kimage_close(ki);
+	ksyms_free(ks);
 }
 
 int main(void)

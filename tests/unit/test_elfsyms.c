@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "elfsyms.h"
+#include "lib/elfsyms.h"
 
 __attribute__((noinline)) int elfsyms_probe_me(int x)
 {

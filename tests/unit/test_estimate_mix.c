@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_fixture.h"
-#include "estimate_mix.h"
-#include "hist.h"
+#include "estimate/estimate_mix.h"
+#include "lib/hist.h"
 
 /*
  * One class (a mix with no classes, as before they existed): the mix correction adds each

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "export_openmetrics.h"
-#include "utf8.h"
+#include "export/export_openmetrics.h"
+#include "lib/utf8.h"
 
 /* tests/golden/profile-synthetic.json's app_copy: 1000 x 16 B, 100 in 1024..1151, 10 x 4096. */
 static void synthetic_app_copy(struct hist_slot *b)

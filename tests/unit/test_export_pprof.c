@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#include "export_pprof.h"
-#include "hist_split.h"
+#include "export/export_pprof.h"
+#include "lib/hist_split.h"
 #include "proto/pprof.pb-c.h"
 
 #define TESTDIR_NAME "export-pprof"

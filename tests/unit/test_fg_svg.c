@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include "palette.h"
 #include "svg.h"
-#include "xml_escape.h"
+#include "lib/xml_escape.h"
 
 /* all 4 = a 1 + b 3; b 3 = c 2 + 1 of its own; c 2 = d 1.5 + e 0.5 */
 static struct fg_tree *hand_tree(void)

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
-#include "hist.h"
+#include "lib/hist.h"
 
 static void exact_below_64(void **state)
 {

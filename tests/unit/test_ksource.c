@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "buildid.h"
-#include "elfsyms.h"
-#include "kdebuginfo.h"
-#include "ksource.h"
-#include "profile.h"
-#include "srcline.h"
+#include "lib/buildid.h"
+#include "lib/elfsyms.h"
+#include "kernel/kdebuginfo.h"
+#include "profile/ksource.h"
+#include "profile/profile.h"
+#include "kernel/srcline.h"
 #define TESTDIR_NAME "ksource"
 #include "testdir.h"
 
@@ -141,10 +141,10 @@ static uint64_t staged_copy_offset(void)
 
 	assert_int_equal(elfsyms_resolve("/proc/self/exe", "ksource_staged", 0, &f), 0);
 	for (off = 0; off < f.size; off++) {
-		struct profile_source *src = srcline_lookup(f.path, f.vaddr + off);
+		struct source_pos *src = srcline_lookup(f.path, f.vaddr + off);
 		bool hit = src && src->nr_inlined == 1;
 
-		profile_source_free(src);
+		source_pos_free(src);
 		if (hit)
 			break;
 	}

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
-#include "ksyms.h"
+#include "kernel/ksyms.h"
 
 /* Out of order on purpose (modules first), with aliases, a duplicate static and a bad line. */
 static const char kallsyms_text[] =
@@ -31,7 +31,7 @@ static struct ksyms *load(const char *text)
 	struct ksyms *ks;
 
 	assert_non_null(f);
-	ks = ksyms__parse(f, "test");
+	ks = ksyms_parse(f, "test");
 	fclose(f);
 	assert_non_null(ks);
 	return ks;
@@ -40,7 +40,7 @@ static struct ksyms *load(const char *text)
 static void finds_by_name_and_merges_aliases(void **state)
 {
 	struct ksyms *ks = load(kallsyms_text);
-	const struct ksym *s = ksyms__find(ks, "memcpy", NULL), *al[8];
+	const struct ksym *s = ksyms_find(ks, "memcpy", NULL), *al[8];
 	size_t n;
 
 	assert_int_equal(ks->nr, 13);
@@ -48,54 +48,54 @@ static void finds_by_name_and_merges_aliases(void **state)
 	assert_non_null(s);
 	assert_int_equal(s->addr, 0xffffffff81001010ull);
 	assert_int_equal(s->type, 'W');
-	n = ksyms__aliases(ks, s, al, 8);
+	n = ksyms_aliases(ks, s, al, 8);
 	assert_int_equal(n, 3);
 	/* File order among aliases is kept: the kernel's first name comes first. */
 	assert_string_equal(al[0]->name, "__memcpy");
 	assert_string_equal(al[1]->name, "memcpy");
 	assert_string_equal(al[2]->name, "__pi_memcpy");
-	assert_null(ksyms__find(ks, "nosuch", NULL));
-	assert_int_equal(ksyms__addr(ks, "_text"), 0xffffffff81000000ull);
-	ksyms__free(ks);
+	assert_null(ksyms_find(ks, "nosuch", NULL));
+	assert_int_equal(ksyms_addr(ks, "_text"), 0xffffffff81000000ull);
+	ksyms_free(ks);
 }
 
 static void finds_by_address_with_size(void **state)
 {
 	struct ksyms *ks = load(kallsyms_text);
 	uint64_t off, size;
-	const struct ksym *s = ksyms__at(ks, 0xffffffff81001018ull, &off, &size);
+	const struct ksym *s = ksyms_at(ks, 0xffffffff81001018ull, &off, &size);
 
 	assert_non_null(s);
 	assert_string_equal(s->name, "__memcpy");
 	assert_int_equal(off, 8);
 	assert_int_equal(size, 0x30);	/* up to memcpy_orig, past the aliases */
-	s = ksyms__at(ks, 0xffffffff81001010ull, &off, NULL);
+	s = ksyms_at(ks, 0xffffffff81001010ull, &off, NULL);
 	assert_string_equal(s->name, "__memcpy");
 	assert_int_equal(off, 0);
-	assert_null(ksyms__at(ks, 0xffffffff80000000ull, &off, NULL));
-	ksyms__free(ks);
+	assert_null(ksyms_at(ks, 0xffffffff80000000ull, &off, NULL));
+	ksyms_free(ks);
 }
 
 static void modules_are_separate(void **state)
 {
 	struct ksyms *ks = load(kallsyms_text);
-	const struct ksym *s = ksyms__find(ks, "btrfs_decompress_buf2page", "btrfs");
+	const struct ksym *s = ksyms_find(ks, "btrfs_decompress_buf2page", "btrfs");
 	uint64_t off, size;
 
 	assert_non_null(s);
 	assert_string_equal(s->module, "btrfs");
 	/* zstd's symbol sits between btrfs's two by address: the size skips it. */
-	assert_int_equal(ksyms__size(ks, s), 0x140);
-	assert_null(ksyms__find(ks, "btrfs_decompress_buf2page", NULL));
-	assert_null(ksyms__find(ks, "btrfs_decompress_buf2page", "zstd"));
-	assert_non_null(ksyms__find(ks, "btrfs_decompress_buf2page", "*"));
-	assert_true(ksyms__has_module(ks, "btrfs"));
-	assert_false(ksyms__has_module(ks, "xfs"));
+	assert_int_equal(ksyms_size(ks, s), 0x140);
+	assert_null(ksyms_find(ks, "btrfs_decompress_buf2page", NULL));
+	assert_null(ksyms_find(ks, "btrfs_decompress_buf2page", "zstd"));
+	assert_non_null(ksyms_find(ks, "btrfs_decompress_buf2page", "*"));
+	assert_true(ksyms_has_module(ks, "btrfs"));
+	assert_false(ksyms_has_module(ks, "xfs"));
 	/* The last symbol of a module has no known size. */
-	s = ksyms__at(ks, 0xffffffffc0001150ull, &off, &size);
+	s = ksyms_at(ks, 0xffffffffc0001150ull, &off, &size);
 	assert_string_equal(s->name, "btrfs_other");
 	assert_int_equal(size, 0);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 static void duplicates_listed_in_address_order(void **state)
@@ -103,11 +103,11 @@ static void duplicates_listed_in_address_order(void **state)
 	struct ksyms *ks = load(kallsyms_text);
 	const struct ksym *v[4];
 
-	assert_int_equal(ksyms__find_all(ks, "helper", NULL, v, 4), 2);
+	assert_int_equal(ksyms_find_all(ks, "helper", NULL, v, 4), 2);
 	assert_int_equal(v[0]->addr, 0xffffffff81001200ull);
 	assert_int_equal(v[1]->addr, 0xffffffff81001300ull);
-	assert_int_equal(ksyms__find_all(ks, "helper", NULL, v, 1), 1);
-	ksyms__free(ks);
+	assert_int_equal(ksyms_find_all(ks, "helper", NULL, v, 1), 1);
+	ksyms_free(ks);
 }
 
 static void zero_addresses_mean_restricted(void **state)
@@ -117,7 +117,7 @@ static void zero_addresses_mean_restricted(void **state)
 
 	assert_true(ks->restricted);
 	assert_int_equal(ks->nr, 3);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 int main(void)

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "copyfam.h"
-#include "perf_script.h"
-#include "sample_agg.h"
+#include "sites/copy_family.h"
+#include "profile/perf_script.h"
+#include "profile/sample_agg.h"
 
 struct got {
 	int samples;
@@ -161,10 +161,10 @@ static void test_attribution(void **state)
 	fr[0].sym = "memcpy";
 	fr[0].user = true;	/* glibc's */
 	assert_false(sample_attribute(fr, 3, 0, false, &at));
-	assert_int_equal(copyfam_add_leaf("memcpy"), 0);
+	assert_int_equal(copy_family_add_leaf("memcpy"), 0);
 	assert_true(sample_attribute(fr, 3, 0, false, &at));
 	assert_string_equal(at.family, "leaf");
-	copyfam_reset();
+	copy_family_reset();
 }
 
 int main(void)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "profile.h"
+#include "profile/profile.h"
 
 #define TESTDIR_NAME "profile"
 #include "testdir.h"
@@ -98,14 +98,14 @@ static void unknown_fields_are_ignored(void **state)
 static void source_round_trip(void **state)
 {
 	struct profile *p = sample_profile(), *q;
-	struct profile_source *src = calloc(1, sizeof(*src));
+	struct source_pos *src = calloc(1, sizeof(*src));
 	json_object *root;
 
 	src->file = strdup("/src/a.c");
 	src->line = 17;
 	src->inlined = calloc(2, sizeof(*src->inlined));
-	src->inlined[0] = (struct profile_inline){ strdup("outer"), strdup("/src/a.c"), 9 };
-	src->inlined[1] = (struct profile_inline){ strdup("inner"), strdup("/src/b.h"), 30 };
+	src->inlined[0] = (struct source_inline){ strdup("outer"), strdup("/src/a.c"), 9 };
+	src->inlined[1] = (struct source_inline){ strdup("inner"), strdup("/src/b.h"), 30 };
 	src->nr_inlined = 2;
 	p->sites[0].source = src;
 	root = profile_to_json(p);

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ksyms.h"
-#include "merge.h"
-#include "profile.h"
-#include "site_callers.h"
+#include "kernel/ksyms.h"
+#include "profile/merge.h"
+#include "profile/profile.h"
+#include "profile/site_callers.h"
 
 static const char kallsyms[] = "ffffffff81000000 T vfs_read\n"
 			       "ffffffff81000200 T ksys_read\n"
@@ -57,7 +57,7 @@ static struct profile *entry_profile(uint64_t vfs_read_calls)
 static void naming_folding_order(void **state)
 {
 	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
-	struct ksyms *ks = ksyms__parse(f, "test");
+	struct ksyms *ks = ksyms_parse(f, "test");
 	struct profile *p = entry_profile(1000);
 	struct profile_site *s = &p->sites[0];
 
@@ -78,13 +78,13 @@ static void naming_folding_order(void **state)
 	assert_string_equal(s->callers[3].symbol, "vfs_read");
 	assert_int_equal(s->callers[3].offset, 0x200);
 	profile_free(p);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 static void json_round_trip(void **state)
 {
 	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
-	struct ksyms *ks = ksyms__parse(f, "test");
+	struct ksyms *ks = ksyms_parse(f, "test");
 	struct profile *p = entry_profile(1000), *q = NULL;
 	json_object *root;
 
@@ -101,14 +101,14 @@ static void json_round_trip(void **state)
 	assert_int_equal(q->sites[0].callers[0].bytes, 4096000);
 	profile_free(p);
 	profile_free(q);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 /* Two boots (other addresses, same places) merge into one caller each; misses add up. */
 static void merge_by_place(void **state)
 {
 	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
-	struct ksyms *ks = ksyms__parse(f, "test");
+	struct ksyms *ks = ksyms_parse(f, "test");
 	struct profile *in[2] = { entry_profile(1000), entry_profile(24) }, *out = NULL;
 	size_t i;
 
@@ -128,7 +128,7 @@ static void merge_by_place(void **state)
 	for (i = 0; i < 2; i++)
 		profile_free(in[i]);
 	profile_free(out);
-	ksyms__free(ks);
+	ksyms_free(ks);
 }
 
 /* The site's calls that no caller took: its buckets less the callers', never below zero. */

@@ -5,8 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
-#include "elfsyms.h"
-#include "srcline.h"
+#include "lib/elfsyms.h"
+#include "kernel/srcline.h"
 
 static volatile int sink;
 
@@ -35,7 +35,7 @@ static const char *base_name(const char *p)
 /* The first instruction after the prologue is the function's first statement. */
 static void function_line(void **state)
 {
-	struct profile_source *src = NULL;
+	struct source_pos *src = NULL;
 	struct elf_func f;
 	uint64_t off;
 
@@ -43,20 +43,20 @@ static void function_line(void **state)
 	for (off = 0; off < f.size && !src; off++) {
 		src = srcline_lookup(f.path, f.vaddr + off);
 		if (src && src->line != PROBE_LINE) {
-			profile_source_free(src);
+			source_pos_free(src);
 			src = NULL;
 		}
 	}
 	assert_non_null(src);
 	assert_string_equal(base_name(src->file), "test_srcline.c");
-	profile_source_free(src);
+	source_pos_free(src);
 	elf_func_free(&f);
 }
 
 /* Some address of the function lies in the inlined helper: its chain names it and the call. */
 static void inline_chain(void **state)
 {
-	struct profile_source *src = NULL;
+	struct source_pos *src = NULL;
 	struct elf_func f;
 	uint64_t off;
 
@@ -64,7 +64,7 @@ static void inline_chain(void **state)
 	for (off = 0; off < f.size && !src; off++) {
 		src = srcline_lookup(f.path, f.vaddr + off);
 		if (src && !src->nr_inlined) {
-			profile_source_free(src);
+			source_pos_free(src);
 			src = NULL;
 		}
 	}
@@ -74,7 +74,7 @@ static void inline_chain(void **state)
 	assert_string_equal(base_name(src->inlined[0].file), "test_srcline.c");
 	assert_int_equal(src->inlined[0].line, CALL_LINE);
 	assert_true(src->line >= HELPER_LINE - 1 && src->line <= HELPER_LINE + 1);
-	profile_source_free(src);
+	source_pos_free(src);
 	elf_func_free(&f);
 }
 

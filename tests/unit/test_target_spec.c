@@ -5,8 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
-#include "regs.h"
-#include "target_spec.h"
+#include "lib/regs.h"
+#include "record/target_spec.h"
 
 static void memcpy_like_defaults(void **state)
 {

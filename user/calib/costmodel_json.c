@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/* costmodel_json.c: the cost model's JSON form (docs/costmodel-format.md), written and read */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "costmodel.h"
+#include "lib/jsonr.h"
+#include "lib/jsonw.h"
+#include "lib/log.h"
+
+/* A double printed with @fmt, so the file says 67.12 and not 67.120000000000005. */
+static void put_num(json_object *o, const char *key, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	json_object_object_add(o, key, json_object_new_double_s(v, buf));
+}
+
+static json_object *meta_to_json(const struct costmodel *m)
+{
+	json_object *o = json_object_new_object(), *flags = json_object_new_array();
+	size_t i;
+
+	jsonw_put_str(o, "tool_version", m->meta.tool_version);
+	jsonw_put_str(o, "kernel", m->meta.kernel);
+	jsonw_put_str(o, "cpu_model", m->meta.cpu_model);
+	for (i = 0; i < m->meta.nr_cpu_flags; i++)
+		json_object_array_add(flags, json_object_new_string(m->meta.cpu_flags[i]));
+	json_object_object_add(o, "cpu_flags", flags);
+	json_object_object_add(o, "erms", json_object_new_boolean(m->erms));
+	json_object_object_add(o, "measured", json_object_new_boolean(m->measured));
+	jsonw_put_str(o, "note", m->note);
+	jsonw_put_str(o, "hostname", m->meta.hostname);
+	jsonw_put_str(o, "start", m->meta.start);
+	jsonw_put_str(o, "command", m->meta.command);
+	if (m->meta.duration_s > 0)
+		put_num(o, "duration_s", "%.2f", m->meta.duration_s);
+	jsonw_put_str(o, "timer", m->timer);
+	if (m->tsc_hz > 0)
+		put_num(o, "tsc_hz", "%.0f", m->tsc_hz);
+	if (m->timer_overhead_cycles > 0)
+		put_num(o, "timer_overhead_cycles", "%.1f", m->timer_overhead_cycles);
+	if (m->timer_step_cycles > 0)
+		put_num(o, "timer_step_cycles", "%.0f", m->timer_step_cycles);
+	if (m->cpu >= 0)
+		json_object_object_add(o, "cpu", json_object_new_int(m->cpu));
+	if (m->runs > 0)
+		json_object_object_add(o, "runs", json_object_new_int(m->runs));
+	return o;
+}
+
+static json_object *point_to_json(const struct costmodel_point *p)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "size", json_object_new_uint64(p->size));
+	put_num(o, "ns", "%.2f", p->ns);
+	if (p->cycles > 0)
+		put_num(o, "cycles", "%.1f", p->cycles);
+	if (p->spread >= 0)
+		put_num(o, "spread", "%.4f", p->spread);
+	if (p->ns_max > 0) {
+		put_num(o, "ns_min", "%.2f", p->ns_min);
+		put_num(o, "ns_max", "%.2f", p->ns_max);
+	}
+	return o;
+}
+
+static json_object *curve_to_json(const struct costmodel_curve *c)
+{
+	json_object *o = json_object_new_object(), *align = json_object_new_array();
+	json_object *points = json_object_new_array();
+	size_t i;
+
+	jsonw_put_str(o, "name", c->name);
+	jsonw_put_str(o, "family", c->family);
+	jsonw_put_str(o, "cache", costmodel_cache_name(c->cache));
+	json_object_array_add(align, json_object_new_int64(c->align_dst));
+	json_object_array_add(align, json_object_new_int64(c->align_src));
+	json_object_object_add(o, "align", align);
+	if (c->threshold >= 0)
+		json_object_object_add(o, "threshold", json_object_new_int64(c->threshold));
+	for (i = 0; i < c->nr_points; i++)
+		json_object_array_add(points, point_to_json(&c->points[i]));
+	json_object_object_add(o, "points", points);
+	return o;
+}
+
+json_object *costmodel_to_json(const struct costmodel *m)
+{
+	json_object *root = json_object_new_object(), *impls = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(root, "format", json_object_new_string(COSTMODEL_FORMAT));
+	json_object_object_add(root, "version", json_object_new_int(COSTMODEL_VERSION));
+	json_object_object_add(root, "meta", meta_to_json(m));
+	for (i = 0; i < m->nr_curves; i++)
+		json_object_array_add(impls, curve_to_json(&m->curves[i]));
+	json_object_object_add(root, "impls", impls);
+	return root;
+}
+
+int costmodel_write(const struct costmodel *m, const char *path)
+{
+	return jsonw_write_file(costmodel_to_json(m), path);
+}
+
+/* ---- reading: unknown keys are ignored, missing optional ones keep their defaults ---- */
+
+static void meta_from_json(json_object *o, struct costmodel *m)
+{
+	double d;
+
+	m->meta.tool_version = jsonr_str(o, "tool_version");
+	m->meta.kernel = jsonr_str(o, "kernel");
+	m->meta.cpu_model = jsonr_str(o, "cpu_model");
+	m->meta.hostname = jsonr_str(o, "hostname");
+	m->meta.start = jsonr_str(o, "start");
+	m->meta.command = jsonr_str(o, "command");
+	m->note = jsonr_str(o, "note");
+	m->timer = jsonr_str(o, "timer");
+	m->erms = jsonr_bool(o, "erms", true);
+	m->measured = jsonr_bool(o, "measured", true);
+	if (!jsonr_num(o, "duration_s", &d))
+		m->meta.duration_s = d;
+	if (!jsonr_num(o, "tsc_hz", &d))
+		m->tsc_hz = d;
+	if (!jsonr_num(o, "timer_overhead_cycles", &d))
+		m->timer_overhead_cycles = d;
+	if (!jsonr_num(o, "timer_step_cycles", &d))
+		m->timer_step_cycles = d;
+	if (!jsonr_num(o, "cpu", &d))
+		m->cpu = (int)d;
+	if (!jsonr_num(o, "runs", &d))
+		m->runs = (int)d;
+	m->meta.cpu_flags = jsonr_strv(o, "cpu_flags", &m->meta.nr_cpu_flags);
+}
+
+static int point_from_json(json_object *o, struct costmodel_curve *c, const char *name, size_t idx)
+{
+	struct costmodel_point p = {.spread = -1};
+	double size;
+	int err;
+
+	if (jsonr_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
+	    jsonr_num(o, "ns", &p.ns) || p.ns < 0) {
+		p_err(
+		    "%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" >= 0",
+		    name, c->name, costmodel_cache_name(c->cache), idx);
+		return -EINVAL;
+	}
+	p.size = (uint64_t)size;
+	if (jsonr_num(o, "cycles", &p.cycles) == -EINVAL ||
+	    jsonr_num(o, "spread", &p.spread) == -EINVAL ||
+	    jsonr_num(o, "ns_min", &p.ns_min) == -EINVAL ||
+	    jsonr_num(o, "ns_max", &p.ns_max) == -EINVAL) {
+		p_err("%s: %s (%s) point at size %llu: cycles, spread, ns_min and ns_max must be "
+		      "numbers",
+		      name, c->name, costmodel_cache_name(c->cache), (unsigned long long)p.size);
+		return -EINVAL;
+	}
+	err = costmodel_curve_add_point(c, &p);
+	if (err == -EEXIST)
+		p_err("%s: %s (%s) has two points at size %llu", name, c->name,
+		      costmodel_cache_name(c->cache), (unsigned long long)p.size);
+	return err;
+}
+
+static int curve_from_json(json_object *o, struct costmodel *m, const char *name, size_t idx)
+{
+	json_object *points, *align;
+	struct costmodel_curve *c;
+	char *impl, *family, *cache_s;
+	int cache, err = 0;
+	double t;
+	size_t i;
+
+	impl = jsonr_str(o, "name");
+	family = jsonr_str(o, "family");
+	cache_s = jsonr_str(o, "cache");
+	cache = costmodel_cache_parse(cache_s);
+	if (!impl || !cache_s) {
+		p_err("%s: impls[%zu] needs string \"name\" and \"cache\"", name, idx);
+		err = -EINVAL;
+		goto out;
+	}
+	if (cache < 0) {
+		/* A cache state added later: skip it rather than refuse the whole model. */
+		p_debug("%s: impls[%zu] (%s): unknown cache state '%s' skipped", name, idx, impl,
+			cache_s);
+		goto out;
+	}
+	c = costmodel_add_curve(m, impl, family, cache);
+	if (!c) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (json_object_object_get_ex(o, "align", &align) &&
+	    json_object_is_type(align, json_type_array) && json_object_array_length(align) == 2) {
+		c->align_dst = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 0));
+		c->align_src = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 1));
+	}
+	if (!jsonr_num(o, "threshold", &t) && t >= 0)
+		c->threshold = (int64_t)t;
+	if (!json_object_object_get_ex(o, "points", &points) ||
+	    !json_object_is_type(points, json_type_array)) {
+		p_err("%s: %s (%s) has no \"points\" array", name, impl, cache_s);
+		err = -EINVAL;
+		goto out;
+	}
+	for (i = 0; !err && i < json_object_array_length(points); i++)
+		err = point_from_json(json_object_array_get_idx(points, i), c, name, i);
+out:
+	free(impl);
+	free(family);
+	free(cache_s);
+	return err;
+}
+
+int costmodel_from_json(json_object *root, const char *name, struct costmodel **out)
+{
+	json_object *v, *impls;
+	struct costmodel *m;
+	const char *format;
+	int64_t version;
+	size_t i;
+	int err = 0;
+
+	if (!json_object_is_type(root, json_type_object) ||
+	    !json_object_object_get_ex(root, "format", &v) ||
+	    !json_object_is_type(v, json_type_string)) {
+		p_err("%s is not a copyprof cost model (no \"format\" field)", name);
+		return -EINVAL;
+	}
+	format = json_object_get_string(v);
+	if (strcmp(format, COSTMODEL_FORMAT)) {
+		p_err("%s is not a copyprof cost model (format \"%s\", expected \"%s\")", name,
+		      format, COSTMODEL_FORMAT);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(root, "version", &v) ||
+	    !json_object_is_type(v, json_type_int)) {
+		p_err("%s: cost model has no integer \"version\"", name);
+		return -EINVAL;
+	}
+	version = json_object_get_int64(v);
+	if (version > COSTMODEL_VERSION || version < 1) {
+		p_err(
+		    "%s: cost model version %lld; this copyprof reads version %d: a newer copyprof "
+		    "wrote it, upgrade copyprof to read it",
+		    name, (long long)version, COSTMODEL_VERSION);
+		return -EINVAL;
+	}
+	if (!json_object_object_get_ex(root, "impls", &impls) ||
+	    !json_object_is_type(impls, json_type_array)) {
+		p_err("%s: cost model has no \"impls\" array", name);
+		return -EINVAL;
+	}
+	m = costmodel_new();
+	if (!m)
+		return -ENOMEM;
+	if (json_object_object_get_ex(root, "meta", &v) && json_object_is_type(v, json_type_object))
+		meta_from_json(v, m);
+	for (i = 0; !err && i < json_object_array_length(impls); i++) {
+		json_object *c = json_object_array_get_idx(impls, i);
+
+		if (!json_object_is_type(c, json_type_object)) {
+			p_err("%s: impls[%zu] is not an object", name, i);
+			err = -EINVAL;
+			break;
+		}
+		err = curve_from_json(c, m, name, i);
+	}
+	if (err) {
+		costmodel_free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+int costmodel_read(const char *path, struct costmodel **out)
+{
+	json_object *root;
+	FILE *f;
+	int err;
+
+	/* json-c only says "failed"; open first to tell a missing file from bad JSON. */
+	f = fopen(path, "r");
+	if (!f) {
+		err = -errno;
+		p_err("cannot read cost model %s: %s", path, strerror(errno));
+		return err;
+	}
+	fclose(f);
+	root = json_object_from_file(path);
+	if (!root) {
+		p_err("cannot read cost model %s: not valid JSON (%s)", path,
+		      json_util_get_last_err() ?: "parse error");
+		return -EINVAL;
+	}
+	err = costmodel_from_json(root, path, out);
+	json_object_put(root);
+	return err;
+}

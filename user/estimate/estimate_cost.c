@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_cost.c: per-call costs of a family's policies from a cost model, and bucket costing */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "estimate_cost.h"
+#include "estimate_model.h"
+#include "lib/log.h"
+
+/* erms_threshold's T when a curve does not say: the replica's default. */
+#define DISPATCH_DEFAULT_T 2048
+/* Dispatch cost from the string op side: the first few sizes, where noise is smallest. */
+#define DISPATCH_HI_POINTS 3
+
+static int missing(const char *model_name, const char *impl, enum costmodel_cache cache,
+		   enum est_family f, const char *role)
+{
+	p_err("cost model %s has no curve for %s in cache state %s (%s of %s): measure it with "
+	      "copyprof calibrate, or choose another --cache/--family", model_name, impl,
+	      costmodel_cache_name(cache), role, est_family(f)->name);
+	return -ENOENT;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static uint64_t curve_threshold(const struct costmodel_curve *d)
+{
+	return d->threshold >= 0 ? (uint64_t)d->threshold : DISPATCH_DEFAULT_T;
+}
+
+/* Index of the first point at or above @t (points are sorted by size). */
+static size_t first_at_or_above(const struct costmodel_curve *d, uint64_t t)
+{
+	size_t i = 0;
+
+	while (i < d->nr_points && d->points[i].size < t)
+		i++;
+	return i;
+}
+
+/*
+ * The dispatch cost from several differences: weighted by the inverse of their variance when
+ * every point has a known spread (a 1 MiB point's noise dwarfs a 1 ns branch), else the median.
+ */
+static double combine(double *v, double *var, size_t n)
+{
+	double sw = 0, s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (var[i] <= 0)
+			return median(v, n);
+		s += v[i] / var[i];
+		sw += 1 / var[i];
+	}
+	return n ? s / sw : 0;
+}
+
+static double diff_var(const struct est_costs *c, const struct costmodel_point *p,
+		       const struct costmodel_curve *base)
+{
+	const struct costmodel_point *q = costmodel_point_at(base, p->size);
+	double a = est_point_sigma(p, c->runs), b = q ? est_point_sigma(q, c->runs) : 0;
+
+	return a > 0 && b > 0 ? a * a + b * b : 0;
+}
+
+void est_costs_refresh(struct est_costs *c)
+{
+	const struct est_family_impls *fi = est_family(c->family);
+	int k;
+
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++) {
+		double lo[64], hi[64], vlo[64], vhi[64];
+		size_t nlo = 0, nhi = 0, i;
+
+		c->d_lo[k] = c->d_hi[k] = 0;
+		if (!c->w[k] || !fi->dispatch || !c->dispatch_curves[k])
+			continue;
+		for (i = 0; i < c->nr_dispatch[k]; i++) {
+			const struct costmodel_curve *d = c->dispatch_curves[k][i];
+			size_t j, start = first_at_or_above(d, curve_threshold(d));
+
+			for (j = 0; j < start && nlo < 64; j++, nlo++) {
+				lo[nlo] = d->points[j].ns -
+					  costmodel_cost_ns(c->loop[k], (double)d->points[j].size);
+				vlo[nlo] = diff_var(c, &d->points[j], c->loop[k]);
+			}
+			for (j = start; c->string[k] && !c->string_via_dispatch[k] &&
+					j < d->nr_points && j < start + DISPATCH_HI_POINTS && nhi < 64;
+			     j++, nhi++) {
+				hi[nhi] = d->points[j].ns -
+					  costmodel_cost_ns(c->string[k], (double)d->points[j].size);
+				vhi[nhi] = diff_var(c, &d->points[j], c->string[k]);
+			}
+		}
+		c->d_lo[k] = combine(lo, vlo, nlo);
+		c->d_hi[k] = combine(hi, vhi, nhi);
+		c->d_lo_measured |= nlo > 0;
+		c->d_hi_measured |= nhi > 0 || c->string_via_dispatch[k];
+	}
+}
+
+static const struct costmodel_curve *find_dispatch(const struct costmodel *m, const char *name,
+						   enum costmodel_cache cache, size_t *n,
+						   const struct costmodel_curve ***all)
+{
+	size_t i;
+
+	*n = 0;
+	*all = calloc(m->nr_curves ? m->nr_curves : 1, sizeof(**all));
+	if (!*all)
+		return NULL;
+	for (i = 0; i < m->nr_curves; i++)
+		if (m->curves[i].cache == cache && !strcmp(m->curves[i].name, name) &&
+		    m->curves[i].nr_points)
+			(*all)[(*n)++] = &m->curves[i];
+	return *n ? (*all)[0] : NULL;
+}
+
+static void track_max(struct est_costs *c, const struct costmodel_curve *cv)
+{
+	double last;
+
+	if (!cv || !cv->nr_points)
+		return;
+	last = (double)cv->points[cv->nr_points - 1].size;
+	if (!c->max_size || last < c->max_size)
+		c->max_size = last;
+}
+
+int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
+		      enum est_family f, const char *today_impl, const struct est_cache *cache)
+{
+	const struct est_family_impls *fi = est_family(f);
+	double sum = 0;
+	int k;
+
+	memset(c, 0, sizeof(*c));
+	c->family = f;
+	c->runs = m->runs;
+	memcpy(c->w, cache->w, sizeof(c->w));
+	if (!fi->has_src) {
+		c->w[COSTMODEL_WARM] += c->w[COSTMODEL_SRC_FLUSHED];
+		c->w[COSTMODEL_SRC_FLUSHED] = 0;
+	}
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
+		sum += c->w[k];
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++) {
+		const struct costmodel_curve *d = NULL;
+
+		c->w[k] /= sum;
+		if (!c->w[k])
+			continue;
+		c->loop[k] = costmodel_find(m, fi->loop, k);
+		c->string[k] = costmodel_find(m, fi->string, k);
+		c->today[k] = costmodel_find(m, today_impl, k);
+		if (fi->dispatch) {
+			d = find_dispatch(m, fi->dispatch, k, &c->nr_dispatch[k],
+					  &c->dispatch_curves[k]);
+			if (!c->dispatch_curves[k])
+				return -ENOMEM;
+		}
+		if (!c->loop[k] || !c->loop[k]->nr_points)
+			return missing(model_name, fi->loop, k, f, "the loop");
+		if ((!c->string[k] || !c->string[k]->nr_points) && d) {
+			size_t start = first_at_or_above(d, curve_threshold(d));
+
+			if (start < d->nr_points) {
+				c->string_side[k] = *d;
+				c->string_side[k].points = d->points + start;
+				c->string_side[k].nr_points = d->nr_points - start;
+				c->string[k] = &c->string_side[k];
+				c->string_via_dispatch[k] = true;
+			}
+		}
+		if (!c->string[k] || !c->string[k]->nr_points)
+			return missing(model_name, fi->string, k, f, "the string op");
+		if (!c->today[k] || !c->today[k]->nr_points)
+			return missing(model_name, today_impl, k, f, "today's implementation");
+		c->dispatch_measured |= c->nr_dispatch[k] > 0;
+		track_max(c, c->loop[k]);
+		track_max(c, c->string[k]);
+		track_max(c, c->today[k]);
+	}
+	est_costs_refresh(c);
+	return 0;
+}
+
+void est_costs_release(struct est_costs *c)
+{
+	int k;
+
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
+		free(c->dispatch_curves[k]);
+}
+
+void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const char *today_impl)
+{
+	const struct est_family_impls *fi = est_family(c->family);
+	struct est_mix_classes *cl = &c->mix_classes;
+	size_t k;
+
+	memset(cl, 0, sizeof(*cl));
+	memset(c->mix_split, 0, sizeof(c->mix_split));
+	c->mix_dispatch_known = false;
+	if (!mix || !mix->applied)
+		return;
+	if (mix->classes.nr) {
+		*cl = mix->classes;
+		memcpy(c->mix_split, mix->split.penalty_ns, sizeof(c->mix_split));
+	} else {
+		cl->nr = 1;
+		cl->edges[1] = mix->cutoff;
+	}
+	c->mix_dispatch_known = fi->dispatch && est_mix_find(mix, fi->dispatch);
+	for (k = 0; k < cl->nr; k++) {
+		double n = (double)cl->edges[k]; /* a length of class k */
+
+		c->mix_today[k] = est_mix_penalty(mix, today_impl, n);
+		c->mix_loop[k] = est_mix_penalty(mix, fi->loop, n);
+		c->mix_string[k] = est_mix_penalty(mix, fi->string, n);
+		c->mix_dispatch[k] = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch, n) :
+							     c->mix_loop[k];
+	}
+}
+
+static double side_at(const struct est_costs *c, int k, enum est_side side, double n)
+{
+	int m = est_mix_class_of(&c->mix_classes, n);
+	double pt = m >= 0 ? c->mix_today[m] : 0, pl = m >= 0 ? c->mix_loop[m] : 0;
+	double ps = m >= 0 ? c->mix_string[m] : 0, pd = m >= 0 ? c->mix_dispatch[m] : 0;
+
+	switch (side) {
+	case EST_SIDE_TODAY:
+		return costmodel_cost_ns(c->today[k], n) + pt;
+	case EST_SIDE_LOOP:
+		/* The loop behind the dispatch: the dispatch replica's own penalty. */
+		return costmodel_cost_ns(c->loop[k], n) + c->d_lo[k] + pd;
+	case EST_SIDE_STRING:
+		/* A stand-in from erms_threshold already includes the dispatch. */
+		return costmodel_cost_ns(c->string[k], n) +
+		       (c->string_via_dispatch[k] ? 0 : c->d_hi[k]) + ps;
+	case EST_SIDE_LOOP_BARE:
+		return costmodel_cost_ns(c->loop[k], n) + pl;
+	case EST_SIDE_STRING_BARE:
+		return costmodel_cost_ns(c->string[k], n) + ps;
+	}
+	return NAN;
+}
+
+double est_cost_side(const struct est_costs *c, enum est_side side, double n)
+{
+	double sum = 0;
+	int k;
+
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
+		if (c->w[k])
+			sum += c->w[k] * side_at(c, k, side, n);
+	return sum;
+}
+
+static const struct costmodel_curve *side_curve(const struct est_costs *c, int k,
+						enum est_side side)
+{
+	switch (side) {
+	case EST_SIDE_TODAY:
+		return c->today[k];
+	case EST_SIDE_LOOP:
+	case EST_SIDE_LOOP_BARE:
+		return c->loop[k];
+	default:
+		return c->string[k];
+	}
+}
+
+/*
+ * Costing a bucket at its mean: the cost f is piecewise linear with knots at the measured
+ * sizes. Let g be the chord of f over the bucket's lengths [lo, hi-1]; g is linear, so the sum
+ * of g over the calls is exactly calls * g(mean), and the error of calls * f(mean) is
+ * sum(f - g)(len) - calls * (f - g)(mean). f - g is 0 at both ends and piecewise linear, so both
+ * terms lie in [min, max] of f - g over the knots inside the bucket: the error is at most
+ * calls * (max - min). It is 0 where f is linear over the bucket (no knot inside), in every
+ * exact bucket below 64, and when every call has the same length.
+ */
+static double side_bound(const struct est_costs *c, enum est_side side, uint64_t lo, uint64_t hi)
+{
+	double a = (double)lo, b = (double)hi - 1, fa, fb, hiw = 0, low = 0;
+	int k;
+
+	if (hi - lo <= 1)
+		return 0;
+	fa = est_cost_side(c, side, a);
+	fb = est_cost_side(c, side, b);
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++) {
+		const struct costmodel_curve *cv = side_curve(c, k, side);
+		size_t i;
+
+		if (!c->w[k] || !cv)
+			continue;
+		for (i = 0; i < cv->nr_points; i++) {
+			double x = (double)cv->points[i].size, e;
+
+			if (x <= a || x >= b)
+				continue;
+			e = est_cost_side(c, side, x) - (fa + (fb - fa) * (x - a) / (b - a));
+			if (e > hiw)
+				hiw = e;
+			if (e < low)
+				low = e;
+		}
+	}
+	return hiw - low;
+}
+
+/* A threshold's split penalty per call of a bucket ending at @hi (0 from the cutoff on). */
+static double split_ns(const struct est_costs *c, uint64_t t, uint64_t hi)
+{
+	const struct est_mix_classes *cl = &c->mix_classes;
+
+	return cl->nr && hi <= cl->edges[cl->nr] ? est_mix_split_at(cl, c->mix_split, t) : 0;
+}
+
+double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
+		       uint64_t hi, double calls, double mean, double *bound, bool *split)
+{
+	enum est_side side;
+	double l, s, sp = 0;
+
+	switch (p->kind) {
+	case EST_TODAY:
+		side = EST_SIDE_TODAY;
+		break;
+	case EST_ALWAYS:
+		side = EST_SIDE_STRING_BARE;
+		break;
+	case EST_ORACLE:
+		/* The cheaper implementation at this length, with a free dispatch. */
+		l = est_cost_side(c, EST_SIDE_LOOP_BARE, mean);
+		s = est_cost_side(c, EST_SIDE_STRING_BARE, mean);
+		side = l <= s ? EST_SIDE_LOOP_BARE : EST_SIDE_STRING_BARE;
+		break;
+	default:
+		/* The dispatch's branch among the short lengths (the mix correction). */
+		sp = split_ns(c, p->threshold, hi);
+		if (p->threshold <= lo) {
+			side = EST_SIDE_STRING;
+		} else if (p->threshold >= hi) {
+			side = EST_SIDE_LOOP;
+		} else {
+			/*
+			 * T inside the bucket: how many calls fall below T is not recorded. Assume
+			 * the lengths uniform over the bucket; whatever the split, the cost lies
+			 * between calls * loop and calls * string at the mean, which is the bound.
+			 */
+			double below = (double)(p->threshold - lo) / (double)(hi - lo);
+
+			l = est_cost_side(c, EST_SIDE_LOOP, ((double)lo + (double)p->threshold - 1) / 2);
+			s = est_cost_side(c, EST_SIDE_STRING, ((double)p->threshold + (double)hi - 1) / 2);
+			*split = true;
+			*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
+					      est_cost_side(c, EST_SIDE_STRING, mean));
+			return calls * (below * l + (1 - below) * s + sp);
+		}
+	}
+	*bound = calls * side_bound(c, side, lo, hi);
+	return calls * (est_cost_side(c, side, mean) + sp);
+}
+
+double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,
+			  const struct est_site *s, double mean)
+{
+	double ns_per_sample, today;
+
+	if (!s->time_weighted)
+		return 1;
+	/*
+	 * A sample lands in a call with probability proportional to its duration: the samples of
+	 * a bucket are (time spent there) * rate, so calls = samples * (ns per sample) / cost.
+	 * Without a sampling rate the scale is unknown and only ratios mean anything.
+	 */
+	ns_per_sample = in->sample_hz > 0 ? 1e9 / in->sample_hz : 1;
+	today = est_cost_side(c, EST_SIDE_TODAY, mean);
+	return ns_per_sample / (today > 0.01 ? today : 0.01);
+}

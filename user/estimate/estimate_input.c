@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_input.c: what estimate reads: families, options, profile groups and size tables */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "estimate.h"
+#include "lib/log.h"
+
+static const struct est_family_impls families[EST_NR_FAMILIES] = {
+	[EST_MEMCPY] = { "memcpy", "memcpy_orig", "movsb", "erms_threshold", "REP MOVSB", true },
+	[EST_MEMMOVE] = { "memmove", "memmove_orig", "memmove_erms", NULL, "REP MOVSB", true },
+	[EST_CLEAR_USER] = { "clear_user", "rep_stos_alternative", "rep_stosb", NULL, "REP STOSB",
+			     false },
+	[EST_MEMSET] = { "memset", "memset_orig", "stosb", NULL, "REP STOSB", false },
+};
+
+const struct est_family_impls *est_family(enum est_family f)
+{
+	return &families[f < EST_NR_FAMILIES ? f : EST_MEMCPY];
+}
+
+int est_family_parse(const char *s)
+{
+	int f;
+
+	for (f = 0; f < EST_NR_FAMILIES; f++)
+		if (s && !strcmp(s, families[f].name))
+			return f;
+	return -1;
+}
+
+int est_cache_parse(const char *s, struct est_cache *c)
+{
+	double w, sd, d;
+	char tail;
+	int k;
+
+	memset(c, 0, sizeof(*c));
+	k = costmodel_cache_parse(s);
+	if (k >= 0) {
+		c->w[k] = 1;
+		snprintf(c->label, sizeof(c->label), "%s", s);
+		return 0;
+	}
+	if (strncmp(s, "mixed=", 6) || sscanf(s + 6, "%lf,%lf,%lf%c", &w, &sd, &d, &tail) != 3 ||
+	    !(w >= 0 && sd >= 0 && d >= 0) || !isfinite(w + sd + d) || w + sd + d <= 0)
+		return -EINVAL;
+	c->w[COSTMODEL_WARM] = w;
+	c->w[COSTMODEL_SRC_FLUSHED] = sd;
+	c->w[COSTMODEL_DST_FLUSHED] = d;
+	snprintf(c->label, sizeof(c->label), "mixed=%g,%g,%g", w, sd, d);
+	return 0;
+}
+
+void est_options_default(struct est_options *o)
+{
+	static const uint64_t dflt[] = { 0, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192,
+					 EST_NEVER };
+
+	memset(o, 0, sizeof(*o));
+	est_cache_parse("warm", &o->cache);
+	memcpy(o->thresholds, dflt, sizeof(dflt));
+	o->nr_thresholds = sizeof(dflt) / sizeof(dflt[0]);
+	o->family = -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	size_t n = 0, i, out = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v;
+		char *end;
+
+		if (n == EST_MAX_THRESHOLDS) {
+			snprintf(why, len, "more than %d thresholds", EST_MAX_THRESHOLDS);
+			goto bad;
+		}
+		if (!strcmp(tok, "never")) {
+			o->thresholds[n++] = EST_NEVER;
+			continue;
+		}
+		errno = 0;
+		v = strtoull(tok, &end, 0);
+		if (end == tok || errno || *tok == '-') {
+			snprintf(why, len, "'%s' is not a length or 'never'", tok);
+			goto bad;
+		}
+		if (*end == 'K' || *end == 'k')
+			v <<= 10, end++;
+		else if (*end == 'M')
+			v <<= 20, end++;
+		else if (*end == 'G')
+			v <<= 30, end++;
+		if (*end || v >= (1ULL << 40)) {
+			snprintf(why, len, "'%s' is not a length below 1T or 'never'", tok);
+			goto bad;
+		}
+		o->thresholds[n++] = v;
+	}
+	if (!n) {
+		snprintf(why, len, "the list is empty");
+		goto bad;
+	}
+	qsort(o->thresholds, n, sizeof(uint64_t), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (!out || o->thresholds[out - 1] != o->thresholds[i])
+			o->thresholds[out++] = o->thresholds[i];
+	o->nr_thresholds = out;
+	free(dup);
+	return 0;
+bad:
+	free(dup);
+	return -EINVAL;
+}
+
+enum est_family est_site_family(const struct profile_site *s)
+{
+	const char *sym = s->symbol ? s->symbol : "";
+	const char *fam = s->sample && s->sample->family ? s->sample->family : "";
+
+	/* A sampled site names its family; copy_user and inline rep movs are costed as memcpy. */
+	if (est_family_parse(fam) >= 0)
+		return est_family_parse(fam);
+	if (!strcmp(fam, "stos"))
+		return EST_MEMSET;
+	if (!strcmp(fam, "copy_user") || !strcmp(fam, "movs"))
+		return EST_MEMCPY;
+
+	if (strstr(sym, "memmove"))
+		return EST_MEMMOVE;
+	if (strstr(sym, "memset"))
+		return EST_MEMSET;
+	if (strstr(sym, "clear_user") || strstr(sym, "rep_stos"))
+		return EST_CLEAR_USER;
+	/* record's convention: a length in arg2 is a clear(dst, len)-like target. */
+	if (s->len_arg && !strcmp(s->len_arg, "arg2"))
+		return EST_CLEAR_USER;
+	return EST_MEMCPY;
+}
+
+/* "vmlinux:read_zero+0x0 <- vfs_read+0xe7 (kprobe)"; @caller may be NULL. */
+static char *site_label(const struct profile_site *s, const char *caller)
+{
+	const char *t = s->target ? s->target : "?", *slash = strrchr(t, '/');
+	char *out;
+
+	/* A stage label (zdss_flush) says which call site it is better than the offset does. */
+	if (asprintf(&out, "%s:%s+0x%llx%s%s%s%s%s (%s)", slash ? slash + 1 : t,
+		     s->symbol ? s->symbol : "?", (unsigned long long)s->offset,
+		     caller ? " <- " : "", caller ?: "", s->label ? " [" : "", s->label ?: "",
+		     s->label ? "]" : "", s->mechanism ? s->mechanism : "?") < 0)
+		return NULL;
+	return out;
+}
+
+/* Appends a site row for @s with @slots as its lengths; @caller names who called, if a caller. */
+static int add_row(struct est_input *in, const struct profile_site *s, const struct hist_slot *slots,
+		   const char *caller)
+{
+	struct est_site *v = realloc(in->sites, (in->nr_sites + 1) * sizeof(*v));
+	uint32_t b;
+
+	if (!v)
+		return -ENOMEM;
+	in->sites = v;
+	v = &v[in->nr_sites];
+	memset(v, 0, sizeof(*v));
+	v->label = site_label(s, caller);
+	if (!v->label)
+		return -ENOMEM;
+	v->family = est_site_family(s);
+	v->counted = true; /* calls, or samples: counts either way */
+	v->time_weighted = s->sample != NULL;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		v->n[b] = (double)slots[b].count;
+		v->bytes[b] = (double)slots[b].bytes;
+	}
+	in->nr_sites++;
+	return 0;
+}
+
+/*
+ * An entry site with callers becomes one row per caller, so the per-site breakdown says which
+ * callers win and which lose; calls no caller took (caller_misses) keep a row of their own.
+ * The rows add up to the site, so totals do not change.
+ */
+static int add_site(struct est_input *in, const struct profile_site *s)
+{
+	struct hist_slot rest[CP_NBUCKETS];
+	size_t i;
+	int err;
+
+	if (!s->nr_callers)
+		return add_row(in, s, s->buckets, NULL);
+	for (i = 0; i < s->nr_callers; i++) {
+		const struct profile_caller *c = &s->callers[i];
+		char name[160];
+
+		snprintf(name, sizeof(name), "%s+0x%llx", c->symbol ?: "?",
+			 (unsigned long long)c->offset);
+		err = add_row(in, s, c->buckets, name);
+		if (err)
+			return err;
+	}
+	return profile_site_no_caller(s, rest) ? add_row(in, s, rest, "(no caller)") : 0;
+}
+
+static int group_input(const struct profile *p, const char *name, size_t gi, struct est_input *in)
+{
+	const struct profile_group *g = &p->groups[gi];
+	size_t i;
+	int err;
+
+	in->meta.kernel = g->kernel;
+	in->meta.cpu_model = g->cpu_model;
+	in->meta.cpu_flags = g->cpu_flags;
+	in->meta.nr_cpu_flags = g->nr_cpu_flags;
+	in->duration_s = g->duration_s;
+	in->sample_hz = g->sample_hz;
+	if (g->total_samples > g->idle_samples)
+		in->total_samples = (double)(g->total_samples - g->idle_samples);
+	if (asprintf(&in->name, "%s group %zu: %s, kernel %s, %zu host%s, %llu profile%s", name, gi,
+		     g->cpu_model ? g->cpu_model : "unknown CPU", g->kernel ? g->kernel : "unknown",
+		     g->nr_hosts, g->nr_hosts == 1 ? "" : "s", (unsigned long long)g->profiles,
+		     g->profiles == 1 ? "" : "s") < 0)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_sites; i++) {
+		if (p->sites[i].group != gi)
+			continue;
+		err = add_site(in, &p->sites[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,
+			    size_t *nr)
+{
+	size_t n = p->nr_groups ? p->nr_groups : 1, i;
+	struct est_input *in = calloc(n, sizeof(*in));
+	int err = 0;
+
+	if (!in)
+		return -ENOMEM;
+	if (!p->nr_groups) {
+		in->meta = p->meta; /* a view: the strings stay the profile's */
+		in->duration_s = p->meta.duration_s;
+		if (p->sample) {
+			in->sample_hz = p->sample->hz;
+			if (p->sample->total > p->sample->idle)
+				in->total_samples =
+					(double)(p->sample->total - p->sample->idle);
+		}
+		in->name = strdup(name);
+		err = in->name ? 0 : -ENOMEM;
+		for (i = 0; !err && i < p->nr_sites; i++)
+			err = add_site(in, &p->sites[i]);
+	}
+	for (i = 0; !err && i < p->nr_groups; i++)
+		err = group_input(p, name, i, &in[i]);
+	if (err) {
+		for (i = 0; i < n; i++)
+			est_input_free(&in[i]);
+		free(in);
+		return err;
+	}
+	*out = in;
+	*nr = n;
+	return 0;
+}
+
+/* One "size SEP weight" row; 1 parsed, 0 blank or comment, -1 malformed. */
+static int parse_row(char *line, unsigned long long *size, double *w)
+{
+	char *p = line, *end;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p || *p == '#')
+		return 0;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	*size = strtoull(p, &end, 10);
+	p = end;
+	while (*p == ' ' || *p == '\t' || *p == ',' || *p == ';')
+		p++;
+	*w = strtod(p, &end);
+	if (end == p)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	return *end ? -1 : 1;
+}
+
+int est_input_from_hist(const char *path, enum est_family family, struct est_input *in)
+{
+	const char *slash = strrchr(path, '/');
+	struct est_site *s;
+	size_t lineno = 0, rows = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	memset(in, 0, sizeof(*in));
+	f = fopen(path, "r");
+	if (!f) {
+		err = -errno;
+		p_err("cannot read size table %s: %s", path, strerror(errno));
+		return err;
+	}
+	in->sites = s = calloc(1, sizeof(*s));
+	in->name = strdup(path);
+	if (s)
+		s->label = strdup(slash ? slash + 1 : path);
+	if (!s || !in->name || !s->label) {
+		err = -ENOMEM;
+		goto out;
+	}
+	in->nr_sites = 1;
+	s->family = family;
+	s->counted = true;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned long long size;
+		double w;
+		int r = parse_row(line, &size, &w);
+
+		lineno++;
+		if (r == 0)
+			continue;
+		if (r < 0 && !rows && lineno == 1)
+			continue; /* a header such as "size,count" */
+		if (r < 0 || !(w >= 0) || !isfinite(w) || size >= (1ULL << 40)) {
+			p_err("%s:%zu: expected 'size,count' or 'size<TAB>probability' with a size "
+			      "below 2^40 and a weight >= 0", path, lineno);
+			err = -EINVAL;
+			goto out;
+		}
+		/* A fractional weight (a probability) is no count: no Poisson error for it. */
+		if (w != floor(w))
+			s->counted = false;
+		s->n[cp_bucket_of(size)] += w;
+		s->bytes[cp_bucket_of(size)] += w * (double)size;
+		rows++;
+	}
+	if (!rows) {
+		p_err("%s has no 'size,count' rows", path);
+		err = -EINVAL;
+	}
+out:
+	free(line);
+	fclose(f);
+	if (err)
+		est_input_free(in);
+	return err;
+}
+
+void est_input_free(struct est_input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_sites; i++)
+		free(in->sites[i].label);
+	free(in->sites);
+	free(in->name);
+	memset(in, 0, sizeof(*in));
+}
+
+bool est_input_has_family(const struct est_input *in, enum est_family f)
+{
+	size_t i;
+	int b;
+
+	for (i = 0; i < in->nr_sites; i++) {
+		if (in->sites[i].family != f)
+			continue;
+		for (b = 0; b < CP_NBUCKETS; b++)
+			if (in->sites[i].n[b] > 0)
+				return true;
+	}
+	return false;
+}
+
+bool est_input_counted(const struct est_input *in, enum est_family f)
+{
+	size_t i;
+
+	for (i = 0; i < in->nr_sites; i++)
+		if (in->sites[i].family == f && !in->sites[i].counted)
+			return false;
+	return true;
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_model.c: every policy's total over a family's histograms, the best T, per-site rows */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sites/copy_paths.h"
+#include "estimate_cost.h"
+#include "estimate_model.h"
+#include "lib/log.h"
+
+void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est_family f,
+		 const struct est_policy *pol, size_t np, const struct est_site *only,
+		 struct est_acc *a, bool full)
+{
+	size_t i, p;
+	int b;
+
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < in->nr_sites; i++) {
+		const struct est_site *s = &in->sites[i];
+
+		if (s->family != f || (only && s != only))
+			continue;
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
+			double n = s->n[b], mean, per_unit, calls, today, bound;
+			bool split = false;
+
+			if (n <= 0)
+				continue;
+			mean = s->bytes[b] / n;
+			/* Guard against tables whose bytes do not fit the bucket. */
+			if (mean < (double)lo)
+				mean = (double)lo;
+			if (mean > (double)hi - 1)
+				mean = (double)hi - 1;
+			per_unit = est_calls_per_unit(c, in, s, mean);
+			calls = n * per_unit;
+			a->calls += calls;
+			if (full) {
+				a->bucket_calls[b] += calls;
+				a->bucket_bytes[b] += calls * mean;
+			}
+			if (s->time_weighted)
+				a->samples += n;
+			if (c->max_size && mean > c->max_size)
+				a->beyond += calls;
+			today = est_cost_bucket(c, &pol[0], lo, hi, 1, mean, &bound, &split);
+			for (p = 0; p < np; p++) {
+				double cost = p ? est_cost_bucket(c, &pol[p], lo, hi, 1, mean, &bound,
+								  &split) :
+						  today;
+
+				a->total[p] += calls * cost;
+				if (!full)
+					continue;
+				a->bound[p] += calls * bound;
+				/* Counting error: n is Poisson, each unit adds per_unit calls. */
+				if (s->counted) {
+					double ua = per_unit * cost, uc = per_unit * today;
+
+					a->saa[p] += n * ua * ua;
+					a->sac[p] += n * ua * uc;
+					if (!p)
+						a->scc += n * uc * uc;
+				}
+			}
+			a->split |= split;
+		}
+	}
+}
+
+static void make_policies(const struct est_options *o, struct est_policy *pol, size_t *np)
+{
+	size_t n = 0, i;
+
+	pol[n++] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
+	pol[n++] = (struct est_policy){ .kind = EST_ALWAYS, .name = "always" };
+	for (i = 0; i < o->nr_thresholds; i++) {
+		struct est_policy *p = &pol[n++];
+
+		*p = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = o->thresholds[i] };
+		if (o->thresholds[i] == EST_NEVER)
+			snprintf(p->name, sizeof(p->name), "never");
+		else
+			snprintf(p->name, sizeof(p->name), "T=%llu",
+				 (unsigned long long)o->thresholds[i]);
+	}
+	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
+	*np = n;
+}
+
+static void choose_best(const struct est_options *o, struct est_family_result *r)
+{
+	double best = INFINITY;
+	size_t i;
+
+	r->best = -1;
+	r->at = -1;
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct est_row *w = &r->rows[i];
+
+		if (w->pol.kind == EST_ORACLE)
+			r->oracle = (int)i;
+		if (w->pol.kind != EST_THRESHOLD)
+			continue;
+		/* Exact ties (e.g. no calls between two thresholds): keep the larger T. */
+		if (w->total_ns <= best + 1e-9 * fabs(best)) {
+			if (w->total_ns < best)
+				best = w->total_ns;
+			r->best = (int)i;
+		}
+		if (o->at_set && w->pol.threshold == o->at)
+			r->at = (int)i;
+	}
+	r->flat_lo = EST_NEVER;
+	r->flat_hi = 0;
+	for (i = 0; r->best >= 0 && i < r->nr_rows; i++) {
+		const struct est_row *w = &r->rows[i];
+
+		if (w->pol.kind != EST_THRESHOLD ||
+		    w->total_ns > best + EST_FLAT_FRACTION * fabs(best))
+			continue;
+		if (w->pol.threshold < r->flat_lo)
+			r->flat_lo = w->pol.threshold;
+		if (w->pol.threshold > r->flat_hi)
+			r->flat_hi = w->pol.threshold;
+	}
+	if (r->at < 0)
+		r->at = r->best;
+}
+
+/* The neighbour correction's ns per call for policy row @p (0 without one). */
+static double residual(const struct est_options *o, size_t p)
+{
+	return o->residual_ns && isfinite(o->residual_ns[p]) ? o->residual_ns[p] : 0;
+}
+
+/*
+ * With the neighbour correction the oracle, which no replay runs, is kept at or below every
+ * replayed policy: it is the limit no threshold can beat.
+ */
+static void oracle_bound(const struct est_options *o, struct est_acc *a, size_t np)
+{
+	size_t p;
+
+	if (!o->residual_ns)
+		return;
+	for (p = 0; p < np; p++)
+		if (isfinite(o->residual_ns[p]) && a->total[p] < a->total[np - 1])
+			a->total[np - 1] = a->total[p];
+}
+
+static int site_rows(const struct est_costs *c, const struct est_input *in, enum est_family f,
+		     const struct est_options *o, struct est_family_result *r)
+{
+	struct est_policy two[2] = { r->rows[0].pol, r->rows[r->at].pol };
+	struct est_acc *a = malloc(sizeof(*a));
+	size_t i;
+
+	if (!a)
+		return -ENOMEM;
+	r->sites = calloc(in->nr_sites ? in->nr_sites : 1, sizeof(*r->sites));
+	if (!r->sites) {
+		free(a);
+		return -ENOMEM;
+	}
+	for (i = 0; i < in->nr_sites; i++) {
+		if (in->sites[i].family != f)
+			continue;
+		est_acc_run(c, in, f, two, 2, &in->sites[i], a, false);
+		if (a->calls <= 0)
+			continue;
+		r->sites[r->nr_sites++] = (struct est_site_row){
+			.site = &in->sites[i], .calls = a->calls,
+			.today_ns = a->total[0] + residual(o, 0) * a->calls,
+			.at_ns = a->total[1] + residual(o, (size_t)r->at) * a->calls };
+	}
+	free(a);
+	return 0;
+}
+
+int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
+			const char *model_name, const struct est_options *o,
+			struct est_family_result *r)
+{
+	struct est_policy pol[EST_MAX_POLICIES];
+	struct copy_path today;
+	struct est_costs c;
+	struct est_acc *a;
+	size_t np, p;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->family = f;
+	r->share = -1;
+	copy_path_today(est_family(f)->name, &in->meta, &today);
+	r->today_impl = today.impl;
+	snprintf(r->today_why, sizeof(r->today_why), "%s", today.why);
+	r->today_approx = today.approximate;
+	r->today_guessed = today.guessed;
+	err = est_costs_resolve(&c, m, model_name, f, today.impl, &o->cache);
+	if (err)
+		goto out_costs;
+	est_costs_set_mix(&c, o->mix, today.impl);
+	r->dispatch_measured = c.dispatch_measured;
+	r->dispatch_lo_measured = c.d_lo_measured;
+	r->dispatch_hi_measured = c.d_hi_measured;
+	for (p = 0; p < COSTMODEL_NR_CACHES; p++) {
+		r->dispatch_lo_ns += c.w[p] * c.d_lo[p];
+		r->dispatch_hi_ns += c.w[p] * c.d_hi[p];
+	}
+	make_policies(o, pol, &np);
+	a = malloc(sizeof(*a));
+	r->rows = calloc(np, sizeof(*r->rows));
+	if (!a || !r->rows) {
+		free(a);
+		err = -ENOMEM;
+		goto out_costs;
+	}
+	r->nr_rows = np;
+	est_acc_run(&c, in, f, pol, np, NULL, a, true);
+	r->calls = a->calls;
+	r->samples = a->samples;
+	r->bucket_calls = malloc(sizeof(a->bucket_calls));
+	r->bucket_bytes = malloc(sizeof(a->bucket_bytes));
+	if (!r->bucket_calls || !r->bucket_bytes) {
+		free(a);
+		err = -ENOMEM;
+		goto out_costs;
+	}
+	memcpy(r->bucket_calls, a->bucket_calls, sizeof(a->bucket_calls));
+	memcpy(r->bucket_bytes, a->bucket_bytes, sizeof(a->bucket_bytes));
+	r->beyond_calls = a->beyond;
+	for (p = 0; p < np; p++)
+		a->total[p] += residual(o, p) * a->calls;
+	oracle_bound(o, a, np);
+	r->split_buckets = a->split;
+	if (in->total_samples > 0 && a->samples > 0)
+		r->share = a->samples / in->total_samples;
+	for (p = 0; p < np; p++) {
+		struct est_row *w = &r->rows[p];
+		double t = a->total[0], ratio = t > 0 ? a->total[p] / t : 1;
+
+		w->pol = pol[p];
+		w->total_ns = a->total[p];
+		w->ns_per_call = a->calls > 0 ? a->total[p] / a->calls : 0;
+		w->delta_ns = a->total[p] - t;
+		w->delta_pct = t > 0 ? 100 * w->delta_ns / t : 0;
+		w->bound_ns = a->bound[p];
+		if (t > 0)
+			w->var_count = fmax(0, (a->saa[p] - 2 * ratio * a->sac[p] +
+						ratio * ratio * a->scc) / (t * t));
+	}
+	free(a);
+	err = est_calib_variance(&c, in, f, m, pol, np, r);
+	if (err)
+		goto out_costs;
+	for (p = 0; p < np; p++) {
+		struct est_row *w = &r->rows[p];
+		double half = 1.96 * 100 * sqrt(w->var_count + w->var_calib);
+
+		w->ci_low = w->delta_pct - half;
+		w->ci_high = w->delta_pct + half;
+	}
+	choose_best(o, r);
+	if (r->at >= 0)
+		err = site_rows(&c, in, f, o, r);
+out_costs:
+	est_costs_release(&c);
+	return err;
+}
+
+void est_family_result_free(struct est_family_result *r)
+{
+	free(r->rows);
+	free(r->sites);
+	free(r->bucket_calls);
+	free(r->bucket_bytes);
+	free(r->measured_pct);
+	est_neighbour_free(&r->nb);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* export_openmetrics.h: a profile as OpenMetrics 1.0 text histograms (docs/export.md) */
+#ifndef CP_EXPORT_OPENMETRICS_H
+#define CP_EXPORT_OPENMETRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "lib/hist.h"
+#include "profile/profile.h"
+
+/*
+ * The histograms' upper bounds: every power of two from 1 to 2^32 and 1536 (the seeds'
+ * thresholds 32 ... 8192 among them), all edges of copyprof's buckets. A count is exact for
+ * lengths *below* an edge, so the bound is written as le = edge - 1 (lengths are whole
+ * bytes). Longer copies (the kernel caps one read or write at 2 GiB) are in +Inf only.
+ */
+#define OM_NR_EDGES 34
+extern const uint64_t om_edges[OM_NR_EDGES];
+
+/* cum[i]: calls (or samples) of @buckets whose length is below om_edges[i]. */
+void om_cumulate(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES]);
+/*
+ * @v as a canonical OpenMetrics number, as Go's %g renders a float64 with ".0" added when
+ * there is neither a point nor an exponent: 0.0, 4095.0, 1.048575e+06. @v below 2^53.
+ */
+void om_format_le(char *buf, size_t size, uint64_t v);
+/* @s escaped for a label value or HELP text: \\, \", \n; invalid UTF-8 bytes become U+FFFD. */
+void om_put_escaped(FILE *f, const char *s);
+
+struct om_opts {
+	bool timestamp;	/* stamp each sample with the recording's start (meta.start) */
+};
+
+/* What went into the exposition, for the summary line. */
+struct om_stats {
+	uint64_t series;	/* histograms (one per site) */
+	uint64_t lines;		/* sample lines */
+};
+
+/*
+ * Writes the whole exposition, ending in "# EOF". Returns 0, -EINVAL when --timestamp is asked
+ * of a profile without meta.start (printed), or -EIO if @f failed.
+ */
+int export_openmetrics(const struct profile *p, FILE *f, const struct om_opts *o,
+		       struct om_stats *st);
+
+#endif

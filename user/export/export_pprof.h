@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* export_pprof.h: a copyprof profile as a gzipped pprof profile (docs/export.md#pprof) */
+#ifndef CP_EXPORT_PPROF_H
+#define CP_EXPORT_PPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "profile/profile.h"
+
+/* What went into the pprof profile, for the summary line. */
+struct export_pprof_stats {
+	uint64_t samples;	/* pprof Samples written */
+	uint64_t locations;
+	uint64_t calls, bytes;	/* counted sites' totals */
+	uint64_t sampled;	/* sampled sites' samples */
+};
+
+/*
+ * One pprof Sample per (site, caller, length bucket) of counted sites and per (stack, bucket)
+ * of sampled ones; the leaf frame names the bucket ("len 4096..4607"). Every total of the
+ * profile is kept exactly. @out is malloc()ed. Returns 0 or -ENOMEM.
+ */
+int export_pprof(const struct profile *p, void **out, size_t *len, struct export_pprof_stats *st);
+
+#endif

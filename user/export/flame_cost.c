@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/* flame_cost.c: per-bucket time today and at a threshold, through estimate's own cost functions */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sites/copy_paths.h"
+#include "estimate/estimate_cost.h"
+#include "estimate/estimate_model.h"
+#include "flame_cost.h"
+
+int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
+		     const char *model_name, const struct est_cache *cache, const uint64_t *threshold)
+{
+	char t[21];
+	size_t n;
+	int err;
+
+	memset(fc, 0, sizeof(*fc));
+	fc->m = m;
+	fc->model_name = model_name;
+	fc->cache = *cache;
+	fc->pol[0] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
+	fc->nr_pol = 1;
+	if (threshold) {
+		fc->pol[1] = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = *threshold };
+		/* Named as estimate names its rows: "T=1024", "never". */
+		est_threshold_str(*threshold, t, sizeof(t));
+		snprintf(fc->pol[1].name, sizeof(fc->pol[1].name), "%s%s",
+			 *threshold == EST_NEVER ? "" : "T=", t);
+		fc->nr_pol = 2;
+	}
+	err = est_inputs_from_profile(p, "profile", &fc->ins, &fc->nr_ins);
+	if (err)
+		return err;
+	n = fc->nr_ins * EST_NR_FAMILIES;
+	fc->costs = calloc(n, sizeof(*fc->costs));
+	fc->resolved = calloc(n, sizeof(*fc->resolved));
+	fc->one = calloc(1, sizeof(*fc->one));
+	fc->acc = malloc(sizeof(*fc->acc));
+	if (!fc->costs || !fc->resolved || !fc->one || !fc->acc) {
+		flame_costs_free(fc);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void flame_costs_free(struct flame_costs *fc)
+{
+	size_t i;
+
+	for (i = 0; fc->resolved && i < fc->nr_ins * EST_NR_FAMILIES; i++)
+		if (fc->resolved[i])
+			est_costs_release(&fc->costs[i]);
+	for (i = 0; i < fc->nr_ins; i++)
+		est_input_free(&fc->ins[i]);
+	free(fc->ins);
+	free(fc->costs);
+	free(fc->resolved);
+	free(fc->one);
+	free(fc->acc);
+	memset(fc, 0, sizeof(*fc));
+}
+
+/* The costs of family @f in group @g, resolved as est_family_evaluate() does. */
+static struct est_costs *costs_of(struct flame_costs *fc, size_t g, enum est_family f, int *err)
+{
+	size_t k = g * EST_NR_FAMILIES + f;
+	struct copy_path today;
+
+	*err = 0;
+	if (fc->resolved[k])
+		return &fc->costs[k];
+	copy_path_today(est_family(f)->name, &fc->ins[g].meta, &today);
+	*err = est_costs_resolve(&fc->costs[k], fc->m, fc->model_name, f, today.impl, &fc->cache);
+	if (*err) {
+		est_costs_release(&fc->costs[k]);
+		return NULL;
+	}
+	est_costs_set_mix(&fc->costs[k], NULL, today.impl);
+	fc->resolved[k] = true;
+	return &fc->costs[k];
+}
+
+int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
+		       const struct hist_slot *slot, uint32_t b, double *calls, double *today_ns,
+		       double *at_ns)
+{
+	size_t g = s->group < fc->nr_ins ? s->group : 0;
+	enum est_family f = est_site_family(s);
+	struct est_input in = fc->ins[g];
+	struct est_costs *c;
+	int err;
+
+	c = costs_of(fc, g, f, &err);
+	if (!c)
+		return err;
+	/* A site of this one bucket, costed by the loop estimate runs over every site. */
+	memset(fc->one, 0, sizeof(*fc->one));
+	fc->one->family = f;
+	fc->one->counted = true;
+	fc->one->time_weighted = s->sample != NULL;
+	fc->one->n[b] = (double)slot->count;
+	fc->one->bytes[b] = (double)slot->bytes;
+	in.sites = fc->one;
+	in.nr_sites = 1;
+	est_acc_run(c, &in, f, fc->pol, fc->nr_pol, fc->one, fc->acc, false);
+	*calls = fc->acc->calls;
+	*today_ns = fc->acc->total[0];
+	*at_ns = fc->nr_pol > 1 ? fc->acc->total[1] : 0;
+	return 0;
+}

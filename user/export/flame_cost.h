@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* flame_cost.h: a flame graph length frame's time, today and at a threshold, by estimate's code */
+#ifndef CP_FLAME_COST_H
+#define CP_FLAME_COST_H
+
+#include "estimate/estimate.h"
+
+struct est_costs;
+struct est_acc;
+
+/*
+ * What estimate's per-site rows are made of, per bucket: a profile's groups (each has its
+ * kernel and CPU flags, so its own code today) and, per group and family, the costs resolved
+ * from a cost model as est_family_evaluate() resolves them, without the mix correction (the
+ * pure model, as `estimate --no-mix-correction`).
+ */
+struct flame_costs {
+	struct costmodel *m;
+	const char *model_name;
+	struct est_cache cache;
+	struct est_policy pol[2]; /* today and the threshold */
+	size_t nr_pol;		  /* 1: time today only */
+	struct est_input *ins;	  /* one per group of the profile */
+	size_t nr_ins;
+	struct est_costs *costs;  /* [group * EST_NR_FAMILIES + family], resolved on first use */
+	bool *resolved;
+	struct est_site *one;	  /* scratch: a site with one bucket */
+	struct est_acc *acc;	  /* scratch */
+};
+
+/*
+ * Prepares costing @p's buckets with @m in @cache, today and, if @threshold, at T = *@threshold
+ * (EST_NEVER: never). 0 or -ENOMEM.
+ */
+int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
+		     const char *model_name, const struct est_cache *cache, const uint64_t *threshold);
+void flame_costs_free(struct flame_costs *fc);
+
+/*
+ * Bucket @b of site @s, whose (or whose caller's) slot is @slot: *@calls (samples converted to
+ * calls for a sampled site), *@today_ns and *@at_ns (0 without a threshold), as estimate
+ * costs them. 0, or -ENOENT when the model lacks a curve the site's family needs (printed).
+ */
+int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
+		       const struct hist_slot *slot, uint32_t b, double *calls, double *today_ns,
+		       double *at_ns);
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/* flame_profile.c: which frames a profile gives a flame graph, and their weights */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "estimate/estimate.h"
+#include "flame_profile.h"
+#include "folded.h"
+
+static const char *const weight_names[] = { "samples", "calls", "bytes", "time" };
+
+const char *flame_weight_name(enum flame_weight w)
+{
+	return weight_names[w <= FLAME_TIME ? w : FLAME_CALLS];
+}
+
+int flame_weight_parse(const char *s)
+{
+	int w;
+
+	for (w = 0; w <= FLAME_TIME; w++)
+		if (!strcmp(s, weight_names[w]))
+			return w;
+	return -1;
+}
+
+enum flame_weight flame_default_weight(const struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_sites; i++)
+		if (!p->sites[i].sample)
+			return FLAME_CALLS;
+	return p->nr_sites ? FLAME_SAMPLES : FLAME_CALLS;
+}
+
+/* "1024-1151 B": bucket @b's lengths; exact buckets are one length. */
+static void bucket_frame(uint32_t b, char *buf, size_t len)
+{
+	unsigned long long lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
+
+	if (b == CP_OVERFLOW_BUCKET)
+		snprintf(buf, len, ">= %llu B", lo);
+	else if (hi == lo + 1)
+		snprintf(buf, len, "%llu B", lo);
+	else
+		snprintf(buf, len, "%llu-%llu B", lo, hi - 1);
+}
+
+/* One frame per non-empty bucket of @slots on @parent (a site or a caller of site @s). */
+static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct profile_site *s,
+		       const struct hist_slot *slots, const struct flame_opts *o)
+{
+	double w, calls, today = 0, at = 0;
+	struct fg_node *leaf;
+	char name[64];
+	uint32_t b;
+	int err;
+
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		if (!slots[b].count)
+			continue;
+		calls = (double)slots[b].count;
+		if (o->weight == FLAME_TIME) {
+			err = flame_costs_bucket(o->costs, s, &slots[b], b, &calls, &today, &at);
+			if (err)
+				return err;
+			w = today;
+		} else {
+			w = o->weight == FLAME_BYTES ? (double)slots[b].bytes : calls;
+		}
+		if (!(w > 0))
+			continue;
+		bucket_frame(b, name, sizeof(name));
+		/* Keyed by bucket, so lengths are drawn in length order, not by name. */
+		leaf = fg_tree_child(t, parent, name, strlen(name), b + 1, FG_KIND_LENGTH);
+		if (!leaf)
+			return -ENOMEM;
+		fg_tree_add(leaf, w, today, at, calls);
+	}
+	return 0;
+}
+
+static struct fg_node *named_child(struct fg_tree *t, struct fg_node *parent, const char *target,
+				   const char *symbol, uint64_t offset, const char *label)
+{
+	const char *slash = target ? strrchr(target, '/') : NULL;
+	char name[512];
+
+	snprintf(name, sizeof(name), "%s%s%s+0x%llx%s%s%s", slash ? slash + 1 : target ?: "",
+		 target ? ":" : "", symbol ?: "?", (unsigned long long)offset, label ? " [" : "",
+		 label ?: "", label ? "]" : "");
+	return fg_tree_child(t, parent, name, strlen(name), 0, FG_KIND_FRAME);
+}
+
+/* Site > callers (an entry site that counted them) > lengths; rows add up to the site. */
+static int add_site(struct fg_tree *t, const struct profile_site *s, const struct flame_opts *o)
+{
+	struct hist_slot rest[CP_NBUCKETS];
+	struct fg_node *site, *caller;
+	size_t i;
+	int err;
+
+	site = named_child(t, &t->root, s->target ?: "?", s->symbol, s->offset, s->label);
+	if (!site)
+		return -ENOMEM;
+	if (!s->nr_callers)
+		return add_buckets(t, site, s, s->buckets, o);
+	for (i = 0; i < s->nr_callers; i++) {
+		const struct profile_caller *c = &s->callers[i];
+		bool kernel = !c->target || !strcmp(c->target, "vmlinux");
+
+		/* As estimate names them: "vfs_read+0xe7", or "module:func+0x10". */
+		caller = named_child(t, site, kernel ? NULL : c->target, c->symbol, c->offset, NULL);
+		if (!caller)
+			return -ENOMEM;
+		err = add_buckets(t, caller, s, c->buckets, o);
+		if (err)
+			return err;
+	}
+	if (!profile_site_no_caller(s, rest))
+		return 0;
+	caller = fg_tree_child(t, site, "(no caller)", strlen("(no caller)"), 0, FG_KIND_FRAME);
+	return caller ? add_buckets(t, caller, s, rest, o) : -ENOMEM;
+}
+
+static int add_stacks(struct fg_tree *t, const struct sample_site_info *si)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < si->nr_stacks; i++) {
+		struct folded_line l = { si->stacks[i].frames, strlen(si->stacks[i].frames),
+					 (double)si->stacks[i].count };
+
+		err = folded_add(t, &l);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int flame_from_profile(const struct profile *p, const struct flame_opts *o, struct fg_tree *t,
+		       struct flame_stats *st)
+{
+	size_t i;
+	int err = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; !err && i < p->nr_sites; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		if (o->family >= 0 && (int)est_site_family(s) != o->family)
+			continue;
+		if ((o->weight == FLAME_SAMPLES) != (s->sample != NULL) && o->weight != FLAME_TIME) {
+			st->skipped++;
+			continue;
+		}
+		if (o->weight == FLAME_SAMPLES && !s->sample->nr_stacks) {
+			st->no_stack++;
+			continue;
+		}
+		st->sites++;
+		err = o->weight == FLAME_SAMPLES ? add_stacks(t, s->sample) : add_site(t, s, o);
+	}
+	return err;
+}

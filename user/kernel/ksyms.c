@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ksyms.c: load /proc/kallsyms (modules included) and look symbols up by name and address */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ksyms.h"
+#include "lib/log.h"
+
+struct ksym_sortable {
+	struct ksym sym;
+	size_t seq;	/* file order: keeps the kernel's own order among aliases */
+};
+
+static int cmp_addr(const void *a, const void *b)
+{
+	const struct ksym_sortable *x = a, *y = b;
+
+	if (x->sym.addr != y->sym.addr)
+		return x->sym.addr < y->sym.addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* qsort_r-free: by_name sorting needs the table, kept here for the comparison's duration. */
+static const struct ksym *sort_table;
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct ksym *x = &sort_table[*(const size_t *)a], *y = &sort_table[*(const size_t *)b];
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/* One "ADDR TYPE NAME[\t[MODULE]]" line into @s; false for a malformed line. */
+static bool parse_line(char *line, struct ksym *s)
+{
+	char *end, *name, *mod;
+
+	s->addr = strtoull(line, &end, 16);
+	if (end == line || *end != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	s->type = end[1];
+	name = end + 3;
+	name[strcspn(name, "\n")] = 0;
+	mod = strchr(name, '\t');
+	if (!mod)
+		mod = strchr(name, ' ');
+	s->module = NULL;
+	if (mod) {
+		*mod++ = 0;
+		mod += strspn(mod, " \t");
+		if (*mod == '[') {
+			mod++;
+			mod[strcspn(mod, "]")] = 0;
+			s->module = strdup(mod);
+		}
+	}
+	if (!*name)
+		return false;
+	s->name = strdup(name);
+	return s->name != NULL;
+}
+
+struct ksyms *ksyms_parse(FILE *f, const char *what)
+{
+	struct ksym_sortable *tmp = NULL, *grown;
+	struct ksyms *ks = calloc(1, sizeof(*ks));
+	size_t nr = 0, cap = 0, cap_line = 0, i, bad = 0;
+	char *line = NULL;
+	bool all_zero = true;
+
+	if (!ks)
+		goto nomem;
+	while (getline(&line, &cap_line, f) > 0) {
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 4096;
+			grown = realloc(tmp, cap * sizeof(*tmp));
+			if (!grown)
+				goto nomem;
+			tmp = grown;
+		}
+		if (!parse_line(line, &tmp[nr].sym)) {
+			bad++;
+			continue;
+		}
+		tmp[nr].seq = nr;
+		if (tmp[nr].sym.addr)
+			all_zero = false;
+		nr++;
+	}
+	free(line);
+	line = NULL;
+	if (bad)
+		p_debug("%s: skipped %zu malformed line(s)", what, bad);
+	qsort(tmp, nr, sizeof(*tmp), cmp_addr);
+	ks->syms = calloc(nr ? nr : 1, sizeof(*ks->syms));
+	ks->by_name = calloc(nr ? nr : 1, sizeof(*ks->by_name));
+	ks->path = strdup(what);
+	if (!ks->syms || !ks->by_name || !ks->path)
+		goto nomem;
+	for (i = 0; i < nr; i++) {
+		ks->syms[i] = tmp[i].sym;
+		ks->by_name[i] = i;
+	}
+	ks->nr = nr;
+	free(tmp);
+	sort_table = ks->syms;
+	qsort(ks->by_name, nr, sizeof(*ks->by_name), cmp_name);
+	sort_table = NULL;
+	ks->restricted = nr && all_zero;
+	return ks;
+nomem:
+	p_err("%s: out of memory reading symbols", what);
+	for (i = 0; tmp && i < nr; i++) {
+		free(tmp[i].sym.name);
+		free(tmp[i].sym.module);
+	}
+	free(tmp);
+	free(line);
+	ksyms_free(ks);
+	return NULL;
+}
+
+struct ksyms *ksyms_load(const char *path)
+{
+	struct ksyms *ks;
+	FILE *f;
+
+	if (!path)
+		path = "/proc/kallsyms";
+	f = fopen(path, "r");
+	if (!f) {
+		p_err("cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	ks = ksyms_parse(f, path);
+	fclose(f);
+	if (ks && !ks->nr) {
+		p_err("%s: no symbols", path);
+		ksyms_free(ks);
+		return NULL;
+	}
+	return ks;
+}
+
+void ksyms_free(struct ksyms *ks)
+{
+	size_t i;
+
+	if (!ks)
+		return;
+	for (i = 0; ks->syms && i < ks->nr; i++) {
+		free(ks->syms[i].name);
+		free(ks->syms[i].module);
+	}
+	free(ks->syms);
+	free(ks->by_name);
+	free(ks->path);
+	free(ks);
+}
+
+static bool module_matches(const struct ksym *s, const char *module)
+{
+	if (module && !strcmp(module, "*"))
+		return true;
+	if (!module || !strcmp(module, "vmlinux"))
+		return !s->module;
+	return s->module && !strcmp(s->module, module);
+}
+
+/* Index in by_name of the first entry named @name, or ks->nr. */
+static size_t first_by_name(const struct ksyms *ks, const char *name)
+{
+	size_t lo = 0, hi = ks->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(ks->syms[ks->by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t ksyms_find_all(const struct ksyms *ks, const char *name, const char *module,
+		       const struct ksym **out, size_t max)
+{
+	size_t i, n = 0;
+	const struct ksym *s;
+
+	for (i = first_by_name(ks, name); i < ks->nr; i++) {
+		s = &ks->syms[ks->by_name[i]];
+		if (strcmp(s->name, name))
+			break;
+		if (!module_matches(s, module))
+			continue;
+		if (n < max)
+			out[n] = s;
+		n++;
+	}
+	return n < max ? n : max;
+}
+
+const struct ksym *ksyms_find(const struct ksyms *ks, const char *name, const char *module)
+{
+	const struct ksym *s = NULL;
+
+	return ksyms_find_all(ks, name, module, &s, 1) ? s : NULL;
+}
+
+uint64_t ksyms_addr(const struct ksyms *ks, const char *name)
+{
+	const struct ksym *s = ksyms_find(ks, name, NULL);
+
+	return s ? s->addr : 0;
+}
+
+static bool same_module(const struct ksym *a, const struct ksym *b)
+{
+	if (!a->module || !b->module)
+		return a->module == b->module;
+	return !strcmp(a->module, b->module);
+}
+
+uint64_t ksyms_size(const struct ksyms *ks, const struct ksym *sym)
+{
+	size_t i;
+
+	for (i = (size_t)(sym - ks->syms) + 1; i < ks->nr; i++) {
+		if (ks->syms[i].addr == sym->addr)
+			continue;
+		/* Skip other modules' symbols interleaved by address. */
+		if (!same_module(&ks->syms[i], sym))
+			continue;
+		return ks->syms[i].addr - sym->addr;
+	}
+	return 0;
+}
+
+const struct ksym *ksyms_at(const struct ksyms *ks, uint64_t addr, uint64_t *offset,
+			     uint64_t *size)
+{
+	size_t lo = 0, hi = ks->nr, mid;
+	const struct ksym *s;
+	uint64_t sz;
+
+	/* The first index with an address above @addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ks->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &ks->syms[lo - 1];
+	while (s > ks->syms && s[-1].addr == s->addr)
+		s--;
+	sz = ksyms_size(ks, s);
+	if (sz && addr - s->addr >= sz)
+		return NULL;
+	if (offset)
+		*offset = addr - s->addr;
+	if (size)
+		*size = sz;
+	return s;
+}
+
+size_t ksyms_aliases(const struct ksyms *ks, const struct ksym *sym, const struct ksym **out,
+		      size_t max)
+{
+	const struct ksym *s = sym;
+	size_t n = 0;
+
+	while (s > ks->syms && s[-1].addr == sym->addr)
+		s--;
+	for (; s < ks->syms + ks->nr && s->addr == sym->addr; s++) {
+		if (!same_module(s, sym))
+			continue;
+		if (n < max)
+			out[n++] = s;
+	}
+	return n;
+}
+
+bool ksyms_has_module(const struct ksyms *ks, const char *module)
+{
+	size_t i;
+
+	for (i = 0; i < ks->nr; i++)
+		if (ks->syms[i].module && !strcmp(ks->syms[i].module, module))
+			return true;
+	return false;
+}

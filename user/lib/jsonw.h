@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* jsonw.h: building and saving the JSON files copyprof writes (profiles, cost models) */
+#ifndef CP_JSONW_H
+#define CP_JSONW_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+
+/* Adds @key: @val to @o; nothing if @val is NULL (readers treat a missing key as unknown). */
+void jsonw_put_str(json_object *o, const char *key, const char *val);
+/* A "0x..." string: kernel addresses do not fit JSON's doubles. */
+json_object *jsonw_new_hex(uint64_t v);
+
+/*
+ * Writes @root pretty-printed with a final newline, atomically (outfile.h); "-" is stdout.
+ * Takes @root over: it is released whatever happens. Returns 0 or -errno (printed).
+ */
+int jsonw_write_file(json_object *root, const char *path);
+
+#endif

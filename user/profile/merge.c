@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/* merge.c: sum profiles by (kernel, CPU) group and site key, in an order-independent way */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "merge.h"
+
+/* A group as merge sees it: one input profile's group, or an unmerged profile's meta. */
+struct group_view {
+	const char *kernel, *cpu_model;
+	char *const *flags;
+	size_t nr_flags;
+	char *const *hosts;
+	size_t nr_hosts;
+	const char *host; /* an unmerged profile's one hostname */
+	uint64_t profiles;
+	double duration_s;
+	uint32_t sample_hz;
+	uint64_t total_samples, idle_samples;
+};
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return cmp_str(*(char *const *)a, *(char *const *)b);
+}
+
+static int strv_add_unique(char ***v, size_t *n, const char *s)
+{
+	char **nv;
+	size_t i;
+
+	if (!s)
+		return 0;
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i], s))
+			return 0;
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	if (!nv[*n])
+		return -ENOMEM;
+	(*n)++;
+	qsort(*v, *n, sizeof(**v), cmp_strp);
+	return 0;
+}
+
+/* Same kernel, CPU model and set of flags (the flags of an output group are sorted). */
+static bool same_group(const struct profile_group *g, const struct group_view *v)
+{
+	size_t i;
+
+	/* Samples at another rate weigh another time each: never summed together. */
+	if (cmp_str(g->kernel, v->kernel) || cmp_str(g->cpu_model, v->cpu_model) ||
+	    g->sample_hz != v->sample_hz)
+		return false;
+	if (g->nr_cpu_flags != v->nr_flags)
+		return false;
+	for (i = 0; i < v->nr_flags; i++) {
+		size_t j;
+
+		for (j = 0; j < g->nr_cpu_flags && strcmp(g->cpu_flags[j], v->flags[i]); j++)
+			;
+		if (j == g->nr_cpu_flags)
+			return false;
+	}
+	return true;
+}
+
+/* Sums of durations are rounded to the microsecond, so that (a + b) + c == a + (b + c). */
+static double round_us(double s)
+{
+	return round(s * 1e6) / 1e6;
+}
+
+static int add_to_group(struct profile *out, const struct group_view *v, uint32_t *gi)
+{
+	struct profile_group *g = NULL;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < out->nr_groups; i++)
+		if (same_group(&out->groups[i], v))
+			g = &out->groups[i];
+	if (!g) {
+		g = profile_add_group(out);
+		if (!g)
+			return -ENOMEM;
+		g->kernel = v->kernel ? strdup(v->kernel) : NULL;
+		g->sample_hz = v->sample_hz;
+		g->cpu_model = v->cpu_model ? strdup(v->cpu_model) : NULL;
+		for (i = 0; !err && i < v->nr_flags; i++)
+			err = strv_add_unique(&g->cpu_flags, &g->nr_cpu_flags, v->flags[i]);
+	}
+	for (i = 0; !err && i < v->nr_hosts; i++)
+		err = strv_add_unique(&g->hosts, &g->nr_hosts, v->hosts[i]);
+	if (!err)
+		err = strv_add_unique(&g->hosts, &g->nr_hosts, v->host);
+	g->profiles += v->profiles;
+	g->total_samples += v->total_samples;
+	g->idle_samples += v->idle_samples;
+	g->duration_s = round_us(g->duration_s + v->duration_s);
+	*gi = (uint32_t)(g - out->groups);
+	return err;
+}
+
+static bool same_site(const struct profile_site *a, const struct profile_site *b)
+{
+	return a->group == b->group && !cmp_str(a->target, b->target) &&
+	       !cmp_str(a->symbol, b->symbol) && a->offset == b->offset &&
+	       !cmp_str(a->mechanism, b->mechanism) && !cmp_str(a->len_arg, b->len_arg);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static int cmp_stack_q(const void *pa, const void *pb)
+{
+	const struct sample_stack *a = pa, *b = pb;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return strcmp(a->frames, b->frames);
+}
+
+/* A sampled site keeps what makes it one: time weight, family, length quality, stacks. */
+static int add_sample_info(struct profile_site *d, const struct sample_site_info *si)
+{
+	struct sample_site_info *di = d->sample;
+	size_t i, j;
+	int k;
+
+	if (!di) {
+		di = d->sample = calloc(1, sizeof(*di));
+		if (!di)
+			return -ENOMEM;
+		di->leaf = dup_or_null(si->leaf);
+		di->family = dup_or_null(si->family);
+	}
+	for (k = 0; k < 3; k++)
+		di->quality[k] += si->quality[k];
+	for (i = 0; i < si->nr_stacks; i++) {
+		struct sample_stack *st;
+
+		for (j = 0; j < di->nr_stacks && strcmp(di->stacks[j].frames, si->stacks[i].frames);
+		     j++)
+			;
+		if (j < di->nr_stacks) {
+			di->stacks[j].count += si->stacks[i].count;
+			continue;
+		}
+		st = realloc(di->stacks, (di->nr_stacks + 1) * sizeof(*st));
+		if (!st)
+			return -ENOMEM;
+		di->stacks = st;
+		st[di->nr_stacks].frames = strdup(si->stacks[i].frames);
+		st[di->nr_stacks].count = si->stacks[i].count;
+		if (!st[di->nr_stacks].frames)
+			return -ENOMEM;
+		di->nr_stacks++;
+	}
+	qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), cmp_stack_q);
+	return 0;
+}
+
+static bool same_caller(const struct profile_caller *a, const struct profile_caller *b)
+{
+	return a->offset == b->offset && !strcmp(a->symbol ?: "", b->symbol ?: "") &&
+	       !strcmp(a->target ?: "", b->target ?: "");
+}
+
+/* Callers match by module, function and offset, as sites do; addresses differ per boot. */
+static int add_callers(struct profile_site *d, const struct profile_site *s)
+{
+	size_t i, j;
+	int b;
+
+	for (i = 0; i < s->nr_callers; i++) {
+		const struct profile_caller *c = &s->callers[i];
+		struct profile_caller *t = NULL;
+
+		for (j = 0; j < d->nr_callers && !t; j++)
+			if (same_caller(&d->callers[j], c))
+				t = &d->callers[j];
+		if (!t) {
+			t = profile_site_add_caller(d);
+			if (!t || (c->target && !(t->target = strdup(c->target))) ||
+			    (c->symbol && !(t->symbol = strdup(c->symbol))))
+				return -ENOMEM;
+			t->offset = c->offset;
+		}
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			t->buckets[b].count += c->buckets[b].count;
+			t->buckets[b].bytes += c->buckets[b].bytes;
+		}
+		t->calls += c->calls;
+		t->bytes += c->bytes;
+	}
+	d->caller_misses += s->caller_misses;
+	profile_site_sort_callers(d);
+	return 0;
+}
+
+static int add_site(struct profile *out, const struct profile_site *s, uint32_t gi)
+{
+	struct profile_site key = *s, *d = NULL;
+	size_t i;
+	int b;
+
+	key.group = gi;
+	for (i = 0; i < out->nr_sites && !d; i++)
+		if (same_site(&out->sites[i], &key))
+			d = &out->sites[i];
+	if (!d) {
+		d = profile_add_site(out);
+		if (!d)
+			return -ENOMEM;
+		d->group = gi;
+		d->target = dup_or_null(s->target);
+		d->symbol = dup_or_null(s->symbol);
+		d->mechanism = dup_or_null(s->mechanism);
+		d->len_arg = dup_or_null(s->len_arg);
+		d->offset = s->offset;
+	}
+	/* The same binary's site has one source position: the first profile's is kept. */
+	if (!d->source && s->source && !(d->source = source_pos_dup(s->source)))
+		return -ENOMEM;
+	if ((!d->label && s->label && !(d->label = strdup(s->label))) ||
+	    (!d->build_id && s->build_id && !(d->build_id = strdup(s->build_id))))
+		return -ENOMEM;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		d->buckets[b].count += s->buckets[b].count;
+		d->buckets[b].bytes += s->buckets[b].bytes;
+	}
+	for (b = 0; s->has_align && b < CP_ALIGN_SLOTS; b++) {
+		d->dst_align[b] += s->dst_align[b];
+		d->src_align[b] += s->src_align[b];
+	}
+	d->has_align |= s->has_align;
+	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
+	d->calls += s->calls;
+	d->bytes += s->bytes;
+	if (add_callers(d, s))
+		return -ENOMEM;
+	return s->sample ? add_sample_info(d, s->sample) : 0;
+}
+
+static int add_profile(struct profile *out, const struct profile *p, double *duration,
+		       char **start)
+{
+	uint32_t map[p->nr_groups ? p->nr_groups : 1];
+	size_t i;
+	int err = 0;
+
+	if (!p->nr_groups) {
+		const struct sample_meta *sm = p->sample;
+		struct group_view v = { p->meta.kernel, p->meta.cpu_model, p->meta.cpu_flags,
+					p->meta.nr_cpu_flags, NULL, 0, p->meta.hostname, 1,
+					p->meta.duration_s, sm ? sm->hz : 0, sm ? sm->total : 0,
+					sm ? sm->idle : 0 };
+
+		err = add_to_group(out, &v, &map[0]);
+	}
+	for (i = 0; !err && i < p->nr_groups; i++) {
+		const struct profile_group *g = &p->groups[i];
+		struct group_view v = { g->kernel, g->cpu_model, g->cpu_flags, g->nr_cpu_flags,
+					g->hosts, g->nr_hosts, NULL, g->profiles, g->duration_s,
+					g->sample_hz, g->total_samples, g->idle_samples };
+
+		err = add_to_group(out, &v, &map[i]);
+	}
+	for (i = 0; !err && i < p->nr_sites; i++)
+		err = add_site(out, &p->sites[i], map[p->nr_groups ? p->sites[i].group : 0]);
+	*duration = round_us(*duration + p->meta.duration_s);
+	if (p->meta.start && (!*start || strcmp(p->meta.start, *start) < 0))
+		*start = p->meta.start;
+	return err;
+}
+
+/* ---- canonical order: groups by (kernel, CPU, flags), sites by group then key ---- */
+
+static int cmp_group(const struct profile_group *a, const struct profile_group *b)
+{
+	size_t i;
+	int c = cmp_str(a->kernel, b->kernel) ?: cmp_str(a->cpu_model, b->cpu_model);
+
+	for (i = 0; !c && i < a->nr_cpu_flags && i < b->nr_cpu_flags; i++)
+		c = strcmp(a->cpu_flags[i], b->cpu_flags[i]);
+	if (!c)
+		c = (a->nr_cpu_flags > b->nr_cpu_flags) - (a->nr_cpu_flags < b->nr_cpu_flags);
+	if (!c)
+		c = (a->sample_hz > b->sample_hz) - (a->sample_hz < b->sample_hz);
+	return c;
+}
+
+static int cmp_group_q(const void *a, const void *b)
+{
+	return cmp_group(a, b);
+}
+
+static int cmp_site_q(const void *pa, const void *pb)
+{
+	const struct profile_site *a = pa, *b = pb;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return cmp_str(a->target, b->target) ?: cmp_str(a->symbol, b->symbol) ?:
+	       (a->offset > b->offset) - (a->offset < b->offset) ?:
+	       cmp_str(a->mechanism, b->mechanism) ?: cmp_str(a->len_arg, b->len_arg);
+}
+
+static int sort_canonical(struct profile *out)
+{
+	struct profile_group *sorted;
+	uint32_t *rank;
+	size_t i, j;
+
+	sorted = malloc((out->nr_groups ? out->nr_groups : 1) * sizeof(*sorted));
+	rank = malloc((out->nr_groups ? out->nr_groups : 1) * sizeof(*rank));
+	if (!sorted || !rank) {
+		free(sorted);
+		free(rank);
+		return -ENOMEM;
+	}
+	memcpy(sorted, out->groups, out->nr_groups * sizeof(*sorted));
+	qsort(sorted, out->nr_groups, sizeof(*sorted), cmp_group_q);
+	for (i = 0; i < out->nr_groups; i++)
+		for (j = 0; j < out->nr_groups; j++)
+			if (!cmp_group(&out->groups[i], &sorted[j]))
+				rank[i] = (uint32_t)j;
+	for (i = 0; i < out->nr_sites; i++)
+		out->sites[i].group = rank[out->sites[i].group];
+	memcpy(out->groups, sorted, out->nr_groups * sizeof(*sorted));
+	qsort(out->sites, out->nr_sites, sizeof(*out->sites), cmp_site_q);
+	for (i = 0; i < out->nr_sites; i++)
+		out->sites[i].id = (uint32_t)i;
+	free(sorted);
+	free(rank);
+	return 0;
+}
+
+/* The top-level meta: the whole; kernel, CPU and host only when they are one. */
+static int fill_meta(struct profile *out, double duration, const char *start)
+{
+	const struct profile_group *g = &out->groups[0];
+	size_t i;
+
+	out->meta.tool_version = strdup(COPYPROF_VERSION);
+	out->meta.duration_s = duration;
+	out->meta.start = dup_or_null(start);
+	if (out->nr_groups != 1)
+		return out->meta.tool_version ? 0 : -ENOMEM;
+	out->meta.kernel = dup_or_null(g->kernel);
+	out->meta.cpu_model = dup_or_null(g->cpu_model);
+	out->meta.hostname = g->nr_hosts == 1 ? strdup(g->hosts[0]) : NULL;
+	out->meta.cpu_flags = calloc(g->nr_cpu_flags ? g->nr_cpu_flags : 1, sizeof(char *));
+	if (!out->meta.cpu_flags)
+		return -ENOMEM;
+	for (i = 0; i < g->nr_cpu_flags; i++)
+		out->meta.cpu_flags[out->meta.nr_cpu_flags++] = strdup(g->cpu_flags[i]);
+	return 0;
+}
+
+int merge_profiles(struct profile *const *in, size_t n, struct profile **out)
+{
+	struct profile *p = profile_new();
+	double duration = 0;
+	char *start = NULL;
+	size_t i;
+	int err = p ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < n; i++)
+		err = add_profile(p, in[i], &duration, &start);
+	if (!err && !p->nr_groups)
+		err = -EINVAL;
+	if (!err)
+		err = sort_canonical(p) ?: fill_meta(p, duration, start);
+	if (err) {
+		profile_free(p);
+		return err;
+	}
+	*out = p;
+	return 0;
+}

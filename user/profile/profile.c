@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/* profile.c: the in-memory profile: creation, sites, totals, release */
+#include <stdlib.h>
+#include <string.h>
+#include "profile.h"
+
+struct profile *profile_new(void)
+{
+	return calloc(1, sizeof(struct profile));
+}
+
+struct profile_site *profile_add_site(struct profile *p)
+{
+	struct profile_site *sites, *s;
+
+	sites = realloc(p->sites, (p->nr_sites + 1) * sizeof(*sites));
+	if (!sites)
+		return NULL;
+	p->sites = sites;
+	s = &sites[p->nr_sites];
+	*s = (struct profile_site){ .id = (uint32_t)p->nr_sites };
+	p->nr_sites++;
+	return s;
+}
+
+struct profile_group *profile_add_group(struct profile *p)
+{
+	struct profile_group *g = realloc(p->groups, (p->nr_groups + 1) * sizeof(*g));
+
+	if (!g)
+		return NULL;
+	p->groups = g;
+	g = &g[p->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	return g;
+}
+
+struct profile_caller *profile_site_add_caller(struct profile_site *s)
+{
+	struct profile_caller *c = realloc(s->callers, (s->nr_callers + 1) * sizeof(*c));
+
+	if (!c)
+		return NULL;
+	s->callers = c;
+	c = &c[s->nr_callers++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+static uint64_t less(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+uint64_t profile_site_no_caller(const struct profile_site *s, struct hist_slot *rest)
+{
+	uint64_t left = 0;
+	size_t i;
+	uint32_t b;
+
+	memcpy(rest, s->buckets, sizeof(s->buckets));
+	for (i = 0; i < s->nr_callers; i++)
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			rest[b].count = less(rest[b].count, s->callers[i].buckets[b].count);
+			rest[b].bytes = less(rest[b].bytes, s->callers[i].buckets[b].bytes);
+		}
+	for (b = 0; b < CP_NBUCKETS; b++)
+		left += rest[b].count;
+	return left;
+}
+
+static int cmp_caller(const void *a, const void *b)
+{
+	const struct profile_caller *x = a, *y = b;
+	int d;
+
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	d = strcmp(x->symbol ?: "", y->symbol ?: "");
+	if (d)
+		return d;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void profile_site_sort_callers(struct profile_site *s)
+{
+	if (s->nr_callers)
+		qsort(s->callers, s->nr_callers, sizeof(*s->callers), cmp_caller);
+}
+
+void profile_site_sum(struct profile_site *s)
+{
+	uint32_t b;
+
+	s->calls = s->bytes = 0;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		s->calls += s->buckets[b].count;
+		s->bytes += s->buckets[b].bytes;
+	}
+}
+
+static void strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void profile_free(struct profile *p)
+{
+	size_t i, j;
+
+	if (!p)
+		return;
+	host_meta_free(&p->meta);
+	sample_meta_free(p->sample);
+	for (i = 0; i < p->nr_sites; i++) {
+		free(p->sites[i].target);
+		free(p->sites[i].symbol);
+		free(p->sites[i].mechanism);
+		free(p->sites[i].len_arg);
+		sample_site_info_free(p->sites[i].sample);
+		source_pos_free(p->sites[i].source);
+		free(p->sites[i].label);
+		free(p->sites[i].build_id);
+		for (j = 0; j < p->sites[i].nr_callers; j++) {
+			free(p->sites[i].callers[j].target);
+			free(p->sites[i].callers[j].symbol);
+		}
+		free(p->sites[i].callers);
+	}
+	free(p->sites);
+	for (i = 0; i < p->nr_groups; i++) {
+		free(p->groups[i].kernel);
+		free(p->groups[i].cpu_model);
+		strv_free(p->groups[i].cpu_flags, p->groups[i].nr_cpu_flags);
+		strv_free(p->groups[i].hosts, p->groups[i].nr_hosts);
+	}
+	free(p->groups);
+	free(p);
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* profile.h: the copyprof profile (docs/profile-format.md): in memory, JSON out and in */
+#ifndef CP_PROFILE_H
+#define CP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include "lib/hist.h"
+#include "lib/host.h"
+#include "kernel/srcline.h"
+#include "profile_sample.h"
+
+#define PROFILE_FORMAT "copyprof-profile"
+#define PROFILE_VERSION 1
+
+/*
+ * Who called an entry site (a kernel function probed at its first instruction), found from the
+ * return address on the stack: its own length histogram (docs/profile-format.md#callers).
+ */
+struct profile_caller {
+	char *target;	  /* "vmlinux" or a module; NULL until symbolised */
+	char *symbol;	  /* the calling function; NULL until symbolised, "[unknown]" if none */
+	uint64_t offset;  /* of the return address in symbol */
+	uint64_t address; /* the return address when recorded; 0 after a merge */
+	uint64_t calls;
+	uint64_t bytes;
+	struct hist_slot buckets[CP_NBUCKETS];
+};
+
+struct profile_site {
+	uint32_t id;
+	char *target;	 /* binary path, "vmlinux" or a module name */
+	char *symbol;
+	uint64_t offset;
+	char *mechanism; /* uprobe | kprobe | hwbp | sample */
+	char *len_arg;	 /* arg3, rcx, ... */
+	uint64_t calls;
+	uint64_t bytes;
+	struct hist_slot buckets[CP_NBUCKETS];
+	bool has_align;
+	uint64_t dst_align[CP_ALIGN_SLOTS];
+	uint64_t src_align[CP_ALIGN_SLOTS];
+	uint32_t group;	 /* index into profile.groups (0 when the profile has none) */
+	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
+	struct source_pos *source;	 /* NULL when there was no DWARF */
+	char *label;	 /* a stage name from a preset's label rule (zdss_flush ...), or NULL */
+	char *build_id;	 /* kernel sites: the build id of vmlinux or the module, or NULL */
+	uint64_t address; /* kernel sites: the instruction's address when recorded, or 0 */
+	struct profile_caller *callers;	/* entry sites: most calls first */
+	size_t nr_callers;
+	uint64_t caller_misses;	/* calls not given a caller: the kernel's caller table was full */
+};
+
+/*
+ * A merged profile's group (docs/profile-format.md#groups): the profiles of one kernel and one
+ * CPU (model and flags), which are summed; different kernels or CPUs are never mixed.
+ */
+struct profile_group {
+	char *kernel;
+	char *cpu_model;
+	char **cpu_flags;
+	size_t nr_cpu_flags;
+	char **hosts;	   /* sorted, no duplicates */
+	size_t nr_hosts;
+	uint64_t profiles; /* how many recordings were summed */
+	double duration_s; /* summed over them */
+	uint32_t sample_hz;	/* sampled recordings: their rate (part of the group's key) */
+	uint64_t total_samples;	/* ... and every sample they took, summed; 0 if not sampled */
+	uint64_t idle_samples;
+};
+
+struct profile {
+	struct host_meta meta;
+	struct sample_meta *sample;	/* sampled recordings only (profile_sample.h) */
+	struct profile_site *sites;
+	size_t nr_sites;
+	struct profile_group *groups; /* empty unless merged */
+	size_t nr_groups;
+};
+
+struct profile *profile_new(void);
+void profile_free(struct profile *p);
+/* Appends a zeroed site with the next id; NULL on allocation failure. */
+struct profile_site *profile_add_site(struct profile *p);
+/* Appends a zeroed group; NULL on allocation failure. */
+struct profile_group *profile_add_group(struct profile *p);
+/* Appends a zeroed caller to @s; NULL on allocation failure. */
+struct profile_caller *profile_site_add_caller(struct profile_site *s);
+/*
+ * What no caller of @s took (caller_misses), per bucket: the site's buckets less its callers'.
+ * Fills @rest (CP_NBUCKETS slots) and returns how many calls that is.
+ */
+uint64_t profile_site_no_caller(const struct profile_site *s, struct hist_slot *rest);
+/* Sorts @s's callers by calls, most first (then by name and offset: reproducible output). */
+void profile_site_sort_callers(struct profile_site *s);
+/* Recomputes calls and bytes from the buckets. */
+void profile_site_sum(struct profile_site *s);
+
+json_object *profile_to_json(const struct profile *p);
+/* Writes the profile atomically; "-" is stdout. Returns 0 or -errno (printed). */
+int profile_write(const struct profile *p, const char *path);
+/* profile_write(), then says on stderr where the profile went (not for stdout). */
+int profile_save(const struct profile *p, const char *path);
+/* Reads and validates a profile; prints why it is refused. Returns 0 or -errno/-EINVAL. */
+int profile_read(const char *path, struct profile **out);
+int profile_from_json(json_object *root, const char *name, struct profile **out);
+
+#endif

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hist_session.c: drives the hist.bpf.c skeleton, as libbpf-bootstrap's tools do */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "kernel/feature.h"
+#include "hist.skel.h"
+#include "hist_session.h"
+#include "lib/log.h"
+#include "lib/regs.h"
+
+struct hist_session {
+	struct hist_bpf *skel;
+	struct bpf_link **links;	/* one per site (uprobe, kprobe) */
+	struct bpf_link **cpu_links;	/* nr_sites x nr_cpus (hardware breakpoints) */
+	uint32_t nr_sites;
+	int nr_cpus;
+};
+
+struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
+				       bool callers)
+{
+	struct hist_session *hs;
+	int err;
+
+	if (!nr_sites || nr_sites > CP_MAX_SITES) {
+		p_err("%u sites: copyprof records 1 to %d sites at once", nr_sites, CP_MAX_SITES);
+		return NULL;
+	}
+	hs = calloc(1, sizeof(*hs));
+	if (!hs || !(hs->links = calloc(nr_sites, sizeof(*hs->links))))
+		goto nomem;
+	hs->nr_sites = nr_sites;
+	hs->nr_cpus = libbpf_num_possible_cpus();
+	hs->cpu_links = calloc((size_t)nr_sites * hs->nr_cpus, sizeof(*hs->cpu_links));
+	if (!hs->cpu_links)
+		goto nomem;
+	hs->skel = hist_bpf__open();
+	if (!hs->skel) {
+		p_err("cannot open the BPF program: %s", strerror(errno));
+		goto fail;
+	}
+	hs->skel->rodata->targ_tgid = filter->tgid;
+	hs->skel->rodata->targ_nr_sites = nr_sites;
+	if (filter->comm) {
+		hs->skel->rodata->targ_filter_comm = true;
+		strncpy((char *)hs->skel->rodata->targ_comm, filter->comm, CP_COMM_LEN - 1);
+	}
+	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
+	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
+	hs->skel->rodata->targ_callers =
+		callers && feature_bpf_reads_kernel("entry sites' callers are not counted");
+	if (!hs->skel->rodata->targ_callers)
+		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
+	err = hist_bpf__load(hs->skel);
+	if (err) {
+		feature_explain_load_error(err);
+		goto fail;
+	}
+	return hs;
+nomem:
+	p_err("out of memory");
+fail:
+	hist_session_destroy(hs);
+	return NULL;
+}
+
+int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
+			     int src_reg, int caller_stack)
+{
+	struct site_cfg cfg = { .len_reg = (__u8)reg_to_gpr(len_reg),
+				.dst_reg = (__u8)reg_to_gpr(dst_reg),
+				.src_reg = (__u8)reg_to_gpr(src_reg),
+				.caller_stack = (__u8)caller_stack };
+	int err;
+
+	err = bpf_map__update_elem(hs->skel->maps.sites, &id, sizeof(id), &cfg, sizeof(cfg), 0);
+	if (err)
+		p_err("cannot configure site %u: %s", id, strerror(-err));
+	return err;
+}
+
+int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
+			       uint64_t file_offset)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = id);
+	struct bpf_link *link;
+
+	/* pid -1: every process; the tgid filter runs in BPF so that threads are counted too. */
+	link = bpf_program__attach_uprobe_opts(hs->skel->progs.cp_uprobe, -1, path,
+					       (size_t)file_offset, &opts);
+	if (!link) {
+		int err = -errno;
+
+		p_err("cannot attach a uprobe to %s at file offset 0x%llx: %s", path,
+		      (unsigned long long)file_offset, strerror(-err));
+		return err;
+	}
+	hs->links[id] = link;
+	return 0;
+}
+
+int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char *func,
+			       uint64_t offset)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = id, .offset = (size_t)offset);
+	struct bpf_link *link;
+
+	link = bpf_program__attach_kprobe_opts(hs->skel->progs.cp_kprobe, func, &opts);
+	if (!link) {
+		int err = -errno;
+
+		p_err("cannot attach a kprobe at %s+0x%llx: %s%s", func, (unsigned long long)offset,
+		      strerror(-err), err == -EINVAL || err == -ENOENT ?
+		      " (blacklisted, notrace or not an instruction boundary: see copyprof probe)" : "");
+		return err;
+	}
+	hs->links[id] = link;
+	return 0;
+}
+
+static int open_breakpoint(uint64_t addr, int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_X,
+		.bp_addr = addr,
+		.bp_len = sizeof(long),
+		.sample_period = 1,
+		.exclude_user = 1,
+	};
+
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * x86 refuses kernel breakpoints where kprobes are refused (the blacklist, noinstr code), and
+ * everywhere on a kernel built without kprobes.
+ */
+static const char *hwbp_reason(int err)
+{
+	if (err == -ENOSPC)
+		return " (all 4 debug registers of that CPU are in use)";
+	if (err != -EINVAL)
+		return "";
+	if (!feature_has_kprobes())
+		return " (this kernel has no kprobes, and x86 then allows no kernel breakpoints)";
+	return " (the address is on the kprobe blacklist, e.g. noinstr code)";
+}
+
+int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = id);
+	struct bpf_link **links = &hs->cpu_links[(size_t)id * hs->nr_cpus];
+	int cpu, fd, err = 0;
+
+	for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+		fd = open_breakpoint(addr, cpu);
+		if (fd < 0) {
+			err = -errno;
+			/* A CPU that is offline or not possible has nothing to watch. */
+			if (err == -ENODEV) {
+				err = 0;
+				continue;
+			}
+			p_err("cannot set a hardware breakpoint at 0x%llx on CPU %d: %s%s",
+			      (unsigned long long)addr, cpu, strerror(-err), hwbp_reason(err));
+			break;
+		}
+		links[cpu] = bpf_program__attach_perf_event_opts(hs->skel->progs.cp_perf, fd, &opts);
+		if (!links[cpu]) {
+			err = -errno;
+			close(fd);
+			p_err("cannot attach to the breakpoint at 0x%llx: %s", (unsigned long long)addr,
+			      strerror(-err));
+		}
+	}
+	if (err) {
+		/* All CPUs or none: a site watched on some CPUs only would undercount. */
+		for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
+			bpf_link__destroy(links[cpu]);
+			links[cpu] = NULL;
+		}
+	}
+	return err;
+}
+
+int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	struct hist_slot *slots = calloc(hs->nr_cpus, sizeof(*slots));
+	struct align_slot *aslots = calloc(hs->nr_cpus, sizeof(*aslots));
+	int err = 0, cpu;
+	uint32_t b, key;
+
+	if (!slots || !aslots) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (b = 0; b < CP_NBUCKETS && !err; b++) {
+		key = id * CP_NBUCKETS + b;
+		err = bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.hists), &key, slots);
+		for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+			site->buckets[b].count += slots[cpu].count;
+			site->buckets[b].bytes += slots[cpu].bytes;
+		}
+	}
+	for (b = 0; b < CP_ALIGN_SLOTS && !err; b++) {
+		key = id * CP_ALIGN_SLOTS + b;
+		err = bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.aligns), &key, aslots);
+		for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+			site->dst_align[b] += aslots[cpu].dst;
+			site->src_align[b] += aslots[cpu].src;
+		}
+	}
+	if (err)
+		p_err("cannot read the counts of site %u: %s", id, strerror(errno));
+	site->has_align = true;
+	profile_site_sum(site);
+out:
+	free(slots);
+	free(aslots);
+	return err;
+}
+
+struct caller_row {
+	struct caller_key key;
+	struct hist_slot slot;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct caller_row *x = a, *y = b;
+
+	if (x->key.site != y->key.site)
+		return x->key.site < y->key.site ? -1 : 1;
+	return x->key.ret_ip < y->key.ret_ip ? -1 : x->key.ret_ip > y->key.ret_ip;
+}
+
+/* Groups @rows (sorted by return address) into one caller each. */
+static int add_callers(struct profile_site *site, const struct caller_row *rows, size_t n)
+{
+	struct profile_caller *c = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!c || c->address != rows[i].key.ret_ip) {
+			c = profile_site_add_caller(site);
+			if (!c)
+				return -ENOMEM;
+			c->address = rows[i].key.ret_ip;
+		}
+		if (rows[i].key.bucket >= CP_NBUCKETS)
+			continue;
+		c->buckets[rows[i].key.bucket].count += rows[i].slot.count;
+		c->buckets[rows[i].key.bucket].bytes += rows[i].slot.bytes;
+		c->calls += rows[i].slot.count;
+		c->bytes += rows[i].slot.bytes;
+	}
+	return 0;
+}
+
+/* Every row of the callers map with a site below @nr: one walk of the map for all sites. */
+static int read_caller_rows(int fd, uint32_t nr, struct caller_row **out, size_t *nr_rows)
+{
+	struct caller_row *rows = NULL;
+	struct caller_key k, next;
+	size_t n = 0, cap = 0;
+	bool first = true;
+
+	while (!bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
+		first = false;
+		k = next;
+		if (k.site >= nr)
+			continue;
+		if (n == cap) {
+			struct caller_row *r = realloc(rows, (cap = cap ? 2 * cap : 256) * sizeof(*r));
+
+			if (!r) {
+				free(rows);
+				return -ENOMEM;
+			}
+			rows = r;
+		}
+		rows[n].key = k;
+		if (!bpf_map_lookup_elem(fd, &k, &rows[n].slot))
+			n++;
+	}
+	if (n)
+		qsort(rows, n, sizeof(*rows), cmp_row);
+	*out = rows;
+	*nr_rows = n;
+	return 0;
+}
+
+int hist_session_collect_callers(struct hist_session *hs, struct profile_site *sites, uint32_t nr)
+{
+	__u64 *misses = calloc(hs->nr_cpus, sizeof(*misses));
+	struct caller_row *rows = NULL;
+	size_t n = 0, i = 0, j;
+	uint32_t id;
+	int err, cpu;
+
+	err = misses ? read_caller_rows(bpf_map__fd(hs->skel->maps.callers), nr, &rows, &n) :
+		       -ENOMEM;
+	/* Sorted by site: each site's rows are one run. */
+	while (!err && i < n) {
+		for (j = i; j < n && rows[j].key.site == rows[i].key.site; j++)
+			;
+		err = add_callers(&sites[rows[i].key.site], rows + i, j - i);
+		i = j;
+	}
+	for (id = 0; !err && id < nr; id++)
+		if (!bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.caller_misses), &id, misses))
+			for (cpu = 0; cpu < hs->nr_cpus; cpu++)
+				sites[id].caller_misses += misses[cpu];
+	if (err)
+		p_err("cannot read the callers of the sites: %s", strerror(-err));
+	free(rows);
+	free(misses);
+	return err;
+}
+
+void hist_session_destroy(struct hist_session *hs)
+{
+	size_t i;
+
+	if (!hs)
+		return;
+	for (i = 0; hs->links && i < hs->nr_sites; i++)
+		bpf_link__destroy(hs->links[i]);
+	for (i = 0; hs->cpu_links && i < (size_t)hs->nr_sites * hs->nr_cpus; i++)
+		bpf_link__destroy(hs->cpu_links[i]);
+	hist_bpf__destroy(hs->skel);
+	free(hs->links);
+	free(hs->cpu_links);
+	free(hs);
+}

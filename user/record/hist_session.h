@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hist_session.h: the life of hist.bpf.c: open, filter, load, attach sites, collect, destroy */
+#ifndef CP_HIST_SESSION_H
+#define CP_HIST_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "profile/profile.h"
+
+struct hist_session;
+
+struct hist_filter {
+	uint32_t tgid;		/* 0: every process */
+	const char *comm;	/* NULL: every command name */
+};
+
+/*
+ * Opens and loads the program for @nr_sites sites; @callers: some site will count its callers
+ * (hist_session_config_site), which needs BPF to read kernel stacks. Prints the reason and
+ * returns NULL.
+ */
+struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
+				       bool callers);
+/*
+ * Sets where site @id reads its length, destination and source (enum cp_reg), and whether it
+ * counts per caller (@caller_stack, enum cp_caller_stack: only at a kernel function's entry).
+ */
+int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
+			     int src_reg, int caller_stack);
+/* Attaches site @id as a uprobe on @path at @file_offset; prints why on failure. */
+int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
+			       uint64_t file_offset);
+/* Attaches site @id as a kprobe at @func+@offset ("module:func" is fine); prints why on failure. */
+int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char *func,
+			       uint64_t offset);
+/*
+ * Attaches site @id as a hardware execution breakpoint at kernel address @addr on every CPU.
+ * Returns -ENOSPC when a CPU has no debug register left (x86 has four).
+ */
+int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr);
+/* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
+int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
+/*
+ * Adds the per-caller counts of entry sites (configured with a caller stack) to @sites[id], for
+ * ids below @nr, as callers with an address and no name yet (site_callers.h names them), and
+ * their misses. One walk of the kernel's table serves every site.
+ */
+int hist_session_collect_callers(struct hist_session *hs, struct profile_site *sites, uint32_t nr);
+/* Detaches every probe and frees the session; NULL is fine. */
+void hist_session_destroy(struct hist_session *hs);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* planner.h: choose one mechanism per kernel copy site, best first, and say why */
+#ifndef CP_PLANNER_H
+#define CP_PLANNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "sites/callers.h"
+#include "kernel/kimage.h"
+#include "kernel/ksyms.h"
+#include "probe_site.h"
+
+#define PLAN_MAX_HWBP 4	/* x86 debug registers per CPU */
+
+enum plan_choice { PLAN_KPROBE, PLAN_HWBP, PLAN_UNCOVERED };
+
+struct plan_site {
+	enum plan_choice choice;
+	struct probe_site site;	/* mech, module, function, offset, len register, kaddr */
+	char *copy_target;	/* __memcpy, rep_movs_alternative ...; NULL at an entry probe */
+	const char *family;
+	char *why;		/* the mechanism chosen and why each better one was rejected */
+};
+
+/* The callers of an entry no probe can take, with the len= asked for it. */
+struct plan_callers {
+	struct callers c;
+	int len_reg;
+};
+
+struct plan {
+	struct ksyms *ks;
+	struct kimage *ki;	/* may be NULL: then only entries can be planned */
+	char *ki_why;		/* why there is no kernel text, if so */
+	bool has_kprobes;
+	bool kprobes_locked;	/* built in, but lockdown=confidentiality refuses them */
+	struct plan_site *v;
+	size_t nr;
+	char **problems;	/* functions not found, modules not loaded ...: reported, skipped */
+	size_t nr_problems;
+	int hwbp_used;
+	bool list_callers;	/* find and print the callers of such entries (set after init) */
+	struct plan_callers *callers;
+	size_t nr_callers;
+};
+
+/* Loads kallsyms and kernel text (--vmlinux may be NULL). Prints why and returns -errno. */
+int plan_init(struct plan *p, const char *vmlinux);
+/* Every copy-family call site inside [MODULE:]FUNC, or the one at FUNC+OFF. */
+int plan_add_function(struct plan *p, const char *spec);
+/* A probe at SYMBOL's entry ([MODULE:]SYMBOL[,len=REG]); explains when none is possible. */
+int plan_add_entry(struct plan *p, const char *spec);
+/* Adds every item of preset @name. */
+int plan_add_preset(struct plan *p, const char *name);
+/*
+ * Prints the plan: one line per site with its mechanism and reason, then the problems, then
+ * the callers of the entries that could not be covered (list_callers).
+ */
+void plan_print(const struct plan *p, FILE *f);
+/* Number of sites that can be attached (kprobe or hwbp). */
+size_t plan_nr_covered(const struct plan *p);
+void plan_free(struct plan *p);
+
+#endif

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/* probe_site.c: resolve and attach a site by its mechanism (uprobe, kprobe, hardware breakpoint) */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/elfsyms.h"
+#include "lib/buildid.h"
+#include "kernel/kfunc_addr.h"
+#include "lib/log.h"
+#include "probe_site.h"
+#include "lib/regs.h"
+#include "kernel/srcline.h"
+
+const char *probe_mech_name(enum probe_mech m)
+{
+	static const char *const names[] = {
+		[MECH_UPROBE] = "uprobe", [MECH_KPROBE] = "kprobe", [MECH_HWBP] = "hwbp",
+	};
+
+	return names[m];
+}
+
+int probe_site_resolve(struct probe_site *s)
+{
+	struct elf_func f;
+	int err;
+
+	switch (s->mech) {
+	case MECH_UPROBE:
+		err = elfsyms_resolve(s->spec.path, s->spec.symbol, s->spec.offset, &f);
+		if (err)
+			return err;
+		s->resolved_path = f.path;
+		s->file_offset = f.file_offset;
+		s->vaddr = f.vaddr + s->spec.offset;
+		return 0;
+	case MECH_KPROBE:
+		/* The kernel resolves the name itself and explains a refusal at attach time. */
+		return 0;
+	case MECH_HWBP:
+		/* The planner found the address already (a call site's own). */
+		if (s->kaddr)
+			return 0;
+		err = kfunc_addr_resolve(s->spec.path, s->spec.symbol, &s->kaddr);
+		if (err)
+			return err;
+		s->kaddr += s->spec.offset;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id)
+{
+	char func[256];
+	int err;
+
+	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
+				       probe_site_counts_callers(s) ? CP_CALLER_KERNEL :
+								      CP_CALLER_NONE);
+	if (err)
+		return err;
+	switch (s->mech) {
+	case MECH_UPROBE:
+		return hist_session_attach_uprobe(hs, id, s->resolved_path, s->file_offset);
+	case MECH_KPROBE:
+		/* kprobes name module functions "module:function". */
+		snprintf(func, sizeof(func), "%s%s%s", s->spec.path ?: "", s->spec.path ? ":" : "",
+			 s->spec.symbol);
+		return hist_session_attach_kprobe(hs, id, func, s->spec.offset);
+	case MECH_HWBP:
+		return hist_session_attach_hwbp(hs, id, s->kaddr);
+	}
+	return -EINVAL;
+}
+
+bool probe_site_counts_callers(const struct probe_site *s)
+{
+	return s->mech != MECH_UPROBE && !s->spec.offset;
+}
+
+void probe_site_describe(const struct probe_site *s, struct profile_site *out)
+{
+	const char *target = s->resolved_path ?: s->spec.path ?: "vmlinux";
+
+	out->target = strdup(target);
+	out->symbol = strdup(s->spec.symbol);
+	out->offset = s->spec.offset;
+	out->mechanism = strdup(probe_mech_name(s->mech));
+	out->len_arg = strdup(reg_name(s->spec.len_reg));
+	if (s->mech == MECH_UPROBE && s->resolved_path)
+		out->source = srcline_lookup(s->resolved_path, s->vaddr);
+	if (s->mech != MECH_UPROBE) {
+		char id[BUILDID_HEX_MAX];
+
+		out->address = s->kaddr;
+		/* So that lines can be found later, on another machine (ksource.h). */
+		if (!buildid_kernel(target, id, sizeof(id)))
+			out->build_id = strdup(id);
+	}
+}
+
+void probe_site_free(struct probe_site *s)
+{
+	target_spec_free(&s->spec);
+	free(s->resolved_path);
+	free(s->note);
+	s->resolved_path = s->note = NULL;
+}

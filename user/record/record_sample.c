@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record_sample.c: sample every CPU, attribute copy-family samples, recover lengths, write */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include "lib/child.h"
+#include "kernel/feature.h"
+#include "kernel/ksyms.h"
+#include "kernel/ktext.h"
+#include "lib/log.h"
+#include "lib/monotime.h"
+#include "record_sample.h"
+#include "profile/sample_agg.h"
+#include "sample_session.h"
+#include "lib/stop.h"
+#include "lib/counter_map.h"
+#include "lib/host.h"
+
+#define CGROUP2_MAGIC 0x63677270
+#define STACKMAP_IDS 16384	/* ids stay below the stack map's size */
+
+/* One kernel stack, symbolised once per stack id. */
+struct sym_stack {
+	size_t nr;
+	uint64_t records;	/* ring-buffer records seen with this id */
+	uint64_t ips[SAMPLE_STACK_DEPTH];
+	struct sample_frame frames[SAMPLE_STACK_DEPTH];
+};
+
+struct recorder {
+	struct sample_session *ss;
+	struct ksyms *ks;
+	struct ktext *kt;	/* NULL: no kernel text, so no length rules */
+	struct sample_agg *agg;
+	struct sym_stack *stacks[STACKMAP_IDS];
+	struct counter_map rule_index;	/* "ip:ret" -> position + 1 in rules */
+	struct len_recovery_rule *rules;
+	size_t nr_rules, cap_rules;
+	uint64_t by_rule[LR_NR], not_copy;
+	int err;
+};
+
+static void symbolise(const struct ksyms *ks, uint64_t ip, struct sample_frame *f)
+{
+	uint64_t off, size;
+	const struct ksym *s = ksyms_at(ks, ip, &off, &size);
+
+	*f = (struct sample_frame){ .module = "vmlinux" };
+	if (!s)
+		return;
+	f->sym = s->name;
+	f->off = off;
+	f->module = s->module ?: "vmlinux";
+}
+
+static struct sym_stack *stack_of(struct recorder *r, int32_t id)
+{
+	struct sym_stack *st;
+	int n;
+	size_t i;
+
+	if (id < 0 || id >= STACKMAP_IDS)
+		return NULL;
+	if (r->stacks[id])
+		return r->stacks[id];
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	n = sample_session_stack(r->ss, id, st->ips, SAMPLE_STACK_DEPTH);
+	if (n <= 0) {
+		free(st);
+		return NULL;
+	}
+	st->nr = (size_t)n;
+	for (i = 0; i < st->nr; i++)
+		symbolise(r->ks, st->ips[i], &st->frames[i]);
+	r->stacks[id] = st;
+	return st;
+}
+
+/* The rule for (ip, return address), worked out once from the code. */
+static const struct len_recovery_rule *rule_for(struct recorder *r, const struct sample_attr *at,
+					  uint64_t ip, uint64_t ret)
+{
+	struct counter_map_ent *e;
+	char key[48];
+
+	if (!r->kt)
+		return NULL;
+	snprintf(key, sizeof(key), "%llx:%llx", (unsigned long long)ip, (unsigned long long)ret);
+	e = counter_map_get(&r->rule_index, key);
+	if (!e)
+		return NULL;
+	if (!e->value) {
+		if (r->nr_rules == r->cap_rules) {
+			size_t cap = r->cap_rules ? r->cap_rules * 2 : 256;
+			struct len_recovery_rule *n = realloc(r->rules, cap * sizeof(*n));
+
+			if (!n)
+				return NULL;
+			r->rules = n;
+			r->cap_rules = cap;
+		}
+		len_recovery_analyse(ktext_provider(r->kt), at->conv, ip, ret, &r->rules[r->nr_rules]);
+		e->value = ++r->nr_rules;
+	}
+	return &r->rules[e->value - 1];
+}
+
+static int add_sample(struct recorder *r, const struct sample_frame *frames, size_t nr,
+		      const uint64_t *ips, const uint8_t *insn, const uint64_t *gprs,
+		      uint64_t weight)
+{
+	const struct len_recovery_rule *rule;
+	struct sample_attr at;
+	int width = 0, q = LEN_UNKNOWN;
+	uint64_t len = 0;
+	bool movs = false;
+
+	if (insn && !flow_is_rep_string(insn, SAMPLE_INSN_BYTES, ips[0], &width, &movs))
+		width = 0;
+	if (!sample_attribute(frames, nr, width, movs, &at)) {
+		r->not_copy += weight;
+		return 0;
+	}
+	if (gprs && (rule = rule_for(r, &at, ips[0], nr > 1 ? ips[1] : 0))) {
+		q = len_recovery_apply(rule, gprs, &len);
+		if (q != LEN_UNKNOWN)
+			r->by_rule[rule->id] += weight;
+	}
+	return sample_agg_add(r->agg, &at, frames, nr, q, len, weight);
+}
+
+static int on_sample(void *ctx, const struct sample_rec *rec)
+{
+	struct recorder *r = ctx;
+	struct sym_stack *st = stack_of(r, rec->stackid);
+	uint64_t gprs[SAMPLE_NR_GPRS], ip = rec->ip;
+	struct sample_frame leaf;
+	int err, i;
+
+	for (i = 0; i < SAMPLE_NR_GPRS; i++)
+		gprs[i] = rec->gprs[i];
+	if (st && st->ips[0] == ip) {
+		st->records++;
+		err = add_sample(r, st->frames, st->nr, st->ips, rec->insn, gprs, 1);
+	} else {
+		/* No stack: the leaf alone, charged to an unknown caller. */
+		symbolise(r->ks, ip, &leaf);
+		err = add_sample(r, &leaf, 1, &ip, rec->insn, gprs, 1);
+	}
+	if (err)
+		r->err = err;
+	return err;
+}
+
+/* Samples the kernel counted per stack but whose record was lost: charged, length unknown. */
+static void on_stack_count(void *ctx, int32_t id, uint64_t count)
+{
+	struct recorder *r = ctx;
+	struct sym_stack *st = stack_of(r, id);
+	uint8_t insn[SAMPLE_INSN_BYTES];
+
+	if (!st || count <= st->records)
+		return;
+	if (!r->kt || ktext_read(r->kt, st->ips[0], insn, sizeof(insn)))
+		memset(insn, 0, sizeof(insn));
+	add_sample(r, st->frames, st->nr, st->ips, insn, NULL, count - st->records);
+	st->records = count;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct sample_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (int)x->kind - (int)y->kind;	/* LEAF before SKIP at one address */
+}
+
+/* Address ranges of the copy-family routines (and of the excluded ones) from kallsyms. */
+static struct sample_range *build_ranges(const struct ksyms *ks, size_t *nr_out)
+{
+	struct sample_range *r = calloc(SAMPLE_MAX_RANGES, sizeof(*r));
+	size_t i, n = 0, out = 0;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < ks->nr && n < SAMPLE_MAX_RANGES; i++) {
+		const struct ksym *s = &ks->syms[i];
+		uint64_t size;
+		__u32 kind;
+
+		if (s->type != 't' && s->type != 'T' && s->type != 'W')
+			continue;
+		if (copy_family_lookup(s->name))
+			kind = SAMPLE_RANGE_LEAF;
+		else if (copy_family_excluded(s->name))
+			kind = SAMPLE_RANGE_SKIP;
+		else
+			continue;
+		size = ksyms_size(ks, s);
+		if (size && size < (1 << 20))
+			r[n++] = (struct sample_range){ .start = s->addr, .end = s->addr + size, .kind = kind };
+	}
+	qsort(r, n, sizeof(*r), range_cmp);
+	/* Aliases share a start: keep the first (a leaf wins); never let ranges overlap. */
+	for (i = 0; i < n; i++) {
+		if (out && r[i].start < r[out - 1].end)
+			continue;
+		r[out++] = r[i];
+	}
+	*nr_out = out;
+	return r;
+}
+
+static int cgroup_id_of(const char *path, uint64_t *id)
+{
+	struct statfs sfs;
+	struct stat st;
+
+	if (statfs(path, &sfs) || stat(path, &st)) {
+		p_err("--cgroup %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (sfs.f_type != CGROUP2_MAGIC || !S_ISDIR(st.st_mode)) {
+		p_err("--cgroup %s: not a cgroup v2 directory (e.g. /sys/fs/cgroup/system.slice)",
+		      path);
+		return -EINVAL;
+	}
+	*id = st.st_ino;	/* kernfs node id, what bpf_get_current_cgroup_id() returns */
+	return 0;
+}
+
+static void print_summary(const struct profile *p, const struct recorder *r)
+{
+	const struct sample_meta *m = p->sample;
+	uint64_t copy = sample_agg_samples(r->agg), busy = m->total - m->idle;
+	size_t i;
+
+	printf("samples: %llu (%s at %u Hz, %.2f s), %llu idle; copy family %llu: %.1f%% of all, "
+	       "%.1f%% of non-idle\n", (unsigned long long)m->total, m->event, m->hz,
+	       p->meta.duration_s, (unsigned long long)m->idle, (unsigned long long)copy,
+	       m->total ? 100.0 * copy / m->total : 0.0, busy ? 100.0 * copy / busy : 0.0);
+	for (i = 0; i < p->nr_sites && i < 10; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		printf("  %-22s %s+0x%llx [%s]: %llu samples (%.1f%%), length exact %llu, "
+		       "approximate %llu, unknown %llu\n", s->sample->leaf, s->symbol,
+		       (unsigned long long)s->offset, s->target, (unsigned long long)s->calls,
+		       copy ? 100.0 * s->calls / copy : 0.0,
+		       (unsigned long long)s->sample->quality[LEN_EXACT],
+		       (unsigned long long)s->sample->quality[LEN_APPROX],
+		       (unsigned long long)s->sample->quality[LEN_UNKNOWN]);
+	}
+	if (p->nr_sites > 10)
+		printf("  ... %zu more sites (copyprof report)\n", p->nr_sites - 10);
+	for (i = 1; i < LR_NR; i++)
+		if (r->by_rule[i])
+			p_debug("length rule %s: %llu samples", len_recovery_rule_name((int)i),
+				(unsigned long long)r->by_rule[i]);
+}
+
+static void wait_for_end(const struct record_sample_args *a, struct recorder *r,
+			 struct child *c)
+{
+	struct stop_when w;
+
+	stop_when_init(&w, a->duration, a->command ? c : NULL);
+	while (!r->err && !stop_when_due(&w))
+		if (sample_session_poll(r->ss, 100) < 0 && errno != EINTR)
+			return;
+}
+
+static int finish(const struct record_sample_args *a, struct recorder *r, struct profile *p,
+		  double t0)
+{
+	uint64_t cnt[SAMPLE_CNT_NR];
+	struct sample_meta *m = calloc(1, sizeof(*m));
+
+	p->meta.duration_s = monotime_s() - t0;
+	sample_session_stop(r->ss);
+	if (!m || sample_session_counters(r->ss, cnt))
+		return -EIO;
+	sample_session_stack_counts(r->ss, on_stack_count, r);
+	p->sample = m;
+	m->event = strdup(sample_session_event(r->ss));
+	m->hz = a->hz;
+	m->total = cnt[SAMPLE_CNT_TOTAL];
+	m->idle = cnt[SAMPLE_CNT_IDLE];
+	m->lost = cnt[SAMPLE_CNT_LOST];
+	if (cnt[SAMPLE_CNT_LOST])
+		p_warn("%llu copy samples did not fit the ring buffer: charged by stack, length "
+		       "unknown", (unsigned long long)cnt[SAMPLE_CNT_LOST]);
+	if (r->err || sample_agg_to_profile(r->agg, p))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Every --leaf must name a kernel function; all missing ones are listed. */
+static int check_leaves(const struct ksyms *ks)
+{
+	const char *const *names;
+	size_t i, n = copy_family_extra_leaves(&names);
+	int bad = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ksyms_find(ks, names[i], "*"))
+			continue;
+		p_err("--leaf %s: no such kernel symbol in /proc/kallsyms", names[i]);
+		bad++;
+	}
+	return bad ? -ENOENT : 0;
+}
+
+static int prepare(const struct record_sample_args *a, struct recorder *r,
+		   struct sample_opts *o)
+{
+	if (feature_check_perf_event() || feature_check_bpf())
+		return -EPERM;
+	if (a->cgroup && cgroup_id_of(a->cgroup, &o->cgroup_id))
+		return -EINVAL;
+	r->ks = ksyms_load(NULL);
+	if (!r->ks)
+		return -ENOENT;
+	if (r->ks->restricted) {
+		p_err("/proc/kallsyms shows no addresses (kernel.kptr_restrict): run as root");
+		return -EPERM;
+	}
+	if (check_leaves(r->ks))
+		return -ENOENT;
+	o->ranges = build_ranges(r->ks, &o->nr_ranges);
+	if (!o->ranges)
+		return -ENOMEM;
+	r->agg = sample_agg_new();
+	if (!r->agg)
+		return -ENOMEM;
+	r->kt = ktext_open(r->ks, true);
+	if (!r->kt)
+		p_warn("cannot read kernel text: sampled lengths will all be unknown (-v says why)");
+	else
+		p_debug("kernel text from %s", ktext_source(r->kt));
+	return 0;
+}
+
+int record_sample(const struct record_sample_args *a)
+{
+	struct sample_opts o = { .tgid = a->pid, .comm = a->comm, .hz = a->hz, .event = a->event };
+	struct child child = CHILD_NONE;
+	struct recorder *r = calloc(1, sizeof(*r));
+	struct profile *p = profile_new();
+	int status = EXIT_RUNTIME;
+	double t0;
+	size_t i;
+
+	if (!r || !p || prepare(a, r, &o))
+		goto out;
+	stop_install();
+	if (a->command) {
+		if (child_spawn(a->command, &child))
+			goto out;
+		if (!a->all_tasks)
+			o.tgid = (uint32_t)child.pid;
+		p->meta.command = child_command_line(a->command);
+	}
+	r->ss = sample_session_open(&o, on_sample, r);
+	if (!r->ss)
+		goto out;
+	host_fill_meta(&p->meta);
+	t0 = monotime_s();
+	if (a->command && child_release(&child, a->command[0]))
+		goto out;
+	if (!a->command && !a->duration)
+		p_info("sampling %s at %u Hz on every CPU; Ctrl-C to end",
+		       sample_session_event(r->ss), a->hz);
+	wait_for_end(a, r, &child);
+	if (finish(a, r, p, t0))
+		goto out;
+	sample_session_destroy(r->ss);
+	r->ss = NULL;
+	print_summary(p, r);
+	fflush(stdout);
+	if (profile_save(p, a->output))
+		goto out;
+	status = EXIT_OK;
+out:
+	if (r) {
+		sample_session_destroy(r->ss);
+		ktext_close(r->kt);
+		sample_agg_free(r->agg);
+		for (i = 0; i < STACKMAP_IDS; i++)
+			free(r->stacks[i]);
+		counter_map_free(&r->rule_index);
+		free(r->rules);
+		ksyms_free(r->ks);
+	}
+	if (a->command)
+		child_end(&child, a->command[0], !status);
+	free((void *)o.ranges);
+	free(r);
+	profile_free(p);
+	return status;
+}

@@ -13,9 +13,11 @@ VERSION   := $(shell cat VERSION)
 # The binary is linked statically so that it also runs inside a bare VM guest.
 STATIC    ?= -static
 CFLAGS    ?= -O2 -g
-CFLAGS    += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 -D_GNU_SOURCE -MMD -MP \
-	     -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph -DCOPYPROF_VERSION='"$(VERSION)"' \
-	     -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
+# What the build needs whatever CFLAGS a user passes (make CFLAGS=-O0 keeps these).
+REQUIRED_CFLAGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 \
+	     -D_GNU_SOURCE -MMD -MP -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph \
+	     -DCOPYPROF_VERSION='"$(VERSION)"' -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
+ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
 LDLIBS    := -lprotobuf-c -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 
@@ -47,7 +49,8 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install deps test unit-test cli-test vmtest bench bench-calibrate bench-sample demo
+.PHONY: all clean install deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample demo \
+	format format-check check-layers golden
 all: $(OUTPUT)/copyprof
 
 .PRECIOUS: $(OUTPUT)/%.bpf.o
@@ -64,11 +67,16 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-# Every user object may include a skeleton, so they wait for all of them.
-$(OUTPUT)/%.o: %.c $(SKELS)
+# A skeleton is kept once generated (no rebuild of its users on the next make), and only the
+# files that include one wait for the skeletons on a first build; the .d files know the rest.
+.SECONDARY: $(SKELS) $(OUTPUT)/vmlinux.h
+SKEL_USERS := $(patsubst %.c,$(OUTPUT)/%.o,$(shell grep -l '\.skel\.h"' $(USER_SRCS)))
+$(SKEL_USERS): | $(SKELS)
+
+$(OUTPUT)/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/presets_builtin.c: $(wildcard presets/*.preset) scripts/embed-presets.sh | $(OUTPUT)
 	$(call msg,GEN,$@)
@@ -76,7 +84,7 @@ $(OUTPUT)/presets_builtin.c: $(wildcard presets/*.preset) scripts/embed-presets.
 
 $(OUTPUT)/presets_builtin.o: $(OUTPUT)/presets_builtin.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/fg_js.c: flamegraph/fg.js scripts/embed-fgjs.sh | $(OUTPUT)
 	$(call msg,GEN,$@)
@@ -84,7 +92,7 @@ $(OUTPUT)/fg_js.c: flamegraph/fg.js scripts/embed-fgjs.sh | $(OUTPUT)
 
 $(OUTPUT)/fg_js.o: $(OUTPUT)/fg_js.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/proto/%.pb-c.c $(OUTPUT)/proto/%.pb-c.h: proto/%.proto
 	$(call msg,PROTOC,$@)
@@ -93,7 +101,7 @@ $(OUTPUT)/proto/%.pb-c.c $(OUTPUT)/proto/%.pb-c.h: proto/%.proto
 
 $(OUTPUT)/proto/%.pb-c.o: $(OUTPUT)/proto/%.pb-c.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 .SECONDARY: $(PROTO_GEN)
 # What includes a generated header waits for it on a first build (the .d files know it later).
@@ -102,7 +110,7 @@ $(OUTPUT)/user/export/pprof.o $(OUTPUT)/user/export/export_pprof.o: $(PROTO_GEN:
 $(OUTPUT)/%.o: %.S
 	$(call msg,AS,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/copyprof: $(OUTPUT)/user/main.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
@@ -111,7 +119,7 @@ $(OUTPUT)/copyprof: $(OUTPUT)/user/main.o $(LIB_OBJS)
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS)
 	$(call msg,CC-TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(filter %.c %.o,$^) -lcmocka $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.c %.o,$^) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer targets: clang with the fuzzer and address sanitizer runtimes (libclang-rt-dev).
 $(OUTPUT)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(ASM_OBJS) $(ASM_CSRCS)
@@ -139,8 +147,33 @@ install: $(OUTPUT)/copyprof
 deps:
 	./scripts/deps.sh
 
-test: $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+test: check-layers $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT)
+
+# Unit and CLI tests and the layer rule, no VM: the quick check before a commit.
+check: check-layers $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+	./tests/run.sh $(OUTPUT) unit cli
+
+check-layers:
+	./scripts/check-layers.sh
+
+# The tree follows its own .clang-format (C files only; generated files live in $(OUTPUT)).
+FORMAT_SRCS = $(shell git ls-files '*.c' '*.h' ':!:bpf/vmlinux.h')
+format-check:
+	$(call msg,FORMAT,check)
+	$(Q)clang-format --dry-run --Werror $(FORMAT_SRCS)
+
+format:
+	$(Q)clang-format -i $(FORMAT_SRCS)
+
+# Writes examples/*.txt and the example SVGs anew from this build (tests/cli/t0004 diffs them).
+golden: $(OUTPUT)/copyprof
+	./examples/estimate-fleet.sh $(OUTPUT) > examples/estimate-fleet.txt.tmp && \
+		mv examples/estimate-fleet.txt.tmp examples/estimate-fleet.txt
+	./examples/export-fleet.sh $(OUTPUT) > examples/export-fleet.txt.tmp && \
+		mv examples/export-fleet.txt.tmp examples/export-fleet.txt
+	./examples/flamegraph.sh $(OUTPUT) > examples/flamegraph.txt.tmp && \
+		mv examples/flamegraph.txt.tmp examples/flamegraph.txt
 
 unit-test: $(UNIT_BINS)
 	./tests/run.sh $(OUTPUT) unit

@@ -23,10 +23,39 @@ expect_err() { grep -Eq -- "$1" "$TMP/err" || fail "stderr lacks /$1/: $(cat "$T
 expect_out() { grep -Eq -- "$1" "$TMP/out" || fail "stdout lacks /$1/: $(head -c 2000 "$TMP/out")"; }
 # expect_eq NAME GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
-# No BPF program of ours may stay loaded after a run.
+# No BPF program of ours may stay loaded after a run. Only this test's programs count: those
+# held by a process of this test's session, or held by none and not loaded when the test began.
+# On a shared kernel, other jobs' copyprof programs (same names, other sessions) are left alone.
+# "ID NAME PIDS": each copyprof program and the processes holding it open (a prog or link fd,
+# from /proc/*/fdinfo: Debian's bpftool does not list holders).
+cp_progs() {
+	local holders
+	holders=$(grep -s '^prog_id:' /proc/[0-9]*/fdinfo/* 2>/dev/null |
+		awk -F'[/:\t ]+' '{ print $NF, $3 }' | sort -u)
+	bpftool prog show -j 2>/dev/null |
+		jq -r '.[] | select(.name // "" | test("^cp_(uprobe|kprobe|perf|sample|read_text)")) |
+			"\(.id) \(.name)"' |
+		while read -r id name; do
+			echo "$id $name $(awk -v id="$id" '$1 == id { printf "%s,", $2 }' <<<"$holders")"
+		done
+}
+if command -v bpftool >/dev/null && command -v jq >/dev/null; then
+	CP_PROGS_BEFORE=" $(cp_progs | awk '$3 == "" { printf "%s ", $1 }')"
+fi
 expect_no_leftover_progs() {
-	if command -v bpftool >/dev/null; then
-		! bpftool prog show 2>/dev/null | grep -Eq 'name cp_(uprobe|kprobe|perf|sample|read_text)' ||
-			fail "a copyprof BPF program is still loaded: $(bpftool prog show | grep cp_)"
-	fi
+	command -v bpftool >/dev/null && command -v jq >/dev/null || return 0
+	local my_sid id name pids pid left=""
+	my_sid=$(ps -o sid= -p $$ | tr -d ' ')
+	while read -r id name pids; do
+		[ -n "$id" ] || continue
+		if [ -z "$pids" ]; then
+			[[ $CP_PROGS_BEFORE == *" $id "* ]] || left="$left $name(id $id, held by none)"
+			continue
+		fi
+		for pid in ${pids//,/ }; do
+			[ "$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$my_sid" ] &&
+				left="$left $name(id $id, held by pid $pid)"
+		done
+	done < <(cp_progs)
+	[ -z "$left" ] || fail "a copyprof BPF program of this test is still loaded:$left"
 }

@@ -35,9 +35,10 @@ done
 bad=$(jq '[.impls[].points[] | select((.ns > 0 and .cycles > 0 and .spread >= 0 and
 	.ns_min <= .ns and .ns <= .ns_max) | not)] | length' m.json)
 expect_eq "malformed points" "$bad" 0
-# 4 KiB costs far more than 64 B (about 20x on any x86 CPU): the timer measures something.
+# 4 KiB costs far more than 64 B (about 20x on any x86 CPU): the timer measures something. The
+# fastest run of each is compared: load on a shared machine only ever adds time.
 big=$(jq '[.impls[] | select(.name == "memcpy_orig" and .cache == "warm") | .points[] |
-	select(.size == 64 or .size == 4096) | .ns] | .[1] > 2 * .[0]' m.json)
+	select(.size == 64 or .size == 4096) | .ns_min] | .[1] > 2 * .[0]' m.json)
 expect_eq "memcpy_orig 4 KiB against 64 B" "$big" true
 
 # --threshold is recorded on erms_threshold; --align on every curve; -o - is stdout.

@@ -7,17 +7,13 @@
 # Usage: tests/vm/t-lockdown.sh
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/check-lib.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 BIN=${COPYPROF_BIN:-$REPO/build/copyprof}
 CACHE=${COPYPROF_VM_CACHE:-$REPO/.cache/vm}
-passed=0 failed=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-lockdown.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-check() {	# check NAME GOT WANT
-	if [[ $2 == "$3" ]]; then passed=$((passed + 1)); echo "ok - $1"
-	else failed=$((failed + 1)); echo "not ok - $1: got '$2', want '$3'"; fi
-}
 [[ -x $BIN ]] || { echo "t-lockdown: build $BIN first" >&2; exit 1; }
 command -v jq >/dev/null || { echo "skipped: needs jq"; exit 77; }
 
@@ -32,31 +28,30 @@ out=$work/out rc=0
 	--out "$out" --timeout 400 -- \
 	t-lockdown-guest.sh > "$work/guest.log" 2>&1 || rc=$?
 ((rc != 4)) || { echo "skipped: host setup failed"; tail -3 "$work/guest.log"; exit 77; }
-check "guest ran" "$rc" 0
+check_eq "guest ran" "$rc" 0
 [[ -f $out/kprobe.rc ]] || { tail -30 "$work/guest.log"; exit 1; }
-check "the kernel is locked down" "$(cat "$out/lockdown")" "none integrity [confidentiality]"
+check_eq "the kernel is locked down" "$(cat "$out/lockdown")" "none integrity [confidentiality]"
 
-check "kprobe refused (exit 1)" "$(cat "$out/kprobe.rc")" 1
-check "kprobe refusal names lockdown" "$(grep -c 'locked down (confidentiality.*refuses kprobes' \
+check_eq "kprobe refused (exit 1)" "$(cat "$out/kprobe.rc")" 1
+check_eq "kprobe refusal names lockdown" "$(grep -c 'locked down (confidentiality.*refuses kprobes' \
 	"$out/kprobe.err")" 1
 
-check "hwbp records (exit 0)" "$(cat "$out/hwbp.rc")" 0
-check "hwbp: 300 reads, 300+ one-byte copies" "$(jq '[.sites[0].buckets[] |
+check_eq "hwbp records (exit 0)" "$(cat "$out/hwbp.rc")" 0
+check_eq "hwbp: 300 reads, 300+ one-byte copies" "$(jq '[.sites[0].buckets[] |
 	select(.lo == 1)][0].count | . >= 300 and . <= 305' "$out/hwbp.json")" true
-check "hwbp: no callers under lockdown, and said so" "$(jq '.sites[0].callers // [] | length' \
+check_eq "hwbp: no callers under lockdown, and said so" "$(jq '.sites[0].callers // [] | length' \
 	"$out/hwbp.json") $(grep -c "callers are not counted" "$out/hwbp.err")" "0 1"
 
-check "probe -p btrfs runs (exit 0)" "$(cat "$out/plan.rc")" 0
-check "the zstd call sites get breakpoints, kprobes rejected for lockdown" "$(jq '[.sites[] |
+check_eq "probe -p btrfs runs (exit 0)" "$(cat "$out/plan.rc")" 0
+check_eq "the zstd call sites get breakpoints, kprobes rejected for lockdown" "$(jq '[.sites[] |
 	select(.function == "ZSTD_decompressStream") | .callsites[]] | length' "$out/plan.out") $(jq \
 	'[.plan[] | select(.function == "ZSTD_decompressStream" and .mechanism == "hwbp" and .why ==
 	"hwbp: kprobe rejected (lockdown=confidentiality refuses kprobes)")] | length' \
 	"$out/plan.out")" "4 4"
 
-check "the fifth site is left to sampling, saying why" "$(jq -r '[.plan[] |
+check_eq "the fifth site is left to sampling, saying why" "$(jq -r '[.plan[] |
 	select(.mechanism == "none")][0].why | test("all 4 debug registers")' "$out/plan.out")" true
-check "sampling records (exit 0)" "$(cat "$out/sample.rc")" 0
-check "sampling says what lockdown costs" "$(grep -c 'lengths stay unknown' "$out/sample.err")" 1
-check "sampling counted samples" "$(jq '.meta.total_samples > 0' "$out/sample.json")" true
-echo "$passed passed, $failed failed"
-((failed == 0))
+check_eq "sampling records (exit 0)" "$(cat "$out/sample.rc")" 0
+check_eq "sampling says what lockdown costs" "$(grep -c 'lengths stay unknown' "$out/sample.err")" 1
+check_eq "sampling counted samples" "$(jq '.meta.total_samples > 0' "$out/sample.json")" true
+checks_done

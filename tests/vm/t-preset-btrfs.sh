@@ -10,16 +10,11 @@
 # Usage: tests/vm/t-preset-btrfs.sh [SERIES...] (default 6.12 6.1)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/check-lib.sh"
 BIN=${COPYPROF_BIN:-$HERE/../../build/copyprof}
-passed=0 failed=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-preset.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-check() {	# check NAME COMMAND...
-	local name=$1; shift
-	if "$@"; then passed=$((passed + 1)); echo "ok - $name"
-	else failed=$((failed + 1)); echo "not ok - $name"; fi
-}
 [[ -x $BIN ]] || { echo "t-preset-btrfs: build $BIN first" >&2; exit 1; }
 command -v jq >/dev/null || { echo "skipped: needs jq"; exit 77; }
 
@@ -98,5 +93,4 @@ test_lines() {
 
 (($#)) || set -- 6.12 6.1
 for s in "$@"; do test_kernel "$s"; done
-echo "$passed passed, $failed failed"
-((failed == 0))
+checks_done

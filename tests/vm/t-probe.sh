@@ -10,21 +10,14 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/check-lib.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 RUN=$HERE/run.sh
 COPYPROF=${COPYPROF:-$REPO/build/copyprof}
 CACHE=${COPYPROF_VM_CACHE:-$REPO/.cache/vm}
-passed=0 failed=0 skipped=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-probe.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-pass() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "not ok - $*"; }
-skip() { skipped=$((skipped + 1)); echo "skip - $*"; }
-# check NAME JQ-FILTER FILE: pass if the filter yields true
-check() {
-	if jq -e "$2" "$3" >/dev/null 2>&1; then pass "$1"; else fail "$1 (jq: $2)"; fi
-}
 jq_dispatch() { echo ".dispatch[] | select(.routine == \"$1\")"; }
 
 # What the guest runs: one probe per question, all results in /out.
@@ -63,18 +56,18 @@ boot() {
 	pass "$name: guest ran copyprof probe"
 	echo "--- $name: copyprof probe -v in the guest:"
 	sed 's/^/    /' "$out/probe.txt"
-	check "$name: probe exit status 0" '. == 0' "$out/probe.rc"
+	check_jq "$name: probe exit status 0" '. == 0' "$out/probe.rc"
 }
 
 # ZSTD_decompressStream's sites: read from kcore, every address = kallsyms + offset, and the
 # same offsets when the host decodes the kernel's vmlinuz with the guest's kallsyms.
 check_zstd_sites() {
 	local name=$1 f=$out/probe.json base ver vmlinuz host=$work/$1.host.json
-	check "$name: >= 3 call __memcpy sites in ZSTD_decompressStream, len in rdx" \
+	check_jq "$name: >= 3 call __memcpy sites in ZSTD_decompressStream, len in rdx" \
 		'[.sites[] | select(.function == "ZSTD_decompressStream") | .callsites[] |
 		  select(.target == "__memcpy" and .len_reg == "rdx" and .instruction == "call")]
 		 | length >= 3' "$f"
-	check "$name: ZSTD_decompressStream text from kcore" \
+	check_jq "$name: ZSTD_decompressStream text from kcore" \
 		'.sites[] | select(.function == "ZSTD_decompressStream") | .text_source == "kcore"' "$f"
 	base=$(grep -m1 ' ZSTD_decompressStream$' "$out/kallsyms" | cut -d' ' -f1)
 	if [[ -n $base ]] && python3 - "$f" "$base" <<'EOF'
@@ -106,18 +99,18 @@ EOF
 		fail "$name: host decoding of $(basename "$vmlinuz") finds the same sites as kcore"
 		cat "$work/$name.host.err"
 	fi
-	check "$name: host side read the vmlinuz payload with a KASLR slide" \
+	check_jq "$name: host side read the vmlinuz payload with a KASLR slide" \
 		'.text_source == "vmlinuz" and (.kaslr_slide | type) == "number"' "$host"
 }
 
 # btrfs.ko (loaded: --disk btrfs-zstd): from kcore, and from the .ko's relocations.
 check_btrfs() {
 	local name=$1 k=$out/btrfs-kcore.json m=$out/btrfs-ko.json
-	check "$name: btrfs_decompress_buf2page [btrfs] from kcore calls __memcpy (rdx)" \
+	check_jq "$name: btrfs_decompress_buf2page [btrfs] from kcore calls __memcpy (rdx)" \
 		'.sites[0].module == "btrfs" and .sites[0].text_source == "kcore" and
 		 ([.sites[0].callsites[] | select(.target == "__memcpy" and .len_reg == "rdx")]
 		  | length >= 1)' "$k"
-	check "$name: with --no-kcore the same function comes from btrfs.ko relocations" \
+	check_jq "$name: with --no-kcore the same function comes from btrfs.ko relocations" \
 		'.sites[0].text_source == "ko" and
 		 ([.sites[0].callsites[] | select(.target == "__memcpy")] | length >= 1)' "$m"
 	if diff <(jq -c '[.sites[0].callsites[] | select(.target) | [.offset, .address, .target]]' "$k") \
@@ -133,10 +126,10 @@ check_btrfs() {
 
 check_entries() {
 	local name=$1 f=$out/probe.json
-	check "$name: memcpy_orig not probe-able (noinstr / kprobe blacklist)" \
+	check_jq "$name: memcpy_orig not probe-able (noinstr / kprobe blacklist)" \
 		'.entries[] | select(.symbol == "memcpy_orig") | .probeable == "no" and
 		 (.noinstr == "yes" or .kprobe_blacklisted == "yes") and (.reason | length > 0)' "$f"
-	check "$name: read_zero traceable and probe-able" \
+	check_jq "$name: read_zero traceable and probe-able" \
 		'.entries[] | select(.symbol == "read_zero") | .traceable == "yes" and
 		 .probeable == "yes"' "$f"
 }
@@ -159,38 +152,38 @@ check_same_offsets() {
 check_callers() {
 	local name=$1 j=$out/callers.json cu read_at func off t n_ok n_bad
 	cu=$(cat "$out/copy_user_symbol")
-	check "$name: probe --entry exit status 0" '. == 0' "$out/callers.rc"
+	check_jq "$name: probe --entry exit status 0" '. == 0' "$out/callers.rc"
 	echo "--- $name: callers in the guest:" $(grep -h '^  callers of\|candidates in' \
 		"$out/callers.txt" "$out/callers-txt.err")
-	check "$name: memcpy has > 100 direct call sites in kcore, modules searched too" \
+	check_jq "$name: memcpy has > 100 direct call sites in kcore, modules searched too" \
 		'.entries[] | select(.symbol == "memcpy") | .callers_summary |
 		 .sites > 100 and .text_source == "kcore" and .modules_searched and .functions > 50' "$j"
-	check "$name: memcpy: sites = the sum over callers; kprobe-able ones counted" \
+	check_jq "$name: memcpy: sites = the sum over callers; kprobe-able ones counted" \
 		'.entries[] | select(.symbol == "memcpy") | .callers_summary.sites ==
 		 ([.callers[].sites | length] | add) and .callers_summary.kprobe_functions ==
 		 ([.callers[] | select(.kprobe == "yes")] | length) and .callers_summary.kprobe_functions > 10' "$j"
-	check "$name: ZSTD_decompressStream is a kprobe-able caller of memcpy" \
+	check_jq "$name: ZSTD_decompressStream is a kprobe-able caller of memcpy" \
 		'.entries[] | select(.symbol == "memcpy") | .callers[] |
 		 select(.function == "ZSTD_decompressStream") | .kprobe == "yes"' "$j"
 	check_same_offsets "$name" ZSTD_decompressStream "$out/probe.json"
-	check "$name: btrfs_decompress_buf2page [btrfs] is a caller of memcpy (module text)" \
+	check_jq "$name: btrfs_decompress_buf2page [btrfs] is a caller of memcpy (module text)" \
 		'.entries[] | select(.symbol == "memcpy") | .callers[] |
 		 select(.function == "btrfs_decompress_buf2page") | .module == "btrfs"' "$j"
 	check_same_offsets "$name" btrfs_decompress_buf2page "$out/btrfs-kcore.json"
 	# The dispatch decoded "_copy_to_user+OFF: call HELPER" from kcore: the callers agree.
 	read_at=$(jq -r '.dispatch[] | select(.routine == "copy_user") | .read_at' "$out/probe.json")
 	func=${read_at%+*} off=${read_at#*+}
-	check "$name: $cu's callers include $read_at, where the dispatch found the call" \
+	check_jq "$name: $cu's callers include $read_at, where the dispatch found the call" \
 		"[.entries[] | select(.symbol == \"$cu\") | .callers[] | select(.function == \"$func\")
 		 | .sites[].offset_hex] | index(\"$off\") != null" "$j"
 	# memcpy_orig is entered by __memcpy's patched jump on 6.12 (-fsrm); 6.1's jumps to
 	# memcpy_erms instead, so nothing reaches memcpy_orig directly there.
 	if [[ $name == 6.1 ]]; then
-		check "$name: memcpy_orig has no direct caller (__memcpy jumps to memcpy_erms)" \
+		check_jq "$name: memcpy_orig has no direct caller (__memcpy jumps to memcpy_erms)" \
 			'.entries[] | select(.symbol == "memcpy_orig") | (.callers | length) == 0 and
 			 .callers_summary.sites == 0' "$j"
 	else
-		check "$name: memcpy_orig's one direct caller is __memcpy's jmp, not kprobe-able" \
+		check_jq "$name: memcpy_orig's one direct caller is __memcpy's jmp, not kprobe-able" \
 			'.entries[] | select(.symbol == "memcpy_orig") | (.callers | length) == 1 and
 			 (.callers[0].function | test("^(__)?memcpy$")) and .callers[0].kprobe == "no" and
 			 .callers[0].sites[0].instruction == "jmp"' "$j"
@@ -228,13 +221,13 @@ check_callers() {
 case_612() {
 	boot 6.12 6.12 max,-fsrm || return 0
 	local f=$out/probe.json
-	check "6.12 -fsrm: memcpy is memcpy_orig for every length, from kcore" \
+	check_jq "6.12 -fsrm: memcpy is memcpy_orig for every length, from kcore" \
 		"$(jq_dispatch memcpy) | .source == \"kcore\" and (.rows | length) == 1 and
 		 .rows[0].min == 0 and .rows[0].max == null and .rows[0].code == \"memcpy_orig\"" "$f"
-	check "6.12 -fsrm: copy_user calls rep_movs_alternative (len rcx)" \
+	check_jq "6.12 -fsrm: copy_user calls rep_movs_alternative (len rcx)" \
 		"$(jq_dispatch copy_user) | .source == \"kcore\" and
 		 (.rows[0].code | startswith(\"rep_movs_alternative\"))" "$f"
-	check "6.12 -fsrm: memmove uses rep movsb from 32 bytes (ERMS)" \
+	check_jq "6.12 -fsrm: memmove uses rep movsb from 32 bytes (ERMS)" \
 		"$(jq_dispatch memmove) | .source == \"kcore\" and .rows[1].min == 32 and
 		 .rows[1].string_op == \"rep movsb\"" "$f"
 	check_zstd_sites 6.12
@@ -253,10 +246,10 @@ case_612_fsrm() {
 test_dispatch/live_fsrm covers the decoding"
 		return 0
 	fi
-	check "6.12 FSRM: memcpy is an inline rep movsb for every length, from kcore" \
+	check_jq "6.12 FSRM: memcpy is an inline rep movsb for every length, from kcore" \
 		"$(jq_dispatch memcpy) | .source == \"kcore\" and (.rows | length) == 1 and
 		 .rows[0].string_op == \"rep movsb\" and .rows[0].max == null" "$f"
-	check "6.12 FSRM: copy_to_user is an inline rep movsb" \
+	check_jq "6.12 FSRM: copy_to_user is an inline rep movsb" \
 		"$(jq_dispatch copy_user) | .source == \"kcore\" and .rows[0].string_op == \"rep movsb\"" \
 		"$f"
 	check_zstd_sites 6.12-fsrm
@@ -265,14 +258,14 @@ test_dispatch/live_fsrm covers the decoding"
 case_61() {
 	boot 6.1 6.1 max,-fsrm || return 0
 	local f=$out/probe.json
-	check "6.1: memcpy is memcpy_erms (rep movsb for every length), from kcore" \
+	check_jq "6.1: memcpy is memcpy_erms (rep movsb for every length), from kcore" \
 		"$(jq_dispatch memcpy) | .source == \"kcore\" and (.rows | length) == 1 and
 		 .rows[0].code == \"memcpy_erms\" and .rows[0].string_op == \"rep movsb\"" "$f"
-	check "6.1: copy_user is copy_user_enhanced_fast_string" \
+	check_jq "6.1: copy_user is copy_user_enhanced_fast_string" \
 		"$(jq_dispatch copy_user) | .source == \"kcore\" and
 		 ([.rows[].code] | any(startswith(\"copy_user_enhanced_fast_string\")))" "$f"
 	# kernel-facts.md: clear_user_* take the length in rcx; the caller must load it there.
-	check "6.1: read_zero calls clear_user_erms with the length just moved into rcx" \
+	check_jq "6.1: read_zero calls clear_user_erms with the length just moved into rcx" \
 		'[.sites[] | select(.function == "read_zero") | .callsites[] |
 		  select(.target == "clear_user_erms" and .len_reg == "rcx" and
 			 (.before | test("rcx")))] | length >= 1' "$f"
@@ -311,12 +304,7 @@ main() {
 			esac
 		done
 	fi
-	if ((skipped)); then
-		echo "$passed passed, $failed failed, $skipped skipped"
-	else
-		echo "$passed passed, $failed failed"
-	fi
-	((failed == 0))
+	checks_done
 }
 
 main "$@"

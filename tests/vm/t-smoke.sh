@@ -10,18 +10,11 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/check-lib.sh"
 RUN=$HERE/run.sh
-passed=0 failed=0 skipped=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-smoke.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-pass() { passed=$((passed + 1)); echo "ok - $*"; }
-fail() { failed=$((failed + 1)); echo "not ok - $*"; }
-skip() { skipped=$((skipped + 1)); echo "skip - $*"; }
-check() {	# check NAME COMMAND...: pass if COMMAND succeeds
-	local name=$1; shift
-	if "$@"; then pass "$name"; else fail "$name"; fi
-}
 
 # Host-only checks: no VM needed.
 test_usage() {
@@ -119,12 +112,7 @@ main() {
 		test_timeout
 		test_early_panic
 	fi
-	if ((skipped)); then
-		echo "$passed passed, $failed failed, $skipped skipped"
-	else
-		echo "$passed passed, $failed failed"
-	fi
-	((failed == 0)) || exit 1
+	checks_done || exit 1
 	# Nothing ran: a skip for tests/run.sh (exit 77), never a pass.
 	((passed > 0)) || exit 77
 }

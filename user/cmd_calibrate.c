@@ -9,14 +9,16 @@
 #include "calib/calib_plot.h"
 #include "calib/calib_session.h"
 #include "calib/calib_table.h"
+#include "cmd_options.h"
 #include "commands.h"
 #include "calib/costmodel.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 
 struct calibrate_args {
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	struct calib_plan plan;
-	const char *output, *input, *plot;
+	const char *plot;
 	const char *impl_list;
 	bool table, sizes_given, runs_given, measure_opt;
 	const char *measure_opt_name;
@@ -35,9 +37,13 @@ enum {
 	OPT_PLOT,
 };
 
+static const struct cmd_options_spec common_options = {
+	.input_arg = "FILE",
+	.input_help = "Read this cost model instead of measuring (--table, --plot)",
+	.output_help = "Cost model to write (default costmodel.json, - for stdout)",
+};
+
 static const struct argp_option options[] = {
-	{ "output", 'o', "FILE", 0, "Cost model to write (default costmodel.json, - for stdout)" },
-	{ "input", 'i', "FILE", 0, "Read this cost model instead of measuring (--table, --plot)" },
 	{ "impl", OPT_IMPL, "LIST", 0,
 	  "Implementations, families (memcpy, memmove, clear_user, memset) or all (default all)" },
 	{ "sizes", OPT_SIZES, "LIST", 0,
@@ -50,7 +56,6 @@ static const struct argp_option options[] = {
 	{ "threshold", OPT_THRESHOLD, "T", 0, "erms_threshold's T in bytes (default 2048)" },
 	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0, "Draw cost against length as an SVG" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
 
@@ -179,12 +184,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char why[160], extra;
 
 	switch (key) {
-	case 'o':
-		a->output = arg;
-		measure_only(a, "-o");
-		break;
-	case 'i':
-		a->input = arg;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case OPT_IMPL:
 		a->impl_list = arg;
@@ -229,17 +230,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PLOT:
 		a->plot = arg;
 		break;
-	case 'v':
-		log_verbose = true;
-		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
-		if (a->input && a->measure_opt)
+		if (a->common.output && !a->measure_opt)
+			measure_only(a, "-o");
+		if (a->common.input && a->measure_opt)
 			argp_error(state, "%s applies to a measurement; -i reads a model instead",
 				   a->measure_opt_name);
-		if (a->input && !a->table && !a->plot)
+		if (a->common.input && !a->table && !a->plot)
 			argp_error(state,
 				   "-i reads a model for --table or --plot: give one of them");
 		break;
@@ -306,19 +306,23 @@ static int outputs(struct calibrate_args *a, const struct costmodel *m)
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_args args = {
-	    .output = "costmodel.json",
 	    .plan = {.cpu = -1, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT},
 	};
-	const struct argp argp = {options, parse_opt, NULL, doc};
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct costmodel *m = NULL;
 	int err, c, rc = EXIT_RUNTIME;
 
 	for (c = 0; c < COSTMODEL_NR_CACHES; c++)
 		args.plan.caches[c] = true;
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
-	if (args.input) {
-		if (costmodel_read(args.input, &m))
+	if (!args.common.output)
+		args.common.output = "costmodel.json";
+	if (args.common.input) {
+		if (costmodel_read(args.common.input, &m))
 			goto cleanup;
 		rc = outputs(&args, m);
 		goto cleanup;
@@ -341,10 +345,10 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
-	if (costmodel_write(m, args.output))
+	if (costmodel_write(m, args.common.output))
 		goto cleanup;
-	if (strcmp(args.output, "-"))
-		p_info("wrote %s", args.output);
+	if (strcmp(args.common.output, "-"))
+		p_info("wrote %s", args.common.output);
 	rc = outputs(&args, m);
 cleanup:
 	costmodel_free(m);

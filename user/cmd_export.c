@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
@@ -16,21 +17,23 @@
 enum export_format { FORMAT_NONE, FORMAT_PPROF, FORMAT_OPENMETRICS };
 
 struct export_args {
-	const char *input;
-	const char *output;
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	enum export_format format;
 	bool timestamp;
 };
 
 enum { OPT_TIMESTAMP = 0x100 };
 
+static const struct cmd_options_spec common_options = {
+	.input_arg = "FILE",
+	.input_help = "Profile to read (default copyprof.json); merged ones too",
+	.output_help = "Where to write (default -, stdout); replaced atomically",
+};
+
 static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "Profile to read (default copyprof.json); merged ones too" },
-	{ "output", 'o', "FILE", 0, "Where to write (default -, stdout); replaced atomically" },
 	{ "format", 'f', "FORMAT", 0, "pprof (gzipped protobuf) or openmetrics (text); required" },
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "openmetrics: stamp every sample with the "
 	  "recording's start, for backfilling (promtool tsdb create-blocks-from openmetrics)" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
 
@@ -56,11 +59,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct export_args *a = state->input;
 
 	switch (key) {
-	case 'i':
-		a->input = arg;
-		break;
-	case 'o':
-		a->output = arg;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case 'f':
 		if (!strcmp(arg, "pprof"))
@@ -72,9 +72,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TIMESTAMP:
 		a->timestamp = true;
-		break;
-	case 'v':
-		log_verbose = true;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (the profile is given with -i)", arg);
@@ -135,22 +132,25 @@ static int to_openmetrics(const struct profile *p, bool timestamp, char **buf, s
 
 int cmd_export(int argc, char **argv)
 {
-	struct export_args args = { .input = "copyprof.json", .output = "-" };
-	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct export_args args = { .common.input = "copyprof.json", .common.output = "-" };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct profile *p = NULL;
 	char what[200] = "";
 	void *buf = NULL;
 	size_t len = 0;
 	int err, ret = EXIT_RUNTIME;
 
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	/* As gzip does: compressed bytes on a terminal help nobody. */
-	if (args.format == FORMAT_PPROF && !strcmp(args.output, "-") && isatty(STDOUT_FILENO)) {
+	if (args.format == FORMAT_PPROF && !strcmp(args.common.output, "-") && isatty(STDOUT_FILENO)) {
 		p_err("export: pprof is binary: give -o FILE or redirect stdout");
 		return EXIT_USAGE;
 	}
-	if (profile_read(args.input, &p))
+	if (profile_read(args.common.input, &p))
 		return EXIT_RUNTIME;
 	if (args.format == FORMAT_PPROF)
 		err = to_pprof(p, &buf, &len, what, sizeof(what));
@@ -158,15 +158,15 @@ int cmd_export(int argc, char **argv)
 		err = to_openmetrics(p, args.timestamp, (char **)&buf, &len, what, sizeof(what));
 	if (err)
 		goto out;
-	err = outfile_write(args.output, buf, len);
+	err = outfile_write(args.common.output, buf, len);
 	if (err) {
-		if (!strcmp(args.output, "-"))
+		if (!strcmp(args.common.output, "-"))
 			p_err("export: cannot write to stdout: %s", strerror(-err));
 		goto out;
 	}
-	if (strcmp(args.output, "-") || log_verbose)
+	if (strcmp(args.common.output, "-") || log_verbose)
 		fprintf(stderr, "exported %zu site%s of %s to %s: %s\n", p->nr_sites,
-			p->nr_sites == 1 ? "" : "s", args.input, args.output, what);
+			p->nr_sites == 1 ? "" : "s", args.common.input, args.common.output, what);
 	ret = EXIT_OK;
 out:
 	free(buf);

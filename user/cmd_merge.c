@@ -3,25 +3,21 @@
 #include <argp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "lib/log.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
 
 struct merge_args {
-	const char *output;
+	struct cmd_options common;	/* -o, --json, -v */
 	char **inputs;
 	size_t nr_inputs;
-	bool json;
 };
 
-enum { OPT_JSON = 0x100 };
-
-static const struct argp_option options[] = {
-	{ "output", 'o', "FILE", 0, "Merged profile to write (required; - for stdout)" },
-	{ "json", OPT_JSON, NULL, 0, "Print the merged profile on stdout too" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
-	{},
+static const struct cmd_options_spec common_options = {
+	.output_help = "Merged profile to write (required; - for stdout)",
+	.json_help = "Print the merged profile on stdout too",
 };
 
 static const char doc[] =
@@ -44,14 +40,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct merge_args *a = state->input;
 
 	switch (key) {
-	case 'o':
-		a->output = arg;
-		break;
-	case OPT_JSON:
-		a->json = true;
-		break;
-	case 'v':
-		log_verbose = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case ARGP_KEY_ARG:
 		a->inputs = &state->argv[state->next - 1];
@@ -61,7 +51,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (!a->nr_inputs)
 			argp_error(state, "give at least one PROFILE to merge");
-		if (!a->output)
+		if (!a->common.output)
 			argp_error(state, "give the output file with -o");
 		break;
 	default:
@@ -72,12 +62,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct argp argp = { options, parse_opt, "PROFILE...", doc };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { NULL, parse_opt, "PROFILE...", doc, children };
 	struct merge_args args = { 0 };
 	struct profile **in, *out = NULL;
 	size_t i, groups = 0, sites = 0;
 	int err = 0, ret = EXIT_RUNTIME;
 
+	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
 	in = calloc(args.nr_inputs, sizeof(*in));
 	if (!in) {
@@ -93,20 +86,20 @@ int cmd_merge(int argc, char **argv)
 		p_err("merge: out of memory");
 		goto out;
 	}
-	if (profile_write(out, args.output))
+	if (profile_write(out, args.common.output))
 		goto out;
-	if (args.json && profile_write(out, "-"))
+	if (args.common.json && profile_write(out, "-"))
 		goto out;
 	for (i = 0; i < out->nr_sites; i++)
 		sites++;
 	groups = out->nr_groups;
-	fprintf(args.json ? stderr : stdout, "merged %zu profile%s into %s: %zu group%s "
+	fprintf(args.common.json ? stderr : stdout, "merged %zu profile%s into %s: %zu group%s "
 		"(kernel x CPU), %zu site%s\n", args.nr_inputs, args.nr_inputs == 1 ? "" : "s",
-		args.output, groups, groups == 1 ? "" : "s", sites, sites == 1 ? "" : "s");
+		args.common.output, groups, groups == 1 ? "" : "s", sites, sites == 1 ? "" : "s");
 	for (i = 0; i < out->nr_groups; i++) {
 		const struct profile_group *g = &out->groups[i];
 
-		fprintf(args.json ? stderr : stdout, "  group %zu: %s, kernel %s, %zu host%s, "
+		fprintf(args.common.json ? stderr : stdout, "  group %zu: %s, kernel %s, %zu host%s, "
 			"%llu profile%s\n", i, g->cpu_model ?: "unknown CPU", g->kernel ?: "unknown",
 			g->nr_hosts, g->nr_hosts == 1 ? "" : "s", (unsigned long long)g->profiles,
 			g->profiles == 1 ? "" : "s");

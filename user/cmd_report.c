@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "lib/hist_print.h"
 #include "kernel/kdebuginfo.h"
@@ -13,23 +14,25 @@
 #include "cmd_report_sample.h"
 
 struct report_args {
-	const char *input;
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	int top;
-	bool json;
 	const char *debuginfo[KDEBUGINFO_MAX_PATHS];
 	size_t nr_debuginfo;
 };
 
-enum { OPT_JSON = 0x100, OPT_TOP, OPT_DEBUGINFO };
+enum { OPT_TOP = 0x100, OPT_DEBUGINFO };
+
+static const struct cmd_options_spec common_options = {
+	.input_arg = "FILE",
+	.input_help = "Profile to read (default copyprof.json)",
+	.json_help = "Print the normalised profile as JSON instead",
+};
 
 static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "Profile to read (default copyprof.json)" },
-	{ "json", OPT_JSON, NULL, 0, "Print the normalised profile as JSON instead" },
 	{ "top", OPT_TOP, "N", 0, "How many top sizes to list per site (default 8)" },
 	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0, "Kernel DWARF for kernel sites recorded without "
 	  "lines: a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg "
 	  "(repeatable; /usr/lib/debug and DEBUGINFOD_URLS are searched too)" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
 
@@ -50,11 +53,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char *end;
 
 	switch (key) {
-	case 'i':
-		a->input = arg;
-		break;
-	case OPT_JSON:
-		a->json = true;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case OPT_TOP:
 		a->top = (int)strtol(arg, &end, 10);
@@ -65,9 +65,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (a->nr_debuginfo == KDEBUGINFO_MAX_PATHS)
 			argp_error(state, "at most %d --debuginfo paths", KDEBUGINFO_MAX_PATHS);
 		a->debuginfo[a->nr_debuginfo++] = arg;
-		break;
-	case 'v':
-		log_verbose = true;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (the profile is given with -i)", arg);
@@ -158,18 +155,21 @@ static void print_text(const struct profile *p, int top)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args args = { .input = "copyprof.json", .top = 8 };
-	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct report_args args = { .common.input = "copyprof.json", .top = 8 };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct profile *p;
 
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
-	if (profile_read(args.input, &p))
+	if (profile_read(args.common.input, &p))
 		return EXIT_RUNTIME;
 	/* Kernel sites recorded without DWARF get their lines here, as perf report does. */
 	if (args.nr_debuginfo || getenv("DEBUGINFOD_URLS"))
 		ksource_annotate(p, args.debuginfo, args.nr_debuginfo);
-	if (args.json) {
+	if (args.common.json) {
 		json_object *root = profile_to_json(p);
 
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |

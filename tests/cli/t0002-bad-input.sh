@@ -56,4 +56,15 @@ if [ "$(id -u)" -eq 0 ]; then
 	[ ! -e copyprof.json ] || fail "record of a missing command wrote copyprof.json"
 	expect_no_leftover_progs
 fi
+# With --json an error is data too (as bpftool's): one JSON line {"error": ...} on stdout.
+if command -v jq >/dev/null; then
+	expect_exit 1 "$COPYPROF" report -i "$TMP/missing dir/p.json" --json
+	expect_eq "JSON error lines" "$(wc -l <"$TMP/out")" 1
+	expect_eq "JSON error" "$(jq -r .error "$TMP/out")" \
+		"cannot read profile $TMP/missing dir/p.json: No such file or directory"
+	[ ! -s "$TMP/err" ] || fail "a JSON error also went to stderr: $(cat "$TMP/err")"
+	expect_exit 1 "$COPYPROF" report -i "$TMP/missing dir/p.json"
+	expect_err "^copyprof: error: cannot read profile"
+	[ ! -s "$TMP/out" ] || fail "a text error went to stdout"
+fi
 exit 0

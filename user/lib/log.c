@@ -3,10 +3,24 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <bpf/libbpf.h>
+#include <json-c/json.h>
 #include "log.h"
 
 bool log_verbose;
+bool log_json;
 static char last_error[512];
+
+/* {"error": MESSAGE} on one line of stdout, escaped by json-c. */
+static void print_json_error(const char *msg)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	fflush(stdout);
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fflush(stdout);
+	json_object_put(o);
+}
 
 static void vprint(const char *prefix, bool keep, const char *fmt, va_list ap)
 {
@@ -17,6 +31,10 @@ static void vprint(const char *prefix, bool keep, const char *fmt, va_list ap)
 		va_copy(copy, ap);
 		vsnprintf(last_error, sizeof(last_error), fmt, copy);
 		va_end(copy);
+		if (log_json) {
+			print_json_error(last_error);
+			return;
+		}
 	}
 	fprintf(stderr, "copyprof: %s", prefix);
 	vfprintf(stderr, fmt, ap);

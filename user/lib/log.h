@@ -9,6 +9,11 @@
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
 extern bool log_verbose;
+/*
+ * With --json, errors are data too, as bpftool's p_err: each one is a line {"error": "..."} on
+ * stdout, where the JSON a script reads would have been. Warnings and notices stay on stderr.
+ */
+extern bool log_json;
 
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_options.c: -i, -o, --json and -v parsed once for every command (an argp child) */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd_options.h"
+#include "lib/log.h"
+
+enum { OPT_JSON = 0x2000 };
+
+static error_t parse_common(int key, char *arg, struct argp_state *state)
+{
+	struct cmd_options *o = state->input;
+	const char **grown;
+
+	switch (key) {
+	case 'i':
+		grown = realloc(o->inputs, (o->nr_inputs + 1) * sizeof(*grown));
+		if (!grown)
+			argp_failure(state, EXIT_RUNTIME, ENOMEM, "-i %s", arg);
+		o->inputs = grown;
+		o->inputs[o->nr_inputs++] = arg;
+		o->input = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		log_json = true;
+		break;
+	case 'v':
+		log_verbose = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
+		       struct argp_child child[2])
+{
+	struct argp_option *opt = calloc(5, sizeof(*opt)), *p = opt;
+
+	if (!opt) {
+		p_err("out of memory parsing options");
+		exit(EXIT_RUNTIME);
+	}
+	if (spec->input_help)
+		*p++ = (struct argp_option){ "input", 'i', spec->input_arg ?: "FILE", 0,
+					     spec->input_help };
+	if (spec->output_help)
+		*p++ = (struct argp_option){ "output", 'o', "FILE", 0, spec->output_help };
+	if (spec->json_help)
+		*p++ = (struct argp_option){ "json", OPT_JSON, NULL, 0, spec->json_help };
+	*p = (struct argp_option){ "verbose", 'v', NULL, 0, spec->verbose_help ?: "More messages" };
+	memset(argp, 0, sizeof(*argp));
+	argp->options = opt;
+	argp->parser = parse_common;
+	memset(child, 0, 2 * sizeof(*child));
+	child[0].argp = argp;
+}
+
+void cmd_options_free(struct cmd_options *opts)
+{
+	free(opts->inputs);
+	opts->inputs = NULL;
+	opts->nr_inputs = 0;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cmd_options.h: the options every command shares (-i, -o, --json, -v), as one argp child */
+#ifndef CP_CMD_OPTIONS_H
+#define CP_CMD_OPTIONS_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Which shared options a command takes and what they mean there: a NULL help text leaves the
+ * option out. -v is always there. @input_arg names -i's argument (FILE, PROFILE ...).
+ */
+struct cmd_options_spec {
+	const char *input_arg, *input_help;
+	bool input_repeats;	/* -i may be given more than once (else the last one counts) */
+	const char *output_help;
+	const char *json_help;
+	const char *verbose_help;	/* NULL: "More messages" */
+};
+
+/* What was given; NULL/false/0 for what was not. */
+struct cmd_options {
+	const char *input;	/* the last -i */
+	const char **inputs;	/* every -i, in order (input_repeats) */
+	size_t nr_inputs;
+	const char *output;
+	bool json;		/* also makes errors JSON on stdout (log.h) */
+};
+
+/*
+ * Fills @child (and @argp, which it points to) for @spec; the parent passes @opts as the
+ * child's input: in its ARGP_KEY_INIT, state->child_inputs[0] = opts. @argp's option table is
+ * allocated once per process and never freed: a command parses its options once.
+ */
+void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
+		       struct argp_child child[2]);
+void cmd_options_free(struct cmd_options *opts);
+
+#endif

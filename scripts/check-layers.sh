@@ -39,8 +39,10 @@ function resolve(dir, name,    i) {
 	if (!(dir in rank)) next
 	to = resolve(dir, name)
 	if (to == "") { printf "%s: #include \"%s\" is in no folder of the layer rule\n", file, name; bad = 1; next }
+	tofile = to "/" name; sub(/[^\/]*\/\.\.\//, "", tofile)
+	if (name ~ /\//) tofile = to "/" substr(name, index(name, "/") + 1)
 	if (to != dir && rank[to] >= rank[dir]) {
-		printf "%s: includes %s/%s, from a layer not below its own (%s)\n", file, to, name, dir
+		printf "%s: includes %s, from a layer not below its own (%s)\n", file, tofile, dir
 		bad = 1
 	}
 	if (to == "generated") next

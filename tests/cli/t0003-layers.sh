@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0003-layers: the layer rule (scripts/check-layers.sh) holds on this tree, and catches an
+# include from a layer above, one between peers, and a circle, in a scratch copy.
+. "$(dirname "$0")/lib.sh"
+need_cmd git
+cd "$ROOT"
+expect_exit 0 scripts/check-layers.sh
+expect_out "every include stays in its folder or goes to a layer below"
+
+copy=$TMP/tree
+mkdir "$copy"
+git ls-files user flamegraph asm-ref bpf scripts/check-layers.sh | tar -cf - -T - | tar -xf - -C "$copy"
+cd "$copy"
+git init -q . && git add -A
+expect_exit 0 scripts/check-layers.sh
+
+# lib including a kernel header: upward.
+sed -i '0,/#include "log.h"/s//#include "log.h"\n#include "kernel\/ksyms.h"/' user/lib/outfile.c
+expect_exit 1 scripts/check-layers.sh
+expect_err 'user/lib/outfile.c: includes user/kernel/ksyms.h, from a layer not below its own'
+git checkout -q user/lib/outfile.c
+
+# record and calib are peers: neither may include the other.
+printf '#include "record/planner.h"\n' >>user/calib/calib_stats.c
+expect_exit 1 scripts/check-layers.sh
+expect_err 'user/calib/calib_stats.c: includes user/record/planner.h, from a layer not below'
+git checkout -q user/calib/calib_stats.c
+
+# A circle inside one folder: counter_map includes utf8, utf8 includes counter_map.
+printf '#include "utf8.h"\n' >>user/lib/counter_map.h
+printf '#include "counter_map.h"\n' >>user/lib/utf8.h
+expect_exit 1 scripts/check-layers.sh
+expect_err 'include circle between modules'
+expect_err 'user/lib/(utf8|counter_map)'
+exit 0

@@ -406,11 +406,12 @@ int cmd_record(int argc, char **argv)
 	}
 	if (args.sample) {
 		struct record_sample_args rs = {
-			.hz = args.hz, .event = args.event, .cgroup = args.cgroup, .pid = args.pid,
-			.comm = args.comm, .duration = args.duration, .output = args.output,
-			.command = args.command, .all_tasks = plan_fallback,
+			.run = { .pid = args.pid, .comm = args.comm, .duration = args.duration,
+				 .command = args.command, .all_tasks = plan_fallback,
+				 .output = args.output },
+			.hz = args.hz, .event = args.event, .cgroup = args.cgroup,
 		};
-		int ret = record_sample(&rs);
+		int ret = record_sample_run(&rs);
 
 		copy_family_reset();
 		return ret;

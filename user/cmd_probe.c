@@ -13,7 +13,6 @@
 #include "kernel/ksyms.h"
 #include "lib/host.h"
 #include "lib/log.h"
-#include "profile/profile.h"
 #include "record/planner.h"
 #include "sites/callers.h"
 #include "sites/callsites.h"
@@ -294,7 +293,7 @@ int cmd_probe(int argc, char **argv)
 	struct kimage_opts ko;
 	struct kimage *ki = NULL;
 	struct ksyms *ks;
-	struct profile *p = NULL;
+	struct host_meta meta = { 0 };
 	struct dispatch d = { 0 };
 	json_object *root = NULL, *jsites = NULL, *jentries = NULL;
 	struct utsname u;
@@ -309,12 +308,7 @@ int cmd_probe(int argc, char **argv)
 	if (ks->restricted)
 		p_warn("%s shows only zero addresses (kernel.kptr_restrict): run as root; the dispatch "
 		       "comes from the table and no call site can be located", ks->path);
-	p = profile_new();
-	if (!p) {
-		ksyms_free(ks);
-		return EXIT_RUNTIME;
-	}
-	host_fill_meta(&p->meta);
+	host_fill_meta(&meta);
 	if (!args.release && !uname(&u)) {
 		snprintf(release, sizeof(release), "%s", u.release);
 		args.release = release;
@@ -325,7 +319,7 @@ int cmd_probe(int argc, char **argv)
 	ki = kimage_open(&ko, ks, &why);
 	if (!ki)
 		p_debug("no kernel text: %s", why ?: "?");
-	dispatch_probe(ks, ki, args.release, &p->meta, &d);
+	dispatch_probe(ks, ki, args.release, &meta, &d);
 
 	if (args.json) {
 		root = probe_head_to_json(args.release, ks, ki, &d);
@@ -355,6 +349,6 @@ int cmd_probe(int argc, char **argv)
 	dispatch_free(&d);
 	kimage_close(ki);
 	ksyms_free(ks);
-	profile_free(p);
+	host_meta_free(&meta);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -2,7 +2,6 @@
 /* cmd_record.c: `copyprof record`: histogram copy lengths at probes and write a profile */
 #include <argp.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"

@@ -2,41 +2,16 @@
 /* cmd_import_perf.c: `copyprof import-perf`: a perf record -g profile into a copyprof profile */
 #include <argp.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
 #include "commands.h"
-#include "sites/copy_family.h"
-#include "kernel/ksyms.h"
-#include "kernel/ktext.h"
 #include "lib/log.h"
+#include "profile/import_perf.h"
 #include "profile/perf_script.h"
 #include "profile/profile.h"
-#include "profile/sample_agg.h"
-#include "lib/counter_map.h"
+#include "sites/copy_family.h"
 
 struct import_args {
-	const char *input;	/* perf.data */
-	const char *script;	/* perf script text instead; "-" is stdin */
+	struct import_perf_args import;	/* -i, --script, --no-kernel-text */
 	const char *output;
-	bool no_text;
-};
-
-struct importer {
-	struct sample_agg *agg;
-	struct ksyms *ks;	/* this machine's, to recognise inline copies; NULL: off */
-	struct ktext *kt;
-	bool text_tried;
-	struct counter_map reps;	/* "ip" -> 1 + (width << 1 | movs), or 1 for none */
-	struct sample_frame *frames;
-	size_t cap;
-	uint64_t total, idle, other_kernel;
-	double t_first, t_last;
-	char *event;
-	int err;
 };
 
 enum { OPT_SCRIPT = 0x100, OPT_LEAF, OPT_NO_TEXT };
@@ -72,10 +47,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'i':
-		a->input = arg;
+		a->import.input = arg;
 		break;
 	case OPT_SCRIPT:
-		a->script = arg;
+		a->import.script = arg;
 		break;
 	case 'o':
 		a->output = arg;
@@ -85,7 +60,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_failure(state, EXIT_RUNTIME, ENOMEM, "--leaf");
 		break;
 	case OPT_NO_TEXT:
-		a->no_text = true;
+		a->import.no_text = true;
 		break;
 	case 'v':
 		log_verbose = true;
@@ -95,7 +70,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			   arg);
 		break;
 	case ARGP_KEY_END:
-		if (a->input && a->script)
+		if (a->import.input && a->import.script)
 			argp_error(state, "-i and --script exclude each other");
 		break;
 	default:
@@ -104,274 +79,32 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The instruction at a kernel leaf, read from this machine if perf's symbol agrees. */
-static int rep_at(struct importer *im, const struct perf_frame *f, bool *movs)
-{
-	uint64_t off, size;
-	const struct ksym *s;
-	struct counter_map_ent *e;
-	uint8_t insn[16];
-	char key[24];
-	int width = 0;
-
-	if (!im->ks || !f->kernel || !f->sym)
-		return 0;
-	s = ksyms_at(im->ks, f->ip, &off, &size);
-	if (!s || strcmp(s->name, f->sym) || off != f->off) {
-		im->other_kernel++;	/* recorded on another kernel or boot */
-		return 0;
-	}
-	snprintf(key, sizeof(key), "%llx", (unsigned long long)f->ip);
-	e = counter_map_get(&im->reps, key);
-	if (e && e->value)
-		goto done;
-	if (!im->text_tried) {
-		im->text_tried = true;
-		im->kt = ktext_open(im->ks, geteuid() == 0);
-		p_debug("kernel text for inline copies: %s", im->kt ? ktext_source(im->kt) : "none");
-	}
-	if (im->kt && !ktext_read(im->kt, f->ip, insn, sizeof(insn)) &&
-	    flow_is_rep_string(insn, sizeof(insn), f->ip, &width, movs))
-		width = width << 1 | *movs;
-	else
-		width = 0;
-	if (!e)
-		return 0;
-	e->value = 1 + (uint64_t)width;
-done:
-	*movs = (e->value - 1) & 1;
-	return (int)((e->value - 1) >> 1);
-}
-
-static int on_sample(void *ctx, const struct perf_sample *s)
-{
-	struct importer *im = ctx;
-	struct sample_attr at;
-	bool movs = false;
-	int width = 0;
-	size_t i;
-
-	im->total++;
-	if (s->pid == 0)
-		im->idle++;
-	if (s->time >= 0) {
-		if (im->total == 1 || s->time < im->t_first)
-			im->t_first = s->time;
-		if (s->time > im->t_last)
-			im->t_last = s->time;
-	}
-	if (!im->event && s->event)
-		im->event = strdup(s->event);
-	if (!s->nr)
-		return 0;
-	if (s->nr > im->cap) {
-		struct sample_frame *n = realloc(im->frames, s->nr * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		im->frames = n;
-		im->cap = s->nr;
-	}
-	for (i = 0; i < s->nr; i++)
-		im->frames[i] = (struct sample_frame){ s->frames[i].sym, s->frames[i].off,
-						       s->frames[i].dso, s->frames[i].inlined,
-						       !s->frames[i].kernel };
-	if (!sample_attribute(im->frames, s->nr, 0, false, &at)) {
-		width = rep_at(im, &s->frames[0], &movs);
-		if (!width || !sample_attribute(im->frames, s->nr, width, movs, &at))
-			return 0;
-	}
-	/* perf script has no registers: the length stays unknown. */
-	return sample_agg_add(im->agg, &at, im->frames, s->nr, LEN_UNKNOWN, 0, 1);
-}
-
-static bool perf_in_path(void)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save, buf[4096];
-	bool found = false;
-
-	if (!path || !(copy = strdup(path)))
-		return false;
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, sizeof(buf), "%s/perf", *dir ? dir : ".");
-		found = !access(buf, X_OK);
-	}
-	free(copy);
-	return found;
-}
-
-/* Starts `perf script` on @input; its stdout is returned, its stderr goes to @err_fd. */
-static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
-{
-	char *argv[] = { "perf", "script", "--header", "-F", PERF_SCRIPT_FIELDS, "-i",
-			 (char *)input, NULL };
-	int fds[2];
-
-	if (!perf_in_path()) {
-		p_err("perf is not installed or not in PATH: install it (Debian: linux-perf), or "
-		      "run 'perf script -F %s' where it is and give the text with --script",
-		      PERF_SCRIPT_FIELDS);
-		return NULL;
-	}
-	if (access(input, R_OK)) {
-		p_err("cannot read %s: %s", input, strerror(errno));
-		return NULL;
-	}
-	if (pipe2(fds, O_CLOEXEC) || (*pid = fork()) < 0) {
-		p_err("cannot start perf: %s", strerror(errno));
-		return NULL;
-	}
-	if (!*pid) {
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(err_fd, STDERR_FILENO);
-		execvp("perf", argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	return fdopen(fds[0], "r");
-}
-
-/* perf's exit status and the first lines of what it said, in one message. */
-static int perf_status(pid_t pid, FILE *errf, const char *input)
-{
-	char msg[512] = "", *p;
-	size_t n;
-	int status;
-
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	rewind(errf);
-	n = fread(msg, 1, sizeof(msg) - 1, errf);
-	msg[n] = 0;
-	for (p = msg; *p; p++)
-		if (*p == '\n')
-			*p = p[1] ? ' ' : 0;
-	if (WIFEXITED(status))
-		p_err("perf script -i %s failed (exit %d): %s", input, WEXITSTATUS(status),
-		      *msg ? msg : "no message");
-	else
-		p_err("perf script -i %s was killed by signal %d", input, WTERMSIG(status));
-	return -EIO;
-}
-
-static void fill_meta(struct profile *p, struct importer *im, const struct perf_header *h,
-		      const struct perf_script_stats *st)
-{
-	struct sample_meta *m = calloc(1, sizeof(*m));
-
-	p->meta.tool_version = strdup(COPYPROF_VERSION);
-	p->meta.kernel = h->os_release ? strdup(h->os_release) : NULL;
-	p->meta.cpu_model = h->cpu_desc ? strdup(h->cpu_desc) : NULL;
-	p->meta.hostname = h->hostname ? strdup(h->hostname) : NULL;
-	p->meta.command = h->cmdline ? strdup(h->cmdline) : NULL;
-	p->meta.duration_s = im->t_last > im->t_first ? im->t_last - im->t_first : 0;
-	if (!m)
-		return;
-	m->event = im->event;
-	im->event = NULL;
-	m->total = im->total;
-	m->idle = im->idle;
-	m->malformed = st->malformed;
-	p->sample = m;
-}
-
-static int import(struct import_args *a, struct importer *im, struct profile *p)
-{
-	struct perf_script_stats st;
-	struct perf_header hdr = { 0 };
-	const char *name = a->script ?: a->input;
-	FILE *in, *errf = NULL;
-	pid_t pid = -1;
-	int err;
-
-	if (a->script) {
-		in = strcmp(a->script, "-") ? fopen(a->script, "r") : stdin;
-		if (!in) {
-			p_err("cannot read %s: %s", a->script, strerror(errno));
-			return -errno;
-		}
-	} else {
-		errf = tmpfile();
-		if (!errf || !(in = run_perf(a->input, fileno(errf), &pid))) {
-			if (errf)
-				fclose(errf);
-			return -ENOENT;
-		}
-	}
-	err = perf_script_parse(in, on_sample, im, &hdr, &st);
-	if (in != stdin)
-		fclose(in);
-	if (pid > 0 && perf_status(pid, errf, a->input))
-		err = err ?: -EIO;
-	else if (err)
-		p_err("reading %s: %s", name, strerror(-err));
-	if (errf)
-		fclose(errf);
-	if (!err && st.malformed)
-		p_warn("%s: %llu malformed line(s) skipped (first, line %llu: '%s')", name,
-		       (unsigned long long)st.malformed, (unsigned long long)st.first_bad_line,
-		       st.first_bad);
-	if (!err && !st.samples) {
-		p_err("%s: no perf samples found (%llu lines read); expected perf script output "
-		      "with the fields %s", name, (unsigned long long)st.lines, PERF_SCRIPT_FIELDS);
-		err = -EINVAL;
-	}
-	if (!err) {
-		fill_meta(p, im, &hdr, &st);
-		err = sample_agg_to_profile(im->agg, p);
-	}
-	perf_header_free(&hdr);
-	return err;
-}
-
 int cmd_import_perf(int argc, char **argv)
 {
 	struct import_args args = { .output = "copyprof.json" };
 	const struct argp argp = { options, parse_opt, NULL, doc };
-	struct importer im = { 0 };
+	struct import_perf_stats st;
 	struct profile *p = NULL;
 	int status = EXIT_RUNTIME;
-	uint64_t copy;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	log_setup_libbpf();
-	if (!args.script && !args.input)
-		args.input = "perf.data";
-	im.agg = sample_agg_new();
+	if (!args.import.script && !args.import.input)
+		args.import.input = "perf.data";
 	p = profile_new();
-	if (!im.agg || !p)
+	if (!p || import_perf_run(&args.import, p, &st))
 		goto out;
-	/* kallsyms are optional here: without them inline copies are not recognised. */
-	if (!args.no_text && !access("/proc/kallsyms", R_OK)) {
-		im.ks = ksyms_load(NULL);
-		if (im.ks && im.ks->restricted) {
-			ksyms_free(im.ks);
-			im.ks = NULL;
-		}
-	}
-	if (import(&args, &im, p))
-		goto out;
-	copy = sample_agg_samples(im.agg);
-	if (im.other_kernel && !copy)
+	if (st.other_kernel && !st.copy)
 		p_info("the samples' kernel symbols do not match this machine's: inline rep "
 		       "copies (no symbol of their own) could not be recognised");
 	p_info("%llu samples, %llu copy family (%.1f%%) in %zu site(s)",
-	       (unsigned long long)im.total, (unsigned long long)copy,
-	       im.total ? 100.0 * (double)copy / (double)im.total : 0.0, p->nr_sites);
+	       (unsigned long long)st.total, (unsigned long long)st.copy,
+	       st.total ? 100.0 * (double)st.copy / (double)st.total : 0.0, p->nr_sites);
 	if (profile_save(p, args.output))
 		goto out;
 	status = EXIT_OK;
 out:
-	sample_agg_free(im.agg);
-	counter_map_free(&im.reps);
-	ktext_close(im.kt);
-	ksyms_free(im.ks);
-	free(im.frames);
-	free(im.event);
 	profile_free(p);
 	copy_family_reset();
 	return status;

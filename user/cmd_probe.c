@@ -7,18 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include "sites/callers.h"
-#include "sites/callsites.h"
+#include "cmd_probe_print.h"
 #include "commands.h"
-#include "sites/dispatch.h"
-#include "lib/jsonw.h"
 #include "kernel/kimage.h"
 #include "kernel/ksyms.h"
+#include "lib/host.h"
 #include "lib/log.h"
 #include "record/planner.h"
+#include "sites/callers.h"
+#include "sites/callsites.h"
+#include "sites/dispatch.h"
 #include "sites/preset.h"
-#include "profile/profile.h"
-#include "lib/host.h"
 
 #define MAX_TARGETS 64
 
@@ -105,38 +104,6 @@ static void add_preset_items(struct argp_state *state, struct probe_args *a,
 	}
 }
 
-/* What record would attach for the same sites and entries, and why (this machine only). */
-static void print_plan(const struct probe_args *a, json_object *jplan)
-{
-	struct plan pl;
-	size_t i;
-
-	if (a->kallsyms || (!a->nr_sites && !a->nr_entries) || plan_init(&pl, a->vmlinux))
-		return;
-	for (i = 0; i < a->nr_sites; i++)
-		plan_add_function(&pl, a->sites[i]);
-	for (i = 0; i < a->nr_entries; i++)
-		plan_add_entry(&pl, a->entries[i]);
-	if (!jplan) {
-		printf("\nplan for record (%zu sites, %zu attachable):\n", pl.nr, plan_nr_covered(&pl));
-		plan_print(&pl, stdout);
-	}
-	for (i = 0; jplan && i < pl.nr; i++) {
-		const struct plan_site *ps = &pl.v[i];
-		json_object *o = json_object_new_object();
-		static const char *const mech[] = { "kprobe", "hwbp", "none" };
-
-		json_object_object_add(o, "function", json_object_new_string(ps->site.spec.symbol));
-		json_object_object_add(o, "module", ps->site.spec.path ?
-				       json_object_new_string(ps->site.spec.path) : NULL);
-		json_object_object_add(o, "offset", json_object_new_uint64(ps->site.spec.offset));
-		json_object_object_add(o, "mechanism", json_object_new_string(mech[ps->choice]));
-		json_object_object_add(o, "why", json_object_new_string(ps->why));
-		json_object_array_add(jplan, o);
-	}
-	plan_free(&pl);
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct probe_args *a = state->input;
@@ -199,187 +166,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static void format_range(char *buf, size_t len, const struct dispatch_row *r)
-{
-	if (r->max == DISPATCH_NO_MAX)
-		snprintf(buf, len, "n >= %llu", (unsigned long long)r->min);
-	else if (r->min == r->max)
-		snprintf(buf, len, "n = %llu", (unsigned long long)r->min);
-	else
-		snprintf(buf, len, "%llu <= n <= %llu", (unsigned long long)r->min,
-			 (unsigned long long)r->max);
-}
-
-static void print_dispatch(const struct dispatch *d)
-{
-	const struct dispatch_entry *e;
-	char range[64];
-	size_t r, i;
-
-	printf("dispatch (kernel %d.%d; erms %s, fsrm %s, fsrs %s, rep_good %s):\n", d->major,
-	       d->minor, d->cpu.erms ? "yes" : "no", d->cpu.fsrm ? "yes" : "no",
-	       d->cpu.fsrs ? "yes" : "no", d->cpu.rep_good ? "yes" : "no");
-	for (r = 0; r < DR_NR; r++) {
-		e = &d->e[r];
-		printf("  %-10s from %s", e->routine, e->source);
-		if (e->read_at)
-			printf(" (%s: %s)", e->read_at, e->decoded ?: "");
-		putchar('\n');
-		for (i = 0; i < e->nr_rows; i++) {
-			format_range(range, sizeof(range), &e->rows[i]);
-			printf("    %-16s %s%s%s%s\n", range, e->rows[i].code,
-			       e->rows[i].string_op ? " [" : "", e->rows[i].string_op ?: "",
-			       e->rows[i].string_op ? "]" : "");
-		}
-		if (e->note)
-			printf("    note: %s\n", e->note);
-	}
-}
-
-static json_object *cpu_to_json(const struct dispatch_cpu *c)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "erms", json_object_new_boolean(c->erms));
-	json_object_object_add(o, "fsrm", json_object_new_boolean(c->fsrm));
-	json_object_object_add(o, "fsrs", json_object_new_boolean(c->fsrs));
-	json_object_object_add(o, "rep_good", json_object_new_boolean(c->rep_good));
-	return o;
-}
-
-static json_object *dispatch_to_json(const struct dispatch *d)
-{
-	json_object *a = json_object_new_array(), *o, *rows, *row;
-	const struct dispatch_entry *e;
-	size_t r, i;
-
-	for (r = 0; r < DR_NR; r++) {
-		e = &d->e[r];
-		o = json_object_new_object();
-		rows = json_object_new_array();
-		json_object_object_add(o, "routine", json_object_new_string(e->routine));
-		json_object_object_add(o, "source", json_object_new_string(e->source));
-		if (e->read_at)
-			json_object_object_add(o, "read_at", json_object_new_string(e->read_at));
-		if (e->decoded)
-			json_object_object_add(o, "decoded", json_object_new_string(e->decoded));
-		if (e->note)
-			json_object_object_add(o, "note", json_object_new_string(e->note));
-		for (i = 0; i < e->nr_rows; i++) {
-			row = json_object_new_object();
-			json_object_object_add(row, "min", json_object_new_uint64(e->rows[i].min));
-			json_object_object_add(row, "max", e->rows[i].max == DISPATCH_NO_MAX ? NULL
-					       : json_object_new_uint64(e->rows[i].max));
-			json_object_object_add(row, "code", json_object_new_string(e->rows[i].code));
-			json_object_object_add(row, "string_op", e->rows[i].string_op
-					       ? json_object_new_string(e->rows[i].string_op) : NULL);
-			json_object_array_add(rows, row);
-		}
-		json_object_object_add(o, "rows", rows);
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-static json_object *site_list_to_json(const struct callsite_list *l)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array(), *s;
-	const struct callsite *c;
-	size_t i;
-
-	json_object_object_add(o, "function", json_object_new_string(l->function));
-	json_object_object_add(o, "module", l->module ? json_object_new_string(l->module) : NULL);
-	json_object_object_add(o, "address", l->func_addr ? jsonw_new_hex(l->func_addr) : NULL);
-	json_object_object_add(o, "size", json_object_new_uint64(l->func_size));
-	json_object_object_add(o, "text_source", json_object_new_string(l->text_source));
-	json_object_object_add(o, "text_path", json_object_new_string(l->text_path ?: ""));
-	for (i = 0; i < l->nr; i++) {
-		c = &l->v[i];
-		s = json_object_new_object();
-		json_object_object_add(s, "offset", json_object_new_uint64(c->offset));
-		json_object_object_add(s, "offset_hex", jsonw_new_hex(c->offset));
-		json_object_object_add(s, "address", c->addr ? jsonw_new_hex(c->addr) : NULL);
-		json_object_object_add(s, "instruction", json_object_new_string(c->mnemonic));
-		json_object_object_add(s, "target", c->target ? json_object_new_string(c->target)
-							       : NULL);
-		json_object_object_add(s, "family", json_object_new_string(c->family));
-		json_object_object_add(s, "len_reg", json_object_new_string(c->len_reg));
-		json_object_object_add(s, "len_scale", json_object_new_int(c->len_scale));
-		if (c->context)
-			json_object_object_add(s, "before", json_object_new_string(c->context));
-		json_object_array_add(a, s);
-	}
-	json_object_object_add(o, "callsites", a);
-	return o;
-}
-
-static void print_site_list(const struct callsite_list *l)
-{
-	const struct callsite *c;
-	char addr[32];
-	size_t i;
-
-	printf("site %s%s%s%s", l->function, l->module ? " [" : "", l->module ?: "",
-	       l->module ? "]" : "");
-	if (l->func_addr)
-		printf(" at 0x%llx", (unsigned long long)l->func_addr);
-	else
-		printf(" (module not loaded: offsets only)");
-	printf(", %llu bytes, text from %s (%s):\n", (unsigned long long)l->func_size,
-	       l->text_source, l->text_path ?: "");
-	for (i = 0; i < l->nr; i++) {
-		c = &l->v[i];
-		if (c->addr)
-			snprintf(addr, sizeof(addr), "0x%016llx", (unsigned long long)c->addr);
-		else
-			snprintf(addr, sizeof(addr), "%-18s", "-");
-		printf("  +0x%-5llx %s  %-6s %-28s %-10s len=%s", (unsigned long long)c->offset, addr,
-		       c->target ? c->mnemonic : "inline", c->target ?: c->mnemonic, c->family,
-		       c->len_reg);
-		if (c->len_scale > 1)
-			printf("*%u", c->len_scale);
-		putchar('\n');
-		if (log_verbose && c->context)
-			printf("           after: %s\n", c->context);
-	}
-	if (!l->nr)
-		printf("  no copy-family call sites\n");
-	if (l->undecodable)
-		printf("  (%zu byte(s) could not be decoded and were skipped)\n", l->undecodable);
-}
-
-static json_object *entry_to_json(const struct entry_info *e)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "symbol", json_object_new_string(e->symbol));
-	json_object_object_add(o, "found", json_object_new_boolean(e->found));
-	json_object_object_add(o, "module", e->module ? json_object_new_string(e->module) : NULL);
-	json_object_object_add(o, "address", e->addr ? jsonw_new_hex(e->addr) : NULL);
-	json_object_object_add(o, "traceable", json_object_new_string(tristate_name(e->traceable)));
-	json_object_object_add(o, "kprobe_blacklisted",
-			       json_object_new_string(tristate_name(e->blacklisted)));
-	json_object_object_add(o, "noinstr", json_object_new_string(tristate_name(e->noinstr)));
-	json_object_object_add(o, "probeable", json_object_new_string(tristate_name(e->probeable)));
-	json_object_object_add(o, "reason", e->reason ? json_object_new_string(e->reason) : NULL);
-	return o;
-}
-
-static void print_entry(const struct entry_info *e)
-{
-	printf("entry %s", e->symbol);
-	if (e->found)
-		printf(" [%s] at 0x%llx", e->module ?: "vmlinux", (unsigned long long)e->addr);
-	printf(": traceable %s, kprobe blacklist %s, noinstr %s: ", tristate_name(e->traceable),
-	       tristate_name(e->blacklisted), tristate_name(e->noinstr));
-	if (e->probeable == TS_YES)
-		printf("probe-able (kprobe at entry)\n");
-	else if (e->probeable == TS_NO)
-		printf("not probe-able: %s\n", e->reason);
-	else
-		printf("probe-able: unknown: %s\n", e->reason);
-}
-
 /* Splits "btrfs:func" into module and function; "func" has no module. */
 static void split_site(const char *spec, char *module, size_t mlen, const char **func)
 {
@@ -417,10 +203,7 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 			else
 				p_err("--site %s: %s", a->sites[i], why ?: strerror(-n));
 			if (jsites) {
-				err = json_object_new_object();
-				json_object_object_add(err, "function", json_object_new_string(func));
-				json_object_object_add(err, skip ? "skipped" : "error",
-						       json_object_new_string(why ?: ""));
+				err = probe_callsites_error_to_json(func, skip, why);
 				json_object_array_add(jsites, err);
 			}
 			free(why);
@@ -429,9 +212,9 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 		}
 		for (j = 0; j < n; j++) {
 			if (jsites)
-				json_object_array_add(jsites, site_list_to_json(&l[j]));
+				json_object_array_add(jsites, probe_callsites_to_json(&l[j]));
 			else
-				print_site_list(&l[j]);
+				probe_callsites_print(&l[j]);
 		}
 		callsite_lists_free(l, (size_t)n);
 	}
@@ -444,24 +227,19 @@ static void run_callers(const struct probe_args *a, const struct ksyms *ks, stru
 {
 	struct callers c;
 	char *why = NULL;
-	bool searched = e->found && e->probeable != TS_YES;
+	bool searched = e->found && e->probeable != TS_YES, failed = false;
 
 	if (searched && callers_find(ks, ki, e->symbol, NULL, &c, &why)) {
-		if (!jentry)
-			printf("  callers: not searched: %s\n", why ?: "?");
-		if (jentry)
-			jsonw_put_str(jentry, "callers_error", why ?: "?");
-		searched = false;
 		callers_free(&c);
+		searched = false;
+		failed = true;
 	}
+	if (jentry)
+		probe_callers_add_json(jentry, searched ? &c : NULL, failed ? why ?: "?" : NULL);
+	else
+		probe_callers_print(searched ? &c : NULL, failed ? why ?: "?" : NULL,
+				    a->callers_shown);
 	free(why);
-	if (jentry) {
-		json_object_object_add(jentry, "callers", searched ? callers_to_json(&c) : NULL);
-		json_object_object_add(jentry, "callers_summary", searched ?
-				       callers_summary_to_json(&c) : NULL);
-	} else if (searched) {
-		callers_print(&c, stdout, "  ", a->callers_shown, NULL);
-	}
 	if (searched)
 		callers_free(&c);
 }
@@ -480,13 +258,32 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, struc
 			failed = 1;
 		}
 		if (jentries)
-			json_object_array_add(jentries, o = entry_to_json(&e));
+			json_object_array_add(jentries, o = probe_entry_to_json(&e));
 		else
-			print_entry(&e);
+			probe_entry_print(&e);
 		run_callers(a, ks, ki, &e, o);
 		entry_info_free(&e);
 	}
 	return failed;
+}
+
+/* What record would attach for the same sites and entries, and why (this machine only). */
+static void run_plan(const struct probe_args *a, json_object *jplan)
+{
+	struct plan pl;
+	size_t i;
+
+	if (a->kallsyms || (!a->nr_sites && !a->nr_entries) || plan_init(&pl, a->vmlinux))
+		return;
+	for (i = 0; i < a->nr_sites; i++)
+		plan_add_function(&pl, a->sites[i]);
+	for (i = 0; i < a->nr_entries; i++)
+		plan_add_entry(&pl, a->entries[i]);
+	if (jplan)
+		probe_plan_add_json(jplan, &pl);
+	else
+		probe_plan_print(&pl);
+	plan_free(&pl);
 }
 
 int cmd_probe(int argc, char **argv)
@@ -496,7 +293,7 @@ int cmd_probe(int argc, char **argv)
 	struct kimage_opts ko;
 	struct kimage *ki = NULL;
 	struct ksyms *ks;
-	struct profile *p = NULL;
+	struct host_meta meta = { 0 };
 	struct dispatch d = { 0 };
 	json_object *root = NULL, *jsites = NULL, *jentries = NULL;
 	struct utsname u;
@@ -511,12 +308,7 @@ int cmd_probe(int argc, char **argv)
 	if (ks->restricted)
 		p_warn("%s shows only zero addresses (kernel.kptr_restrict): run as root; the dispatch "
 		       "comes from the table and no call site can be located", ks->path);
-	p = profile_new();
-	if (!p) {
-		ksyms_free(ks);
-		return EXIT_RUNTIME;
-	}
-	host_fill_meta(&p->meta);
+	host_fill_meta(&meta);
 	if (!args.release && !uname(&u)) {
 		snprintf(release, sizeof(release), "%s", u.release);
 		args.release = release;
@@ -527,24 +319,14 @@ int cmd_probe(int argc, char **argv)
 	ki = kimage_open(&ko, ks, &why);
 	if (!ki)
 		p_debug("no kernel text: %s", why ?: "?");
-	dispatch_probe(ks, ki, args.release, &p->meta, &d);
+	dispatch_probe(ks, ki, args.release, &meta, &d);
 
 	if (args.json) {
-		root = json_object_new_object();
-		json_object_object_add(root, "kernel", json_object_new_string(args.release ?: ""));
-		json_object_object_add(root, "kallsyms", json_object_new_string(ks->path));
-		json_object_object_add(root, "text_source",
-				       ki ? json_object_new_string(kimage_source(ki)) : NULL);
-		json_object_object_add(root, "kaslr_slide", ki && !kimage_live(ki)
-				       ? json_object_new_int64(kimage_slide(ki)) : NULL);
-		json_object_object_add(root, "cpu", cpu_to_json(&d.cpu));
-		json_object_object_add(root, "dispatch", dispatch_to_json(&d));
+		root = probe_head_to_json(args.release, ks, ki, &d);
 		jsites = json_object_new_array();
 		jentries = json_object_new_array();
 	} else {
-		printf("kernel %s; symbols from %s; text from %s\n", args.release ?: "?", ks->path,
-		       ki ? kimage_path(ki) : "nowhere");
-		print_dispatch(&d);
+		probe_head_print(args.release, ks, ki, &d);
 	}
 	if (run_sites(&args, ks, ki, jsites)) {
 		failed = 1;
@@ -557,22 +339,16 @@ int cmd_probe(int argc, char **argv)
 	if (root) {
 		json_object *jplan = json_object_new_array();
 
-		print_plan(&args, jplan);
-		json_object_object_add(root, "sites", jsites);
-		json_object_object_add(root, "entries", jentries);
-		json_object_object_add(root, "plan", jplan);
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_SPACED |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(root);
+		run_plan(&args, jplan);
+		probe_json_print(root, jsites, jentries, jplan);
 	} else {
-		print_plan(&args, NULL);
+		run_plan(&args, NULL);
 	}
 	while (args.nr_presets)
 		preset_free(args.presets[--args.nr_presets]);
 	dispatch_free(&d);
 	kimage_close(ki);
 	ksyms_free(ks);
-	profile_free(p);
+	host_meta_free(&meta);
 	return failed ? EXIT_RUNTIME : EXIT_OK;
 }

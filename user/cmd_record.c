@@ -2,38 +2,22 @@
 /* cmd_record.c: `copyprof record`: histogram copy lengths at probes and write a profile */
 #include <argp.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "lib/child.h"
 #include "commands.h"
-#include "sites/copy_family.h"
-#include "kernel/feature.h"
-#include "record/hist_session.h"
 #include "kernel/kdebuginfo.h"
-#include "profile/ksource.h"
-#include "kernel/ksyms.h"
 #include "lib/log.h"
-#include "lib/monotime.h"
 #include "record/probe_site.h"
+#include "record/record_counted.h"
 #include "record/record_plan.h"
-#include "profile/profile.h"
 #include "record/record_sample.h"
 #include "record/sample_session.h"
-#include "profile/site_callers.h"
-#include "lib/stop.h"
-#include "lib/host.h"
+#include "sites/copy_family.h"
 
 struct record_args {
+	struct record_run_args run;	/* -d, --pid, --comm, -o, COMMAND */
 	struct probe_site sites[CP_MAX_SITES];
 	int nr_sites;
-	double duration;
-	uint32_t pid;
-	const char *comm;
-	const char *output;
-	char **command;
 	struct record_plan_args plan;	/* -p, --site, --entry */
 	/* --sample (record_sample.c) */
 	bool sample;
@@ -105,16 +89,11 @@ static const char doc[] =
 static void add_site(struct argp_state *state, enum probe_mech mech, const char *arg)
 {
 	struct record_args *a = state->input;
-	struct probe_site *s = &a->sites[a->nr_sites];
 	char err[256];
-	int ret;
 
 	if (a->nr_sites == CP_MAX_SITES)
 		argp_error(state, "at most %d sites", CP_MAX_SITES);
-	s->mech = mech;
-	ret = mech == MECH_UPROBE ? target_spec_parse(arg, &s->spec, err, sizeof(err)) :
-				    target_spec_parse_kernel(arg, &s->spec, err, sizeof(err));
-	if (ret)
+	if (probe_site_parse(&a->sites[a->nr_sites], mech, arg, err, sizeof(err)))
 		argp_error(state, "--%s %s: %s", probe_mech_name(mech), arg, err);
 	a->nr_sites++;
 }
@@ -179,30 +158,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		errno = 0;
-		a->duration = strtod(arg, &end);
-		if (errno || *end || a->duration <= 0)
+		a->run.duration = strtod(arg, &end);
+		if (errno || *end || a->run.duration <= 0)
 			argp_error(state, "-d %s: give a positive number of seconds", arg);
 		break;
 	case OPT_PID:
 		errno = 0;
-		a->pid = (uint32_t)strtoul(arg, &end, 10);
-		if (errno || *end || !a->pid)
+		a->run.pid = (uint32_t)strtoul(arg, &end, 10);
+		if (errno || *end || !a->run.pid)
 			argp_error(state, "--pid %s: not a process id", arg);
 		break;
 	case 'c':
 		if (strlen(arg) >= CP_COMM_LEN)
 			argp_error(state, "--comm %s: command names have at most %d characters",
 				   arg, CP_COMM_LEN - 1);
-		a->comm = arg;
+		a->run.comm = arg;
 		break;
 	case 'o':
-		a->output = arg;
+		a->run.output = arg;
 		break;
 	case 'v':
 		log_verbose = true;
 		break;
 	case ARGP_KEY_ARGS:
-		a->command = state->argv + state->next;
+		a->run.command = state->argv + state->next;
 		break;
 	case ARGP_KEY_END:
 		if (!a->sample && (a->event || a->nr_leaves || a->cgroup))
@@ -212,7 +191,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					  "--kprobe or --hwbp, or --sample");
 		if ((a->nr_sites || record_plan_wanted(&a->plan)) && a->sample)
 			argp_error(state, "--sample and probe sites exclude each other");
-		if (a->command && a->pid)
+		if (a->run.command && a->run.pid)
 			argp_error(state, "--pid and a COMMAND exclude each other");
 		break;
 	default:
@@ -221,172 +200,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* Resolves every site into a profile site; all problems are reported, not just the first. */
-static int resolve_sites(struct record_args *a, struct profile *p)
-{
-	int i, bad = 0;
-
-	for (i = 0; i < a->nr_sites; i++) {
-		struct profile_site *s;
-
-		if (probe_site_resolve(&a->sites[i])) {
-			bad++;
-			continue;
-		}
-		s = profile_add_site(p);
-		if (!s)
-			return -ENOMEM;
-		probe_site_describe(&a->sites[i], s);
-	}
-	return bad ? -ENOENT : 0;
-}
-
-static int attach_sites(struct hist_session *hs, struct record_args *a)
-{
-	int i, attached = 0;
-
-	/* A site that fails to attach does not stop the others. */
-	for (i = 0; i < a->nr_sites; i++)
-		if (!probe_site_attach(&a->sites[i], hs, (uint32_t)i))
-			attached++;
-	if (attached && attached < a->nr_sites)
-		p_warn("%d of %d sites attached; the others record nothing", attached, a->nr_sites);
-	return attached;
-}
-
-static bool uses(const struct record_args *a, enum probe_mech mech)
-{
-	int i;
-
-	for (i = 0; i < a->nr_sites; i++)
-		if (a->sites[i].mech == mech)
-			return true;
-	return false;
-}
-
-static bool counts_callers(const struct record_args *a)
-{
-	int i;
-
-	for (i = 0; i < a->nr_sites; i++)
-		if (probe_site_counts_callers(&a->sites[i]))
-			return true;
-	return false;
-}
-
-static void wait_for_end(struct record_args *a, struct child *c)
-{
-	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	struct stop_when w;
-
-	stop_when_init(&w, a->duration, a->command ? c : NULL);
-	while (!stop_when_due(&w))
-		nanosleep(&tick, NULL);
-}
-
-/* Entry sites counted per caller: name the return addresses while kallsyms still holds them. */
-static void name_callers(struct profile *p)
-{
-	struct ksyms *ks;
-	size_t i;
-
-	for (i = 0; i < p->nr_sites && !p->sites[i].nr_callers; i++)
-		;
-	if (i == p->nr_sites || !(ks = ksyms_load(NULL)))
-		return;
-	site_callers_name(p, ks);
-	ksyms_free(ks);
-}
-
-static void print_summary(const struct profile *p)
-{
-	size_t i;
-
-	for (i = 0; i < p->nr_sites; i++) {
-		const struct profile_site *s = &p->sites[i];
-
-		printf("site %u %s:%s+0x%llx (%s, len=%s): %llu calls, %llu bytes, mean %.1f\n",
-		       s->id, s->target, s->symbol, (unsigned long long)s->offset, s->mechanism,
-		       s->len_arg, (unsigned long long)s->calls, (unsigned long long)s->bytes,
-		       s->calls ? (double)s->bytes / (double)s->calls : 0.0);
-	}
-}
-
-static int record(struct record_args *a)
-{
-	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
-	struct child child = CHILD_NONE;
-	struct hist_session *hs = NULL;
-	struct profile *p = profile_new();
-	int err = EXIT_RUNTIME, i;
-	double t0;
-
-	if (!p || resolve_sites(a, p) || feature_check_bpf() ||
-	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
-	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
-		goto out;
-	stop_install();
-	if (a->command) {
-		if (child_spawn(a->command, &child))
-			goto out;
-		/*
-		 * Kernel copies made on the command's behalf often run in other tasks (btrfs
-		 * decompresses in kworkers), so kernel sites count every task while it runs.
-		 */
-		if (uses(a, MECH_KPROBE) || uses(a, MECH_HWBP))
-			p_info("kernel sites count every task while '%s' runs (--pid/--comm narrow "
-			       "it)", a->command[0]);
-		else
-			filter.tgid = (uint32_t)child.pid;
-		p->meta.command = child_command_line(a->command);
-	}
-	hs = hist_session_open(&filter, (uint32_t)a->nr_sites, counts_callers(a));
-	if (!hs || !attach_sites(hs, a)) {
-		p_err("no site could be attached; nothing to record");
-		goto out;
-	}
-	host_fill_meta(&p->meta);
-	t0 = monotime_s();
-	if (a->command && child_release(&child, a->command[0]))
-		goto out;
-	if (!a->command && !a->duration)
-		p_info("recording %d site(s); Ctrl-C to end", a->nr_sites);
-	wait_for_end(a, &child);
-	p->meta.duration_s = monotime_s() - t0;
-	for (i = 0; i < a->nr_sites; i++)
-		if (hist_session_collect(hs, (uint32_t)i, &p->sites[i]))
-			goto out;
-	if (hist_session_collect_callers(hs, p->sites, (uint32_t)a->nr_sites))
-		goto out;
-	hist_session_destroy(hs);
-	hs = NULL;
-	name_callers(p);
-	if (a->plan.vmlinux)	/* a debug vmlinux gives lines too */
-		a->debuginfo[a->nr_debuginfo++] = a->plan.vmlinux;
-	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);
-	print_summary(p);
-	fflush(stdout);
-	if (profile_save(p, a->output))
-		goto out;
-	err = EXIT_OK;
-out:
-	hist_session_destroy(hs);
-	if (a->command)
-		child_end(&child, a->command[0], !err);
-	for (i = 0; i < a->nr_sites; i++)
-		probe_site_free(&a->sites[i]);
-	profile_free(p);
-	return err;
-}
-
 int cmd_record(int argc, char **argv)
 {
 	static struct record_args args;
 	const struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc };
+	struct record_counted_args counted;
 	bool plan_fallback = false;
 
 	memset(&args, 0, sizeof(args));
-	args.output = "copyprof.json";
+	args.run.output = "copyprof.json";
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
@@ -397,8 +219,9 @@ int cmd_record(int argc, char **argv)
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
 		if (!args.nr_sites) {
 			p_warn("no site of the plan can be probed on this kernel: recording with "
-			       "--sample instead%s", args.command ? ", every task while the command "
-			       "runs (kernel work such as decompression runs in kworkers)" : "");
+			       "--sample instead%s", args.run.command ? ", every task while the "
+			       "command runs (kernel work such as decompression runs in kworkers)" :
+			       "");
 			args.sample = true;
 			args.hz = RECORD_SAMPLE_DEFAULT_HZ;
 			plan_fallback = true;
@@ -406,14 +229,21 @@ int cmd_record(int argc, char **argv)
 	}
 	if (args.sample) {
 		struct record_sample_args rs = {
-			.hz = args.hz, .event = args.event, .cgroup = args.cgroup, .pid = args.pid,
-			.comm = args.comm, .duration = args.duration, .output = args.output,
-			.command = args.command, .all_tasks = plan_fallback,
+			.run = args.run, .hz = args.hz, .event = args.event, .cgroup = args.cgroup,
 		};
-		int ret = record_sample(&rs);
+		int ret;
+
+		rs.run.all_tasks = plan_fallback;
+		ret = record_sample_run(&rs);
 
 		copy_family_reset();
 		return ret;
 	}
-	return record(&args);
+	if (args.plan.vmlinux)	/* a debug vmlinux gives lines too */
+		args.debuginfo[args.nr_debuginfo++] = args.plan.vmlinux;
+	counted = (struct record_counted_args){
+		.run = args.run, .sites = args.sites, .nr_sites = args.nr_sites,
+		.debuginfo = args.debuginfo, .nr_debuginfo = args.nr_debuginfo,
+	};
+	return record_counted_run(&counted);
 }

@@ -21,6 +21,15 @@ const char *probe_mech_name(enum probe_mech m)
 	return names[m];
 }
 
+int probe_site_parse(struct probe_site *s, enum probe_mech mech, const char *text, char *err,
+		     size_t errlen)
+{
+	s->mech = mech;
+	if (mech == MECH_UPROBE)
+		return target_spec_parse(text, &s->spec, err, errlen);
+	return target_spec_parse_kernel(text, &s->spec, err, errlen);
+}
+
 int probe_site_resolve(struct probe_site *s)
 {
 	struct elf_func f;

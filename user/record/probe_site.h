@@ -22,6 +22,9 @@ struct probe_site {
 };
 
 const char *probe_mech_name(enum probe_mech m);
+/* A site of @mech at @text (target_spec.h: a user or a kernel form); -EINVAL, why in @err. */
+int probe_site_parse(struct probe_site *s, enum probe_mech mech, const char *text, char *err,
+		     size_t errlen);
 /* Finds the file offset (uprobe) or kernel address (hwbp); prints why it cannot. */
 int probe_site_resolve(struct probe_site *s);
 /* A kernel site at a function's first instruction: the return address on the stack is its caller. */

@@ -6,18 +6,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include "lib/child.h"
 #include "kernel/feature.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktext.h"
 #include "lib/log.h"
-#include "lib/monotime.h"
+#include "record_run.h"
 #include "record_sample.h"
 #include "profile/sample_agg.h"
 #include "sample_session.h"
-#include "lib/stop.h"
 #include "lib/counter_map.h"
-#include "lib/host.h"
 
 #define CGROUP2_MAGIC 0x63677270
 #define STACKMAP_IDS 16384	/* ids stay below the stack map's size */
@@ -30,7 +27,9 @@ struct sym_stack {
 	struct sample_frame frames[SAMPLE_STACK_DEPTH];
 };
 
-struct recorder {
+struct sample_recorder {
+	const struct record_sample_args *a;
+	struct sample_opts o;	/* the session's filters, event and ranges */
 	struct sample_session *ss;
 	struct ksyms *ks;
 	struct ktext *kt;	/* NULL: no kernel text, so no length rules */
@@ -56,7 +55,7 @@ static void symbolise(const struct ksyms *ks, uint64_t ip, struct sample_frame *
 	f->module = s->module ?: "vmlinux";
 }
 
-static struct sym_stack *stack_of(struct recorder *r, int32_t id)
+static struct sym_stack *stack_of(struct sample_recorder *r, int32_t id)
 {
 	struct sym_stack *st;
 	int n;
@@ -82,8 +81,9 @@ static struct sym_stack *stack_of(struct recorder *r, int32_t id)
 }
 
 /* The rule for (ip, return address), worked out once from the code. */
-static const struct len_recovery_rule *rule_for(struct recorder *r, const struct sample_attr *at,
-					  uint64_t ip, uint64_t ret)
+static const struct len_recovery_rule *rule_for(struct sample_recorder *r,
+						const struct sample_attr *at, uint64_t ip,
+						uint64_t ret)
 {
 	struct counter_map_ent *e;
 	char key[48];
@@ -110,7 +110,7 @@ static const struct len_recovery_rule *rule_for(struct recorder *r, const struct
 	return &r->rules[e->value - 1];
 }
 
-static int add_sample(struct recorder *r, const struct sample_frame *frames, size_t nr,
+static int add_sample(struct sample_recorder *r, const struct sample_frame *frames, size_t nr,
 		      const uint64_t *ips, const uint8_t *insn, const uint64_t *gprs,
 		      uint64_t weight)
 {
@@ -136,7 +136,7 @@ static int add_sample(struct recorder *r, const struct sample_frame *frames, siz
 
 static int on_sample(void *ctx, const struct sample_rec *rec)
 {
-	struct recorder *r = ctx;
+	struct sample_recorder *r = ctx;
 	struct sym_stack *st = stack_of(r, rec->stackid);
 	uint64_t gprs[SAMPLE_NR_GPRS], ip = rec->ip;
 	struct sample_frame leaf;
@@ -160,7 +160,7 @@ static int on_sample(void *ctx, const struct sample_rec *rec)
 /* Samples the kernel counted per stack but whose record was lost: charged, length unknown. */
 static void on_stack_count(void *ctx, int32_t id, uint64_t count)
 {
-	struct recorder *r = ctx;
+	struct sample_recorder *r = ctx;
 	struct sym_stack *st = stack_of(r, id);
 	uint8_t insn[SAMPLE_INSN_BYTES];
 
@@ -235,8 +235,110 @@ static int cgroup_id_of(const char *path, uint64_t *id)
 	return 0;
 }
 
-static void print_summary(const struct profile *p, const struct recorder *r)
+/* Every --leaf must name a kernel function; all missing ones are listed. */
+static int check_leaves(const struct ksyms *ks)
 {
+	const char *const *names;
+	size_t i, n = copy_family_extra_leaves(&names);
+	int bad = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ksyms_find(ks, names[i], "*"))
+			continue;
+		p_err("--leaf %s: no such kernel symbol in /proc/kallsyms", names[i]);
+		bad++;
+	}
+	return bad ? -ENOENT : 0;
+}
+
+static int sample_prepare(void *rec, struct profile *p)
+{
+	struct sample_recorder *r = rec;
+
+	if (feature_check_perf_event() || feature_check_bpf())
+		return -EPERM;
+	if (r->a->cgroup && cgroup_id_of(r->a->cgroup, &r->o.cgroup_id))
+		return -EINVAL;
+	r->ks = ksyms_load(NULL);
+	if (!r->ks)
+		return -ENOENT;
+	if (r->ks->restricted) {
+		p_err("/proc/kallsyms shows no addresses (kernel.kptr_restrict): run as root");
+		return -EPERM;
+	}
+	if (check_leaves(r->ks))
+		return -ENOENT;
+	r->o.ranges = build_ranges(r->ks, &r->o.nr_ranges);
+	if (!r->o.ranges)
+		return -ENOMEM;
+	r->agg = sample_agg_new();
+	if (!r->agg)
+		return -ENOMEM;
+	r->kt = ktext_open(r->ks, true);
+	if (!r->kt)
+		p_warn("cannot read kernel text: sampled lengths will all be unknown (-v says why)");
+	else
+		p_debug("kernel text from %s", ktext_source(r->kt));
+	return 0;
+}
+
+static int sample_open(void *rec, uint32_t tgid)
+{
+	struct sample_recorder *r = rec;
+
+	r->o.tgid = tgid;
+	r->ss = sample_session_open(&r->o, on_sample, r);
+	return r->ss ? 0 : -EIO;
+}
+
+static void sample_announce(void *rec)
+{
+	struct sample_recorder *r = rec;
+
+	p_info("sampling %s at %u Hz on every CPU; Ctrl-C to end", sample_session_event(r->ss),
+	       r->a->hz);
+}
+
+/* Drains the ring buffer for up to 100 ms; a failure to poll, or to keep a sample, ends it. */
+static int sample_wait(void *rec)
+{
+	struct sample_recorder *r = rec;
+	int n = sample_session_poll(r->ss, 100);
+
+	if (n < 0 && errno != EINTR)
+		return n;
+	return r->err;
+}
+
+static int sample_finish(void *rec, struct profile *p)
+{
+	struct sample_recorder *r = rec;
+	uint64_t cnt[SAMPLE_CNT_NR];
+	struct sample_meta *m = calloc(1, sizeof(*m));
+
+	sample_session_stop(r->ss);
+	if (!m || sample_session_counters(r->ss, cnt))
+		return -EIO;
+	sample_session_stack_counts(r->ss, on_stack_count, r);
+	p->sample = m;
+	m->event = strdup(sample_session_event(r->ss));
+	m->hz = r->a->hz;
+	m->total = cnt[SAMPLE_CNT_TOTAL];
+	m->idle = cnt[SAMPLE_CNT_IDLE];
+	m->lost = cnt[SAMPLE_CNT_LOST];
+	if (cnt[SAMPLE_CNT_LOST])
+		p_warn("%llu copy samples did not fit the ring buffer: charged by stack, length "
+		       "unknown", (unsigned long long)cnt[SAMPLE_CNT_LOST]);
+	if (r->err || sample_agg_to_profile(r->agg, p))
+		return -ENOMEM;
+	sample_session_destroy(r->ss);
+	r->ss = NULL;
+	return 0;
+}
+
+static void sample_print(void *rec, const struct profile *p)
+{
+	const struct sample_recorder *r = rec;
 	const struct sample_meta *m = p->sample;
 	uint64_t copy = sample_agg_samples(r->agg), busy = m->total - m->idle;
 	size_t i;
@@ -264,143 +366,43 @@ static void print_summary(const struct profile *p, const struct recorder *r)
 				(unsigned long long)r->by_rule[i]);
 }
 
-static void wait_for_end(const struct record_sample_args *a, struct recorder *r,
-			 struct child *c)
+static void sample_close(void *rec)
 {
-	struct stop_when w;
-
-	stop_when_init(&w, a->duration, a->command ? c : NULL);
-	while (!r->err && !stop_when_due(&w))
-		if (sample_session_poll(r->ss, 100) < 0 && errno != EINTR)
-			return;
-}
-
-static int finish(const struct record_sample_args *a, struct recorder *r, struct profile *p,
-		  double t0)
-{
-	uint64_t cnt[SAMPLE_CNT_NR];
-	struct sample_meta *m = calloc(1, sizeof(*m));
-
-	p->meta.duration_s = monotime_s() - t0;
-	sample_session_stop(r->ss);
-	if (!m || sample_session_counters(r->ss, cnt))
-		return -EIO;
-	sample_session_stack_counts(r->ss, on_stack_count, r);
-	p->sample = m;
-	m->event = strdup(sample_session_event(r->ss));
-	m->hz = a->hz;
-	m->total = cnt[SAMPLE_CNT_TOTAL];
-	m->idle = cnt[SAMPLE_CNT_IDLE];
-	m->lost = cnt[SAMPLE_CNT_LOST];
-	if (cnt[SAMPLE_CNT_LOST])
-		p_warn("%llu copy samples did not fit the ring buffer: charged by stack, length "
-		       "unknown", (unsigned long long)cnt[SAMPLE_CNT_LOST]);
-	if (r->err || sample_agg_to_profile(r->agg, p))
-		return -ENOMEM;
-	return 0;
-}
-
-/* Every --leaf must name a kernel function; all missing ones are listed. */
-static int check_leaves(const struct ksyms *ks)
-{
-	const char *const *names;
-	size_t i, n = copy_family_extra_leaves(&names);
-	int bad = 0;
-
-	for (i = 0; i < n; i++) {
-		if (ksyms_find(ks, names[i], "*"))
-			continue;
-		p_err("--leaf %s: no such kernel symbol in /proc/kallsyms", names[i]);
-		bad++;
-	}
-	return bad ? -ENOENT : 0;
-}
-
-static int prepare(const struct record_sample_args *a, struct recorder *r,
-		   struct sample_opts *o)
-{
-	if (feature_check_perf_event() || feature_check_bpf())
-		return -EPERM;
-	if (a->cgroup && cgroup_id_of(a->cgroup, &o->cgroup_id))
-		return -EINVAL;
-	r->ks = ksyms_load(NULL);
-	if (!r->ks)
-		return -ENOENT;
-	if (r->ks->restricted) {
-		p_err("/proc/kallsyms shows no addresses (kernel.kptr_restrict): run as root");
-		return -EPERM;
-	}
-	if (check_leaves(r->ks))
-		return -ENOENT;
-	o->ranges = build_ranges(r->ks, &o->nr_ranges);
-	if (!o->ranges)
-		return -ENOMEM;
-	r->agg = sample_agg_new();
-	if (!r->agg)
-		return -ENOMEM;
-	r->kt = ktext_open(r->ks, true);
-	if (!r->kt)
-		p_warn("cannot read kernel text: sampled lengths will all be unknown (-v says why)");
-	else
-		p_debug("kernel text from %s", ktext_source(r->kt));
-	return 0;
-}
-
-int record_sample(const struct record_sample_args *a)
-{
-	struct sample_opts o = { .tgid = a->pid, .comm = a->comm, .hz = a->hz, .event = a->event };
-	struct child child = CHILD_NONE;
-	struct recorder *r = calloc(1, sizeof(*r));
-	struct profile *p = profile_new();
-	int status = EXIT_RUNTIME;
-	double t0;
+	struct sample_recorder *r = rec;
 	size_t i;
 
-	if (!r || !p || prepare(a, r, &o))
-		goto out;
-	stop_install();
-	if (a->command) {
-		if (child_spawn(a->command, &child))
-			goto out;
-		if (!a->all_tasks)
-			o.tgid = (uint32_t)child.pid;
-		p->meta.command = child_command_line(a->command);
-	}
-	r->ss = sample_session_open(&o, on_sample, r);
-	if (!r->ss)
-		goto out;
-	host_fill_meta(&p->meta);
-	t0 = monotime_s();
-	if (a->command && child_release(&child, a->command[0]))
-		goto out;
-	if (!a->command && !a->duration)
-		p_info("sampling %s at %u Hz on every CPU; Ctrl-C to end",
-		       sample_session_event(r->ss), a->hz);
-	wait_for_end(a, r, &child);
-	if (finish(a, r, p, t0))
-		goto out;
 	sample_session_destroy(r->ss);
 	r->ss = NULL;
-	print_summary(p, r);
-	fflush(stdout);
-	if (profile_save(p, a->output))
-		goto out;
-	status = EXIT_OK;
-out:
-	if (r) {
-		sample_session_destroy(r->ss);
-		ktext_close(r->kt);
-		sample_agg_free(r->agg);
-		for (i = 0; i < STACKMAP_IDS; i++)
-			free(r->stacks[i]);
-		counter_map_free(&r->rule_index);
-		free(r->rules);
-		ksyms_free(r->ks);
-	}
-	if (a->command)
-		child_end(&child, a->command[0], !status);
-	free((void *)o.ranges);
+	ktext_close(r->kt);
+	sample_agg_free(r->agg);
+	for (i = 0; i < STACKMAP_IDS; i++)
+		free(r->stacks[i]);
+	counter_map_free(&r->rule_index);
+	free(r->rules);
+	ksyms_free(r->ks);
+	free((void *)r->o.ranges);
+}
+
+static const struct recorder_ops sample_ops = {
+	.prepare = sample_prepare,
+	.open = sample_open,
+	.announce = sample_announce,
+	.wait = sample_wait,
+	.finish = sample_finish,
+	.print = sample_print,
+	.close = sample_close,
+};
+
+int record_sample_run(const struct record_sample_args *a)
+{
+	struct sample_recorder *r = calloc(1, sizeof(*r));
+	int status;
+
+	if (!r)
+		return EXIT_RUNTIME;
+	r->a = a;
+	r->o = (struct sample_opts){ .comm = a->run.comm, .hz = a->hz, .event = a->event };
+	status = record_run(&a->run, &sample_ops, r);
 	free(r);
-	profile_free(p);
 	return status;
 }

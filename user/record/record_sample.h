@@ -3,24 +3,22 @@
 #ifndef CP_RECORD_SAMPLE_H
 #define CP_RECORD_SAMPLE_H
 
-#include <stdbool.h>
 #include <stdint.h>
+#include "record_run.h"
 
 struct record_sample_args {
+	struct record_run_args run;	/* tasks, duration, COMMAND, output */
 	uint32_t hz;		/* per CPU */
 	const char *event;	/* NULL: cycles, falling back to cpu-clock */
 	const char *cgroup;	/* cgroup v2 directory, or NULL */
-	uint32_t pid;
-	const char *comm;
-	double duration;	/* 0: until COMMAND exits or a signal */
-	const char *output;
-	char **command;		/* NULL-terminated, or NULL */
-	bool all_tasks;		/* with COMMAND: sample every task while it runs, not just it */
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999
 
-/* Runs the recording; returns an exit status (log.h). --leaf symbols are in copy_family already. */
-int record_sample(const struct record_sample_args *a);
+/*
+ * Samples, then writes the profile (record_run.h); returns an exit status (log.h). --leaf
+ * symbols are in copy_family already.
+ */
+int record_sample_run(const struct record_sample_args *a);
 
 #endif

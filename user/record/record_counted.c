@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/* record_counted.c: count every call's length at probe sites in BPF, into a counted profile */
+#include <errno.h>
+#include <stdio.h>
+#include <time.h>
+#include "kernel/feature.h"
+#include "kernel/ksyms.h"
+#include "lib/log.h"
+#include "profile/ksource.h"
+#include "profile/profile.h"
+#include "profile/site_callers.h"
+#include "hist_session.h"
+#include "probe_site.h"
+#include "record_counted.h"
+#include "record_run.h"
+
+struct counted_recorder {
+	const struct record_counted_args *a;
+	struct hist_session *hs;
+};
+
+/* Resolves every site into a profile site; all problems are reported, not just the first. */
+static int resolve_sites(const struct record_counted_args *a, struct profile *p)
+{
+	int i, bad = 0;
+
+	for (i = 0; i < a->nr_sites; i++) {
+		struct profile_site *s;
+
+		if (probe_site_resolve(&a->sites[i])) {
+			bad++;
+			continue;
+		}
+		s = profile_add_site(p);
+		if (!s)
+			return -ENOMEM;
+		probe_site_describe(&a->sites[i], s);
+	}
+	return bad ? -ENOENT : 0;
+}
+
+static int attach_sites(struct hist_session *hs, const struct record_counted_args *a)
+{
+	int i, attached = 0;
+
+	/* A site that fails to attach does not stop the others. */
+	for (i = 0; i < a->nr_sites; i++)
+		if (!probe_site_attach(&a->sites[i], hs, (uint32_t)i))
+			attached++;
+	if (attached && attached < a->nr_sites)
+		p_warn("%d of %d sites attached; the others record nothing", attached, a->nr_sites);
+	return attached;
+}
+
+static bool uses(const struct record_counted_args *a, enum probe_mech mech)
+{
+	int i;
+
+	for (i = 0; i < a->nr_sites; i++)
+		if (a->sites[i].mech == mech)
+			return true;
+	return false;
+}
+
+static bool uses_kernel(const struct record_counted_args *a)
+{
+	return uses(a, MECH_KPROBE) || uses(a, MECH_HWBP);
+}
+
+static bool counts_callers(const struct record_counted_args *a)
+{
+	int i;
+
+	for (i = 0; i < a->nr_sites; i++)
+		if (probe_site_counts_callers(&a->sites[i]))
+			return true;
+	return false;
+}
+
+/* Entry sites counted per caller: name the return addresses while kallsyms still holds them. */
+static void name_callers(struct profile *p)
+{
+	struct ksyms *ks;
+	size_t i;
+
+	for (i = 0; i < p->nr_sites && !p->sites[i].nr_callers; i++)
+		;
+	if (i == p->nr_sites || !(ks = ksyms_load(NULL)))
+		return;
+	site_callers_name(p, ks);
+	ksyms_free(ks);
+}
+
+static int counted_prepare(void *rec, struct profile *p)
+{
+	struct counted_recorder *r = rec;
+	const struct record_counted_args *a = r->a;
+
+	if (resolve_sites(a, p) || feature_check_bpf() ||
+	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
+	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
+		return -EPERM;
+	return 0;
+}
+
+static int counted_open(void *rec, uint32_t tgid)
+{
+	struct counted_recorder *r = rec;
+	const struct record_counted_args *a = r->a;
+	struct hist_filter filter = { .tgid = tgid, .comm = a->run.comm };
+
+	/*
+	 * Kernel copies made on the command's behalf often run in other tasks (btrfs
+	 * decompresses in kworkers), so kernel sites count every task while it runs.
+	 */
+	if (a->run.command && uses_kernel(a))
+		p_info("kernel sites count every task while '%s' runs (--pid/--comm narrow it)",
+		       a->run.command[0]);
+	r->hs = hist_session_open(&filter, (uint32_t)a->nr_sites, counts_callers(a));
+	if (!r->hs || !attach_sites(r->hs, a)) {
+		p_err("no site could be attached; nothing to record");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void counted_announce(void *rec)
+{
+	struct counted_recorder *r = rec;
+
+	p_info("recording %d site(s); Ctrl-C to end", r->a->nr_sites);
+}
+
+/* The counts stay in the kernel until the end: only a pause. */
+static int counted_wait(void *rec)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	nanosleep(&tick, NULL);
+	return 0;
+}
+
+static int counted_finish(void *rec, struct profile *p)
+{
+	struct counted_recorder *r = rec;
+	const struct record_counted_args *a = r->a;
+	int i;
+
+	for (i = 0; i < a->nr_sites; i++)
+		if (hist_session_collect(r->hs, (uint32_t)i, &p->sites[i]))
+			return -EIO;
+	if (hist_session_collect_callers(r->hs, p->sites, (uint32_t)a->nr_sites))
+		return -EIO;
+	hist_session_destroy(r->hs);
+	r->hs = NULL;
+	name_callers(p);
+	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);
+	return 0;
+}
+
+static void counted_print(void *rec, const struct profile *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_sites; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		printf("site %u %s:%s+0x%llx (%s, len=%s): %llu calls, %llu bytes, mean %.1f\n",
+		       s->id, s->target, s->symbol, (unsigned long long)s->offset, s->mechanism,
+		       s->len_arg, (unsigned long long)s->calls, (unsigned long long)s->bytes,
+		       s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+	}
+}
+
+static void counted_close(void *rec)
+{
+	struct counted_recorder *r = rec;
+
+	hist_session_destroy(r->hs);
+	r->hs = NULL;
+}
+
+static const struct recorder_ops counted_ops = {
+	.prepare = counted_prepare,
+	.open = counted_open,
+	.announce = counted_announce,
+	.wait = counted_wait,
+	.finish = counted_finish,
+	.print = counted_print,
+	.close = counted_close,
+};
+
+int record_counted_run(const struct record_counted_args *a)
+{
+	struct counted_recorder r = { .a = a };
+	struct record_run_args run = a->run;
+	int status, i;
+
+	run.all_tasks = uses_kernel(a);
+	status = record_run(&run, &counted_ops, &r);
+	for (i = 0; i < a->nr_sites; i++)
+		probe_site_free(&a->sites[i]);
+	return status;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* record_counted.h: `copyprof record` at probe sites: every call's length counted in BPF */
+#ifndef CP_RECORD_COUNTED_H
+#define CP_RECORD_COUNTED_H
+
+#include <stddef.h>
+#include "probe_site.h"
+#include "record_run.h"
+
+struct record_counted_args {
+	struct record_run_args run;	/* all but all_tasks, which the sites decide */
+	struct probe_site *sites;	/* as parsed or planned; resolved here, then freed */
+	int nr_sites;
+	const char *const *debuginfo;	/* kernel DWARF for the sites' lines (ksource.h) */
+	size_t nr_debuginfo;
+};
+
+/*
+ * Resolves and attaches every site, counts until the recording ends and writes the profile
+ * (record_run.h); with kernel sites, COMMAND's recording counts every task. Frees the sites.
+ * Returns an exit status (log.h).
+ */
+int record_counted_run(const struct record_counted_args *a);
+
+#endif

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* record_run.h: the one course of a recording, shared by every recorder: start, wait, write */
+#ifndef CP_RECORD_RUN_H
+#define CP_RECORD_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct profile;
+
+/* What every recorder is given: which tasks, how long, and where the profile goes. */
+struct record_run_args {
+	uint32_t pid;		/* --pid; 0: every process */
+	const char *comm;	/* --comm; NULL: every command name */
+	double duration;	/* 0: until COMMAND exits or a signal */
+	char **command;		/* NULL-terminated, or NULL */
+	bool all_tasks;		/* with COMMAND: every task while it runs, not just its own */
+	const char *output;	/* the profile's file; "-" is stdout */
+};
+
+/* A recorder's own steps; @rec is its state. Each prints why it fails. */
+struct recorder_ops {
+	/* Checks and loads what it needs before anything starts; may add sites to @p. */
+	int (*prepare)(void *rec, struct profile *p);
+	/* Opens and attaches, recording the tasks of process @tgid (0: every process). */
+	int (*open)(void *rec, uint32_t tgid);
+	/* Says what is recorded, when only Ctrl-C will end it. */
+	void (*announce)(void *rec);
+	/* Waits a moment while recording; non-zero ends the recording early. */
+	int (*wait)(void *rec);
+	/* Stops recording and puts what was recorded into @p. */
+	int (*finish)(void *rec, struct profile *p);
+	/* The summary, on stdout. */
+	void (*print)(void *rec, const struct profile *p);
+	/* Releases what open and finish left, whichever step failed; before COMMAND is ended. */
+	void (*close)(void *rec);
+};
+
+/*
+ * Prepares, starts COMMAND held at its gate, opens, fills the host meta, releases COMMAND,
+ * records until a signal, the duration or COMMAND's exit, finishes, prints the summary and
+ * writes the profile. Returns an exit status (log.h).
+ */
+int record_run(const struct record_run_args *a, const struct recorder_ops *ops, void *rec);
+
+#endif

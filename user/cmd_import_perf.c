@@ -2,6 +2,7 @@
 /* cmd_import_perf.c: `copyprof import-perf`: a perf record -g profile into a copyprof profile */
 #include <argp.h>
 #include <errno.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "lib/log.h"
 #include "profile/import_perf.h"
@@ -10,22 +11,25 @@
 #include "sites/copy_family.h"
 
 struct import_args {
-	struct import_perf_args import;	/* -i, --script, --no-kernel-text */
-	const char *output;
+	struct cmd_options common;	/* -i, -o, --json, -v */
+	struct import_perf_args import;	/* --script, --no-kernel-text; -i from common */
 };
 
 enum { OPT_SCRIPT = 0x100, OPT_LEAF, OPT_NO_TEXT };
 
+static const struct cmd_options_spec common_options = {
+	.input_arg = "PERF.DATA",
+	.input_help = "perf record -g output to import (default perf.data); "
+	  "copyprof runs perf script on it",
+	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
+};
+
 static const struct argp_option options[] = {
-	{ "input", 'i', "PERF.DATA", 0, "perf record -g output to import (default perf.data); "
-	  "copyprof runs perf script on it" },
 	{ "script", OPT_SCRIPT, "FILE", 0, "Import perf script text instead (- for stdin), made with "
 	  "perf script -F " PERF_SCRIPT_FIELDS },
-	{ "output", 'o', "FILE", 0, "Write the profile to FILE (default copyprof.json; - for stdout)" },
 	{ "leaf", OPT_LEAF, "SYMBOL", 0, "Also count SYMBOL as a copy routine (repeatable)" },
 	{ "no-kernel-text", OPT_NO_TEXT, NULL, 0, "Do not read this machine's kernel text to "
 	  "recognise inline rep movs/stos copies" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
 
@@ -46,14 +50,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct import_args *a = state->input;
 
 	switch (key) {
-	case 'i':
-		a->import.input = arg;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case OPT_SCRIPT:
 		a->import.script = arg;
-		break;
-	case 'o':
-		a->output = arg;
 		break;
 	case OPT_LEAF:
 		if (copy_family_add_leaf(arg))
@@ -62,15 +63,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_TEXT:
 		a->import.no_text = true;
 		break;
-	case 'v':
-		log_verbose = true;
-		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (the input is given with -i or --script)",
 			   arg);
 		break;
 	case ARGP_KEY_END:
-		if (a->import.input && a->import.script)
+		if (a->common.input && a->import.script)
 			argp_error(state, "-i and --script exclude each other");
 		break;
 	default:
@@ -81,15 +79,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 int cmd_import_perf(int argc, char **argv)
 {
-	struct import_args args = { .output = "copyprof.json" };
-	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct import_args args = { .common.output = "copyprof.json" };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct import_perf_stats st;
 	struct profile *p = NULL;
 	int status = EXIT_RUNTIME;
 
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	log_setup_libbpf();
+	args.import.input = args.common.input;
 	if (!args.import.script && !args.import.input)
 		args.import.input = "perf.data";
 	p = profile_new();
@@ -101,7 +103,7 @@ int cmd_import_perf(int argc, char **argv)
 	p_info("%llu samples, %llu copy family (%.1f%%) in %zu site(s)",
 	       (unsigned long long)st.total, (unsigned long long)st.copy,
 	       st.total ? 100.0 * (double)st.copy / (double)st.total : 0.0, p->nr_sites);
-	if (profile_save(p, args.output))
+	if (profile_save(p, args.common.output))
 		goto out;
 	status = EXIT_OK;
 out:

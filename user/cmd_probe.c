@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include "cmd_probe_print.h"
+#include "cmd_options.h"
 #include "commands.h"
 #include "kernel/kimage.h"
 #include "kernel/ksyms.h"
@@ -22,6 +23,7 @@
 #define MAX_TARGETS 64
 
 struct probe_args {
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	const char *sites[MAX_TARGETS];	/* [MODULE:]FUNC */
 	bool site_from_preset[MAX_TARGETS];
 	size_t nr_sites;
@@ -34,12 +36,16 @@ struct probe_args {
 	const char *modules;
 	const char *release;
 	bool no_kcore;
-	bool json;
 	size_t callers_shown;	/* --callers N */
 };
 
 enum { OPT_SITE = 0x100, OPT_ENTRY, OPT_VMLINUX, OPT_KALLSYMS, OPT_MODULES, OPT_RELEASE,
-       OPT_NO_KCORE, OPT_JSON, OPT_CALLERS };
+       OPT_NO_KCORE, OPT_CALLERS };
+
+static const struct cmd_options_spec common_options = {
+	.json_help = "Print JSON",
+	.verbose_help = "More messages, and the instructions before each site",
+};
 
 static const struct argp_option options[] = {
 	{ "preset", 'p', "PRESET", 0, "The sites and entries of preset PRESET (btrfs, iov_iter, "
@@ -61,8 +67,6 @@ static const struct argp_option options[] = {
 					    "(default uname -r)" },
 	{ "no-kcore", OPT_NO_KCORE, NULL, 0, "Do not read /proc/kcore (dispatch from the table; "
 					    "text from files)" },
-	{ "json", OPT_JSON, NULL, 0, "Print JSON" },
-	{ "verbose", 'v', NULL, 0, "More messages, and the instructions before each site" },
 	{},
 };
 
@@ -109,6 +113,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct probe_args *a = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
+		break;
 	case 'p':
 		if (a->nr_presets == MAX_TARGETS || preset_load(arg, &a->presets[a->nr_presets]))
 			argp_failure(state, EXIT_RUNTIME, 0, "cannot use preset '%s'", arg);
@@ -142,9 +149,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_KCORE:
 		a->no_kcore = true;
 		break;
-	case OPT_JSON:
-		a->json = true;
-		break;
 	case OPT_CALLERS: {
 		char *end;
 
@@ -154,9 +158,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--callers wants a number, not '%s'", arg);
 		break;
 	}
-	case 'v':
-		log_verbose = true;
-		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (functions are given with --site)", arg);
 		break;
@@ -289,7 +290,9 @@ static void run_plan(const struct probe_args *a, json_object *jplan)
 int cmd_probe(int argc, char **argv)
 {
 	struct probe_args args = { .callers_shown = CALLERS_SHOWN };
-	const struct argp argp = { options, parse_opt, NULL, doc };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct kimage_opts ko;
 	struct kimage *ki = NULL;
 	struct ksyms *ks;
@@ -300,6 +303,7 @@ int cmd_probe(int argc, char **argv)
 	char release[sizeof(u.release)], *why = NULL;
 	int failed = 0;
 
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	ks = ksyms_load(args.kallsyms);
@@ -321,7 +325,7 @@ int cmd_probe(int argc, char **argv)
 		p_debug("no kernel text: %s", why ?: "?");
 	dispatch_probe(ks, ki, args.release, &meta, &d);
 
-	if (args.json) {
+	if (args.common.json) {
 		root = probe_head_to_json(args.release, ks, ki, &d);
 		jsites = json_object_new_array();
 		jentries = json_object_new_array();

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "kernel/kdebuginfo.h"
 #include "lib/log.h"
@@ -15,6 +16,7 @@
 #include "sites/copy_family.h"
 
 struct record_args {
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	struct record_run_args run;	/* -d, --pid, --comm, -o, COMMAND */
 	struct probe_site sites[CP_MAX_SITES];
 	int nr_sites;
@@ -31,6 +33,11 @@ struct record_args {
 
 enum { OPT_UPROBE = 0x100, OPT_PID, OPT_KPROBE, OPT_HWBP, OPT_SAMPLE, OPT_LEAF, OPT_CGROUP,
        OPT_SITE, OPT_ENTRY, OPT_VMLINUX, OPT_DEBUGINFO };
+
+static const struct cmd_options_spec common_options = {
+	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
+	.verbose_help = "Show libbpf's messages",
+};
 
 static const struct argp_option options[] = {
 	{ "preset", 'p', "PRESET", 0, "Probe the kernel sites of preset PRESET (btrfs, iov_iter, "
@@ -64,8 +71,6 @@ static const struct argp_option options[] = {
 	  "Ctrl-C)" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID (all its threads)" },
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads whose command name is NAME" },
-	{ "output", 'o', "FILE", 0, "Write the profile to FILE (default copyprof.json; - for stdout)" },
-	{ "verbose", 'v', NULL, 0, "Show libbpf's messages" },
 	{},
 };
 
@@ -104,6 +109,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char *end;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
+		break;
 	case OPT_UPROBE:
 		add_site(state, MECH_UPROBE, arg);
 		break;
@@ -174,12 +182,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg, CP_COMM_LEN - 1);
 		a->run.comm = arg;
 		break;
-	case 'o':
-		a->run.output = arg;
-		break;
-	case 'v':
-		log_verbose = true;
-		break;
 	case ARGP_KEY_ARGS:
 		a->run.command = state->argv + state->next;
 		break;
@@ -203,15 +205,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 int cmd_record(int argc, char **argv)
 {
 	static struct record_args args;
-	const struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc, children };
 	struct record_counted_args counted;
 	bool plan_fallback = false;
 
 	memset(&args, 0, sizeof(args));
-	args.run.output = "copyprof.json";
-
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
+	args.run.output = args.common.output ?: "copyprof.json";
 	log_setup_libbpf();
 	if (record_plan_wanted(&args.plan)) {
 		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES) < 0)

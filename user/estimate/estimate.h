@@ -9,37 +9,11 @@
 #include "calib/costmodel.h"
 #include "lib/hist.h"
 #include "profile/profile.h"
+#include "estimate_family.h"
+#include "estimate_options.h"
 
-/* A threshold that never selects the string op. */
-#define EST_NEVER UINT64_MAX
-#define EST_MAX_THRESHOLDS 64
 /* Thresholds whose total is within this fraction of the best one count as "as good". */
 #define EST_FLAT_FRACTION 0.01
-
-enum est_family { EST_MEMCPY, EST_MEMMOVE, EST_CLEAR_USER, EST_MEMSET, EST_NR_FAMILIES };
-
-/* What a family's policies are built from: "the loop below T, the string op from T". */
-struct est_family_impls {
-	const char *name;      /* "memcpy" */
-	const char *loop;      /* below T: "memcpy_orig" */
-	const char *string;    /* from T: "movsb" */
-	const char *dispatch;  /* replica of the loop/string dispatch ("erms_threshold"), or NULL */
-	const char *string_op; /* "REP MOVSB" */
-	bool has_src;	       /* false: the src-flushed state does not apply (costed as warm) */
-};
-
-const struct est_family_impls *est_family(enum est_family f);
-/* -1 if @s names no family. */
-int est_family_parse(const char *s);
-
-/* How the calls' cache states mix: weights of warm, src-flushed, dst-flushed (sum > 0). */
-struct est_cache {
-	double w[COSTMODEL_NR_CACHES];
-	char label[48];
-};
-
-/* "warm", "src-flushed", "dst-flushed" or "mixed=W,S,D". Returns 0 or -EINVAL. */
-int est_cache_parse(const char *s, struct est_cache *c);
 
 /* One site's histogram for one family. */
 struct est_site {
@@ -62,8 +36,6 @@ struct est_input {
 	size_t nr_sites;
 };
 
-/* The family a profile site belongs to (docs/estimate.md#families). */
-enum est_family est_site_family(const struct profile_site *s);
 /* One input per group of @p (one in all for an unmerged profile); *@nr inputs. 0 or -ENOMEM. */
 int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,
 			    size_t *nr);
@@ -248,22 +220,6 @@ struct est_neighbour {
 
 void est_neighbour_free(struct est_neighbour *nb);
 
-struct est_options {
-	struct est_cache cache;
-	const struct est_mix *mix; /* the mix correction to apply, or NULL: the pure model */
-	const double *residual_ns; /* per policy row, ns added to each call (neighbour), or NULL */
-	uint64_t thresholds[EST_MAX_THRESHOLDS];
-	size_t nr_thresholds;
-	int family;	/* -1: every family the input has */
-	bool at_set;	/* per-site breakdown at @at rather than at the best threshold */
-	uint64_t at;
-};
-
-/* Default candidate thresholds: 0 32 64 128 256 512 1024 1536 2048 4096 8192 never. */
-void est_options_default(struct est_options *o);
-/* Parses "0,32,2K,never" into @o. Returns 0 or -EINVAL (@why says why). */
-int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len);
-
 struct est_family_result {
 	enum est_family family;
 	const char *today_impl;
@@ -328,8 +284,6 @@ struct est_report {
 };
 
 void est_print_text(FILE *f, const struct est_report *r, bool verbose);
-/* "2048" or "never". */
-void est_threshold_str(uint64_t t, char *buf, size_t len);
 /* The summary paragraph unwrapped (malloc'd), or NULL. */
 char *est_summary_text(const struct est_report *r, const struct est_family_result *fr);
 /* The paste-ready commit-message paragraph for one family (wrapped at 72 columns). */

@@ -5,14 +5,6 @@
 #include <string.h>
 #include "estimate.h"
 
-void est_threshold_str(uint64_t t, char *buf, size_t len)
-{
-	if (t == EST_NEVER)
-		snprintf(buf, len, "never");
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)t);
-}
-
 /* The mix correction's penalties, or why there are none (docs/estimate.md#the-mix-correction). */
 static void print_mix(FILE *f, const struct est_mix *mix)
 {

@@ -11,52 +11,11 @@
 #include "profile/profile.h"
 #include "estimate_family.h"
 #include "estimate_options.h"
+#include "estimate_input.h"
+#include "estimate_policy.h"
 
 /* Thresholds whose total is within this fraction of the best one count as "as good". */
 #define EST_FLAT_FRACTION 0.01
-
-/* One site's histogram for one family. */
-struct est_site {
-	char *label;		   /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
-	enum est_family family;
-	bool time_weighted;	   /* n[] are samples (time-weighted), not calls */
-	bool counted;		   /* n[] are event counts: Poisson counting error applies */
-	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
-	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
-};
-
-/* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */
-struct est_input {
-	char *name;		  /* what it is, for the output */
-	struct host_meta meta; /* kernel, CPU model and flags: borrowed strings, not freed */
-	double duration_s;	  /* recorded seconds (summed over hosts); 0 if unknown */
-	double total_samples;	  /* sampled: every sample taken while recording; 0 if unknown */
-	double sample_hz;	  /* sampled: samples per second per CPU; 0 if unknown */
-	struct est_site *sites;
-	size_t nr_sites;
-};
-
-/* One input per group of @p (one in all for an unmerged profile); *@nr inputs. 0 or -ENOMEM. */
-int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,
-			    size_t *nr);
-/*
- * Reads a size table as one site of @family: "size,count" CSV rows or fleetbench's
- * "size<TAB>probability" rows (any weight: a probability is a relative call count), '#'
- * comments and a non-numeric header line allowed. 0, or -errno/-EINVAL after printing why.
- */
-int est_input_from_hist(const char *path, enum est_family family, struct est_input *in);
-void est_input_free(struct est_input *in);
-bool est_input_has_family(const struct est_input *in, enum est_family f);
-/* False if a site of family @f has relative weights (a probability table), not counts. */
-bool est_input_counted(const struct est_input *in, enum est_family f);
-
-enum est_kind { EST_TODAY, EST_ALWAYS, EST_THRESHOLD, EST_ORACLE };
-
-struct est_policy {
-	enum est_kind kind;
-	uint64_t threshold; /* EST_THRESHOLD: the string op from this length on (EST_NEVER: never) */
-	char name[24];	    /* "today", "always", "T=2048", "never", "oracle" */
-};
 
 /* One policy's estimate over an input. */
 struct est_row {

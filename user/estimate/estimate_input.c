@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate.h"
+#include "estimate_input.h"
 #include "lib/log.h"
+#include "profile/profile.h"
 
 /* "vmlinux:read_zero+0x0 <- vfs_read+0xe7 (kprobe)"; @caller may be NULL. */
 static char *site_label(const struct profile_site *s, const char *caller)

@@ -71,26 +71,6 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 	}
 }
 
-static void make_policies(const struct est_options *o, struct est_policy *pol, size_t *np)
-{
-	size_t n = 0, i;
-
-	pol[n++] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
-	pol[n++] = (struct est_policy){ .kind = EST_ALWAYS, .name = "always" };
-	for (i = 0; i < o->nr_thresholds; i++) {
-		struct est_policy *p = &pol[n++];
-
-		*p = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = o->thresholds[i] };
-		if (o->thresholds[i] == EST_NEVER)
-			snprintf(p->name, sizeof(p->name), "never");
-		else
-			snprintf(p->name, sizeof(p->name), "T=%llu",
-				 (unsigned long long)o->thresholds[i]);
-	}
-	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
-	*np = n;
-}
-
 static void choose_best(const struct est_options *o, struct est_family_result *r)
 {
 	double best = INFINITY;
@@ -211,7 +191,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		r->dispatch_lo_ns += c.w[p] * c.d_lo[p];
 		r->dispatch_hi_ns += c.w[p] * c.d_hi[p];
 	}
-	make_policies(o, pol, &np);
+	est_policies_make(o, pol, &np);
 	a = malloc(sizeof(*a));
 	r->rows = calloc(np, sizeof(*r->rows));
 	if (!a || !r->rows) {

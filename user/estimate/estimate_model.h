@@ -5,9 +5,6 @@
 
 #include "estimate_cost.h"
 
-/* today, always, every threshold, oracle */
-#define EST_MAX_POLICIES (EST_MAX_THRESHOLDS + 3)
-
 /* Sums over a family's buckets, per policy (policy 0 is today). */
 struct est_acc {
 	double total[EST_MAX_POLICIES];

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sites/copy_paths.h"
+#include "estimate/estimate_acc.h"
 #include "estimate/estimate_cost.h"
-#include "estimate/estimate_model.h"
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,

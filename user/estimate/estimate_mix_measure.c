@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "estimate.h"
 #include "estimate_mix_measure.h"
+#include "estimate_result.h"
 #include "lib/host.h"
 #include "lib/log.h"
 #include "replay.h"

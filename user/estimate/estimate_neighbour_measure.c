@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate.h"
 #include "estimate_mix_measure.h"
 #include "estimate_neighbour_measure.h"
+#include "estimate_result.h"
 #include "lib/log.h"
 #include "replay.h"
 

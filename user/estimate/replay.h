@@ -3,7 +3,12 @@
 #ifndef CP_REPLAY_H
 #define CP_REPLAY_H
 
-#include "estimate.h"
+#include <stddef.h>
+#include <stdint.h>
+#include "calib/costmodel.h"
+#include "estimate_mix.h"
+#include "estimate_options.h"
+#include "estimate_result.h"
 
 struct replay_opts {
 	const struct est_cache *cache;

@@ -17,6 +17,7 @@
 #include "estimate_neighbour.h"
 #include "estimate_result.h"
 #include "estimate_model.h"
+#include "estimate_run.h"
 
 
 /*
@@ -27,15 +28,6 @@
  */
 int est_validation_best(const struct est_family_result *fr, double *gap_pp, bool *same);
 
-/* Output: docs/estimate.md. */
-struct est_report {
-	const struct est_input *in;
-	const struct costmodel *m;
-	const char *model_name;
-	const struct est_options *o;
-	struct est_family_result *fam;
-	size_t nr_fam;
-};
 
 void est_print_text(FILE *f, const struct est_report *r, bool verbose);
 /* The summary paragraph unwrapped (malloc'd), or NULL. */
@@ -43,5 +35,10 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 /* The paste-ready commit-message paragraph for one family (wrapped at 72 columns). */
 void est_print_summary(FILE *f, const struct est_report *r, const struct est_family_result *fr);
 json_object *est_report_to_json(const struct est_report *r);
+/*
+ * The document estimate --json prints: format, version, the cache mix, and @inputs, an array
+ * of est_report_to_json() objects (a reference to it is taken).
+ */
+json_object *est_json_document(const struct est_cache *cache, json_object *inputs);
 
 #endif

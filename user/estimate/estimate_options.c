@@ -42,6 +42,23 @@ void est_options_default(struct est_options *o)
 	o->family = -1;
 }
 
+void est_options_add_at(struct est_options *o)
+{
+	size_t i;
+
+	if (!o->at_set)
+		return;
+	for (i = 0; i < o->nr_thresholds; i++)
+		if (o->thresholds[i] == o->at)
+			return;
+	if (o->nr_thresholds == EST_MAX_THRESHOLDS)
+		o->nr_thresholds--;
+	for (i = o->nr_thresholds; i > 0 && o->thresholds[i - 1] > o->at; i--)
+		o->thresholds[i] = o->thresholds[i - 1];
+	o->thresholds[i] = o->at;
+	o->nr_thresholds++;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -36,6 +36,8 @@ struct est_options {
 
 /* Default candidate thresholds: 0 32 64 128 256 512 1024 1536 2048 4096 8192 never. */
 void est_options_default(struct est_options *o);
+/* --at is always evaluated: adds @o->at to the candidates if it is set and not one of them. */
+void est_options_add_at(struct est_options *o);
 /* Parses "0,32,2K,never" into @o. Returns 0 or -EINVAL (@why says why). */
 int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len);
 /* "2048" or "never". */

@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "commands.h"
-#include "estimate/estimate.h"
+#include "estimate/estimate_family.h"
+#include "estimate/estimate_json.h"
+#include "estimate/estimate_options.h"
+#include "estimate/estimate_run.h"
+#include "estimate/estimate_text.h"
 #include "lib/log.h"
 
 struct estimate_args {

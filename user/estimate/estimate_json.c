@@ -3,7 +3,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "estimate.h"
+#include "estimate_family.h"
+#include "estimate_json.h"
+#include "estimate_summary.h"
+#include "estimate_validation.h"
 
 static void put_str(json_object *o, const char *key, const char *val)
 {

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
-#include "estimate/estimate.h"
+#include "estimate/estimate_family.h"
+#include "estimate/estimate_options.h"
 #include "export/flame_profile.h"
 #include "folded.h"
 #include "lib/log.h"

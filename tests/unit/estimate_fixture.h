@@ -6,7 +6,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate/estimate.h"
+#include "calib/costmodel.h"
+#include "estimate/estimate_input.h"
+#include "estimate/estimate_model.h"
+#include "estimate/estimate_options.h"
+#include "estimate/estimate_result.h"
 
 /*
  * The model (warm):

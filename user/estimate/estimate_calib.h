@@ -3,7 +3,10 @@
 #ifndef CP_ESTIMATE_CALIB_H
 #define CP_ESTIMATE_CALIB_H
 
-#include "estimate.h"
+#include <stddef.h>
+#include "calib/costmodel.h"
+#include "estimate_input.h"
+#include "estimate_options.h"
 
 /*
  * Measures, as `copyprof calibrate --quick` would, the implementations the families of @ins

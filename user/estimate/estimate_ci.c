@@ -4,32 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate_model.h"
-
-/* Runs assumed when a model does not say (calibrate's default). */
-#define DEFAULT_RUNS 5
-
-double est_point_sigma(const struct costmodel_point *p, int runs)
-{
-	/* Expected range of n normal samples in standard deviations (Tippett's d2). */
-	static const double d2[] = { 0, 0, 1.128, 1.693, 2.059, 2.326, 2.534, 2.704, 2.847,
-				     2.970, 3.078 };
-	double range;
-
-	if (p->ns_max > 0 && p->ns_max >= p->ns_min)
-		range = p->ns_max - p->ns_min;
-	else if (p->spread >= 0)
-		range = p->spread * p->ns;
-	else
-		return 0; /* published figures: no spread known */
-	if (runs < 2)
-		runs = DEFAULT_RUNS;
-	/*
-	 * sigma of one run = range / d2(runs); the point is the median of the runs, whose
-	 * standard error is about 1.2533 * sigma / sqrt(runs).
-	 */
-	return 1.2533 * (range / d2[runs < 10 ? runs : 10]) / sqrt(runs);
-}
+#include "estimate_acc.h"
+#include "estimate_ci.h"
 
 /* The distinct point arrays the costs read (a view of erms_threshold shares its parent's). */
 struct point_set {

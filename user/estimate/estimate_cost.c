@@ -5,13 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_cost.h"
-#include "estimate_model.h"
 #include "lib/log.h"
 
 /* erms_threshold's T when a curve does not say: the replica's default. */
 #define DISPATCH_DEFAULT_T 2048
 /* Dispatch cost from the string op side: the first few sizes, where noise is smallest. */
 #define DISPATCH_HI_POINTS 3
+/* Runs assumed when a model does not say (calibrate's default). */
+#define DEFAULT_RUNS 5
 
 static int missing(const char *model_name, const char *impl, enum costmodel_cache cache,
 		   enum est_family f, const char *role)
@@ -68,6 +69,28 @@ static double combine(double *v, double *var, size_t n)
 		sw += 1 / var[i];
 	}
 	return n ? s / sw : 0;
+}
+
+double est_point_sigma(const struct costmodel_point *p, int runs)
+{
+	/* Expected range of n normal samples in standard deviations (Tippett's d2). */
+	static const double d2[] = { 0, 0, 1.128, 1.693, 2.059, 2.326, 2.534, 2.704, 2.847,
+				     2.970, 3.078 };
+	double range;
+
+	if (p->ns_max > 0 && p->ns_max >= p->ns_min)
+		range = p->ns_max - p->ns_min;
+	else if (p->spread >= 0)
+		range = p->spread * p->ns;
+	else
+		return 0; /* published figures: no spread known */
+	if (runs < 2)
+		runs = DEFAULT_RUNS;
+	/*
+	 * sigma of one run = range / d2(runs); the point is the median of the runs, whose
+	 * standard error is about 1.2533 * sigma / sqrt(runs).
+	 */
+	return 1.2533 * (range / d2[runs < 10 ? runs : 10]) / sqrt(runs);
 }
 
 static double diff_var(const struct est_costs *c, const struct costmodel_point *p,

@@ -3,7 +3,14 @@
 #ifndef CP_ESTIMATE_COST_H
 #define CP_ESTIMATE_COST_H
 
-#include "estimate.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include "calib/costmodel.h"
+#include "estimate_family.h"
+#include "estimate_input.h"
+#include "estimate_mix.h"
+#include "estimate_options.h"
+#include "estimate_policy.h"
 
 /*
  * For each cache state with a non-zero weight: the curves of the loop, the string op and
@@ -71,5 +78,8 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 /* Calls per unit of n[] for a bucket of mean @mean: 1, or for samples k / today(mean). */
 double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,
 			  const struct est_site *s, double mean);
+
+/* Standard error in ns of a point's median, from its spread over @runs runs; 0 if unknown. */
+double est_point_sigma(const struct costmodel_point *p, int runs);
 
 #endif

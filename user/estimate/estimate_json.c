@@ -3,7 +3,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "estimate.h"
+#include "estimate_family.h"
+#include "estimate_json.h"
+#include "estimate_summary.h"
+#include "estimate_validation.h"
 
 static void put_str(json_object *o, const char *key, const char *val)
 {
@@ -295,4 +298,15 @@ json_object *est_report_to_json(const struct est_report *r)
 		json_object_array_add(fams, family_to_json(r, &r->fam[i]));
 	json_object_object_add(o, "families", fams);
 	return o;
+}
+
+json_object *est_json_document(const struct est_cache *cache, json_object *inputs)
+{
+	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "format", json_object_new_string("copyprof-estimate"));
+	json_object_object_add(root, "version", json_object_new_int(1));
+	json_object_object_add(root, "cache", json_object_new_string(cache->label));
+	json_object_object_add(root, "inputs", json_object_get(inputs));
+	return root;
 }

@@ -2,94 +2,15 @@
 /* estimate_model.c: every policy's total over a family's histograms, the best T, per-site rows */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sites/copy_paths.h"
+#include "estimate_acc.h"
+#include "estimate_ci.h"
 #include "estimate_cost.h"
 #include "estimate_model.h"
 #include "lib/log.h"
-
-void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est_family f,
-		 const struct est_policy *pol, size_t np, const struct est_site *only,
-		 struct est_acc *a, bool full)
-{
-	size_t i, p;
-	int b;
-
-	memset(a, 0, sizeof(*a));
-	for (i = 0; i < in->nr_sites; i++) {
-		const struct est_site *s = &in->sites[i];
-
-		if (s->family != f || (only && s != only))
-			continue;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
-			double n = s->n[b], mean, per_unit, calls, today, bound;
-			bool split = false;
-
-			if (n <= 0)
-				continue;
-			mean = s->bytes[b] / n;
-			/* Guard against tables whose bytes do not fit the bucket. */
-			if (mean < (double)lo)
-				mean = (double)lo;
-			if (mean > (double)hi - 1)
-				mean = (double)hi - 1;
-			per_unit = est_calls_per_unit(c, in, s, mean);
-			calls = n * per_unit;
-			a->calls += calls;
-			if (full) {
-				a->bucket_calls[b] += calls;
-				a->bucket_bytes[b] += calls * mean;
-			}
-			if (s->time_weighted)
-				a->samples += n;
-			if (c->max_size && mean > c->max_size)
-				a->beyond += calls;
-			today = est_cost_bucket(c, &pol[0], lo, hi, 1, mean, &bound, &split);
-			for (p = 0; p < np; p++) {
-				double cost = p ? est_cost_bucket(c, &pol[p], lo, hi, 1, mean, &bound,
-								  &split) :
-						  today;
-
-				a->total[p] += calls * cost;
-				if (!full)
-					continue;
-				a->bound[p] += calls * bound;
-				/* Counting error: n is Poisson, each unit adds per_unit calls. */
-				if (s->counted) {
-					double ua = per_unit * cost, uc = per_unit * today;
-
-					a->saa[p] += n * ua * ua;
-					a->sac[p] += n * ua * uc;
-					if (!p)
-						a->scc += n * uc * uc;
-				}
-			}
-			a->split |= split;
-		}
-	}
-}
-
-static void make_policies(const struct est_options *o, struct est_policy *pol, size_t *np)
-{
-	size_t n = 0, i;
-
-	pol[n++] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
-	pol[n++] = (struct est_policy){ .kind = EST_ALWAYS, .name = "always" };
-	for (i = 0; i < o->nr_thresholds; i++) {
-		struct est_policy *p = &pol[n++];
-
-		*p = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = o->thresholds[i] };
-		if (o->thresholds[i] == EST_NEVER)
-			snprintf(p->name, sizeof(p->name), "never");
-		else
-			snprintf(p->name, sizeof(p->name), "T=%llu",
-				 (unsigned long long)o->thresholds[i]);
-	}
-	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
-	*np = n;
-}
 
 static void choose_best(const struct est_options *o, struct est_family_result *r)
 {
@@ -211,7 +132,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		r->dispatch_lo_ns += c.w[p] * c.d_lo[p];
 		r->dispatch_hi_ns += c.w[p] * c.d_hi[p];
 	}
-	make_policies(o, pol, &np);
+	est_policies_make(o, pol, &np);
 	a = malloc(sizeof(*a));
 	r->rows = calloc(np, sizeof(*r->rows));
 	if (!a || !r->rows) {
@@ -270,15 +191,4 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 out_costs:
 	est_costs_release(&c);
 	return err;
-}
-
-void est_family_result_free(struct est_family_result *r)
-{
-	free(r->rows);
-	free(r->sites);
-	free(r->bucket_calls);
-	free(r->bucket_bytes);
-	free(r->measured_pct);
-	est_neighbour_free(&r->nb);
-	memset(r, 0, sizeof(*r));
 }

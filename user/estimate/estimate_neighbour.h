@@ -3,19 +3,37 @@
 #ifndef CP_ESTIMATE_NEIGHBOUR_H
 #define CP_ESTIMATE_NEIGHBOUR_H
 
-#include "estimate.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * The neighbour correction (docs/estimate.md#the-neighbour-correction). The mix correction
+ * replays short lengths among themselves; what a call's neighbours of every length do to it is
+ * left: a long REP MOVSB's stores drain under the short calls after it (it costs less in the mix
+ * than timed back to back, as calibrate times it), a threshold's branch mispredicts between the
+ * short and the long calls, a loop's tail branches mispredict on lengths spread within a bucket.
+ * So every policy row is replayed on the whole mix (the sequence --validate replays), shuffled
+ * and sorted by length, interleaved in one run; rows that run the same code on every call share
+ * their group's mean. The order penalty, shuffled - sorted per call, is taken back to the cost
+ * model's units by the replay's speed (today's sorted cost over today's pure one: a machine
+ * slower or faster than at calibration scales both orders) and added: mispredictions add time.
+ * The row's total becomes pure + penalty / speed per call; residual_ns is what that adds beyond
+ * the mix correction (the row's mixed total minus its pure one), added to the row's every call
+ * (and to each site in proportion to its calls).
+ */
+struct est_neighbour {
+	bool applied;	 /* false: not run (see @why) */
+	char why[192];
+	size_t calls;	 /* calls replayed in each order */
+	int runs, cpu;
+	double speed;	 /* today's sorted replay / today's pure model, per call */
+	size_t nr_rows;	 /* the arrays below are per policy row (NAN: the oracle) */
+	double *shuffled_ns, *sorted_ns, *order_ns, *residual_ns; /* order: shuffled - sorted */
+};
+
+void est_neighbour_free(struct est_neighbour *nb);
 
 /* Fills @nb as not applied, saying @why. */
 void est_neighbour_skip(struct est_neighbour *nb, const char *why);
-/*
- * Replays @fr's whole mix (EST_MIX_CALLS calls, or EST_MIX_CALLS_FLUSHED with flushed states;
- * EST_MIX_RUNS runs) through every policy row, shuffled and sorted, and sets @nb's per-row
- * figures. @pure_ns and @mixed_ns are each row's total under the pure model and with the mix
- * correction (the same without one), over @fr->calls calls: residual = (shuffled - sorted) /
- * speed - (mixed - pure) per call, speed = today's sorted / today's pure per call. Returns 0 (no calls to replay: @nb skipped), or -errno after printing why.
- */
-int est_neighbour_measure(const struct est_family_result *fr, const double *pure_ns,
-			  const double *mixed_ns, const struct costmodel *m,
-			  const struct est_cache *cache, struct est_neighbour *nb);
 
 #endif

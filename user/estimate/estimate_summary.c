@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate.h"
+#include "estimate_family.h"
+#include "estimate_input.h"
+#include "estimate_options.h"
+#include "estimate_summary.h"
 
 #define WRAP 72
 

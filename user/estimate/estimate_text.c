@@ -3,15 +3,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "estimate.h"
-
-void est_threshold_str(uint64_t t, char *buf, size_t len)
-{
-	if (t == EST_NEVER)
-		snprintf(buf, len, "never");
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)t);
-}
+#include "estimate_family.h"
+#include "estimate_input.h"
+#include "estimate_options.h"
+#include "estimate_summary.h"
+#include "estimate_text.h"
+#include "estimate_validation.h"
 
 /* The mix correction's penalties, or why there are none (docs/estimate.md#the-mix-correction). */
 static void print_mix(FILE *f, const struct est_mix *mix)

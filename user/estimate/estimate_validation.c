@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* estimate_validation.c: --validate's verdict on the best threshold */
 #include <math.h>
-#include "estimate.h"
+#include "estimate_validation.h"
 
 int est_validation_best(const struct est_family_result *fr, double *gap_pp, bool *same)
 {

@@ -3,21 +3,13 @@
 #ifndef CP_REPLAY_H
 #define CP_REPLAY_H
 
-#include "estimate.h"
-
-struct replay_opts {
-	const struct est_cache *cache;
-	int cpu;	  /* CPU to pin to; -1: the one it runs on */
-	size_t max_calls; /* length of the replayed sequence (default REPLAY_CALLS) */
-	int runs;	  /* interleaved runs per policy; the median is kept (default REPLAY_RUNS) */
-	uint64_t seed;	  /* fixed: the same profile replays the same sequence */
-};
-
-#define REPLAY_CALLS 20000
-#define REPLAY_RUNS 11
-#define REPLAY_SEED 0x9e3779b97f4a7c15ULL
-/* Lengths above this are left out of the replay (they are said to be). */
-#define REPLAY_MAX_SIZE (64ULL << 20)
+#include <stddef.h>
+#include <stdint.h>
+#include "calib/costmodel.h"
+#include "estimate_mix.h"
+#include "estimate_options.h"
+#include "estimate_result.h"
+#include "replay_sequence.h"
 
 /*
  * Draws a shuffled sequence of @o->max_calls lengths from @fr's buckets (counts in proportion,

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* flame_cost.c: per-bucket time today and at a threshold, through estimate's own cost functions */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sites/copy_paths.h"
+#include "estimate/estimate_acc.h"
 #include "estimate/estimate_cost.h"
-#include "estimate/estimate_model.h"
+#include "estimate/estimate_family.h"
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,

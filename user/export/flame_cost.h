@@ -3,7 +3,14 @@
 #ifndef CP_FLAME_COST_H
 #define CP_FLAME_COST_H
 
-#include "estimate/estimate.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "calib/costmodel.h"
+#include "estimate/estimate_input.h"
+#include "estimate/estimate_options.h"
+#include "estimate/estimate_policy.h"
+#include "profile/profile.h"
 
 struct est_costs;
 struct est_acc;

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "estimate/estimate.h"
+#include "estimate/estimate_family.h"
 #include "flame_profile.h"
 #include "folded.h"
 

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_family.h: the copy families estimate compares: each one's loop and string op */
+#ifndef CP_ESTIMATE_FAMILY_H
+#define CP_ESTIMATE_FAMILY_H
+
+#include <stdbool.h>
+
+struct profile_site;
+
+enum est_family { EST_MEMCPY, EST_MEMMOVE, EST_CLEAR_USER, EST_MEMSET, EST_NR_FAMILIES };
+
+/* What a family's policies are built from: "the loop below T, the string op from T". */
+struct est_family_impls {
+	const char *name;      /* "memcpy" */
+	const char *loop;      /* below T: "memcpy_orig" */
+	const char *string;    /* from T: "movsb" */
+	const char *dispatch;  /* replica of the loop/string dispatch ("erms_threshold"), or NULL */
+	const char *string_op; /* "REP MOVSB" */
+	bool has_src;	       /* false: the src-flushed state does not apply (costed as warm) */
+};
+
+const struct est_family_impls *est_family(enum est_family f);
+/* -1 if @s names no family. */
+int est_family_parse(const char *s);
+/* The family a profile site belongs to (docs/estimate.md#families). */
+enum est_family est_site_family(const struct profile_site *s);
+
+#endif

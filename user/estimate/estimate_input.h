@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_input.h: what estimate reads: one histogram per site and family, and the machine */
+#ifndef CP_ESTIMATE_INPUT_H
+#define CP_ESTIMATE_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lib/hist.h"
+#include "lib/host.h"
+#include "estimate_family.h"
+
+struct profile;
+
+/* One site's histogram for one family. */
+struct est_site {
+	char *label;		   /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
+	enum est_family family;
+	bool time_weighted;	   /* n[] are samples (time-weighted), not calls */
+	bool counted;		   /* n[] are event counts: Poisson counting error applies */
+	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
+	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
+};
+
+/* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */
+struct est_input {
+	char *name;		  /* what it is, for the output */
+	struct host_meta meta; /* kernel, CPU model and flags: borrowed strings, not freed */
+	double duration_s;	  /* recorded seconds (summed over hosts); 0 if unknown */
+	double total_samples;	  /* sampled: every sample taken while recording; 0 if unknown */
+	double sample_hz;	  /* sampled: samples per second per CPU; 0 if unknown */
+	struct est_site *sites;
+	size_t nr_sites;
+};
+
+/* One input per group of @p (one in all for an unmerged profile); *@nr inputs. 0 or -ENOMEM. */
+int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,
+			    size_t *nr);
+/*
+ * Reads a size table as one site of @family: "size,count" CSV rows or fleetbench's
+ * "size<TAB>probability" rows (any weight: a probability is a relative call count), '#'
+ * comments and a non-numeric header line allowed. 0, or -errno/-EINVAL after printing why.
+ */
+int est_input_from_hist(const char *path, enum est_family family, struct est_input *in);
+void est_input_free(struct est_input *in);
+bool est_input_has_family(const struct est_input *in, enum est_family f);
+/* False if a site of family @f has relative weights (a probability table), not counts. */
+bool est_input_counted(const struct est_input *in, enum est_family f);
+
+#endif

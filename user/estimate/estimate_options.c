@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_options.c: estimate's options parsed: cache states, thresholds, and a threshold named */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "estimate_options.h"
+
+int est_cache_parse(const char *s, struct est_cache *c)
+{
+	double w, sd, d;
+	char tail;
+	int k;
+
+	memset(c, 0, sizeof(*c));
+	k = costmodel_cache_parse(s);
+	if (k >= 0) {
+		c->w[k] = 1;
+		snprintf(c->label, sizeof(c->label), "%s", s);
+		return 0;
+	}
+	if (strncmp(s, "mixed=", 6) || sscanf(s + 6, "%lf,%lf,%lf%c", &w, &sd, &d, &tail) != 3 ||
+	    !(w >= 0 && sd >= 0 && d >= 0) || !isfinite(w + sd + d) || w + sd + d <= 0)
+		return -EINVAL;
+	c->w[COSTMODEL_WARM] = w;
+	c->w[COSTMODEL_SRC_FLUSHED] = sd;
+	c->w[COSTMODEL_DST_FLUSHED] = d;
+	snprintf(c->label, sizeof(c->label), "mixed=%g,%g,%g", w, sd, d);
+	return 0;
+}
+
+void est_options_default(struct est_options *o)
+{
+	static const uint64_t dflt[] = { 0, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192,
+					 EST_NEVER };
+
+	memset(o, 0, sizeof(*o));
+	est_cache_parse("warm", &o->cache);
+	memcpy(o->thresholds, dflt, sizeof(dflt));
+	o->nr_thresholds = sizeof(dflt) / sizeof(dflt[0]);
+	o->family = -1;
+}
+
+void est_options_add_at(struct est_options *o)
+{
+	size_t i;
+
+	if (!o->at_set)
+		return;
+	for (i = 0; i < o->nr_thresholds; i++)
+		if (o->thresholds[i] == o->at)
+			return;
+	if (o->nr_thresholds == EST_MAX_THRESHOLDS)
+		o->nr_thresholds--;
+	for (i = o->nr_thresholds; i > 0 && o->thresholds[i - 1] > o->at; i--)
+		o->thresholds[i] = o->thresholds[i - 1];
+	o->thresholds[i] = o->at;
+	o->nr_thresholds++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	size_t n = 0, i, out = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v;
+		char *end;
+
+		if (n == EST_MAX_THRESHOLDS) {
+			snprintf(why, len, "more than %d thresholds", EST_MAX_THRESHOLDS);
+			goto bad;
+		}
+		if (!strcmp(tok, "never")) {
+			o->thresholds[n++] = EST_NEVER;
+			continue;
+		}
+		errno = 0;
+		v = strtoull(tok, &end, 0);
+		if (end == tok || errno || *tok == '-') {
+			snprintf(why, len, "'%s' is not a length or 'never'", tok);
+			goto bad;
+		}
+		if (*end == 'K' || *end == 'k')
+			v <<= 10, end++;
+		else if (*end == 'M')
+			v <<= 20, end++;
+		else if (*end == 'G')
+			v <<= 30, end++;
+		if (*end || v >= (1ULL << 40)) {
+			snprintf(why, len, "'%s' is not a length below 1T or 'never'", tok);
+			goto bad;
+		}
+		o->thresholds[n++] = v;
+	}
+	if (!n) {
+		snprintf(why, len, "the list is empty");
+		goto bad;
+	}
+	qsort(o->thresholds, n, sizeof(uint64_t), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (!out || o->thresholds[out - 1] != o->thresholds[i])
+			o->thresholds[out++] = o->thresholds[i];
+	o->nr_thresholds = out;
+	free(dup);
+	return 0;
+bad:
+	free(dup);
+	return -EINVAL;
+}
+
+void est_threshold_str(uint64_t t, char *buf, size_t len)
+{
+	if (t == EST_NEVER)
+		snprintf(buf, len, "never");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)t);
+}

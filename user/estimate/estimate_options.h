@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_options.h: what an estimate is asked for: cache mix, candidate thresholds, family */
+#ifndef CP_ESTIMATE_OPTIONS_H
+#define CP_ESTIMATE_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "calib/costmodel.h"
+
+struct est_mix;
+
+/* A threshold that never selects the string op. */
+#define EST_NEVER UINT64_MAX
+#define EST_MAX_THRESHOLDS 64
+
+/* How the calls' cache states mix: weights of warm, src-flushed, dst-flushed (sum > 0). */
+struct est_cache {
+	double w[COSTMODEL_NR_CACHES];
+	char label[48];
+};
+
+/* "warm", "src-flushed", "dst-flushed" or "mixed=W,S,D". Returns 0 or -EINVAL. */
+int est_cache_parse(const char *s, struct est_cache *c);
+
+struct est_options {
+	struct est_cache cache;
+	const struct est_mix *mix; /* the mix correction to apply, or NULL: the pure model */
+	const double *residual_ns; /* per policy row, ns added to each call (neighbour), or NULL */
+	uint64_t thresholds[EST_MAX_THRESHOLDS];
+	size_t nr_thresholds;
+	int family;	/* -1: every family the input has */
+	bool at_set;	/* per-site breakdown at @at rather than at the best threshold */
+	uint64_t at;
+};
+
+/* Default candidate thresholds: 0 32 64 128 256 512 1024 1536 2048 4096 8192 never. */
+void est_options_default(struct est_options *o);
+/* --at is always evaluated: adds @o->at to the candidates if it is set and not one of them. */
+void est_options_add_at(struct est_options *o);
+/* Parses "0,32,2K,never" into @o. Returns 0 or -EINVAL (@why says why). */
+int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len);
+/* "2048" or "never". */
+void est_threshold_str(uint64_t t, char *buf, size_t len);
+
+#endif

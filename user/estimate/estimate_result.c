@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_result.c: a family's estimate freed, with the corrections it holds */
+#include <stdlib.h>
+#include <string.h>
+#include "estimate_result.h"
+
+void est_family_result_free(struct est_family_result *r)
+{
+	free(r->rows);
+	free(r->sites);
+	free(r->bucket_calls);
+	free(r->bucket_bytes);
+	free(r->measured_pct);
+	est_neighbour_free(&r->nb);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_run.h: one estimate run: inputs and cost models read, each input estimated */
+#ifndef CP_ESTIMATE_RUN_H
+#define CP_ESTIMATE_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "calib/costmodel.h"
+#include "estimate_family.h"
+#include "estimate_input.h"
+#include "estimate_options.h"
+#include "estimate_result.h"
+
+struct profile;
+
+#define EST_MAX_PROFILES 256
+#define EST_MAX_MODELS 16
+
+/* What a run is asked for. */
+struct est_run_opts {
+	struct est_options o;
+	bool validate; /* replay the lengths through the replicas, measured against predicted */
+	bool no_mix;   /* the pure cost model: neither correction */
+	bool no_nb;    /* no neighbour correction */
+};
+
+struct est_run {
+	struct est_run_opts opts;
+	struct est_input *ins;	 /* each profile group, then the size table */
+	size_t nr_ins;
+	struct profile *profile; /* the profiles read (merged): @ins borrow its strings */
+	struct costmodel *models[EST_MAX_MODELS];
+	const char *model_names[EST_MAX_MODELS];
+	size_t nr_models;
+};
+
+/* One input's estimate, as the output prints it (docs/estimate.md). */
+struct est_report {
+	const struct est_input *in;
+	const struct costmodel *m;
+	const char *model_name;
+	const struct est_options *o;
+	struct est_family_result fam[EST_NR_FAMILIES];
+	size_t nr_fam;
+};
+
+/*
+ * Starts @run with @opts (--at added to the candidates): reads the @nr_profiles profiles
+ * (merged if more than one) and the size table @hist (or NULL) into inputs, then the cost
+ * models @models; with none, measures one now as calibrate --quick would. Returns 0, or -errno
+ * after printing why; est_run_free() either way.
+ */
+int est_run_load(struct est_run *run, const struct est_run_opts *opts,
+		 const char *const *profiles, size_t nr_profiles, const char *hist,
+		 const char *const *models, size_t nr_models);
+/*
+ * Estimates input @i with the cost model measured on its CPU (else the first): every family
+ * it has calls of (or the one asked for), under the pure model, then with the mix and the
+ * neighbour corrections unless left out, then --validate's replay. Returns 0, or -errno after
+ * printing why; est_report_free() either way.
+ */
+int est_run_input(struct est_run *run, size_t i, struct est_report *r);
+void est_report_free(struct est_report *r);
+void est_run_free(struct est_run *run);
+
+#endif

@@ -3,6 +3,7 @@
 #include <argp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_json.h"
@@ -12,20 +13,25 @@
 #include "lib/log.h"
 
 struct estimate_args {
-	const char *inputs[EST_MAX_PROFILES];
-	size_t nr_inputs;
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	const char *models[EST_MAX_MODELS];
 	size_t nr_models;
 	const char *hist;
 	struct est_run_opts run;
-	bool json;
 };
 
 enum { OPT_HIST = 0x100, OPT_FAMILY, OPT_THRESHOLDS, OPT_CACHE, OPT_AT, OPT_JSON, OPT_VALIDATE,
        OPT_NO_MIX, OPT_NO_NB };
 
+_Static_assert(CMD_MAX_INPUTS <= EST_MAX_PROFILES, "every -i must fit est_run_load()");
+
+static const struct cmd_options_spec common_options = {
+	.input_arg = "PROFILE",
+	.input_help = "Profile to estimate (repeat: summed, kept apart by CPU)",
+	.json_help = "Print a JSON object (docs/estimate.md) instead of text",
+};
+
 static const struct argp_option options[] = {
-	{ "input", 'i', "PROFILE", 0, "Profile to estimate (repeat: summed, kept apart by CPU)" },
 	{ "costmodel", 'm', "FILE", 0,
 	  "Cost model from calibrate (repeat: each profile group takes its CPU's model; "
 	  "default: calibrate --quick now)" },
@@ -40,7 +46,6 @@ static const struct argp_option options[] = {
 	{ "cache", OPT_CACHE, "STATE", 0, "warm (default), src-flushed, dst-flushed, or "
 	  "mixed=W,S,D (weights)" },
 	{ "at", OPT_AT, "T", 0, "Per-site breakdown and summary at this T (default: the best)" },
-	{ "json", OPT_JSON, NULL, 0, "Print a JSON object (docs/estimate.md) instead of text" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
 	  "Replay the lengths through the replicas and compare measured with predicted" },
 	{ "no-mix-correction", OPT_NO_MIX, NULL, 0,
@@ -50,7 +55,6 @@ static const struct argp_option options[] = {
 	{ "no-neighbour-correction", OPT_NO_NB, NULL, 0,
 	  "Leave out the second correction: each policy replayed on the whole mix, shuffled "
 	  "against sorted (what long and short neighbours do to each other)" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
 
@@ -94,10 +98,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char why[96];
 
 	switch (key) {
-	case 'i':
-		if (a->nr_inputs == EST_MAX_PROFILES)
-			argp_error(state, "too many -i; merge them first with copyprof merge");
-		a->inputs[a->nr_inputs++] = arg;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case 'm':
 		if (a->nr_models == EST_MAX_MODELS)
@@ -125,9 +127,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->run.o.at = parse_len(state, "--at", arg);
 		a->run.o.at_set = true;
 		break;
-	case OPT_JSON:
-		a->json = true;
-		break;
 	case OPT_VALIDATE:
 		a->run.validate = true;
 		break;
@@ -137,14 +136,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_NB:
 		a->run.no_nb = true;
 		break;
-	case 'v':
-		log_verbose = true;
-		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (profiles are given with -i)", arg);
 		break;
 	case ARGP_KEY_END:
-		if (!a->nr_inputs && !a->hist)
+		if (!a->common.nr_inputs && !a->hist)
 			argp_error(state, "give a profile with -i or a size table with --hist");
 		break;
 	default:
@@ -155,7 +151,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 int cmd_estimate(int argc, char **argv)
 {
-	static const struct argp argp = { options, parse_opt, NULL, doc };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct estimate_args args = { 0 };
 	struct est_run run;
 	json_object *jout = NULL;
@@ -163,15 +161,16 @@ int cmd_estimate(int argc, char **argv)
 	int err;
 
 	est_options_default(&args.run.o);
+	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
-	err = est_run_load(&run, &args.run, args.inputs, args.nr_inputs, args.hist, args.models,
+	err = est_run_load(&run, &args.run, args.common.inputs, args.common.nr_inputs, args.hist, args.models,
 			   args.nr_models);
-	if (!err && args.json)
+	if (!err && args.common.json)
 		jout = json_object_new_array();
 	for (i = 0; !err && i < run.nr_ins; i++) {
 		struct est_report r;
 
-		if (i && !args.json)
+		if (i && !args.common.json)
 			printf("\n");
 		err = est_run_input(&run, i, &r);
 		if (!err && jout)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd_options.h"
 #include "commands.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_options.h"
@@ -16,6 +17,7 @@
 #include "svg.h"
 
 struct flamegraph_args {
+	struct cmd_options common;	/* -i, -o, --json, -v */
 	const char *input, *folded, *output, *model, *title;
 	int weight;	/* -1: the profile's default */
 	int family;	/* -1: every family */
@@ -28,12 +30,16 @@ struct flamegraph_args {
 enum { OPT_FOLDED = 0x100, OPT_WEIGHT, OPT_THRESHOLD, OPT_CACHE, OPT_FAMILY, OPT_TITLE,
        OPT_WIDTH };
 
+static const struct cmd_options_spec common_options = {
+	.input_arg = "PROFILE",
+	.input_help = "Profile to draw (from record, import-perf or merge)",
+	.output_help = "SVG to write (default: standard output)",
+};
+
 static const struct argp_option options[] = {
-	{ "input", 'i', "PROFILE", 0, "Profile to draw (from record, import-perf or merge)" },
 	{ "folded", OPT_FOLDED, "FILE", 0,
 	  "Folded stacks to draw instead ('-': standard input), as FlameGraph's stackcollapse "
 	  "scripts write them: 'root;...;leaf COUNT' per line" },
-	{ "output", 'o', "FILE", 0, "SVG to write (default: standard output)" },
 	{ "weight", OPT_WEIGHT, "WHAT", 0,
 	  "What widths count: samples (sampled profiles' stacks; their default), calls (the "
 	  "default otherwise), bytes, or time (ns today, needs -m)" },
@@ -45,7 +51,6 @@ static const struct argp_option options[] = {
 	{ "family", OPT_FAMILY, "NAME", 0, "Only sites of memcpy, memmove, clear_user or memset" },
 	{ "title", OPT_TITLE, "TEXT", 0, "Title of the graph" },
 	{ "width", OPT_WIDTH, "PX", 0, "Image width (default 1200)" },
-	{ "verbose", 'v', NULL, 0, "More messages" },
 	{},
 };
 
@@ -69,7 +74,7 @@ static const char doc[] =
 
 static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 {
-	if (!a->input == !a->folded)
+	if (!a->common.input == !a->folded)
 		argp_error(state, "give a profile with -i or folded stacks with --folded");
 	if (a->folded && (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 ||
 			  a->cache_set))
@@ -93,14 +98,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char why[96], *end;
 
 	switch (key) {
-	case 'i':
-		a->input = arg;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
 		break;
 	case OPT_FOLDED:
 		a->folded = arg;
-		break;
-	case 'o':
-		a->output = arg;
 		break;
 	case OPT_WEIGHT:
 		a->weight = flame_weight_parse(arg);
@@ -135,9 +137,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->width = strtod(arg, &end);
 		if (*end || !(a->width >= 200 && a->width <= 100000))
 			argp_error(state, "--width %s: give a width in px from 200 to 100000", arg);
-		break;
-	case 'v':
-		log_verbose = true;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (the input is given with -i or --folded)",
@@ -219,7 +218,7 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 	struct flame_stats st;
 	int err;
 
-	err = profile_read(a->input, &p);
+	err = profile_read(a->common.input, &p);
 	if (err)
 		return err;
 	if (a->weight < 0)
@@ -246,10 +245,10 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 		       "their buckets count samples, not calls (draw them with --weight samples or time)");
 	if (!(t->root.weight > 0)) {
 		if (fo.weight == FLAME_SAMPLES)
-			p_err("%s has no sampled stacks to draw (%zu site(s))", a->input, p->nr_sites);
+			p_err("%s has no sampled stacks to draw (%zu site(s))", a->common.input, p->nr_sites);
 		else
 			p_err("%s has no %scalls of a known length to draw by %s (%zu site(s))",
-			      a->input, fo.weight == FLAME_TIME ? "" : "counted ",
+			      a->common.input, fo.weight == FLAME_TIME ? "" : "counted ",
 			      flame_weight_name(fo.weight), p->nr_sites);
 		err = -ENOENT;
 		goto out;
@@ -257,11 +256,11 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 	o->unit = units[fo.weight];
 	if (a->threshold_set)
 		snprintf(title, len, "Copy time today; colour: %s vs today: %s",
-			 o->at_name ?: "T", base_name(a->input));
+			 o->at_name ?: "T", base_name(a->common.input));
 	else
 		snprintf(title, len, "Copy %s by %s: %s", flame_weight_name(fo.weight),
 			 fo.weight == FLAME_SAMPLES ? "stack" : "site, caller and length",
-			 base_name(a->input));
+			 base_name(a->common.input));
 	profile_subtitle(p, a, o, fo.weight, t, sub, len);
 out:
 	if (fo.costs)
@@ -275,7 +274,7 @@ out:
 static int render(const struct flamegraph_args *a, const struct fg_tree *t,
 		  const struct fg_svg_opts *o, const char *error)
 {
-	const char *out = a->output ?: "-";
+	const char *out = a->common.output ?: "-";
 	size_t len = 0, drawn = 0, omitted = 0;
 	char *buf = NULL;
 	FILE *f;
@@ -306,7 +305,9 @@ static int render(const struct flamegraph_args *a, const struct fg_tree *t,
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	static const struct argp argp = { options, parse_opt, NULL, doc };
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct flamegraph_args args = { .weight = -1, .family = -1 };
 	struct fg_svg_opts o = { 0 };
 	char title[512], sub[512];
@@ -314,6 +315,7 @@ int cmd_flamegraph(int argc, char **argv)
 	int err;
 
 	est_cache_parse("warm", &args.cache);
+	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	t = fg_tree_new("all");
@@ -328,7 +330,7 @@ int cmd_flamegraph(int argc, char **argv)
 		snprintf(title, sizeof(title), "Flame graph: %s", base_name(args.folded));
 		err = read_folded(&args, t, sub, sizeof(sub));
 	} else {
-		snprintf(title, sizeof(title), "Flame graph: %s", base_name(args.input));
+		snprintf(title, sizeof(title), "Flame graph: %s", base_name(args.common.input));
 		err = read_profile(&args, t, &o, title, sub, sizeof(sub));
 	}
 	o.title = args.title ?: title;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_options.c: -i, -o, --json and -v parsed once for every command (an argp child) */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_options.h"
@@ -11,14 +10,12 @@ enum { OPT_JSON = 0x2000 };
 static error_t parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct cmd_options *o = state->input;
-	const char **grown;
 
 	switch (key) {
 	case 'i':
-		grown = realloc(o->inputs, (o->nr_inputs + 1) * sizeof(*grown));
-		if (!grown)
-			argp_failure(state, EXIT_RUNTIME, ENOMEM, "-i %s", arg);
-		o->inputs = grown;
+		if (o->nr_inputs == CMD_MAX_INPUTS)
+			argp_error(state, "more than %d -i: merge them first with copyprof merge",
+				   CMD_MAX_INPUTS);
 		o->inputs[o->nr_inputs++] = arg;
 		o->input = arg;
 		break;
@@ -60,11 +57,4 @@ void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
 	argp->parser = parse_common;
 	memset(child, 0, 2 * sizeof(*child));
 	child[0].argp = argp;
-}
-
-void cmd_options_free(struct cmd_options *opts)
-{
-	free(opts->inputs);
-	opts->inputs = NULL;
-	opts->nr_inputs = 0;
 }

@@ -13,16 +13,18 @@
  */
 struct cmd_options_spec {
 	const char *input_arg, *input_help;
-	bool input_repeats;	/* -i may be given more than once (else the last one counts) */
 	const char *output_help;
 	const char *json_help;
 	const char *verbose_help;	/* NULL: "More messages" */
 };
 
+/* How many -i a command may take; more is a usage error. */
+#define CMD_MAX_INPUTS 256
+
 /* What was given; NULL/false/0 for what was not. */
 struct cmd_options {
 	const char *input;	/* the last -i */
-	const char **inputs;	/* every -i, in order (input_repeats) */
+	const char *inputs[CMD_MAX_INPUTS];	/* every -i, in order (estimate takes several) */
 	size_t nr_inputs;
 	const char *output;
 	bool json;		/* also makes errors JSON on stdout (log.h) */
@@ -35,6 +37,5 @@ struct cmd_options {
  */
 void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
 		       struct argp_child child[2]);
-void cmd_options_free(struct cmd_options *opts);
 
 #endif

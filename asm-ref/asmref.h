@@ -40,7 +40,7 @@ typedef void *asmref_set_fn(void *dst, int c, size_t n);
 extern uint64_t asmref_erms_threshold_T;
 
 struct asmref_impl {
-	const char *name; /* impls.def name, e.g. "memcpy_orig" */
+	const char *name;   /* impls.def name, e.g. "memcpy_orig" */
 	const char *family; /* "memcpy", "memmove", "clear_user" or "memset" */
 	const char *description;
 	enum asmref_kind kind;

@@ -19,7 +19,7 @@
 #define CP_MAX_SITES 256
 #define CP_ALIGN_SLOTS 64
 #define CP_COMM_LEN 16
-#define CP_MAX_CALLER_SLOTS 65536	/* (site, caller, bucket) triples of entry sites */
+#define CP_MAX_CALLER_SLOTS 65536 /* (site, caller, bucket) triples of entry sites */
 
 /* Whose stack an entry site reads its caller's return address from. */
 enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1 };
@@ -27,10 +27,28 @@ enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1 };
 /* Where a value is read from at the probe: an argument or a named register. */
 enum cp_reg {
 	CP_REG_NONE = 0,
-	CP_REG_ARG1, CP_REG_ARG2, CP_REG_ARG3, CP_REG_ARG4, CP_REG_ARG5, CP_REG_ARG6,
-	CP_REG_RAX, CP_REG_RBX, CP_REG_RCX, CP_REG_RDX, CP_REG_RSI, CP_REG_RDI,
-	CP_REG_RBP, CP_REG_RSP, CP_REG_R8, CP_REG_R9, CP_REG_R10, CP_REG_R11,
-	CP_REG_R12, CP_REG_R13, CP_REG_R14, CP_REG_R15,
+	CP_REG_ARG1,
+	CP_REG_ARG2,
+	CP_REG_ARG3,
+	CP_REG_ARG4,
+	CP_REG_ARG5,
+	CP_REG_ARG6,
+	CP_REG_RAX,
+	CP_REG_RBX,
+	CP_REG_RCX,
+	CP_REG_RDX,
+	CP_REG_RSI,
+	CP_REG_RDI,
+	CP_REG_RBP,
+	CP_REG_RSP,
+	CP_REG_R8,
+	CP_REG_R9,
+	CP_REG_R10,
+	CP_REG_R11,
+	CP_REG_R12,
+	CP_REG_R13,
+	CP_REG_R14,
+	CP_REG_R15,
 	CP_REG_COUNT,
 };
 
@@ -39,7 +57,7 @@ struct site_cfg {
 	__u8 len_reg;
 	__u8 dst_reg;
 	__u8 src_reg;
-	__u8 caller_stack;	/* enum cp_caller_stack: at a function entry, who called */
+	__u8 caller_stack; /* enum cp_caller_stack: at a function entry, who called */
 	__u8 pad[4];
 };
 
@@ -66,11 +84,21 @@ static __inline __u32 cp_log2(__u64 v)
 {
 	__u32 r = 0, shift;
 
-	shift = (v > 0xFFFFFFFFULL) << 5; v >>= shift; r |= shift;
-	shift = (v > 0xFFFF) << 4; v >>= shift; r |= shift;
-	shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
-	shift = (v > 0xF) << 2; v >>= shift; r |= shift;
-	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	shift = (v > 0xFFFFFFFFULL) << 5;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xFFFF) << 4;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
 	r |= (v >> 1);
 	return r;
 }
@@ -84,7 +112,8 @@ static __inline __u32 cp_bucket_of(__u64 len)
 	m = cp_log2(len);
 	if (m >= CP_MAX_LOG2)
 		return CP_OVERFLOW_BUCKET;
-	return CP_EXACT_LIMIT + (m - 6) * CP_SUBS + (__u32)((len >> (m - CP_SUB_BITS)) & (CP_SUBS - 1));
+	return CP_EXACT_LIMIT + (m - 6) * CP_SUBS +
+	       (__u32)((len >> (m - CP_SUB_BITS)) & (CP_SUBS - 1));
 }
 
 #endif /* CP_SHARED_H */

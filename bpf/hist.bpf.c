@@ -88,7 +88,8 @@ static __always_inline __u64 gprs_get(const struct gprs *g, __u8 reg)
 	return i < CP_REG_COUNT - CP_REG_RAX ? g->v[i] : 0;
 }
 
-static __always_inline void count_align(__u32 site, __u64 dst, __u64 src, const struct site_cfg *cfg)
+static __always_inline void count_align(__u32 site, __u64 dst, __u64 src,
+					const struct site_cfg *cfg)
 {
 	__u32 key = site * CP_ALIGN_SLOTS;
 	struct align_slot *slot;

@@ -45,7 +45,7 @@ struct {
 } stack_counts SEC(".maps");
 
 #define RB_BYTES (4 << 20)
-#define RB_WAKEUP_BYTES (RB_BYTES / 4)	/* wake the reader early only when a quarter is used */
+#define RB_WAKEUP_BYTES (RB_BYTES / 4) /* wake the reader early only when a quarter is used */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -74,7 +74,7 @@ static __always_inline __u32 range_kind(__u64 ip)
 	__u32 lo = 0, hi = targ_nr_ranges, i, mid;
 	struct sample_range *r;
 
-	for (i = 0; i < 12 && lo < hi; i++) {	/* 2^11 > SAMPLE_MAX_RANGES */
+	for (i = 0; i < 12 && lo < hi; i++) { /* 2^11 > SAMPLE_MAX_RANGES */
 		mid = (lo + hi) / 2;
 		r = bpf_map_lookup_elem(&ranges, &mid);
 		if (!r)
@@ -119,7 +119,7 @@ int cp_sample(struct bpf_perf_event_data *ctx)
 	count(SAMPLE_CNT_TOTAL);
 	if (!(__u32)pid_tgid)
 		count(SAMPLE_CNT_IDLE);
-	if (ip < 0xffff800000000000ULL)	/* user mode: never a kernel copy routine */
+	if (ip < 0xffff800000000000ULL) /* user mode: never a kernel copy routine */
 		return 0;
 	kind = range_kind(ip);
 	if (kind == SAMPLE_RANGE_SKIP)
@@ -178,8 +178,9 @@ int cp_sample(struct bpf_perf_event_data *ctx)
 	 * No wakeup per record: user space drains every 100 ms. A wakeup per sample would
 	 * schedule the recorder on every copy sample, which costs more than the sample itself.
 	 */
-	bpf_ringbuf_submit(rec, bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= RB_WAKEUP_BYTES ?
-				BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	bpf_ringbuf_submit(rec, bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= RB_WAKEUP_BYTES
+					? BPF_RB_FORCE_WAKEUP
+					: BPF_RB_NO_WAKEUP);
 	return 0;
 }
 

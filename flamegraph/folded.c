@@ -112,10 +112,12 @@ int folded_add_line(struct fg_tree *t, const char *line, size_t len, size_t line
 		if (!st->malformed++) {
 			st->first_bad = lineno;
 			st->first_bad_why = why;
-			n = len < sizeof(st->first_bad_text) - 1 ? len : sizeof(st->first_bad_text) - 1;
+			n = len < sizeof(st->first_bad_text) - 1 ? len
+								 : sizeof(st->first_bad_text) - 1;
 			/* Only printable ASCII goes into the message. */
 			for (i = 0; i < n && line[i] != '\n' && line[i] != '\r'; i++)
-				st->first_bad_text[i] = line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
+				st->first_bad_text[i] =
+					line[i] >= 0x20 && line[i] < 0x7f ? line[i] : '?';
 			st->first_bad_text[i] = '\0';
 		}
 		return 0;

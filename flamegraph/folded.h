@@ -32,7 +32,7 @@ struct folded_stats {
 	size_t first_bad; /* line number of the first malformed line (from 1), 0 if none */
 	const char *first_bad_why;
 	char first_bad_text[64]; /* its start, for the message */
-	double total;	  /* sum of the counts added */
+	double total;		 /* sum of the counts added */
 };
 
 /*

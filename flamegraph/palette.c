@@ -18,7 +18,8 @@ struct fg_rgb fg_palette_name(enum fg_kind kind, const char *name)
 {
 	uint32_t h = fnv1a(name);
 	/* Three independent shades in [0, 1] from the hash's bytes. */
-	double a = (h & 0xff) / 255.0, b = ((h >> 8) & 0xff) / 255.0, c = ((h >> 16) & 0xff) / 255.0;
+	double a = (h & 0xff) / 255.0, b = ((h >> 8) & 0xff) / 255.0,
+	       c = ((h >> 16) & 0xff) / 255.0;
 
 	if (kind == FG_KIND_LENGTH)
 		return (struct fg_rgb){ (uint8_t)(70 + 60 * a), (uint8_t)(140 + 70 * b),
@@ -34,7 +35,8 @@ static uint8_t mix(uint8_t from, uint8_t to, double s)
 
 struct fg_rgb fg_palette_delta(double delta)
 {
-	const struct fg_rgb grey = { 215, 215, 210 }, green = { 40, 170, 60 }, red = { 220, 45, 40 };
+	const struct fg_rgb grey = { 215, 215, 210 }, green = { 40, 170, 60 },
+			    red = { 220, 45, 40 };
 	double s;
 
 	if (!isfinite(delta))
@@ -45,5 +47,6 @@ struct fg_rgb fg_palette_delta(double delta)
 	if (delta < 0)
 		return (struct fg_rgb){ mix(grey.r, green.r, s), mix(grey.g, green.g, s),
 					mix(grey.b, green.b, s) };
-	return (struct fg_rgb){ mix(grey.r, red.r, s), mix(grey.g, red.g, s), mix(grey.b, red.b, s) };
+	return (struct fg_rgb){ mix(grey.r, red.r, s), mix(grey.g, red.g, s),
+				mix(grey.b, red.b, s) };
 }

@@ -119,29 +119,31 @@ static void fmt_num(char *buf, size_t len, double v)
 
 static void write_head(FILE *f, const struct fg_svg_opts *o, double width, double height)
 {
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		   "<!-- Flame graph written by copyprof flamegraph (docs/flamegraph.md). -->\n"
-		   "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-pad=\"%d\" "
-		   "data-font-size=\"%d\" data-char-width=\"%g\">\n",
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		"<!-- Flame graph written by copyprof flamegraph (docs/flamegraph.md). -->\n"
+		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" data-pad=\"%d\" "
+		"data-font-size=\"%d\" data-char-width=\"%g\">\n",
 		width, height, width, height, FG_PAD, FG_FONT_SIZE, FG_CHAR_WIDTH);
-	fprintf(f, "<defs><linearGradient id=\"bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
-		   "<stop offset=\"0%%\" stop-color=\"#f6f6f6\"/>"
-		   "<stop offset=\"100%%\" stop-color=\"#e6e6ee\"/></linearGradient></defs>\n"
-		   "<style type=\"text/css\">\n"
-		   "text { font-family: Verdana, sans-serif; font-size: %dpx; fill: #000; }\n"
-		   "#title { font-size: 17px; text-anchor: middle; }\n"
-		   "#subtitle { text-anchor: middle; fill: #555; }\n"
-		   "#search, #matched { text-anchor: end; }\n"
-		   "#search, #unzoom { cursor: pointer; fill: #236; }\n"
-		   ".f { cursor: pointer; }\n"
-		   ".f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-		   ".f text { pointer-events: none; }\n"
-		   ".hide { display: none; }\n"
-		   ".parent { opacity: 0.55; }\n"
-		   ".error { fill: #b00; }\n"
-		   "</style>\n"
-		   "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"url(#bg)\"/>\n",
+	fprintf(f,
+		"<defs><linearGradient id=\"bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
+		"<stop offset=\"0%%\" stop-color=\"#f6f6f6\"/>"
+		"<stop offset=\"100%%\" stop-color=\"#e6e6ee\"/></linearGradient></defs>\n"
+		"<style type=\"text/css\">\n"
+		"text { font-family: Verdana, sans-serif; font-size: %dpx; fill: #000; }\n"
+		"#title { font-size: 17px; text-anchor: middle; }\n"
+		"#subtitle { text-anchor: middle; fill: #555; }\n"
+		"#search, #matched { text-anchor: end; }\n"
+		"#search, #unzoom { cursor: pointer; fill: #236; }\n"
+		".f { cursor: pointer; }\n"
+		".f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+		".f text { pointer-events: none; }\n"
+		".hide { display: none; }\n"
+		".parent { opacity: 0.55; }\n"
+		".error { fill: #b00; }\n"
+		"</style>\n"
+		"<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"url(#bg)\"/>\n",
 		FG_FONT_SIZE, width, height);
 	fprintf(f, "<text id=\"title\" x=\"%.1f\" y=\"24\">", width / 2);
 	escape_str(f, o->title ? o->title : "Flame graph");
@@ -188,8 +190,9 @@ static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *
 		rgb = fg_palette_name(n->kind, n->name);
 	fputs("<g class=\"f\"><title>", f);
 	write_title(f, n, root, o);
-	fprintf(f, "</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
-		   "fill=\"rgb(%u,%u,%u)\"/><text x=\"%.2f\" y=\"%.1f\">",
+	fprintf(f,
+		"</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
+		"fill=\"rgb(%u,%u,%u)\"/><text x=\"%.2f\" y=\"%.1f\">",
 		r->x, y, r->w, FG_FRAME_H - 1, rgb.r, rgb.g, rgb.b, r->x + 3, y + 11.5);
 	fg_label_fit(n->name, r->w, label, len);
 	escape_str(f, label);
@@ -223,10 +226,11 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 	height = FG_TOP + (depth + 1) * FG_FRAME_H + FG_BOTTOM;
 	base = height - FG_BOTTOM;
 	write_head(f, o, width, height);
-	fprintf(f, "<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
-		   "<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"
-		   "<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
-		   "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
+	fprintf(f,
+		"<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
+		"<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"
+		"<text id=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
+		"<text id=\"matched\" x=\"%.0f\" y=\"%.0f\"> </text>\n",
 		FG_PAD, width - FG_PAD, FG_PAD, height - 12, width - FG_PAD, height - 12);
 	if (omitted)
 		fprintf(f, "<!-- %zu frame(s) narrower than %g px left out -->\n", omitted,

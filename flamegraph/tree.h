@@ -16,12 +16,12 @@ enum fg_kind { FG_KIND_FRAME, FG_KIND_LENGTH };
  */
 struct fg_node {
 	char *name;
-	uint64_t key;	   /* siblings are sorted by key, then by name (0: by name only) */
+	uint64_t key; /* siblings are sorted by key, then by name (0: by name only) */
 	enum fg_kind kind;
-	double weight;	   /* samples, calls, bytes or ns */
-	double today_ns;   /* threshold view: time of the frame's calls today ... */
-	double at_ns;	   /* ... and at the threshold */
-	double calls;	   /* threshold view: calls (converted from samples for sampled sites) */
+	double weight;	 /* samples, calls, bytes or ns */
+	double today_ns; /* threshold view: time of the frame's calls today ... */
+	double at_ns;	 /* ... and at the threshold */
+	double calls;	 /* threshold view: calls (converted from samples for sampled sites) */
 	struct fg_node *parent;
 	struct fg_node **children; /* sorted (key, name): the order frames are drawn in */
 	size_t nr_children, cap;

@@ -16,7 +16,7 @@
 #include "lib/stop.h"
 
 struct calibrate_args {
-	struct cmd_options common;	/* -i, -o, --json, -v */
+	struct cmd_options common; /* -i, -o, --json, -v */
 	struct calib_plan plan;
 	const char *plot;
 	const char *impl_list;
@@ -306,7 +306,7 @@ static int outputs(struct calibrate_args *a, const struct costmodel *m)
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_args args = {
-	    .plan = {.cpu = -1, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT},
+		.plan = { .cpu = -1, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT },
 	};
 	struct argp common;
 	struct argp_child children[2];

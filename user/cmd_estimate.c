@@ -13,15 +13,24 @@
 #include "lib/log.h"
 
 struct estimate_args {
-	struct cmd_options common;	/* -i, -o, --json, -v */
+	struct cmd_options common; /* -i, -o, --json, -v */
 	const char *models[EST_MAX_MODELS];
 	size_t nr_models;
 	const char *hist;
 	struct est_run_opts run;
 };
 
-enum { OPT_HIST = 0x100, OPT_FAMILY, OPT_THRESHOLDS, OPT_CACHE, OPT_AT, OPT_JSON, OPT_VALIDATE,
-       OPT_NO_MIX, OPT_NO_NB };
+enum {
+	OPT_HIST = 0x100,
+	OPT_FAMILY,
+	OPT_THRESHOLDS,
+	OPT_CACHE,
+	OPT_AT,
+	OPT_JSON,
+	OPT_VALIDATE,
+	OPT_NO_MIX,
+	OPT_NO_NB
+};
 
 _Static_assert(CMD_MAX_INPUTS <= EST_MAX_PROFILES, "every -i must fit est_run_load()");
 
@@ -38,12 +47,14 @@ static const struct argp_option options[] = {
 	{ "hist", OPT_HIST, "FILE", 0,
 	  "A size table instead of (or besides) profiles: 'size,count' CSV or fleetbench's "
 	  "'size<TAB>probability'" },
-	{ "family", OPT_FAMILY, "NAME", 0, "memcpy, memmove, clear_user or memset (default: all "
+	{ "family", OPT_FAMILY, "NAME", 0,
+	  "memcpy, memmove, clear_user or memset (default: all "
 	  "with data; the family of --hist, default memcpy)" },
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "Candidate T list, K/M suffixes, 'never' (default 0,32,64,128,256,512,1K,1536,2K,4K,8K,"
 	  "never)" },
-	{ "cache", OPT_CACHE, "STATE", 0, "warm (default), src-flushed, dst-flushed, or "
+	{ "cache", OPT_CACHE, "STATE", 0,
+	  "warm (default), src-flushed, dst-flushed, or "
 	  "mixed=W,S,D (weights)" },
 	{ "at", OPT_AT, "T", 0, "Per-site breakdown and summary at this T (default: the best)" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
@@ -112,7 +123,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_FAMILY:
 		a->run.o.family = est_family_parse(arg);
 		if (a->run.o.family < 0)
-			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset", arg);
+			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset",
+				   arg);
 		break;
 	case OPT_THRESHOLDS:
 		if (est_thresholds_parse(arg, &a->run.o, why, sizeof(why)))
@@ -120,8 +132,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CACHE:
 		if (est_cache_parse(arg, &a->run.o.cache))
-			argp_error(state, "--cache %s: give warm, src-flushed, dst-flushed or "
-				   "mixed=W,S,D with weights >= 0, not all 0", arg);
+			argp_error(state,
+				   "--cache %s: give warm, src-flushed, dst-flushed or "
+				   "mixed=W,S,D with weights >= 0, not all 0",
+				   arg);
 		break;
 	case OPT_AT:
 		a->run.o.at = parse_len(state, "--at", arg);
@@ -163,8 +177,8 @@ int cmd_estimate(int argc, char **argv)
 	est_options_default(&args.run.o);
 	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
-	err = est_run_load(&run, &args.run, args.common.inputs, args.common.nr_inputs, args.hist, args.models,
-			   args.nr_models);
+	err = est_run_load(&run, &args.run, args.common.inputs, args.common.nr_inputs, args.hist,
+			   args.models, args.nr_models);
 	if (!err && args.common.json)
 		jout = json_object_new_array();
 	for (i = 0; !err && i < run.nr_ins; i++) {
@@ -182,8 +196,8 @@ int cmd_estimate(int argc, char **argv)
 	if (!err && jout) {
 		json_object *doc = est_json_document(&run.opts.o.cache, jout);
 
-		printf("%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-								  JSON_C_TO_STRING_SPACED));
+		printf("%s\n", json_object_to_json_string_ext(
+				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 		json_object_put(doc);
 	}
 	json_object_put(jout);

@@ -17,7 +17,7 @@
 enum export_format { FORMAT_NONE, FORMAT_PPROF, FORMAT_OPENMETRICS };
 
 struct export_args {
-	struct cmd_options common;	/* -i, -o, --json, -v */
+	struct cmd_options common; /* -i, -o, --json, -v */
 	enum export_format format;
 	bool timestamp;
 };
@@ -32,7 +32,8 @@ static const struct cmd_options_spec common_options = {
 
 static const struct argp_option options[] = {
 	{ "format", 'f', "FORMAT", 0, "pprof (gzipped protobuf) or openmetrics (text); required" },
-	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "openmetrics: stamp every sample with the "
+	{ "timestamp", OPT_TIMESTAMP, NULL, 0,
+	  "openmetrics: stamp every sample with the "
 	  "recording's start, for backfilling (promtool tsdb create-blocks-from openmetrics)" },
 	{},
 };
@@ -78,7 +79,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (a->format == FORMAT_NONE)
-			argp_error(state, "give the format: --format pprof or --format openmetrics");
+			argp_error(state,
+				   "give the format: --format pprof or --format openmetrics");
 		if (a->timestamp && a->format != FORMAT_OPENMETRICS)
 			argp_error(state, "--timestamp is for --format openmetrics");
 		break;
@@ -97,8 +99,8 @@ static int to_pprof(const struct profile *p, void **buf, size_t *len, char *what
 		p_err("export: cannot encode the pprof profile: %s", strerror(-err));
 		return err;
 	}
-	snprintf(what, size, "pprof, %llu samples, %llu locations",
-		 (unsigned long long)st.samples, (unsigned long long)st.locations);
+	snprintf(what, size, "pprof, %llu samples, %llu locations", (unsigned long long)st.samples,
+		 (unsigned long long)st.locations);
 	if (st.calls || !st.sampled)
 		snprintf(what + strlen(what), size - strlen(what), ", %llu calls, %llu bytes",
 			 (unsigned long long)st.calls, (unsigned long long)st.bytes);
@@ -146,7 +148,8 @@ int cmd_export(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	/* As gzip does: compressed bytes on a terminal help nobody. */
-	if (args.format == FORMAT_PPROF && !strcmp(args.common.output, "-") && isatty(STDOUT_FILENO)) {
+	if (args.format == FORMAT_PPROF && !strcmp(args.common.output, "-") &&
+	    isatty(STDOUT_FILENO)) {
 		p_err("export: pprof is binary: give -o FILE or redirect stdout");
 		return EXIT_USAGE;
 	}

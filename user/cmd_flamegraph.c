@@ -17,18 +17,17 @@
 #include "svg.h"
 
 struct flamegraph_args {
-	struct cmd_options common;	/* -i, -o, --json, -v */
+	struct cmd_options common; /* -i, -o, --json, -v */
 	const char *input, *folded, *output, *model, *title;
-	int weight;	/* -1: the profile's default */
-	int family;	/* -1: every family */
+	int weight; /* -1: the profile's default */
+	int family; /* -1: every family */
 	bool threshold_set, cache_set;
 	uint64_t threshold;
 	struct est_cache cache;
 	double width;
 };
 
-enum { OPT_FOLDED = 0x100, OPT_WEIGHT, OPT_THRESHOLD, OPT_CACHE, OPT_FAMILY, OPT_TITLE,
-       OPT_WIDTH };
+enum { OPT_FOLDED = 0x100, OPT_WEIGHT, OPT_THRESHOLD, OPT_CACHE, OPT_FAMILY, OPT_TITLE, OPT_WIDTH };
 
 static const struct cmd_options_spec common_options = {
 	.input_arg = "PROFILE",
@@ -43,11 +42,13 @@ static const struct argp_option options[] = {
 	{ "weight", OPT_WEIGHT, "WHAT", 0,
 	  "What widths count: samples (sampled profiles' stacks; their default), calls (the "
 	  "default otherwise), bytes, or time (ns today, needs -m)" },
-	{ "costmodel", 'm', "FILE", 0, "Cost model from calibrate, for --weight time and --threshold" },
+	{ "costmodel", 'm', "FILE", 0,
+	  "Cost model from calibrate, for --weight time and --threshold" },
 	{ "threshold", OPT_THRESHOLD, "T", 0,
 	  "The threshold view: widths are time today, colours what the string op from T would "
 	  "save (green) or cost (red) against today (needs -m)" },
-	{ "cache", OPT_CACHE, "STATE", 0, "Cache state of the costs, as for estimate (default warm)" },
+	{ "cache", OPT_CACHE, "STATE", 0,
+	  "Cache state of the costs, as for estimate (default warm)" },
 	{ "family", OPT_FAMILY, "NAME", 0, "Only sites of memcpy, memmove, clear_user or memset" },
 	{ "title", OPT_TITLE, "TEXT", 0, "Title of the graph" },
 	{ "width", OPT_WIDTH, "PX", 0, "Image width (default 1200)" },
@@ -76,8 +77,8 @@ static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 {
 	if (!a->common.input == !a->folded)
 		argp_error(state, "give a profile with -i or folded stacks with --folded");
-	if (a->folded && (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 ||
-			  a->cache_set))
+	if (a->folded &&
+	    (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 || a->cache_set))
 		argp_error(state, "--weight, -m, --threshold, --family and --cache apply to "
 				  "profiles (-i); folded stacks are drawn as they are");
 	if (a->threshold_set && a->weight >= 0 && a->weight != FLAME_TIME)
@@ -114,21 +115,25 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_THRESHOLD:
 		if (est_thresholds_parse(arg, &tmp, why, sizeof(why)) || tmp.nr_thresholds != 1)
-			argp_error(state, "--threshold %s: give one length (K, M suffixes) or 'never'",
+			argp_error(state,
+				   "--threshold %s: give one length (K, M suffixes) or 'never'",
 				   arg);
 		a->threshold = tmp.thresholds[0];
 		a->threshold_set = true;
 		break;
 	case OPT_CACHE:
 		if (est_cache_parse(arg, &a->cache))
-			argp_error(state, "--cache %s: give warm, src-flushed, dst-flushed or "
-				   "mixed=W,S,D with weights >= 0, not all 0", arg);
+			argp_error(state,
+				   "--cache %s: give warm, src-flushed, dst-flushed or "
+				   "mixed=W,S,D with weights >= 0, not all 0",
+				   arg);
 		a->cache_set = true;
 		break;
 	case OPT_FAMILY:
 		a->family = est_family_parse(arg);
 		if (a->family < 0)
-			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset", arg);
+			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset",
+				   arg);
 		break;
 	case OPT_TITLE:
 		a->title = arg;
@@ -139,7 +144,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--width %s: give a width in px from 200 to 100000", arg);
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s' (the input is given with -i or --folded)",
+		argp_error(state,
+			   "unexpected argument '%s' (the input is given with -i or --folded)",
 			   arg);
 		break;
 	case ARGP_KEY_END:
@@ -182,8 +188,10 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 		       base_name(a->folded), st.malformed, st.first_bad, st.first_bad_why,
 		       st.first_bad_text);
 	if (!(st.total > 0)) {
-		p_err("%s has no folded stacks ('frame;frame;... COUNT' lines with a count above 0): "
-		      "%zu line(s), %zu malformed", base_name(a->folded), st.lines, st.malformed);
+		p_err("%s has no folded stacks ('frame;frame;... COUNT' lines with a count above "
+		      "0): "
+		      "%zu line(s), %zu malformed",
+		      base_name(a->folded), st.lines, st.malformed);
 		return -EINVAL;
 	}
 	snprintf(sub, len, "%zu stacks, %.15g samples%s", st.stacks, st.total,
@@ -192,8 +200,8 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 }
 
 static void profile_subtitle(const struct profile *p, const struct flamegraph_args *a,
-			     const struct fg_svg_opts *o, enum flame_weight w, const struct fg_tree *t,
-			     char *sub, size_t len)
+			     const struct fg_svg_opts *o, enum flame_weight w,
+			     const struct fg_tree *t, char *sub, size_t len)
 {
 	int n = snprintf(sub, len, "kernel %s, %s", p->meta.kernel ?: "?",
 			 p->meta.cpu_model ?: "unknown CPU");
@@ -202,9 +210,11 @@ static void profile_subtitle(const struct profile *p, const struct flamegraph_ar
 		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->model),
 			      a->cache.label);
 	if (o->delta && n > 0 && (size_t)n < len)
-		snprintf(sub + n, len - (size_t)n, "; all: %.0f ns today, %.0f at %s (%+.2f%%); "
-			 "green saves, red costs (full at 50%%)", t->root.today_ns, t->root.at_ns,
-			 o->at_name ?: "T", 100 * (t->root.at_ns / t->root.today_ns - 1));
+		snprintf(sub + n, len - (size_t)n,
+			 "; all: %.0f ns today, %.0f at %s (%+.2f%%); "
+			 "green saves, red costs (full at 50%%)",
+			 t->root.today_ns, t->root.at_ns, o->at_name ?: "T",
+			 100 * (t->root.at_ns / t->root.today_ns - 1));
 }
 
 static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
@@ -241,11 +251,14 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 	if (st.skipped)
 		p_warn("%zu %s site(s) left out: %s", st.skipped,
 		       fo.weight == FLAME_SAMPLES ? "counted" : "sampled",
-		       fo.weight == FLAME_SAMPLES ? "they have no stacks (draw them with --weight calls)" :
-		       "their buckets count samples, not calls (draw them with --weight samples or time)");
+		       fo.weight == FLAME_SAMPLES
+			       ? "they have no stacks (draw them with --weight calls)"
+			       : "their buckets count samples, not calls (draw them with --weight "
+				 "samples or time)");
 	if (!(t->root.weight > 0)) {
 		if (fo.weight == FLAME_SAMPLES)
-			p_err("%s has no sampled stacks to draw (%zu site(s))", a->common.input, p->nr_sites);
+			p_err("%s has no sampled stacks to draw (%zu site(s))", a->common.input,
+			      p->nr_sites);
 		else
 			p_err("%s has no %scalls of a known length to draw by %s (%zu site(s))",
 			      a->common.input, fo.weight == FLAME_TIME ? "" : "counted ",
@@ -255,8 +268,8 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 	}
 	o->unit = units[fo.weight];
 	if (a->threshold_set)
-		snprintf(title, len, "Copy time today; colour: %s vs today: %s",
-			 o->at_name ?: "T", base_name(a->common.input));
+		snprintf(title, len, "Copy time today; colour: %s vs today: %s", o->at_name ?: "T",
+			 base_name(a->common.input));
 	else
 		snprintf(title, len, "Copy %s by %s: %s", flame_weight_name(fo.weight),
 			 fo.weight == FLAME_SAMPLES ? "stack" : "site, caller and length",

@@ -12,7 +12,7 @@
 
 struct import_args {
 	struct cmd_options common;	/* -i, -o, --json, -v */
-	struct import_perf_args import;	/* --script, --no-kernel-text; -i from common */
+	struct import_perf_args import; /* --script, --no-kernel-text; -i from common */
 };
 
 enum { OPT_SCRIPT = 0x100, OPT_LEAF, OPT_NO_TEXT };
@@ -20,15 +20,17 @@ enum { OPT_SCRIPT = 0x100, OPT_LEAF, OPT_NO_TEXT };
 static const struct cmd_options_spec common_options = {
 	.input_arg = "PERF.DATA",
 	.input_help = "perf record -g output to import (default perf.data); "
-	  "copyprof runs perf script on it",
+		      "copyprof runs perf script on it",
 	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
 };
 
 static const struct argp_option options[] = {
-	{ "script", OPT_SCRIPT, "FILE", 0, "Import perf script text instead (- for stdin), made with "
+	{ "script", OPT_SCRIPT, "FILE", 0,
+	  "Import perf script text instead (- for stdin), made with "
 	  "perf script -F " PERF_SCRIPT_FIELDS },
 	{ "leaf", OPT_LEAF, "SYMBOL", 0, "Also count SYMBOL as a copy routine (repeatable)" },
-	{ "no-kernel-text", OPT_NO_TEXT, NULL, 0, "Do not read this machine's kernel text to "
+	{ "no-kernel-text", OPT_NO_TEXT, NULL, 0,
+	  "Do not read this machine's kernel text to "
 	  "recognise inline rep movs/stos copies" },
 	{},
 };
@@ -64,7 +66,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->import.no_text = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s' (the input is given with -i or --script)",
+		argp_error(state,
+			   "unexpected argument '%s' (the input is given with -i or --script)",
 			   arg);
 		break;
 	case ARGP_KEY_END:

@@ -10,7 +10,7 @@
 #include "profile/profile.h"
 
 struct merge_args {
-	struct cmd_options common;	/* -o, --json, -v */
+	struct cmd_options common; /* -o, --json, -v */
 	char **inputs;
 	size_t nr_inputs;
 };
@@ -93,15 +93,19 @@ int cmd_merge(int argc, char **argv)
 	for (i = 0; i < out->nr_sites; i++)
 		sites++;
 	groups = out->nr_groups;
-	fprintf(args.common.json ? stderr : stdout, "merged %zu profile%s into %s: %zu group%s "
-		"(kernel x CPU), %zu site%s\n", args.nr_inputs, args.nr_inputs == 1 ? "" : "s",
-		args.common.output, groups, groups == 1 ? "" : "s", sites, sites == 1 ? "" : "s");
+	fprintf(args.common.json ? stderr : stdout,
+		"merged %zu profile%s into %s: %zu group%s "
+		"(kernel x CPU), %zu site%s\n",
+		args.nr_inputs, args.nr_inputs == 1 ? "" : "s", args.common.output, groups,
+		groups == 1 ? "" : "s", sites, sites == 1 ? "" : "s");
 	for (i = 0; i < out->nr_groups; i++) {
 		const struct profile_group *g = &out->groups[i];
 
-		fprintf(args.common.json ? stderr : stdout, "  group %zu: %s, kernel %s, %zu host%s, "
-			"%llu profile%s\n", i, g->cpu_model ?: "unknown CPU", g->kernel ?: "unknown",
-			g->nr_hosts, g->nr_hosts == 1 ? "" : "s", (unsigned long long)g->profiles,
+		fprintf(args.common.json ? stderr : stdout,
+			"  group %zu: %s, kernel %s, %zu host%s, "
+			"%llu profile%s\n",
+			i, g->cpu_model ?: "unknown CPU", g->kernel ?: "unknown", g->nr_hosts,
+			g->nr_hosts == 1 ? "" : "s", (unsigned long long)g->profiles,
 			g->profiles == 1 ? "" : "s");
 	}
 	ret = EXIT_OK;

@@ -15,7 +15,7 @@ struct cmd_options_spec {
 	const char *input_arg, *input_help;
 	const char *output_help;
 	const char *json_help;
-	const char *verbose_help;	/* NULL: "More messages" */
+	const char *verbose_help; /* NULL: "More messages" */
 };
 
 /* How many -i a command may take; more is a usage error. */
@@ -23,11 +23,11 @@ struct cmd_options_spec {
 
 /* What was given; NULL/false/0 for what was not. */
 struct cmd_options {
-	const char *input;	/* the last -i */
-	const char *inputs[CMD_MAX_INPUTS];	/* every -i, in order (estimate takes several) */
+	const char *input;		    /* the last -i */
+	const char *inputs[CMD_MAX_INPUTS]; /* every -i, in order (estimate takes several) */
 	size_t nr_inputs;
 	const char *output;
-	bool json;		/* also makes errors JSON on stdout (log.h) */
+	bool json; /* also makes errors JSON on stdout (log.h) */
 };
 
 /*

@@ -24,23 +24,31 @@
 
 struct probe_args {
 	struct cmd_options common;	/* -i, -o, --json, -v */
-	const char *sites[MAX_TARGETS];	/* [MODULE:]FUNC */
+	const char *sites[MAX_TARGETS]; /* [MODULE:]FUNC */
 	bool site_from_preset[MAX_TARGETS];
 	size_t nr_sites;
 	const char *entries[MAX_TARGETS];
 	size_t nr_entries;
-	struct preset *presets[MAX_TARGETS];	/* -p: their sites and entries join the lists */
+	struct preset *presets[MAX_TARGETS]; /* -p: their sites and entries join the lists */
 	size_t nr_presets;
 	const char *kallsyms;
 	const char *vmlinux;
 	const char *modules;
 	const char *release;
 	bool no_kcore;
-	size_t callers_shown;	/* --callers N */
+	size_t callers_shown; /* --callers N */
 };
 
-enum { OPT_SITE = 0x100, OPT_ENTRY, OPT_VMLINUX, OPT_KALLSYMS, OPT_MODULES, OPT_RELEASE,
-       OPT_NO_KCORE, OPT_CALLERS };
+enum {
+	OPT_SITE = 0x100,
+	OPT_ENTRY,
+	OPT_VMLINUX,
+	OPT_KALLSYMS,
+	OPT_MODULES,
+	OPT_RELEASE,
+	OPT_NO_KCORE,
+	OPT_CALLERS
+};
 
 static const struct cmd_options_spec common_options = {
 	.json_help = "Print JSON",
@@ -48,48 +56,54 @@ static const struct cmd_options_spec common_options = {
 };
 
 static const struct argp_option options[] = {
-	{ "preset", 'p', "PRESET", 0, "The sites and entries of preset PRESET (btrfs, iov_iter, "
+	{ "preset", 'p', "PRESET", 0,
+	  "The sites and entries of preset PRESET (btrfs, iov_iter, "
 	  "clear_user, or a .preset file), with the mechanism record would use for each" },
-	{ "site", OPT_SITE, "[MODULE:]FUNC", 0, "List FUNC's calls into the copy family (repeatable)" },
+	{ "site", OPT_SITE, "[MODULE:]FUNC", 0,
+	  "List FUNC's calls into the copy family (repeatable)" },
 	{ "entry", OPT_ENTRY, "SYMBOL", 0,
 	  "Say whether a kprobe at SYMBOL's entry can work; if not, why, and list its callers "
 	  "(repeatable)" },
 	{ "callers", OPT_CALLERS, "N", 0,
 	  "List at most N callers of an --entry that cannot be probed (default 20; --json lists "
 	  "all)" },
-	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux or vmlinuz when "
-					     "/proc/kcore is missing" },
-	{ "kallsyms", OPT_KALLSYMS, "FILE", 0, "Symbols from FILE (another machine's /proc/kallsyms; "
-					       "implies --no-kcore)" },
-	{ "modules", OPT_MODULES, "DIR", 0, "Module folder for .ko files (default "
-					    "/lib/modules/$(uname -r))" },
-	{ "release", OPT_RELEASE, "VER", 0, "Kernel release for the table and default paths "
-					    "(default uname -r)" },
-	{ "no-kcore", OPT_NO_KCORE, NULL, 0, "Do not read /proc/kcore (dispatch from the table; "
-					    "text from files)" },
+	{ "vmlinux", OPT_VMLINUX, "PATH", 0,
+	  "Kernel text from this vmlinux or vmlinuz when "
+	  "/proc/kcore is missing" },
+	{ "kallsyms", OPT_KALLSYMS, "FILE", 0,
+	  "Symbols from FILE (another machine's /proc/kallsyms; "
+	  "implies --no-kcore)" },
+	{ "modules", OPT_MODULES, "DIR", 0,
+	  "Module folder for .ko files (default "
+	  "/lib/modules/$(uname -r))" },
+	{ "release", OPT_RELEASE, "VER", 0,
+	  "Kernel release for the table and default paths "
+	  "(default uname -r)" },
+	{ "no-kcore", OPT_NO_KCORE, NULL, 0,
+	  "Do not read /proc/kcore (dispatch from the table; "
+	  "text from files)" },
 	{},
 };
 
-static const char doc[] =
-	"Show which code this kernel and CPU run for memcpy, memmove, memset,\n"
-	"clear_user and copy_{to,from}_user at each length (decoded from\n"
-	"/proc/kcore where it exists, else from a documented table), every call\n"
-	"into the copy family inside the --site functions, and whether a kprobe\n"
-	"at each --entry symbol can work; where none can, the entry's direct\n"
-	"callers (call sites confirmed with Capstone) and which take a kprobe.\n"
-	"\n"
-	"EXAMPLES:\n"
-	"  copyprof probe                       # the dispatch only\n"
-	"  copyprof probe -p btrfs              # call sites, mechanism and why\n"
-	"  copyprof probe --site ZSTD_decompressStream \\\n"
-	"                 --entry memcpy_orig --entry read_zero\n"
-	"  copyprof probe --entry memcpy --callers 50   # who calls memcpy\n"
-	"  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
-	"  copyprof probe --kallsyms guest.kallsyms --release 6.12.1 \\\n"
-	"                 --vmlinux vmlinuz-6.12.1 --site ZSTD_decompressStream\n"
-	"\n"
-	"Exit status: 0 ok, 1 a site or entry could not be resolved or read\n"
-	"(the others are still printed), 2 usage error.";
+static const char doc[] = "Show which code this kernel and CPU run for memcpy, memmove, memset,\n"
+			  "clear_user and copy_{to,from}_user at each length (decoded from\n"
+			  "/proc/kcore where it exists, else from a documented table), every call\n"
+			  "into the copy family inside the --site functions, and whether a kprobe\n"
+			  "at each --entry symbol can work; where none can, the entry's direct\n"
+			  "callers (call sites confirmed with Capstone) and which take a kprobe.\n"
+			  "\n"
+			  "EXAMPLES:\n"
+			  "  copyprof probe                       # the dispatch only\n"
+			  "  copyprof probe -p btrfs              # call sites, mechanism and why\n"
+			  "  copyprof probe --site ZSTD_decompressStream \\\n"
+			  "                 --entry memcpy_orig --entry read_zero\n"
+			  "  copyprof probe --entry memcpy --callers 50   # who calls memcpy\n"
+			  "  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
+			  "  copyprof probe --kallsyms guest.kallsyms --release 6.12.1 \\\n"
+			  "                 --vmlinux vmlinuz-6.12.1 --site ZSTD_decompressStream\n"
+			  "\n"
+			  "Exit status: 0 ok, 1 a site or entry could not be resolved or read\n"
+			  "(the others are still printed), 2 usage error.";
 
 static void add_preset_items(struct argp_state *state, struct probe_args *a,
 			     const struct preset *pr)
@@ -104,7 +118,8 @@ static void add_preset_items(struct argp_state *state, struct probe_args *a,
 				   MAX_TARGETS);
 		if (pr->items[i].kind == PRESET_SITE)
 			a->site_from_preset[*n] = true;
-		(pr->items[i].kind == PRESET_SITE ? a->sites : a->entries)[(*n)++] = pr->items[i].spec;
+		(pr->items[i].kind == PRESET_SITE ? a->sites : a->entries)[(*n)++] =
+			pr->items[i].spec;
 	}
 }
 
@@ -159,7 +174,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	}
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s' (functions are given with --site)", arg);
+		argp_error(state, "unexpected argument '%s' (functions are given with --site)",
+			   arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -310,8 +326,10 @@ int cmd_probe(int argc, char **argv)
 	if (!ks)
 		return EXIT_RUNTIME;
 	if (ks->restricted)
-		p_warn("%s shows only zero addresses (kernel.kptr_restrict): run as root; the dispatch "
-		       "comes from the table and no call site can be located", ks->path);
+		p_warn("%s shows only zero addresses (kernel.kptr_restrict): run as root; the "
+		       "dispatch "
+		       "comes from the table and no call site can be located",
+		       ks->path);
 	host_fill_meta(&meta);
 	if (!args.release && !uname(&u)) {
 		snprintf(release, sizeof(release), "%s", u.release);

@@ -81,11 +81,16 @@ static json_object *dispatch_to_json(const struct dispatch *d)
 		for (i = 0; i < e->nr_rows; i++) {
 			row = json_object_new_object();
 			json_object_object_add(row, "min", json_object_new_uint64(e->rows[i].min));
-			json_object_object_add(row, "max", e->rows[i].max == DISPATCH_NO_MAX ? NULL
-					       : json_object_new_uint64(e->rows[i].max));
-			json_object_object_add(row, "code", json_object_new_string(e->rows[i].code));
-			json_object_object_add(row, "string_op", e->rows[i].string_op
-					       ? json_object_new_string(e->rows[i].string_op) : NULL);
+			json_object_object_add(row, "max",
+					       e->rows[i].max == DISPATCH_NO_MAX
+						       ? NULL
+						       : json_object_new_uint64(e->rows[i].max));
+			json_object_object_add(row, "code",
+					       json_object_new_string(e->rows[i].code));
+			json_object_object_add(
+				row, "string_op",
+				e->rows[i].string_op ? json_object_new_string(e->rows[i].string_op)
+						     : NULL);
 			json_object_array_add(rows, row);
 		}
 		json_object_object_add(o, "rows", rows);
@@ -111,8 +116,9 @@ json_object *probe_head_to_json(const char *release, const struct ksyms *ks, str
 	json_object_object_add(root, "kallsyms", json_object_new_string(ks->path));
 	json_object_object_add(root, "text_source",
 			       ki ? json_object_new_string(kimage_source(ki)) : NULL);
-	json_object_object_add(root, "kaslr_slide", ki && !kimage_live(ki)
-			       ? json_object_new_int64(kimage_slide(ki)) : NULL);
+	json_object_object_add(root, "kaslr_slide",
+			       ki && !kimage_live(ki) ? json_object_new_int64(kimage_slide(ki))
+						      : NULL);
 	json_object_object_add(root, "cpu", cpu_to_json(&d->cpu));
 	json_object_object_add(root, "dispatch", dispatch_to_json(d));
 	return root;
@@ -137,8 +143,8 @@ json_object *probe_callsites_to_json(const struct callsite_list *l)
 		json_object_object_add(s, "offset_hex", jsonw_new_hex(c->offset));
 		json_object_object_add(s, "address", c->addr ? jsonw_new_hex(c->addr) : NULL);
 		json_object_object_add(s, "instruction", json_object_new_string(c->mnemonic));
-		json_object_object_add(s, "target", c->target ? json_object_new_string(c->target)
-							       : NULL);
+		json_object_object_add(s, "target",
+				       c->target ? json_object_new_string(c->target) : NULL);
 		json_object_object_add(s, "family", json_object_new_string(c->family));
 		json_object_object_add(s, "len_reg", json_object_new_string(c->len_reg));
 		json_object_object_add(s, "len_scale", json_object_new_int(c->len_scale));
@@ -170,9 +176,9 @@ void probe_callsites_print(const struct callsite_list *l)
 			snprintf(addr, sizeof(addr), "0x%016llx", (unsigned long long)c->addr);
 		else
 			snprintf(addr, sizeof(addr), "%-18s", "-");
-		printf("  +0x%-5llx %s  %-6s %-28s %-10s len=%s", (unsigned long long)c->offset, addr,
-		       c->target ? c->mnemonic : "inline", c->target ?: c->mnemonic, c->family,
-		       c->len_reg);
+		printf("  +0x%-5llx %s  %-6s %-28s %-10s len=%s", (unsigned long long)c->offset,
+		       addr, c->target ? c->mnemonic : "inline", c->target ?: c->mnemonic,
+		       c->family, c->len_reg);
 		if (c->len_scale > 1)
 			printf("*%u", c->len_scale);
 		putchar('\n');
@@ -259,8 +265,9 @@ void probe_plan_add_json(json_object *jplan, const struct plan *pl)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "function", json_object_new_string(ps->site.spec.symbol));
-		json_object_object_add(o, "module", ps->site.spec.path ?
-				       json_object_new_string(ps->site.spec.path) : NULL);
+		json_object_object_add(
+			o, "module",
+			ps->site.spec.path ? json_object_new_string(ps->site.spec.path) : NULL);
 		json_object_object_add(o, "offset", json_object_new_uint64(ps->site.spec.offset));
 		json_object_object_add(o, "mechanism", json_object_new_string(mech[ps->choice]));
 		json_object_object_add(o, "why", json_object_new_string(ps->why));
@@ -275,7 +282,7 @@ void probe_json_print(json_object *root, json_object *jsites, json_object *jentr
 	json_object_object_add(root, "entries", jentries);
 	json_object_object_add(root, "plan", jplan);
 	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						  JSON_C_TO_STRING_SPACED |
-						  JSON_C_TO_STRING_NOSLASHESCAPE));
+							  JSON_C_TO_STRING_SPACED |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }

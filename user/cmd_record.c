@@ -16,23 +16,34 @@
 #include "sites/copy_family.h"
 
 struct record_args {
-	struct cmd_options common;	/* -i, -o, --json, -v */
-	struct record_run_args run;	/* -d, --pid, --comm, -o, COMMAND */
+	struct cmd_options common;  /* -i, -o, --json, -v */
+	struct record_run_args run; /* -d, --pid, --comm, -o, COMMAND */
 	struct probe_site sites[CP_MAX_SITES];
 	int nr_sites;
-	struct record_plan_args plan;	/* -p, --site, --entry */
+	struct record_plan_args plan; /* -p, --site, --entry */
 	/* --sample (record_sample.c) */
 	bool sample;
 	uint32_t hz;
 	const char *event;
 	const char *cgroup;
 	int nr_leaves;
-	const char *debuginfo[KDEBUGINFO_MAX_PATHS];	/* --debuginfo, then --vmlinux */
+	const char *debuginfo[KDEBUGINFO_MAX_PATHS]; /* --debuginfo, then --vmlinux */
 	size_t nr_debuginfo;
 };
 
-enum { OPT_UPROBE = 0x100, OPT_PID, OPT_KPROBE, OPT_HWBP, OPT_SAMPLE, OPT_LEAF, OPT_CGROUP,
-       OPT_SITE, OPT_ENTRY, OPT_VMLINUX, OPT_DEBUGINFO };
+enum {
+	OPT_UPROBE = 0x100,
+	OPT_PID,
+	OPT_KPROBE,
+	OPT_HWBP,
+	OPT_SAMPLE,
+	OPT_LEAF,
+	OPT_CGROUP,
+	OPT_SITE,
+	OPT_ENTRY,
+	OPT_VMLINUX,
+	OPT_DEBUGINFO
+};
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
@@ -40,15 +51,20 @@ static const struct cmd_options_spec common_options = {
 };
 
 static const struct argp_option options[] = {
-	{ "preset", 'p', "PRESET", 0, "Probe the kernel sites of preset PRESET (btrfs, iov_iter, "
+	{ "preset", 'p', "PRESET", 0,
+	  "Probe the kernel sites of preset PRESET (btrfs, iov_iter, "
 	  "clear_user, or a .preset file): the planner picks kprobe, hwbp or sampling per site" },
-	{ "site", OPT_SITE, "[MOD:]FUNC[+OFF][,len=REG]", 0, "Probe every copy-family call inside "
+	{ "site", OPT_SITE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
+	  "Probe every copy-family call inside "
 	  "kernel function FUNC, or the one at +OFF (repeatable)" },
-	{ "entry", OPT_ENTRY, "[MOD:]SYMBOL[,len=REG]", 0, "Probe a kernel function's entry where the "
+	{ "entry", OPT_ENTRY, "[MOD:]SYMBOL[,len=REG]", 0,
+	  "Probe a kernel function's entry where the "
 	  "kernel allows it; otherwise the planner says why and lists its callers (repeatable)" },
-	{ "vmlinux", OPT_VMLINUX, "PATH", 0, "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
+	{ "vmlinux", OPT_VMLINUX, "PATH", 0,
+	  "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
 	  "is missing" },
-	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0, "Kernel DWARF for sites' file:line and stage labels: "
+	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0,
+	  "Kernel DWARF for sites' file:line and stage labels: "
 	  "a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg (repeatable; "
 	  "/usr/lib/debug and DEBUGINFOD_URLS are searched too)" },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
@@ -62,12 +78,16 @@ static const struct argp_option options[] = {
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
 	  "Sample every CPU at HZ (default 999) instead of probing: copy-family samples with their "
 	  "callers, stacks and recovered lengths (docs/sampling.md)" },
-	{ "event", 'e', "EVENT", 0, "With --sample: cycles (default; cpu-clock where the PMU has "
+	{ "event", 'e', "EVENT", 0,
+	  "With --sample: cycles (default; cpu-clock where the PMU has "
 	  "none), ref-cycles, instructions or cpu-clock" },
-	{ "leaf", OPT_LEAF, "SYMBOL", 0, "With --sample: also count kernel function SYMBOL as a "
+	{ "leaf", OPT_LEAF, "SYMBOL", 0,
+	  "With --sample: also count kernel function SYMBOL as a "
 	  "copy routine (repeatable)" },
-	{ "cgroup", OPT_CGROUP, "PATH", 0, "With --sample: only tasks in cgroup v2 directory PATH" },
-	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS (default: when COMMAND exits, or on "
+	{ "cgroup", OPT_CGROUP, "PATH", 0,
+	  "With --sample: only tasks in cgroup v2 directory PATH" },
+	{ "duration", 'd', "SECONDS", 0,
+	  "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID (all its threads)" },
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads whose command name is NAME" },
@@ -125,9 +145,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SITE:
 	case OPT_ENTRY: {
 		struct record_plan_args *pl = &a->plan;
-		int *n = key == 'p' ? &pl->nr_presets : key == OPT_SITE ? &pl->nr_sites :
-				      &pl->nr_entries;
-		const char **v = key == 'p' ? pl->presets : key == OPT_SITE ? pl->sites : pl->entries;
+		int *n = key == 'p'	   ? &pl->nr_presets
+			 : key == OPT_SITE ? &pl->nr_sites
+					   : &pl->nr_entries;
+		const char **v = key == 'p'	   ? pl->presets
+				 : key == OPT_SITE ? pl->sites
+						   : pl->entries;
 
 		if (*n == RECORD_PLAN_MAX)
 			argp_error(state, "at most %d of each of -p, --site and --entry",
@@ -152,8 +175,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'e':
 		if (sample_event_parse(arg) < 0)
-			argp_error(state, "-e %s: not an event copyprof samples (cycles, ref-cycles, "
-					  "instructions, cpu-clock)", arg);
+			argp_error(state,
+				   "-e %s: not an event copyprof samples (cycles, ref-cycles, "
+				   "instructions, cpu-clock)",
+				   arg);
 		a->event = arg;
 		break;
 	case OPT_LEAF:
@@ -189,8 +214,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!a->sample && (a->event || a->nr_leaves || a->cgroup))
 			argp_error(state, "-e, --leaf and --cgroup go with --sample");
 		if (!a->nr_sites && !a->sample && !record_plan_wanted(&a->plan))
-			argp_error(state, "nothing to probe: give -p PRESET, --site, --entry, --uprobe, "
-					  "--kprobe or --hwbp, or --sample");
+			argp_error(state,
+				   "nothing to probe: give -p PRESET, --site, --entry, --uprobe, "
+				   "--kprobe or --hwbp, or --sample");
 		if ((a->nr_sites || record_plan_wanted(&a->plan)) && a->sample)
 			argp_error(state, "--sample and probe sites exclude each other");
 		if (a->run.command && a->run.pid)
@@ -223,9 +249,11 @@ int cmd_record(int argc, char **argv)
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
 		if (!args.nr_sites) {
 			p_warn("no site of the plan can be probed on this kernel: recording with "
-			       "--sample instead%s", args.run.command ? ", every task while the "
-			       "command runs (kernel work such as decompression runs in kworkers)" :
-			       "");
+			       "--sample instead%s",
+			       args.run.command ? ", every task while the "
+						  "command runs (kernel work such as decompression "
+						  "runs in kworkers)"
+						: "");
 			args.sample = true;
 			args.hz = RECORD_SAMPLE_DEFAULT_HZ;
 			plan_fallback = true;
@@ -233,7 +261,10 @@ int cmd_record(int argc, char **argv)
 	}
 	if (args.sample) {
 		struct record_sample_args rs = {
-			.run = args.run, .hz = args.hz, .event = args.event, .cgroup = args.cgroup,
+			.run = args.run,
+			.hz = args.hz,
+			.event = args.event,
+			.cgroup = args.cgroup,
 		};
 		int ret;
 
@@ -243,11 +274,14 @@ int cmd_record(int argc, char **argv)
 		copy_family_reset();
 		return ret;
 	}
-	if (args.plan.vmlinux)	/* a debug vmlinux gives lines too */
+	if (args.plan.vmlinux) /* a debug vmlinux gives lines too */
 		args.debuginfo[args.nr_debuginfo++] = args.plan.vmlinux;
 	counted = (struct record_counted_args){
-		.run = args.run, .sites = args.sites, .nr_sites = args.nr_sites,
-		.debuginfo = args.debuginfo, .nr_debuginfo = args.nr_debuginfo,
+		.run = args.run,
+		.sites = args.sites,
+		.nr_sites = args.nr_sites,
+		.debuginfo = args.debuginfo,
+		.nr_debuginfo = args.nr_debuginfo,
 	};
 	return record_counted_run(&counted);
 }

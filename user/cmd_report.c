@@ -14,7 +14,7 @@
 #include "cmd_report_sample.h"
 
 struct report_args {
-	struct cmd_options common;	/* -i, -o, --json, -v */
+	struct cmd_options common; /* -i, -o, --json, -v */
 	int top;
 	const char *debuginfo[KDEBUGINFO_MAX_PATHS];
 	size_t nr_debuginfo;
@@ -30,7 +30,8 @@ static const struct cmd_options_spec common_options = {
 
 static const struct argp_option options[] = {
 	{ "top", OPT_TOP, "N", 0, "How many top sizes to list per site (default 8)" },
-	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0, "Kernel DWARF for kernel sites recorded without "
+	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0,
+	  "Kernel DWARF for kernel sites recorded without "
 	  "lines: a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg "
 	  "(repeatable; /usr/lib/debug and DEBUGINFOD_URLS are searched too)" },
 	{},
@@ -43,7 +44,8 @@ static const char doc[] =
 	"  copyprof report                      # reads copyprof.json\n"
 	"  copyprof report -i btrfs.json --top 3\n"
 	"  copyprof report -i a.json --json | jq '.sites[0].calls'\n"
-	"  copyprof report -i btrfs.json --debuginfo /usr/lib/debug/boot/vmlinux-6.12.117+deb12-amd64\n"
+	"  copyprof report -i btrfs.json --debuginfo "
+	"/usr/lib/debug/boot/vmlinux-6.12.117+deb12-amd64\n"
 	"\n"
 	"Exit status: 0 ok, 1 unreadable profile, 2 usage error.";
 
@@ -173,7 +175,7 @@ int cmd_report(int argc, char **argv)
 		json_object *root = profile_to_json(p);
 
 		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_SPACED));
+								  JSON_C_TO_STRING_SPACED));
 		json_object_put(root);
 	} else {
 		print_text(p, args.top);

@@ -42,7 +42,8 @@ static void print_split(FILE *f, const char *title, struct counter_map *t, uint6
 	qsort(rows, n, sizeof(*rows), ent_cmp);
 	fprintf(f, "\n%s:\n", title);
 	for (i = 0; i < n && (!top || i < (size_t)top); i++)
-		fprintf(f, "  %-44s %10llu  %5.1f%%\n", rows[i].key, (unsigned long long)rows[i].value,
+		fprintf(f, "  %-44s %10llu  %5.1f%%\n", rows[i].key,
+			(unsigned long long)rows[i].value,
 			copy ? 100.0 * (double)rows[i].value / (double)copy : 0.0);
 	if (i < n)
 		fprintf(f, "  ... %zu more\n", n - i);
@@ -89,8 +90,10 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 			fprintf(f, " of %s", m->event);
 		if (m->hz)
 			fprintf(f, " at %u Hz", m->hz);
-		fprintf(f, ", %llu idle\ncopy family: %llu samples, %.1f%% of all samples, %.1f%% of "
-			"non-idle ones\n", (unsigned long long)m->idle, (unsigned long long)copy,
+		fprintf(f,
+			", %llu idle\ncopy family: %llu samples, %.1f%% of all samples, %.1f%% of "
+			"non-idle ones\n",
+			(unsigned long long)m->idle, (unsigned long long)copy,
 			m->total ? 100.0 * (double)copy / (double)m->total : 0.0,
 			busy ? 100.0 * (double)copy / (double)busy : 0.0);
 		if (m->lost)
@@ -104,8 +107,10 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 	}
 	print_split(f, "copy-family samples by leaf", &leaves, copy, top);
 	print_split(f, "copy-family samples by caller", &callers, copy, top);
-	fprintf(f, "\nrecovered lengths: exact %llu (%.1f%%), approximate %llu (%.1f%%), unknown "
-		"%llu (%.1f%%)\n", (unsigned long long)q[LEN_EXACT],
+	fprintf(f,
+		"\nrecovered lengths: exact %llu (%.1f%%), approximate %llu (%.1f%%), unknown "
+		"%llu (%.1f%%)\n",
+		(unsigned long long)q[LEN_EXACT],
 		copy ? 100.0 * (double)q[LEN_EXACT] / (double)copy : 0.0,
 		(unsigned long long)q[LEN_APPROX],
 		copy ? 100.0 * (double)q[LEN_APPROX] / (double)copy : 0.0,

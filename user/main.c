@@ -21,8 +21,10 @@ static const struct command commands[] = {
 	{ "estimate", cmd_estimate, "what a REP MOVSB/STOSB threshold would save on a profile" },
 	{ "merge", cmd_merge, "sum profiles of many runs or hosts, kept apart by kernel and CPU" },
 	{ "import-perf", cmd_import_perf, "turn a perf record -g profile into a copyprof profile" },
-	{ "flamegraph", cmd_flamegraph, "a profile or folded stacks as an interactive SVG flame graph" },
-	{ "export", cmd_export, "a profile as pprof or OpenMetrics for fleet profilers and Prometheus" },
+	{ "flamegraph", cmd_flamegraph,
+	  "a profile or folded stacks as an interactive SVG flame graph" },
+	{ "export", cmd_export,
+	  "a profile as pprof or OpenMetrics for fleet profilers and Prometheus" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -9,7 +9,7 @@
 struct replica {
 	const char *name;
 	struct len_recovery_conv conv;
-	unsigned skip;		/* bytes of SysV glue before the kernel's own entry */
+	unsigned skip; /* bytes of SysV glue before the kernel's own entry */
 };
 
 /* SysV view: the replicas as called (length in rdx, or rsi for clear). */
@@ -26,8 +26,8 @@ static const struct replica len_recovery_sysv[] = {
  * count it down; the replicas' first instructions only move SysV registers there.
  */
 static const struct replica len_recovery_kview[] = {
-	{ "rep_stos_alternative", { FLOW_RCX, FLOW_RDI, true }, 5 },	/* mov %rsi,%rcx; xor */
-	{ "rep_movs_alternative", { FLOW_RCX, FLOW_RDI, true }, 3 },	/* mov %rdx,%rcx */
+	{ "rep_stos_alternative", { FLOW_RCX, FLOW_RDI, true }, 5 }, /* mov %rsi,%rcx; xor */
+	{ "rep_movs_alternative", { FLOW_RCX, FLOW_RDI, true }, 3 }, /* mov %rdx,%rcx */
 	{ "rep_stosb", { FLOW_RCX, FLOW_RDI, true }, 5 },
 };
 #define LEN_RECOVERY_NR(a) (sizeof(a) / sizeof((a)[0]))

@@ -16,13 +16,13 @@
 struct selfn {
 	uint64_t start, end;
 	struct flow_fn flow;
-	uint64_t flow_start;	/* 0: not decoded yet */
+	uint64_t flow_start; /* 0: not decoded yet */
 };
 
 struct selftext {
 	struct selfn *fns;
 	size_t nr;
-	uint64_t view_fn, view_start;	/* decode view_fn from view_start instead */
+	uint64_t view_fn, view_start; /* decode view_fn from view_start instead */
 	struct flow_source provider;
 };
 
@@ -49,7 +49,8 @@ static const struct flow_fn *selftext_fn_at(void *ctx, uint64_t addr)
 			return NULL;
 		if (f->flow_start != from) {
 			flow_free(&f->flow);
-			if (flow_decode((const uint8_t *)(uintptr_t)from, f->end - from, from, &f->flow))
+			if (flow_decode((const uint8_t *)(uintptr_t)from, f->end - from, from,
+					&f->flow))
 				return NULL;
 			f->flow_start = from;
 		}
@@ -76,7 +77,8 @@ static struct selftext *selftext_open(void)
 		Elf_Data *d;
 		size_t i;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			GElf_Sym s;
@@ -89,7 +91,8 @@ static struct selftext *selftext_open(void)
 			if (name && !strcmp(name, "selftext_open"))
 				bias = (uint64_t)(uintptr_t)selftext_open - s.st_value;
 			if (st->nr == cap)
-				st->fns = realloc(st->fns, (cap = cap ? 2 * cap : 256) * sizeof(*st->fns));
+				st->fns = realloc(st->fns,
+						  (cap = cap ? 2 * cap : 256) * sizeof(*st->fns));
 			st->fns[st->nr++] = (struct selfn){ s.st_value, s.st_value + s.st_size };
 		}
 	}

@@ -17,8 +17,8 @@
 #include "asmref.h"
 #include "../common/ref_memmove.h"
 
-#define GUARD 64 /* canary bytes checked on each side of the destination */
-#define BASE 4096 /* offset of the first destination byte in its buffer */
+#define GUARD 64	 /* canary bytes checked on each side of the destination */
+#define BASE 4096	 /* offset of the first destination byte in its buffer */
 #define ALL_LEN_MAX 8192 /* every length 0..ALL_LEN_MAX is checked */
 #define LARGE_MAX ((1u << 20) + 3)
 /* aligned_alloc() wants a multiple of the alignment */

@@ -33,37 +33,39 @@ static const struct {
 	uint8_t bytes[32];
 	unsigned int len;
 } text[] = {
-	{ 0x000, { 0xf3, 0x0f, 0x1e, 0xfa, 0xe8, 0xf7, 0x00, 0x00, 0x00, 0x90, 0xe8, 0xf1, 0x00,
-		   0x00, 0x00, 0xe8, 0xdc, 0x00, 0x00, 0x00, 0xe8, 0xc7, 0x00, 0x00, 0x00, 0xc3 },
+	{ 0x000,
+	  { 0xf3, 0x0f, 0x1e, 0xfa, 0xe8, 0xf7, 0x00, 0x00, 0x00, 0x90, 0xe8, 0xf1, 0x00,
+	    0x00, 0x00, 0xe8, 0xdc, 0x00, 0x00, 0x00, 0xe8, 0xc7, 0x00, 0x00, 0x00, 0xc3 },
 	  26 },
-	{ 0x040, { 0x48, 0xb8, 0x00, 0x00, 0xe8, 0xb7, 0x00, 0x00, 0x00, 0x00, 0xe9, 0xb1, 0x00,
-		   0x00, 0x00 },
+	{ 0x040,
+	  { 0x48, 0xb8, 0x00, 0x00, 0xe8, 0xb7, 0x00, 0x00, 0x00, 0x00, 0xe9, 0xb1, 0x00, 0x00,
+	    0x00 },
 	  15 },
 	{ 0x080, { 0xe8, 0x7b, 0x00, 0x00, 0x00, 0xc3 }, 6 },
-	{ 0x0c0, { 0xe8, 0x3b, 0x00, 0x00, 0x00, 0x75, 0x39, 0x0f, 0x85, 0x33, 0x00, 0x00, 0x00,
-		   0xc3 },
+	{ 0x0c0,
+	  { 0xe8, 0x3b, 0x00, 0x00, 0x00, 0x75, 0x39, 0x0f, 0x85, 0x33, 0x00, 0x00, 0x00, 0xc3 },
 	  14 },
 	{ 0x0e0, { 0xc3 }, 1 },
-	{ 0x0f0, { 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
-		   0x90, 0x90, 0x90, 0xc3 },
+	{ 0x0f0,
+	  { 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90,
+	    0x90, 0x90, 0xc3 },
 	  17 },
 	{ 0x200, { 0x90, 0xe8, 0xfa, 0xfe, 0xff, 0xff, 0xc3 }, 7 },
 };
 
-static const char kallsyms_text[] =
-	"ffffffff81000000 T _text\n"
-	"ffffffff81000000 T _stext\n"
-	"ffffffff81000000 T f1\n"
-	"ffffffff81000040 t f2\n"
-	"ffffffff81000080 t f3\n"
-	"ffffffff810000c0 t f4\n"
-	"ffffffff810000e0 t other\n"
-	"ffffffff810000f0 t __pfx_tgt\n"
-	"ffffffff81000100 T tgt\n"
-	"ffffffff81000100 T __memcpy\n"
-	"ffffffff81000110 T _etext\n"
-	"ffffffff81000200 t mf\t[mod]\n"
-	"ffffffff81000240 d mf_data\t[mod]\n";
+static const char kallsyms_text[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81000000 T _stext\n"
+				    "ffffffff81000000 T f1\n"
+				    "ffffffff81000040 t f2\n"
+				    "ffffffff81000080 t f3\n"
+				    "ffffffff810000c0 t f4\n"
+				    "ffffffff810000e0 t other\n"
+				    "ffffffff810000f0 t __pfx_tgt\n"
+				    "ffffffff81000100 T tgt\n"
+				    "ffffffff81000100 T __memcpy\n"
+				    "ffffffff81000110 T _etext\n"
+				    "ffffffff81000200 t mf\t[mod]\n"
+				    "ffffffff81000240 d mf_data\t[mod]\n";
 
 struct fixture {
 	struct ksyms *ks;
@@ -92,7 +94,7 @@ static int setup(void **state)
 		memcpy(buf + text[i].at, text[i].bytes, text[i].len);
 	fx->ks = ksyms_parse(f, "test");
 	fclose(f);
-	fx->ki = kimage_open_buffer(BASE, buf, sizeof(buf));	/* live, so modules too */
+	fx->ki = kimage_open_buffer(BASE, buf, sizeof(buf)); /* live, so modules too */
 	strcpy(fx->aff, "/tmp/copyprof-test-aff.XXXXXX");
 	strcpy(fx->bl, "/tmp/copyprof-test-bl.XXXXXX");
 	write_file(fx->aff, "f1\nf2\nf4\nmf [mod]\n");
@@ -135,9 +137,9 @@ static void finds_and_confirms(void **state)
 	assert_null(why);
 	assert_true(c.live);
 	assert_true(c.modules_searched);
-	assert_true(c.copy_family);	/* through its alias __memcpy */
+	assert_true(c.copy_family); /* through its alias __memcpy */
 	assert_int_equal(c.candidates, 10);
-	assert_int_equal(c.not_insns, 1);	/* f2's movabs immediate */
+	assert_int_equal(c.not_insns, 1); /* f2's movabs immediate */
 	assert_int_equal(c.nr_sites, 9);
 	assert_int_equal(c.nr, 5);
 	assert_int_equal(c.nr_kprobe, 3);
@@ -156,7 +158,7 @@ static void finds_and_confirms(void **state)
 	assert_int_equal(k->sites[0].offset, 0x4);
 	assert_int_equal(k->sites[0].addr, BASE + 0x4);
 	assert_int_equal(k->sites[1].offset, 0xa);
-	assert_int_equal(k->sites[2].offset, 0xf);	/* into the __pfx_ padding */
+	assert_int_equal(k->sites[2].offset, 0xf); /* into the __pfx_ padding */
 	assert_string_equal(k->sites[0].mnemonic, "call");
 
 	k = &c.v[1];
@@ -170,11 +172,11 @@ static void finds_and_confirms(void **state)
 	assert_int_equal(k->sites[0].offset, 0x1);
 
 	k = &c.v[3];
-	assert_int_equal(k->kprobe, TS_NO);	/* blacklisted */
+	assert_int_equal(k->kprobe, TS_NO); /* blacklisted */
 	assert_int_equal(k->nr_sites, 3);
-	assert_int_equal(k->sites[1].offset, 0x5);	/* jne rel8 */
-	assert_int_equal(k->sites[2].offset, 0x7);	/* jne rel32 */
-	assert_int_equal(c.v[4].kprobe, TS_NO);	/* not traceable */
+	assert_int_equal(k->sites[1].offset, 0x5); /* jne rel8 */
+	assert_int_equal(k->sites[2].offset, 0x7); /* jne rel32 */
+	assert_int_equal(c.v[4].kprobe, TS_NO);	   /* not traceable */
 	callers_free(&c);
 
 	/* An alias is the same function. */
@@ -234,7 +236,7 @@ static void prints_bounded_list_and_hint(void **state)
 	assert_non_null(strstr(out, "10 candidates, 1 not instructions"));
 	assert_non_null(strstr(out, "+0x4 +0xa +0xf"));
 	assert_non_null(strstr(out, "+0xa(jmp)"));
-	assert_null(strstr(out, "mod:mf"));	/* the third: beyond the bound */
+	assert_null(strstr(out, "mod:mf")); /* the third: beyond the bound */
 	assert_non_null(strstr(out, "... 3 more"));
 	assert_non_null(strstr(out, "probe one: copyprof record --site f1+0x4\n"));
 	free(out);

@@ -37,23 +37,22 @@ static const uint8_t code[] = {
 	0x0f, 0x85, 0x00, 0x01, 0x00, 0x00, 0xe9, 0x2b, 0x01, 0x00, 0x00,
 };
 
-static const char kallsyms_text[] =
-	"ffffffff81000000 T _text\n"
-	"ffffffff81100000 T f\n"
-	"ffffffff81100100 T __memcpy\n"
-	"ffffffff81100100 W memcpy\n"
-	"ffffffff81100110 t __pfx___memmove\n"
-	"ffffffff81100120 T __memmove\n"
-	"ffffffff81100130 T __memset\n"
-	"ffffffff81100140 T rep_movs_alternative\n"
-	"ffffffff81100150 T __x86_indirect_thunk_rax\n"
-	"ffffffff81100160 T __x86_return_thunk\n"
-	"ffffffff81100170 T __noinstr_text_start\n"
-	"ffffffff81100170 t memcpy_orig\n"
-	"ffffffff81100200 T __noinstr_text_end\n"
-	"ffffffff81100300 t read_zero\n"
-	"ffffffff81100400 t notrace_fn\n"
-	"ffffffffc0000000 t f\t[mod]\n";
+static const char kallsyms_text[] = "ffffffff81000000 T _text\n"
+				    "ffffffff81100000 T f\n"
+				    "ffffffff81100100 T __memcpy\n"
+				    "ffffffff81100100 W memcpy\n"
+				    "ffffffff81100110 t __pfx___memmove\n"
+				    "ffffffff81100120 T __memmove\n"
+				    "ffffffff81100130 T __memset\n"
+				    "ffffffff81100140 T rep_movs_alternative\n"
+				    "ffffffff81100150 T __x86_indirect_thunk_rax\n"
+				    "ffffffff81100160 T __x86_return_thunk\n"
+				    "ffffffff81100170 T __noinstr_text_start\n"
+				    "ffffffff81100170 t memcpy_orig\n"
+				    "ffffffff81100200 T __noinstr_text_end\n"
+				    "ffffffff81100300 t read_zero\n"
+				    "ffffffff81100400 t notrace_fn\n"
+				    "ffffffffc0000000 t f\t[mod]\n";
 
 static struct ksyms *load(void)
 {
@@ -86,7 +85,7 @@ static void finds_calls_by_address(void **state)
 	assert_string_equal(l.v[1].target, "rep_movs_alternative");
 	assert_string_equal(l.v[1].len_reg, "rcx");
 	assert_int_equal(l.v[2].offset, 0x19);
-	assert_string_equal(l.v[2].target, "__memmove");	/* through its __pfx_ padding */
+	assert_string_equal(l.v[2].target, "__memmove"); /* through its __pfx_ padding */
 	assert_int_equal(l.v[3].offset, 0x23);
 	assert_null(l.v[3].target);
 	assert_string_equal(l.v[3].family, "rep_movs");
@@ -127,10 +126,10 @@ static void inline_ops_only_when_asked(void **state)
 static void finds_calls_by_relocation(void **state)
 {
 	static const uint8_t ko[] = {
-		0xe8, 0x00, 0x00, 0x00, 0x00,	/* call memcpy (R_X86_64_PLT32) */
-		0xe8, 0x00, 0x00, 0x00, 0x00,	/* call helper (local) */
-		0xe8, 0x00, 0x00, 0x00, 0x00,	/* call memmove, unknown to this kallsyms */
-		0xe9, 0x00, 0x00, 0x00, 0x00,	/* jmp __x86_return_thunk */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call memcpy (R_X86_64_PLT32) */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call helper (local) */
+		0xe8, 0x00, 0x00, 0x00, 0x00, /* call memmove, unknown to this kallsyms */
+		0xe9, 0x00, 0x00, 0x00, 0x00, /* jmp __x86_return_thunk */
 	};
 	struct kmod_reloc relocs[] = {
 		{ 1, R_X86_64_PLT32, -4, "memcpy" },
@@ -139,14 +138,14 @@ static void finds_calls_by_relocation(void **state)
 		{ 16, R_X86_64_PLT32, -4, "__x86_return_thunk" },
 	};
 	struct ksyms *ks = load();
-	struct callsite_list l = { 0 };	/* module not loaded: no addresses */
+	struct callsite_list l = { 0 }; /* module not loaded: no addresses */
 	struct code_blob b = { ko, sizeof(ko), 0, true, relocs, 4 };
 
 	assert_int_equal(callsites_scan(ks, &b, NULL, &l), 0);
 	assert_int_equal(l.nr, 2);
 	assert_int_equal(l.v[0].offset, 0);
 	assert_int_equal(l.v[0].addr, 0);
-	assert_string_equal(l.v[0].target, "__memcpy");	/* canonical name via kallsyms */
+	assert_string_equal(l.v[0].target, "__memcpy"); /* canonical name via kallsyms */
 	assert_int_equal(l.v[1].offset, 10);
 	assert_string_equal(l.v[1].target, "memmove");
 	assert_string_equal(l.v[1].family, "memmove");
@@ -195,7 +194,7 @@ static void entry_info_reasons(void **state)
 	assert_non_null(strstr(e.reason, "noinstr"));
 	entry_info_free(&e);
 
-	callsites_entry_info(ks, "memcpy", &p, &e);	/* by address range */
+	callsites_entry_info(ks, "memcpy", &p, &e); /* by address range */
 	assert_int_equal(e.blacklisted, TS_YES);
 	entry_info_free(&e);
 

@@ -16,7 +16,7 @@
 
 static void add(struct costmodel_curve *c, uint64_t size, double ns)
 {
-	struct costmodel_point p = {.size = size, .ns = ns, .spread = -1};
+	struct costmodel_point p = { .size = size, .ns = ns, .spread = -1 };
 
 	assert_int_equal(costmodel_curve_add_point(c, &p), 0);
 }
@@ -43,12 +43,12 @@ static const struct costmodel_curve *warm(const struct costmodel *m, const char 
 static void round_trip(void **state)
 {
 	struct costmodel *m = costmodel_new(), *q = NULL;
-	struct costmodel_point p = {.size = 4096,
-				    .ns = 67.12,
-				    .cycles = 140.7,
-				    .spread = 0.0123,
-				    .ns_min = 66.5,
-				    .ns_max = 67.3};
+	struct costmodel_point p = { .size = 4096,
+				     .ns = 67.12,
+				     .cycles = 140.7,
+				     .spread = 0.0123,
+				     .ns_min = 66.5,
+				     .ns_max = 67.3 };
 	struct costmodel_curve *c;
 	const struct costmodel_curve *r;
 
@@ -123,30 +123,30 @@ static void unknown_fields_are_ignored(void **state)
 static void refusals(void **state)
 {
 	static const char *const bad[] = {
-	    "this is not json",
-	    "[]",
-	    "{\"format\":\"copyprof-profile\",\"version\":1,\"impls\":[]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":2,\"impls\":[]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":0,\"impls\":[]}",
-	    "{\"format\":\"copyprof-costmodel\",\"impls\":[]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[1]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"cache\":\"warm\","
-	    "\"points\":[]}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\"}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\",\"points\":[{\"size\":0,\"ns\":1}]}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\",\"points\":[{\"size\":1.5,\"ns\":1}]}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":-1}]}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":\"fast\"}]}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1,\"spread\":\"x\"}]}]}",
-	    "{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
-	    "\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1},{\"size\":8,\"ns\":2}]}]}",
+		"this is not json",
+		"[]",
+		"{\"format\":\"copyprof-profile\",\"version\":1,\"impls\":[]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":2,\"impls\":[]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":0,\"impls\":[]}",
+		"{\"format\":\"copyprof-costmodel\",\"impls\":[]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[1]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"cache\":\"warm\","
+		"\"points\":[]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\"}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\",\"points\":[{\"size\":0,\"ns\":1}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\",\"points\":[{\"size\":1.5,\"ns\":1}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":-1}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":\"fast\"}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1,\"spread\":\"x\"}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
+		"\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1},{\"size\":8,\"ns\":2}]}]}",
 	};
 	struct costmodel *q = NULL;
 	size_t i;
@@ -161,8 +161,8 @@ static void refusals(void **state)
 
 static void interpolation(void **state)
 {
-	static const double flat_end[] = {400, 30, 100, 10, 200, 30};
-	static const double rising[] = {256, 26, 4096, 122};
+	static const double flat_end[] = { 400, 30, 100, 10, 200, 30 };
+	static const double rising[] = { 256, 26, 4096, 122 };
 	struct costmodel *m = costmodel_new();
 	const struct costmodel_curve *c, *r;
 	struct costmodel_curve *one;
@@ -190,7 +190,7 @@ static void interpolation(void **state)
 
 static void falling_tail_never_extrapolates_below(void **state)
 {
-	static const double xy[] = {64, 10, 128, 20, 256, 18};
+	static const double xy[] = { 64, 10, 128, 20, 256, 18 };
 	struct costmodel *m = costmodel_new();
 	const struct costmodel_curve *c;
 
@@ -205,10 +205,11 @@ static void falling_tail_never_extrapolates_below(void **state)
 /* The average over [lo, hi) equals the brute-force mean of cost(n) over those integers. */
 static void bucket_average(void **state)
 {
-	static const double xy[] = {10, 5, 64, 12, 100, 40, 256, 41, 1024, 200};
-	static const uint64_t ranges[][2] = {{1, 2},	  {1, 10},     {3, 11},	  {60, 72},
-					     {64, 100},	  {64, 101},   {1, 2000}, {256, 257},
-					     {900, 5000}, {2048, 2304}};
+	static const double xy[] = { 10, 5, 64, 12, 100, 40, 256, 41, 1024, 200 };
+	static const uint64_t ranges[][2] = { { 1, 2 },	     { 1, 10 },	   { 3, 11 },
+					      { 60, 72 },    { 64, 100 },  { 64, 101 },
+					      { 1, 2000 },   { 256, 257 }, { 900, 5000 },
+					      { 2048, 2304 } };
 	struct costmodel *m = costmodel_new();
 	const struct costmodel_curve *c;
 	double avg, mid;
@@ -239,10 +240,10 @@ static void bucket_average(void **state)
 
 static void crossover(void **state)
 {
-	static const double orig[] = {32, 10, 64, 14, 128, 18, 256, 26, 4096, 372};
-	static const double movsb[] = {32, 23, 64, 23, 128, 29, 256, 32, 4096, 123};
-	static const double dip[] = {32, 5, 64, 30, 128, 18, 256, 26, 4096, 100};
-	static const double dear[] = {32, 50, 4096, 500};
+	static const double orig[] = { 32, 10, 64, 14, 128, 18, 256, 26, 4096, 372 };
+	static const double movsb[] = { 32, 23, 64, 23, 128, 29, 256, 32, 4096, 123 };
+	static const double dip[] = { 32, 5, 64, 30, 128, 18, 256, 26, 4096, 100 };
+	static const double dear[] = { 32, 50, 4096, 500 };
 	struct costmodel *m = costmodel_new();
 	const struct costmodel_curve *o, *r, *d, *e;
 	double x = 0, expect;
@@ -283,14 +284,14 @@ static void cache_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(round_trip),
-	    cmocka_unit_test(unknown_fields_are_ignored),
-	    cmocka_unit_test(refusals),
-	    cmocka_unit_test(interpolation),
-	    cmocka_unit_test(falling_tail_never_extrapolates_below),
-	    cmocka_unit_test(bucket_average),
-	    cmocka_unit_test(crossover),
-	    cmocka_unit_test(cache_names),
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(unknown_fields_are_ignored),
+		cmocka_unit_test(refusals),
+		cmocka_unit_test(interpolation),
+		cmocka_unit_test(falling_tail_never_extrapolates_below),
+		cmocka_unit_test(bucket_average),
+		cmocka_unit_test(crossover),
+		cmocka_unit_test(cache_names),
 	};
 
 	return cmocka_run_group_tests(tests, testdir_setup, testdir_teardown);

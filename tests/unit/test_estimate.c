@@ -133,9 +133,9 @@ static void split_threshold(void **state)
 	input(&in, false);
 	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
 	/* T=1088 splits [1024,1152) in halves, costed at 1055.5 (loop) and 1119.5 (string). */
-	NEAR(row(&r, "T=1088")->total_ns,
-	     1000 * 11 + 50 * (10 + 0.1 * (1055.5 - 64) + 1) + 50 * (30 + 0.05 * (1119.5 - 64) + 1) +
-		     10 * 232.6);
+	NEAR(row(&r, "T=1088")->total_ns, 1000 * 11 + 50 * (10 + 0.1 * (1055.5 - 64) + 1) +
+						  50 * (30 + 0.05 * (1119.5 - 64) + 1) +
+						  10 * 232.6);
 	assert_true(r.split_buckets);
 	assert_true(row(&r, "T=1088")->bound_ns > 0);
 	est_family_result_free(&r);
@@ -206,12 +206,9 @@ static void hist_tables(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(hand_computed),
-		cmocka_unit_test(time_weighted_becomes_calls),
-		cmocka_unit_test(mixed_cache),
-		cmocka_unit_test(missing_curve),
-		cmocka_unit_test(split_threshold),
-		cmocka_unit_test(options_parse),
+		cmocka_unit_test(hand_computed),   cmocka_unit_test(time_weighted_becomes_calls),
+		cmocka_unit_test(mixed_cache),	   cmocka_unit_test(missing_curve),
+		cmocka_unit_test(split_threshold), cmocka_unit_test(options_parse),
 		cmocka_unit_test(hist_tables),
 	};
 

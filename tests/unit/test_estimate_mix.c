@@ -29,7 +29,10 @@
 static void mix_correction_adds_penalties(void **state)
 {
 	struct costmodel *m = model(true, 0);
-	struct est_mix mix = { .applied = true, .cutoff = 512, .calls = 20000, .nr_impls = 2,
+	struct est_mix mix = { .applied = true,
+			       .cutoff = 512,
+			       .calls = 20000,
+			       .nr_impls = 2,
 			       .impls = { { .impl = "memcpy_orig", .penalty_ns = 20 },
 					  { .impl = "movsb", .penalty_ns = 5 } } };
 	struct est_family_result r;
@@ -146,22 +149,30 @@ static void short_mix(struct est_mix *mix, const double *calls)
 	est_mix_choose_classes(mix, calls);
 	mix->applied = true;
 	mix->nr_impls = 3;
-	mix->impls[0] = (struct est_mix_impl){
-		.impl = "memcpy_orig", .span = EST_MIX_SPAN_BELOW, .nr_samples = 2,
-		.samples = { { .lo = 0, .hi = 32, .penalty_ns = 4 },
-			     { .lo = 0, .hi = 512, .shuffled_ns = 13, .sorted_ns = 3,
-			       .penalty_ns = 10 } } };
-	mix->impls[1] = (struct est_mix_impl){
-		.impl = "movsb", .span = EST_MIX_SPAN_FROM, .nr_samples = 2,
-		.samples = { { .lo = 0, .hi = 512, .penalty_ns = 2 },
-			     { .lo = 32, .hi = 512, .penalty_ns = 3 } } };
-	mix->impls[2] = (struct est_mix_impl){
-		.impl = "erms_threshold", .span = EST_MIX_SPAN_BELOW, .nr_samples = 2,
-		.samples = { { .lo = 0, .hi = 32, .penalty_ns = 6 },
-			     { .lo = 0, .hi = 512, .penalty_ns = 11 } } };
+	mix->impls[0] = (struct est_mix_impl){ .impl = "memcpy_orig",
+					       .span = EST_MIX_SPAN_BELOW,
+					       .nr_samples = 2,
+					       .samples = { { .lo = 0, .hi = 32, .penalty_ns = 4 },
+							    { .lo = 0,
+							      .hi = 512,
+							      .shuffled_ns = 13,
+							      .sorted_ns = 3,
+							      .penalty_ns = 10 } } };
+	mix->impls[1] =
+		(struct est_mix_impl){ .impl = "movsb",
+				       .span = EST_MIX_SPAN_FROM,
+				       .nr_samples = 2,
+				       .samples = { { .lo = 0, .hi = 512, .penalty_ns = 2 },
+						    { .lo = 32, .hi = 512, .penalty_ns = 3 } } };
+	mix->impls[2] =
+		(struct est_mix_impl){ .impl = "erms_threshold",
+				       .span = EST_MIX_SPAN_BELOW,
+				       .nr_samples = 2,
+				       .samples = { { .lo = 0, .hi = 32, .penalty_ns = 6 },
+						    { .lo = 0, .hi = 512, .penalty_ns = 11 } } };
 	mix->split.impl = "erms_threshold";
-	mix->split.samples[1] = (struct est_mix_sample){ .lo = 0, .hi = 512, .t = 32,
-							 .penalty_ns = 9 };
+	mix->split.samples[1] =
+		(struct est_mix_sample){ .lo = 0, .hi = 512, .t = 32, .penalty_ns = 9 };
 	est_mix_derive(mix, EST_MEMCPY);
 }
 
@@ -197,9 +208,11 @@ static void class_penalties_derived(void **state)
 	NEAR(mix.impls[0].shuffled_ns, 13);
 	NEAR(mix.impls[1].penalty_ns, 2);
 	/* Timed once over every short length (today's code, neither side): the same everywhere. */
-	mix.impls[3] = (struct est_mix_impl){
-		.impl = "clear_user_erms", .span = EST_MIX_SPAN_ALL, .nr_samples = 1,
-		.samples = { { .lo = 0, .hi = 512, .penalty_ns = 7 } } };
+	mix.impls[3] =
+		(struct est_mix_impl){ .impl = "clear_user_erms",
+				       .span = EST_MIX_SPAN_ALL,
+				       .nr_samples = 1,
+				       .samples = { { .lo = 0, .hi = 512, .penalty_ns = 7 } } };
 	mix.nr_impls = 4;
 	est_mix_derive(&mix, EST_MEMCPY);
 	NEAR(mix.impls[3].class_penalty_ns[0], 7);
@@ -256,8 +269,8 @@ static void per_class_totals(void **state)
 	char why[128];
 
 	est_options_default(&o);
-	assert_int_equal(est_thresholds_parse("0,32,64,100,128,2048,never", &o, why,
-					      sizeof(why)), 0);
+	assert_int_equal(est_thresholds_parse("0,32,64,100,128,2048,never", &o, why, sizeof(why)),
+			 0);
 	input_short(&in);
 	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &pure), 0);
 	short_mix(&mix, pure.bucket_calls);

@@ -59,12 +59,12 @@ static void cumulate_exact(void **state)
 
 	synthetic_app_copy(b);
 	om_cumulate(b, cum);
-	assert_int_equal(cum[edge_index(16)], 0);	/* le 15: nothing below 16 */
-	assert_int_equal(cum[edge_index(32)], 1000);	/* le 31: the 16-byte copies */
+	assert_int_equal(cum[edge_index(16)], 0);    /* le 15: nothing below 16 */
+	assert_int_equal(cum[edge_index(32)], 1000); /* le 31: the 16-byte copies */
 	assert_int_equal(cum[edge_index(1024)], 1000);
-	assert_int_equal(cum[edge_index(1536)], 1100);	/* 1024..1151 is below 1536 */
+	assert_int_equal(cum[edge_index(1536)], 1100); /* 1024..1151 is below 1536 */
 	assert_int_equal(cum[edge_index(2048)], 1100);
-	assert_int_equal(cum[edge_index(4096)], 1100);	/* 4096 is not below 4096 */
+	assert_int_equal(cum[edge_index(4096)], 1100); /* 4096 is not below 4096 */
 	assert_int_equal(cum[edge_index(8192)], 1110);
 	assert_int_equal(cum[OM_NR_EDGES - 1], 1110);
 	for (i = 1; i < OM_NR_EDGES; i++)
@@ -75,7 +75,7 @@ static void cumulate_exact(void **state)
 	b[0].count = 3;
 	b[cp_bucket_of(1535)].count = 5;	/* [1472, 1536) */
 	b[cp_bucket_of(1536)].count = 7;	/* [1536, 1792) */
-	b[cp_bucket_of(1ULL << 33)].count = 11;	/* beyond 2^32: +Inf only */
+	b[cp_bucket_of(1ULL << 33)].count = 11; /* beyond 2^32: +Inf only */
 	om_cumulate(b, cum);
 	assert_int_equal(cum[0], 3);
 	assert_int_equal(cum[edge_index(1024)], 3);
@@ -86,7 +86,10 @@ static void cumulate_exact(void **state)
 
 static void le_canonical(void **state)
 {
-	static const struct { uint64_t v; const char *want; } cases[] = {
+	static const struct {
+		uint64_t v;
+		const char *want;
+	} cases[] = {
 		{ 0, "0.0" },
 		{ 31, "31.0" },
 		{ 4095, "4095.0" },
@@ -130,8 +133,8 @@ static void escaping(void **state)
 	free(e);
 	/* UTF-8 passes; a byte that starts no sequence becomes U+FFFD. */
 	e = escaped("caf\xc3\xa9 \xff end\xe2\x82");
-	assert_string_equal(e, "caf\xc3\xa9 " UTF8_REPLACEMENT " end" UTF8_REPLACEMENT
-			       UTF8_REPLACEMENT);
+	assert_string_equal(e, "caf\xc3\xa9 " UTF8_REPLACEMENT
+			       " end" UTF8_REPLACEMENT UTF8_REPLACEMENT);
 	free(e);
 	e = escaped("");
 	assert_string_equal(e, "");
@@ -144,14 +147,14 @@ static void utf8_sequences(void **state)
 
 	assert_int_equal(utf8_seq_len("a"), 1);
 	assert_int_equal(utf8_seq_len("\xc3\xa9"), 2);
-	assert_int_equal(utf8_seq_len("\xe2\x82\xac"), 3);		/* euro sign */
-	assert_int_equal(utf8_seq_len("\xf0\x9f\x98\x80"), 4);		/* U+1F600 */
-	assert_int_equal(utf8_seq_len("\xc0\x80"), 0);			/* overlong NUL */
-	assert_int_equal(utf8_seq_len("\xe0\x80\xaf"), 0);		/* overlong '/' */
-	assert_int_equal(utf8_seq_len("\xed\xa0\x80"), 0);		/* surrogate */
-	assert_int_equal(utf8_seq_len("\xf4\x90\x80\x80"), 0);	/* past U+10FFFF */
-	assert_int_equal(utf8_seq_len("\x80"), 0);			/* continuation */
-	assert_int_equal(utf8_seq_len("\xe2\x82"), 0);			/* cut by the NUL */
+	assert_int_equal(utf8_seq_len("\xe2\x82\xac"), 3);     /* euro sign */
+	assert_int_equal(utf8_seq_len("\xf0\x9f\x98\x80"), 4); /* U+1F600 */
+	assert_int_equal(utf8_seq_len("\xc0\x80"), 0);	       /* overlong NUL */
+	assert_int_equal(utf8_seq_len("\xe0\x80\xaf"), 0);     /* overlong '/' */
+	assert_int_equal(utf8_seq_len("\xed\xa0\x80"), 0);     /* surrogate */
+	assert_int_equal(utf8_seq_len("\xf4\x90\x80\x80"), 0); /* past U+10FFFF */
+	assert_int_equal(utf8_seq_len("\x80"), 0);	       /* continuation */
+	assert_int_equal(utf8_seq_len("\xe2\x82"), 0);	       /* cut by the NUL */
 	s = utf8_sanitize("ok\xfe\xc3\xa9");
 	assert_string_equal(s, "ok" UTF8_REPLACEMENT "\xc3\xa9");
 	free(s);
@@ -189,8 +192,8 @@ static void exposition(void **state)
 				    "mechanism=\"kprobe\",kernel=\"6.12.0-test\",host=\"host-a\","
 				    "le=\"1535.0\"} 1100\n"));
 	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110\n"));
-	assert_non_null(strstr(out, "host=\"host-a\"} 1110\n"));	/* _count */
-	assert_non_null(strstr(out, "host=\"host-a\"} 166960\n"));	/* _sum */
+	assert_non_null(strstr(out, "host=\"host-a\"} 1110\n"));   /* _count */
+	assert_non_null(strstr(out, "host=\"host-a\"} 166960\n")); /* _sum */
 	assert_non_null(strstr(out, "copyprof_recording_duration_seconds{kernel=\"6.12.0-test\","
 				    "host=\"host-a\"} 1.5\n"));
 	assert_int_equal(strcmp(out + len - 6, "# EOF\n"), 0);
@@ -216,12 +219,9 @@ static void exposition(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(edges_are_bucket_edges),
-		cmocka_unit_test(cumulate_exact),
-		cmocka_unit_test(le_canonical),
-		cmocka_unit_test(escaping),
-		cmocka_unit_test(utf8_sequences),
-		cmocka_unit_test(exposition),
+		cmocka_unit_test(edges_are_bucket_edges), cmocka_unit_test(cumulate_exact),
+		cmocka_unit_test(le_canonical),		  cmocka_unit_test(escaping),
+		cmocka_unit_test(utf8_sequences),	  cmocka_unit_test(exposition),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

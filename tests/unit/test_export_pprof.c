@@ -45,7 +45,8 @@ static void split_small(void **state)
 /* Uneven rows over uneven columns: every row and every column adds up exactly. */
 static void split_marginals(void **state)
 {
-	uint64_t cnt[5] = { 10000, 0, 11360, 4132, 1 }, byt[5] = { 160000, 0, 12496000, 16924672, 9 };
+	uint64_t cnt[5] = { 10000, 0, 11360, 4132, 1 },
+		 byt[5] = { 160000, 0, 12496000, 16924672, 9 };
 	uint64_t rows[4] = { 12345, 7, 13000, 141 }, col_c[5] = { 0 }, col_b[5] = { 0 };
 	uint64_t oc[5], ob[5], sum;
 	struct hist_split hs;
@@ -197,12 +198,14 @@ static void pprof_callers(void **state)
 	site = m->location[m->sample[0]->location_id[1] - 1];
 	assert_int_equal(site->n_line, 3);
 	assert_string_equal(str(m, m->function[site->line[0]->function_id - 1]->name), "inner");
-	assert_string_equal(str(m, m->function[site->line[0]->function_id - 1]->filename), "/k/a.c");
+	assert_string_equal(str(m, m->function[site->line[0]->function_id - 1]->filename),
+			    "/k/a.c");
 	assert_int_equal(site->line[0]->line, 30);
 	assert_string_equal(str(m, m->function[site->line[1]->function_id - 1]->name), "outer");
 	assert_int_equal(site->line[1]->line, 20);
 	assert_string_equal(str(m, m->function[site->line[2]->function_id - 1]->name), "k_copy");
-	assert_string_equal(str(m, m->function[site->line[2]->function_id - 1]->filename), "/k/k.c");
+	assert_string_equal(str(m, m->function[site->line[2]->function_id - 1]->filename),
+			    "/k/k.c");
 	assert_int_equal(site->line[2]->line, 9);
 	assert_int_equal(site->mapping_id, 1);
 	assert_string_equal(str(m, m->mapping[0]->filename), "vmlinux");
@@ -232,7 +235,7 @@ static void pprof_sampled(void **state)
 	assert_string_equal(str(m, m->sample_type[1]->type), "sample_bytes");
 	assert_string_equal(str(m, m->period_type->type), "cpu");
 	assert_string_equal(str(m, m->period_type->unit), "nanoseconds");
-	assert_int_equal(m->period, 1001001);	/* 1 s / 999 */
+	assert_int_equal(m->period, 1001001); /* 1 s / 999 */
 	assert_int_equal(st.sampled, 12);
 	for (i = 0; i < m->n_sample; i++) {
 		const Perftools__Profiles__Sample *s = m->sample[i];

@@ -98,7 +98,8 @@ static void labels(void **state)
 	fg_label_fit("abcdefghij", 26, buf, sizeof(buf)); /* 2 fit: nothing */
 	assert_string_equal(buf, "");
 	/* Characters, not bytes: never half a UTF-8 sequence. */
-	fg_label_fit("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 50, buf, sizeof(buf));
+	fg_label_fit("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 50, buf,
+		     sizeof(buf));
 	assert_string_equal(buf, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9..");
 }
 
@@ -192,8 +193,9 @@ static void whole_svg(void **state)
 	f = open_memstream(&buf, &len);
 	fg_svg_write_error(f, &o, "cannot read x.json: \"bad\" & <worse>");
 	fclose(f);
-	assert_non_null(strstr(buf, ">Error: cannot read x.json: &quot;bad&quot; &amp; &lt;worse&gt;"
-				    "</text>"));
+	assert_non_null(strstr(buf,
+			       ">Error: cannot read x.json: &quot;bad&quot; &amp; &lt;worse&gt;"
+			       "</text>"));
 	assert_null(strstr(buf, "class=\"f\""));
 	free(buf);
 }
@@ -201,12 +203,9 @@ static void whole_svg(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exact_widths),
-		cmocka_unit_test(narrow_frames_left_out),
-		cmocka_unit_test(labels),
-		cmocka_unit_test(escape_after_truncation),
-		cmocka_unit_test(colours),
-		cmocka_unit_test(whole_svg),
+		cmocka_unit_test(exact_widths), cmocka_unit_test(narrow_frames_left_out),
+		cmocka_unit_test(labels),	cmocka_unit_test(escape_after_truncation),
+		cmocka_unit_test(colours),	cmocka_unit_test(whole_svg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,7 +48,7 @@ __attribute__((noinline)) int ksource_staged(int x)
 
 static char self_id[BUILDID_HEX_MAX];
 
-static char self[PATH_MAX];	/* this binary: /proc/self/exe would be the shell's */
+static char self[PATH_MAX]; /* this binary: /proc/self/exe would be the shell's */
 
 /* Runs shell command @fmt, with "@" replaced by the scratch folder and "%" by this binary. */
 static void sh(const char *fmt)
@@ -56,8 +56,9 @@ static void sh(const char *fmt)
 	char cmd[3 * PATH_MAX], *o = cmd;
 
 	for (; *fmt && o < cmd + sizeof(cmd) - PATH_MAX; fmt++)
-		o = *fmt == '@' ? stpcpy(o, dir) : *fmt == '%' ? stpcpy(o, self) :
-				  (*o = *fmt, o + 1);
+		o = *fmt == '@'	  ? stpcpy(o, dir)
+		    : *fmt == '%' ? stpcpy(o, self)
+				  : (*o = *fmt, o + 1);
 	*o = 0;
 	assert_int_equal(system(cmd), 0);
 }
@@ -80,7 +81,7 @@ static int root_setup(void **state)
 static void notes_parse(void **state)
 {
 	static const unsigned char notes[] = {
-		4, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 'X', 'e', 'n', 0, 1, 2, 0, 0,
+		4, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 'X', 'e', 'n', 0, 1,    2,	  0,	0,
 		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0, 0xde, 0xad, 0xbe, 0xef,
 	};
 	char hex[BUILDID_HEX_MAX];
@@ -89,7 +90,7 @@ static void notes_parse(void **state)
 	assert_string_equal(hex, "deadbeef");
 	assert_int_equal(buildid_from_notes(notes, 20, hex, sizeof(hex)), -ENOENT);
 	assert_int_equal(buildid_from_notes(notes, sizeof(notes) - 1, hex, sizeof(hex)), -ENOENT);
-	assert_int_equal(strlen(self_id), 40);	/* gcc's default: sha1 */
+	assert_int_equal(strlen(self_id), 40); /* gcc's default: sha1 */
 }
 
 static void find_in_root(void **state)
@@ -171,7 +172,7 @@ static void annotate_sites(void **state)
 	s->offset = staged_copy_offset();
 	s->mechanism = strdup("kprobe");
 	s->build_id = strdup(self_id);
-	other = profile_add_site(p);	/* a uprobe site is not the kernel's */
+	other = profile_add_site(p); /* a uprobe site is not the kernel's */
 	other->target = strdup("/bin/true");
 	other->symbol = strdup("main");
 	other->mechanism = strdup("uprobe");

@@ -9,21 +9,20 @@
 #include "kernel/ksyms.h"
 
 /* Out of order on purpose (modules first), with aliases, a duplicate static and a bad line. */
-static const char kallsyms_text[] =
-	"ffffffffc0001000 t btrfs_decompress_buf2page\t[btrfs]\n"
-	"ffffffffc0001140 t btrfs_other\t[btrfs]\n"
-	"ffffffffc0001100 t zstd_helper\t[zstd]\n"
-	"ffffffff81000000 T _text\n"
-	"ffffffff81000000 T _stext\n"
-	"ffffffff81001000 t __pfx___memcpy\n"
-	"ffffffff81001010 T __memcpy\n"
-	"ffffffff81001010 W memcpy\n"
-	"ffffffff81001010 T __pi_memcpy\n"
-	"ffffffff81001040 t memcpy_orig\n"
-	"ffffffff81001200 t helper\n"
-	"ffffffff81001300 t helper\n"
-	"this is not a kallsyms line\n"
-	"ffffffff81001400 T read_zero\n";
+static const char kallsyms_text[] = "ffffffffc0001000 t btrfs_decompress_buf2page\t[btrfs]\n"
+				    "ffffffffc0001140 t btrfs_other\t[btrfs]\n"
+				    "ffffffffc0001100 t zstd_helper\t[zstd]\n"
+				    "ffffffff81000000 T _text\n"
+				    "ffffffff81000000 T _stext\n"
+				    "ffffffff81001000 t __pfx___memcpy\n"
+				    "ffffffff81001010 T __memcpy\n"
+				    "ffffffff81001010 W memcpy\n"
+				    "ffffffff81001010 T __pi_memcpy\n"
+				    "ffffffff81001040 t memcpy_orig\n"
+				    "ffffffff81001200 t helper\n"
+				    "ffffffff81001300 t helper\n"
+				    "this is not a kallsyms line\n"
+				    "ffffffff81001400 T read_zero\n";
 
 static struct ksyms *load(const char *text)
 {
@@ -68,7 +67,7 @@ static void finds_by_address_with_size(void **state)
 	assert_non_null(s);
 	assert_string_equal(s->name, "__memcpy");
 	assert_int_equal(off, 8);
-	assert_int_equal(size, 0x30);	/* up to memcpy_orig, past the aliases */
+	assert_int_equal(size, 0x30); /* up to memcpy_orig, past the aliases */
 	s = ksyms_at(ks, 0xffffffff81001010ull, &off, NULL);
 	assert_string_equal(s->name, "__memcpy");
 	assert_int_equal(off, 0);

@@ -38,8 +38,8 @@ struct tally {
 	double approx_err_sum, approx_err_max;
 };
 
-static const size_t lens[] = { 0, 1, 3, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65, 100, 255, 256,
-			       257, 1000, 4096, 4099 };
+static const size_t lens[] = { 0,  1,  3,  7,	8,   15,  16,  31,   32,   33,
+			       63, 64, 65, 100, 255, 256, 257, 1000, 4096, 4099 };
 
 __attribute__((noinline)) static void child_run(const struct asmref_impl *impl, callsite_fn *cs)
 {
@@ -48,10 +48,12 @@ __attribute__((noinline)) static void child_run(const struct asmref_impl *impl, 
 	for (a = 0; a < 3; a++) {
 		for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 			/* a = 1: src below dst in the low byte, memcpy_orig's backward path. */
-			uint8_t *dst = buf + 65536 + a * 17, *src = buf + (a == 1 ? 65536 * 2 + 200 : 5);
+			uint8_t *dst = buf + 65536 + a * 17,
+				*src = buf + (a == 1 ? 65536 * 2 + 200 : 5);
 			size_t n = lens[i];
-			const void *arg2 = impl->kind == ASMREF_CLEAR ? (void *)n :
-					   impl->kind == ASMREF_SET ? NULL : src;
+			const void *arg2 = impl->kind == ASMREF_CLEAR ? (void *)n
+					   : impl->kind == ASMREF_SET ? NULL
+								      : src;
 
 			cur_len = n;
 			cs(dst, arg2, n, impl->fn);
@@ -61,8 +63,10 @@ __attribute__((noinline)) static void child_run(const struct asmref_impl *impl, 
 
 static void gprs_of(const struct user_regs_struct *u, uint64_t *g)
 {
-	uint64_t v[FLOW_NR_GPRS] = { u->rax, u->rbx, u->rcx, u->rdx, u->rsi, u->rdi, u->rbp, u->rsp,
-				     u->r8,  u->r9,  u->r10, u->r11, u->r12, u->r13, u->r14, u->r15 };
+	uint64_t v[FLOW_NR_GPRS] = {
+		u->rax, u->rbx, u->rcx, u->rdx, u->rsi, u->rdi, u->rbp, u->rsp,
+		u->r8,	u->r9,	u->r10, u->r11, u->r12, u->r13, u->r14, u->r15
+	};
 
 	memcpy(g, v, sizeof(v));
 }
@@ -109,18 +113,20 @@ static void trace_replica(const struct replica *r, callsite_fn *cs, struct tally
 			t->by_rule[rule.id]++;
 		else if (getenv("LEN_RECOVERY_DEBUG"))
 			print_message("%s +0x%llx: unknown (rule %s), truth %llu\n", r->name,
-				      (unsigned long long)(u.rip - lo), len_recovery_rule_name(rule.id),
-				      (unsigned long long)truth);
+				      (unsigned long long)(u.rip - lo),
+				      len_recovery_rule_name(rule.id), (unsigned long long)truth);
 		if (q == LEN_EXACT && len != truth) {
 			t->wrong++;
 			print_message("%s +0x%llx: rule %s gave %llu, truth %llu\n", r->name,
-				      (unsigned long long)(u.rip - lo), len_recovery_rule_name(rule.id),
-				      (unsigned long long)len, (unsigned long long)truth);
+				      (unsigned long long)(u.rip - lo),
+				      len_recovery_rule_name(rule.id), (unsigned long long)len,
+				      (unsigned long long)truth);
 		}
 		if (q == LEN_APPROX && truth) {
-			double err = (double)(truth > len ? truth - len : len - truth) / (double)truth;
+			double err =
+				(double)(truth > len ? truth - len : len - truth) / (double)truth;
 
-			assert_true(len <= truth);	/* approximations are lower bounds */
+			assert_true(len <= truth); /* approximations are lower bounds */
 			t->approx_err_sum += err;
 			if (err > t->approx_err_max)
 				t->approx_err_max = err;
@@ -135,13 +141,15 @@ static void report(const char *name, const struct tally *t)
 	uint64_t a = t->q[LEN_APPROX];
 
 	printf("  %-22s steps %6llu  exact %5.1f%%  approx %5.1f%% (mean err %4.1f%%, max %5.1f%%)"
-	       "  unknown %5.1f%%  wrong %llu  rules:", name, (unsigned long long)t->steps,
-	       100.0 * t->q[LEN_EXACT] / t->steps, 100.0 * a / t->steps,
-	       a ? 100.0 * t->approx_err_sum / a : 0.0, 100.0 * t->approx_err_max,
-	       100.0 * t->q[LEN_UNKNOWN] / t->steps, (unsigned long long)t->wrong);
+	       "  unknown %5.1f%%  wrong %llu  rules:",
+	       name, (unsigned long long)t->steps, 100.0 * t->q[LEN_EXACT] / t->steps,
+	       100.0 * a / t->steps, a ? 100.0 * t->approx_err_sum / a : 0.0,
+	       100.0 * t->approx_err_max, 100.0 * t->q[LEN_UNKNOWN] / t->steps,
+	       (unsigned long long)t->wrong);
 	for (int i = 1; i < LR_NR; i++)
 		if (t->by_rule[i])
-			printf(" %s=%llu", len_recovery_rule_name(i), (unsigned long long)t->by_rule[i]);
+			printf(" %s=%llu", len_recovery_rule_name(i),
+			       (unsigned long long)t->by_rule[i]);
 	printf("\n");
 }
 
@@ -153,7 +161,7 @@ static void report(const char *name, const struct tally *t)
  */
 struct expect {
 	unsigned min_exact, min_known;
-	bool caller_rule;	/* may the caller rule answer? only when its register is in view */
+	bool caller_rule; /* may the caller rule answer? only when its register is in view */
 };
 
 static void run_set(const struct replica *set, size_t n, callsite_fn *cs, struct expect e)

@@ -27,7 +27,7 @@
 #include "len_recovery_selftext.h"
 
 #define RING_PAGES 64
-#define RUN_NS (60 * 1000 * 1000)	/* per replica and length */
+#define RUN_NS (60 * 1000 * 1000) /* per replica and length */
 /* AX..SP (bits 0-7) and R8..R15 (16-23): the FLOW_* order once IP is left out. */
 #define REGS_MASK 0xff00ffULL
 
@@ -50,10 +50,17 @@ struct ring {
 static int ring_open(struct ring *r)
 {
 	struct perf_event_attr a = {
-		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
-		.sample_freq = 20000, .freq = 1, .exclude_kernel = 1, .exclude_hv = 1,
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.sample_freq = 20000,
+		.freq = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
 		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
-		.sample_regs_user = REGS_MASK, .sample_stack_user = 64, .disabled = 1,
+		.sample_regs_user = REGS_MASK,
+		.sample_stack_user = 64,
+		.disabled = 1,
 	};
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -102,8 +109,9 @@ static void drain(struct ring *r, const struct replica *rep, uint64_t lo, uint64
 			ip = rec[0];
 			if (ip >= lo + rep->skip && ip < hi && rec[1] && rec[18] == 64) {
 				memcpy(gprs, &rec[2], sizeof(gprs));
-				ret = rec[19];	/* leaf replicas push nothing: [rsp] */
-				len_recovery_analyse(selftext_provider(st), &rep->conv, ip, ret, &rule);
+				ret = rec[19]; /* leaf replicas push nothing: [rsp] */
+				len_recovery_analyse(selftext_provider(st), &rep->conv, ip, ret,
+						     &rule);
 				q = len_recovery_apply(&rule, gprs, &len);
 				t->samples++;
 				t->q[q]++;
@@ -141,11 +149,12 @@ static void run(const struct replica *rep, callsite_fn *cs, struct ring *r, stru
 	selftext_set_view(st, lo, lo + rep->skip);
 	for (i = 0; i < LEN_RECOVERY_NR(lens); i++) {
 		size_t n = lens[i];
-		const void *arg2 = impl->kind == ASMREF_CLEAR ? (void *)n :
-				   impl->kind == ASMREF_SET ? NULL : buf + 2 * 65536 + 64;
+		const void *arg2 = impl->kind == ASMREF_CLEAR ? (void *)n
+				   : impl->kind == ASMREF_SET ? NULL
+							      : buf + 2 * 65536 + 64;
 		uint64_t end = now_ns() + RUN_NS;
 
-		drain(r, rep, lo, hi, n, t);	/* start from an empty ring */
+		drain(r, rep, lo, hi, n, t); /* start from an empty ring */
 		while (now_ns() < end) {
 			int k;
 
@@ -182,14 +191,16 @@ static void run_set(const char *title, const struct replica *set, size_t n, call
 
 		run(&set[i], cs, &r, &t);
 		a = t.q[LEN_APPROX];
-		printf("  %-22s samples %5llu  exact %5.1f%%  approx %5.1f%% (mean err %4.1f%%, max "
-		       "%5.1f%%)  unknown %5.1f%%  wrong %llu\n", set[i].name,
-		       (unsigned long long)t.samples, t.samples ? 100.0 * t.q[LEN_EXACT] / t.samples : 0,
+		printf("  %-22s samples %5llu  exact %5.1f%%  approx %5.1f%% (mean err %4.1f%%, "
+		       "max "
+		       "%5.1f%%)  unknown %5.1f%%  wrong %llu\n",
+		       set[i].name, (unsigned long long)t.samples,
+		       t.samples ? 100.0 * t.q[LEN_EXACT] / t.samples : 0,
 		       t.samples ? 100.0 * a / t.samples : 0, a ? 100.0 * t.err_sum / a : 0.0,
 		       100.0 * t.err_max, t.samples ? 100.0 * t.q[LEN_UNKNOWN] / t.samples : 0,
 		       (unsigned long long)t.wrong);
 		assert_int_equal(t.wrong, 0);
-		assert_true(t.samples >= 10);	/* 5 x 60 ms at 20 kHz: hundreds expected */
+		assert_true(t.samples >= 10); /* 5 x 60 ms at 20 kHz: hundreds expected */
 	}
 	ring_close(&r);
 }
@@ -230,7 +241,7 @@ int main(void)
 	int failed = cmocka_run_group_tests(tests, setup, teardown);
 
 	if (!failed && skipped) {
-		printf("skipped: %s\n", skip_reason);	/* the line tests/run.sh shows */
+		printf("skipped: %s\n", skip_reason); /* the line tests/run.sh shows */
 		return 77;
 	}
 	return failed;

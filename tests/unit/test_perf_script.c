@@ -65,7 +65,8 @@ static void test_header_forms(void **state)
 
 	(void)state;
 	st = parse("Web Content 900/903 [001] 101.5: cpu-clock:ppp: \n"
-		   "\tffffffff81500000 memcpy+0x2d ([kernel.kallsyms])\n", &g);
+		   "\tffffffff81500000 memcpy+0x2d ([kernel.kallsyms])\n",
+		   &g);
 	assert_int_equal(st.samples, 1);
 	assert_string_equal(g.comm, "Web Content");
 	assert_int_equal(g.pid, 900);
@@ -78,14 +79,16 @@ static void test_header_forms(void **state)
 	assert_true(g.leaf_kernel);
 	/* perf's default fields: tid only, then a period. */
 	st = parse("perf  1234 [000] 101.5:     250000 cycles: \n"
-		   "\tffffffffc0a1b2c3 ZSTD_decompressStream+0x794 ([zstd_decompress])\n", &g);
+		   "\tffffffffc0a1b2c3 ZSTD_decompressStream+0x794 ([zstd_decompress])\n",
+		   &g);
 	assert_int_equal(st.samples, 1);
 	assert_int_equal(g.pid, 1234);
 	assert_string_equal(g.event, "cycles");
 	assert_string_equal(g.leaf_dso, "zstd_decompress");
 	/* No call chain: the frame follows on the header line. */
 	st = parse("dd 77/77 [000] 1.0: cpu-clock:  ffffffff82256060 rep_stos_alternative+0x20 "
-		   "([kernel.kallsyms])\n", &g);
+		   "([kernel.kallsyms])\n",
+		   &g);
 	assert_int_equal(g.nr, 1);
 	assert_string_equal(g.leaf_sym, "rep_stos_alternative");
 }
@@ -96,12 +99,14 @@ static void test_frames(void **state)
 	struct perf_script_stats st;
 
 	(void)state;
-	st = parse("app 5/5 [3] 1.0: cpu-clock: \n"
-		   "\t          401234 std::vector<int>::push_back(int const&)+0x12 (/usr/bin/app)\n"
-		   "\tffffffff81234567 clear_page_tail (inlined)\n"
-		   "\tffffffff81234567 ext4_block_zero_page_range+0x1b7 ([kernel.kallsyms])\n"
-		   "\t    7f6c435abc6c [unknown] ([unknown])\n"
-		   "\tnot-an-address foo\n", &g);
+	st = parse(
+		"app 5/5 [3] 1.0: cpu-clock: \n"
+		"\t          401234 std::vector<int>::push_back(int const&)+0x12 (/usr/bin/app)\n"
+		"\tffffffff81234567 clear_page_tail (inlined)\n"
+		"\tffffffff81234567 ext4_block_zero_page_range+0x1b7 ([kernel.kallsyms])\n"
+		"\t    7f6c435abc6c [unknown] ([unknown])\n"
+		"\tnot-an-address foo\n",
+		&g);
 	assert_int_equal(st.samples, 1);
 	assert_int_equal(st.malformed, 1);
 	assert_int_equal(g.nr, 4);
@@ -110,7 +115,7 @@ static void test_frames(void **state)
 	assert_false(g.leaf_kernel);
 	assert_string_equal(g.frame1, "clear_page_tail");
 	assert_true(g.frame1_inlined);
-	assert_string_equal(g.frame1_dso, "vmlinux");	/* from the frame it is inlined into */
+	assert_string_equal(g.frame1_dso, "vmlinux"); /* from the frame it is inlined into */
 }
 
 static void test_malformed(void **state)
@@ -123,7 +128,8 @@ static void test_malformed(void **state)
 	(void)state;
 	st = parse("\tffffffff81000000 orphan+0x0 ([kernel.kallsyms])\n"
 		   "words without any pid\n"
-		   "12 34 56\n", &g);
+		   "12 34 56\n",
+		   &g);
 	assert_int_equal(st.samples, 0);
 	assert_int_equal(st.malformed, 3);
 	assert_int_equal(st.first_bad_line, 1);
@@ -136,7 +142,8 @@ static void test_malformed(void **state)
 static void test_attribution(void **state)
 {
 	struct sample_frame fr[3] = {
-		{ "__memcpy", 0, "vmlinux" }, { "ZSTD_decompressStream", 0x794, "vmlinux" },
+		{ "__memcpy", 0, "vmlinux" },
+		{ "ZSTD_decompressStream", 0x794, "vmlinux" },
 		{ "zstd_decompress_bio", 0x10, "vmlinux" },
 	};
 	struct sample_attr at;
@@ -151,15 +158,15 @@ static void test_attribution(void **state)
 	assert_string_equal(at.leaf, "inline_rep_stosb");
 	assert_int_equal(at.caller, 0);
 	assert_null(at.conv);
-	fr[0].sym = "clear_page_erms";	/* excluded, even at a rep stos */
+	fr[0].sym = "clear_page_erms"; /* excluded, even at a rep stos */
 	assert_false(sample_attribute(fr, 3, 1, false, &at));
-	fr[0].sym = "copy_user_large_folio";	/* copy_user_* pattern, but no copy routine */
+	fr[0].sym = "copy_user_large_folio"; /* copy_user_* pattern, but no copy routine */
 	assert_false(sample_attribute(fr, 3, 0, false, &at));
 	fr[0].sym = "clear_user_erms";
 	assert_true(sample_attribute(fr, 3, 0, false, &at));
 	assert_string_equal(at.family, "clear_user");
 	fr[0].sym = "memcpy";
-	fr[0].user = true;	/* glibc's */
+	fr[0].user = true; /* glibc's */
 	assert_false(sample_attribute(fr, 3, 0, false, &at));
 	assert_int_equal(copy_family_add_leaf("memcpy"), 0);
 	assert_true(sample_attribute(fr, 3, 0, false, &at));

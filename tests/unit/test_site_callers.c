@@ -44,12 +44,12 @@ static struct profile *entry_profile(uint64_t vfs_read_calls)
 	s->symbol = strdup("read_zero");
 	s->mechanism = strdup("kprobe");
 	s->len_arg = strdup("arg3");
-	caller(s, 0xffffffff810000e7, 4096, vfs_read_calls);	/* vfs_read+0xe7 */
+	caller(s, 0xffffffff810000e7, 4096, vfs_read_calls); /* vfs_read+0xe7 */
 	/* A call that ends vfs_read returns to ksys_read's first byte: still vfs_read's. */
 	caller(s, 0xffffffff81000200, 64, 3);
-	caller(s, 0xffffffffc0000123, 1, 50);			/* btrfs:btrfs_read+0x123 */
-	caller(s, 0, 8, 2);					/* unreadable stack */
-	caller(s, 0x1000, 8, 5);				/* below every symbol */
+	caller(s, 0xffffffffc0000123, 1, 50); /* btrfs:btrfs_read+0x123 */
+	caller(s, 0, 8, 2);		      /* unreadable stack */
+	caller(s, 0x1000, 8, 5);	      /* below every symbol */
 	s->caller_misses = 7;
 	return p;
 }
@@ -64,7 +64,7 @@ static void naming_folding_order(void **state)
 	fclose(f);
 	assert_non_null(ks);
 	site_callers_name(p, ks);
-	assert_int_equal(s->nr_callers, 4);	/* the two unknown ones are one */
+	assert_int_equal(s->nr_callers, 4); /* the two unknown ones are one */
 	assert_string_equal(s->callers[0].symbol, "vfs_read");
 	assert_string_equal(s->callers[0].target, "vmlinux");
 	assert_int_equal(s->callers[0].offset, 0xe7);
@@ -115,7 +115,7 @@ static void merge_by_place(void **state)
 	fclose(f);
 	for (i = 0; i < 2; i++) {
 		site_callers_name(in[i], ks);
-		in[i]->sites[0].callers[0].address += 0x100000 * i;	/* KASLR */
+		in[i]->sites[0].callers[0].address += 0x100000 * i; /* KASLR */
 	}
 	assert_int_equal(merge_profiles(in, 2, &out), 0);
 	assert_int_equal(out->nr_sites, 1);
@@ -140,7 +140,7 @@ static void no_caller_rest(void **state)
 
 	s->buckets[cp_bucket_of(4096)] = (struct hist_slot){ 1010, 1010 * 4096 };
 	s->buckets[cp_bucket_of(64)] = (struct hist_slot){ 3, 192 };
-	s->buckets[cp_bucket_of(1)] = (struct hist_slot){ 40, 40 };	/* fewer than callers: 0 */
+	s->buckets[cp_bucket_of(1)] = (struct hist_slot){ 40, 40 }; /* fewer than callers: 0 */
 	assert_int_equal(profile_site_no_caller(s, rest), 10);
 	assert_int_equal(rest[cp_bucket_of(4096)].count, 10);
 	assert_int_equal(rest[cp_bucket_of(4096)].bytes, 40960);

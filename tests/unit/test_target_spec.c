@@ -32,8 +32,8 @@ static void clear_like_and_registers(void **state)
 	assert_int_equal(t.len_reg, CP_REG_ARG2);
 	assert_int_equal(t.src_reg, CP_REG_NONE);
 	target_spec_free(&t);
-	assert_int_equal(target_spec_parse("x:f+0x1c,len=rcx,dst=rdi,src=none", &t, err,
-					   sizeof(err)), 0);
+	assert_int_equal(
+		target_spec_parse("x:f+0x1c,len=rcx,dst=rdi,src=none", &t, err, sizeof(err)), 0);
 	assert_int_equal(t.offset, 0x1c);
 	assert_int_equal(t.len_reg, CP_REG_RCX);
 	assert_int_equal(t.src_reg, CP_REG_NONE);
@@ -51,8 +51,18 @@ static void clear_like_and_registers(void **state)
 static void malformed(void **state)
 {
 	static const char *const bad[] = {
-		"", "noseparator", ":sym", "path:", "path:+4", "p:f+", "p:f+0xzz", "p:f,len",
-		"p:f,len=arg9", "p:f,len=none", "p:f,color=red", "p:f,len=xmm0",
+		"",
+		"noseparator",
+		":sym",
+		"path:",
+		"path:+4",
+		"p:f+",
+		"p:f+0xzz",
+		"p:f,len",
+		"p:f,len=arg9",
+		"p:f,len=none",
+		"p:f,color=red",
+		"p:f,len=xmm0",
 	};
 	struct target_spec t;
 	char err[128];
@@ -71,14 +81,16 @@ static void kernel_form(void **state)
 	char err[128];
 
 	assert_int_equal(target_spec_parse_kernel("ZSTD_decompressStream+0x794,len=rdx", &t, err,
-						  sizeof(err)), 0);
+						  sizeof(err)),
+			 0);
 	assert_null(t.path);
 	assert_string_equal(t.symbol, "ZSTD_decompressStream");
 	assert_int_equal(t.offset, 0x794);
 	assert_int_equal(t.len_reg, CP_REG_RDX);
 	target_spec_free(&t);
-	assert_int_equal(target_spec_parse_kernel("btrfs:btrfs_decompress_buf2page", &t, err,
-						  sizeof(err)), 0);
+	assert_int_equal(
+		target_spec_parse_kernel("btrfs:btrfs_decompress_buf2page", &t, err, sizeof(err)),
+		0);
 	assert_string_equal(t.path, "btrfs");
 	assert_string_equal(t.symbol, "btrfs_decompress_buf2page");
 	target_spec_free(&t);

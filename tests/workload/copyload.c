@@ -33,7 +33,8 @@ static int usage(void)
 		"usage: copyload ARG...\n"
 		"  copy=SIZE:COUNT[@ALIGN]  call wl_copy(dst, src, SIZE) COUNT times\n"
 		"  clear=SIZE:COUNT[@ALIGN] call wl_clear(dst, SIZE) COUNT times\n"
-		"  dist=FILE:COUNT          COUNT wl_copy calls with sizes drawn (fixed seed) from\n"
+		"  dist=FILE:COUNT          COUNT wl_copy calls with sizes drawn (fixed seed) "
+		"from\n"
 		"                           FILE's 'size probability' rows (fleetbench format)\n"
 		"  log=FILE                 write 'size count' of every wl_copy call made\n"
 		"ALIGN (0..63) offsets the destination in a 64-byte aligned buffer; SIZE <= %d.\n",
@@ -136,7 +137,8 @@ int main(int argc, char **argv)
 
 			if (!colon || colon - argv[i] - 5 >= (long)sizeof(file))
 				return usage();
-			snprintf(file, sizeof(file), "%.*s", (int)(colon - argv[i] - 5), argv[i] + 5);
+			snprintf(file, sizeof(file), "%.*s", (int)(colon - argv[i] - 5),
+				 argv[i] + 5);
 			if (replay_dist(file, strtoul(colon + 1, NULL, 10)))
 				return 1;
 		} else if (sscanf(argv[i], "copy=%lu:%lu@%lu", &size, &count, &align) >= 2 &&

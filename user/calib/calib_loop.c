@@ -2,8 +2,8 @@
 /* calib_loop.c: the one loop of calls that calibrate and the replay both time */
 #include "calib_loop.h"
 
-void calib_loop(const struct asmref_impl *lo, const struct asmref_impl *hi, uint64_t t,
-		void *dst, const void *src, const uint64_t *lens, size_t stride, size_t count)
+void calib_loop(const struct asmref_impl *lo, const struct asmref_impl *hi, uint64_t t, void *dst,
+		const void *src, const uint64_t *lens, size_t stride, size_t count)
 {
 	size_t i;
 

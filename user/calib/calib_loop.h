@@ -16,7 +16,7 @@
  * length move a short copy's cost by more than a threshold's effect on this machine
  * (docs/estimate.md#one-timed-loop).
  */
-void calib_loop(const struct asmref_impl *lo, const struct asmref_impl *hi, uint64_t t,
-		void *dst, const void *src, const uint64_t *lens, size_t stride, size_t count);
+void calib_loop(const struct asmref_impl *lo, const struct asmref_impl *hi, uint64_t t, void *dst,
+		const void *src, const uint64_t *lens, size_t stride, size_t count);
 
 #endif

@@ -167,7 +167,7 @@ int calib_measure(const struct calib_timer *t, const struct asmref_impl *impl,
 		v[i] = timed_calls(t, impl, b, n, k) / k;
 	}
 	/* A flushed call is timed alone, to within one TSC step: average the steps out. */
-	*ticks =
-	    cache == COSTMODEL_WARM ? calib_median(v, nr) : calib_robust_mean(v, nr, t->quantum);
+	*ticks = cache == COSTMODEL_WARM ? calib_median(v, nr)
+					 : calib_robust_mean(v, nr, t->quantum);
 	return 0;
 }

@@ -19,11 +19,11 @@
 #define MAX_TEXT 90 /* characters kept of free text (CPU model, note) */
 
 /* Deterministic colours: curve i gets palette[i % N]. */
-static const char *const palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-				      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
-				      "#393b79", "#637939", "#843c39", "#7b4173"};
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+				       "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+				       "#393b79", "#637939", "#843c39", "#7b4173" };
 #define NR_COLOURS (sizeof(palette) / sizeof(*palette))
-static const char *const dashes[COSTMODEL_NR_CACHES] = {"", "8,4", "2,3"};
+static const char *const dashes[COSTMODEL_NR_CACHES] = { "", "8,4", "2,3" };
 
 struct axes {
 	double lx0, lx1; /* log2 of the x range */

@@ -17,8 +17,8 @@
 #include "lib/host.h"
 
 /* Per measurement: how many timed samples, and how long one warm batch should last. */
-static const struct calib_sampling sampling_full = {.samples = 21, .flushed_samples = 151};
-static const struct calib_sampling sampling_quick = {.samples = 15, .flushed_samples = 101};
+static const struct calib_sampling sampling_full = { .samples = 21, .flushed_samples = 151 };
+static const struct calib_sampling sampling_quick = { .samples = 15, .flushed_samples = 101 };
 #define BATCH_NS_FULL 5000.0
 #define BATCH_NS_QUICK 3000.0
 
@@ -130,7 +130,7 @@ static int make_jobs(const struct calib_plan *plan, struct costmodel *m, struct 
 			curve->align_src = plan->align_src;
 			if (!strcmp(impl->name, "erms_threshold"))
 				curve->threshold = (int64_t)plan->threshold;
-			jobs[n++] = (struct job){.impl = impl};
+			jobs[n++] = (struct job){ .impl = impl };
 		}
 	}
 	/* Curves may have moved while the array grew: point at them only now. */
@@ -166,7 +166,7 @@ static int verify_all(const struct calib_plan *plan, struct calib_bufs *b)
 static int add_point(struct costmodel_curve *c, uint64_t size, double *v, int runs,
 		     const struct calib_timer *t)
 {
-	struct costmodel_point p = {.size = size};
+	struct costmodel_point p = { .size = size };
 	double to_ns = 1e9 / t->tsc_hz, med;
 
 	med = calib_median(v, runs);
@@ -252,7 +252,7 @@ static void report_spread(const struct costmodel *m, double secs)
 int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 {
 	struct costmodel *m = costmodel_new();
-	struct calib_bufs bufs = {0};
+	struct calib_bufs bufs = { 0 };
 	struct calib_timer timer;
 	struct job *jobs = NULL;
 	size_t nr_jobs = 0, i, j;

@@ -62,8 +62,8 @@ int calib_sizes_default(struct calib_sizes *s)
 
 int calib_sizes_quick(struct calib_sizes *s)
 {
-	static const uint64_t quick[] = {8,    16,   32,   64,	  128,	 256,	 512,	 1024,
-					 2048, 4096, 8192, 16384, 65536, 262144, 1048576};
+	static const uint64_t quick[] = { 8,	16,   32,   64,	   128,	  256,	  512,	  1024,
+					  2048, 4096, 8192, 16384, 65536, 262144, 1048576 };
 	size_t i;
 
 	memset(s, 0, sizeof(*s));

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "calib_table.h"
 
-static const unsigned int short_sizes[] = {32, 64, 128, 256};
+static const unsigned int short_sizes[] = { 32, 64, 128, 256 };
 #define PATCH_SIZE 4096
 
 static const struct {

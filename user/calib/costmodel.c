@@ -233,8 +233,8 @@ int costmodel_crossover(const struct costmodel_curve *a, const struct costmodel_
 	/* Only where both were measured: extrapolation says nothing about a crossover. */
 	first = a->points[0].size > b->points[0].size ? a->points[0].size : b->points[0].size;
 	last = a->points[a->nr_points - 1].size < b->points[b->nr_points - 1].size
-		   ? a->points[a->nr_points - 1].size
-		   : b->points[b->nr_points - 1].size;
+		       ? a->points[a->nr_points - 1].size
+		       : b->points[b->nr_points - 1].size;
 	for (i = 0; i < n; i++) {
 		if (xs[i] < first || xs[i] > last || (m && xs[i] == xs[m - 1]))
 			continue;

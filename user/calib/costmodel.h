@@ -42,11 +42,11 @@ struct costmodel_curve {
 
 struct costmodel {
 	struct host_meta meta; /* kernel, CPU, flags, host, start, tool version, command */
-	bool erms;		  /* the CPU reported ERMS when this was measured */
-	bool measured;		  /* false for a model built from published figures */
-	char *note;		  /* where the figures come from, free text */
-	char *timer;		  /* "rdtscp" or "lfence+rdtsc" */
-	double tsc_hz;		  /* TSC frequency measured against CLOCK_MONOTONIC */
+	bool erms;	       /* the CPU reported ERMS when this was measured */
+	bool measured;	       /* false for a model built from published figures */
+	char *note;	       /* where the figures come from, free text */
+	char *timer;	       /* "rdtscp" or "lfence+rdtsc" */
+	double tsc_hz;	       /* TSC frequency measured against CLOCK_MONOTONIC */
 	double timer_overhead_cycles;
 	double timer_step_cycles; /* the TSC's step: single timed calls are quantised to it */
 	int cpu;		  /* CPU pinned to, -1 if unknown */

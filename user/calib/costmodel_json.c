@@ -141,15 +141,15 @@ static void meta_from_json(json_object *o, struct costmodel *m)
 
 static int point_from_json(json_object *o, struct costmodel_curve *c, const char *name, size_t idx)
 {
-	struct costmodel_point p = {.spread = -1};
+	struct costmodel_point p = { .spread = -1 };
 	double size;
 	int err;
 
 	if (jsonr_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
 	    jsonr_num(o, "ns", &p.ns) || p.ns < 0) {
-		p_err(
-		    "%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" >= 0",
-		    name, c->name, costmodel_cache_name(c->cache), idx);
+		p_err("%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" >= "
+		      "0",
+		      name, c->name, costmodel_cache_name(c->cache), idx);
 		return -EINVAL;
 	}
 	p.size = (uint64_t)size;
@@ -248,10 +248,10 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 	}
 	version = json_object_get_int64(v);
 	if (version > COSTMODEL_VERSION || version < 1) {
-		p_err(
-		    "%s: cost model version %lld; this copyprof reads version %d: a newer copyprof "
-		    "wrote it, upgrade copyprof to read it",
-		    name, (long long)version, COSTMODEL_VERSION);
+		p_err("%s: cost model version %lld; this copyprof reads version %d: a newer "
+		      "copyprof "
+		      "wrote it, upgrade copyprof to read it",
+		      name, (long long)version, COSTMODEL_VERSION);
 		return -EINVAL;
 	}
 	if (!json_object_object_get_ex(root, "impls", &impls) ||

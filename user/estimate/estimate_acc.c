@@ -42,9 +42,9 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 				a->beyond += calls;
 			today = est_cost_bucket(c, &pol[0], lo, hi, 1, mean, &bound, &split);
 			for (p = 0; p < np; p++) {
-				double cost = p ? est_cost_bucket(c, &pol[p], lo, hi, 1, mean, &bound,
-								  &split) :
-						  today;
+				double cost = p ? est_cost_bucket(c, &pol[p], lo, hi, 1, mean,
+								  &bound, &split)
+						: today;
 
 				a->total[p] += calls * cost;
 				if (!full)

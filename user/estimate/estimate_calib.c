@@ -30,8 +30,9 @@ static int add_impl(struct calib_plan *plan, const char *name)
 int est_calibrate_quick(const struct est_input *ins, size_t nr, const struct est_options *o,
 			struct costmodel **out)
 {
-	struct calib_plan plan = { .cpu = -1, .runs = 3, .quick = true,
-				   .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT };
+	struct calib_plan plan = {
+		.cpu = -1, .runs = 3, .quick = true, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT
+	};
 	size_t i;
 	int f, k, err = 0;
 
@@ -66,8 +67,8 @@ int est_calibrate_quick(const struct est_input *ins, size_t nr, const struct est
 	if (!err) {
 		p_info("no cost model given (-m): measuring %zu implementation%s on this CPU, as "
 		       "'copyprof calibrate --quick' would; keep one with 'copyprof calibrate "
-		       "--quick -o FILE' and pass it with -m", plan.nr_impls,
-		       plan.nr_impls == 1 ? "" : "s");
+		       "--quick -o FILE' and pass it with -m",
+		       plan.nr_impls, plan.nr_impls == 1 ? "" : "s");
 		err = calib_session_run(&plan, out);
 	}
 	calib_sizes_free(&plan.sizes);

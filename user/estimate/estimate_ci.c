@@ -14,8 +14,8 @@ struct point_set {
 	bool global; /* feeds the dispatch cost: affects every bucket */
 };
 
-static int add_set(struct point_set *sets, size_t *nr, size_t cap,
-		   const struct costmodel_curve *cv, bool global)
+static int add_set(struct point_set *sets, size_t *nr, size_t cap, const struct costmodel_curve *cv,
+		   bool global)
 {
 	size_t i;
 
@@ -65,10 +65,12 @@ int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est
 	for (k = 0; k < COSTMODEL_NR_CACHES && !err; k++) {
 		if (!c->w[k])
 			continue;
-		err = add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64, c->loop[k], false) ?:
-		      add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64, c->today[k], false);
+		err = add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64, c->loop[k], false)
+			      ?: add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64, c->today[k],
+					 false);
 		if (!err && !c->string_via_dispatch[k])
-			err = add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64, c->string[k], false);
+			err = add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64, c->string[k],
+				      false);
 		for (j = 0; !err && j < c->nr_dispatch[k]; j++)
 			err = add_set(sets, &nsets, 4 * COSTMODEL_NR_CACHES + 64,
 				      c->dispatch_curves[k][j], true);
@@ -91,7 +93,8 @@ int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est
 			pt->ns = saved;
 			t = a->total[0];
 			for (p = 0; p < np && t > 0; p++) {
-				double d = a->total[p] / t - r->rows[p].total_ns / r->rows[0].total_ns;
+				double d =
+					a->total[p] / t - r->rows[p].total_ns / r->rows[0].total_ns;
 
 				r->rows[p].var_calib += d * d;
 			}

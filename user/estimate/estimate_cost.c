@@ -18,8 +18,8 @@ static int missing(const char *model_name, const char *impl, enum costmodel_cach
 		   enum est_family f, const char *role)
 {
 	p_err("cost model %s has no curve for %s in cache state %s (%s of %s): measure it with "
-	      "copyprof calibrate, or choose another --cache/--family", model_name, impl,
-	      costmodel_cache_name(cache), role, est_family(f)->name);
+	      "copyprof calibrate, or choose another --cache/--family",
+	      model_name, impl, costmodel_cache_name(cache), role, est_family(f)->name);
 	return -ENOENT;
 }
 
@@ -74,8 +74,8 @@ static double combine(double *v, double *var, size_t n)
 double est_point_sigma(const struct costmodel_point *p, int runs)
 {
 	/* Expected range of n normal samples in standard deviations (Tippett's d2). */
-	static const double d2[] = { 0, 0, 1.128, 1.693, 2.059, 2.326, 2.534, 2.704, 2.847,
-				     2.970, 3.078 };
+	static const double d2[] = { 0,	    0,	   1.128, 1.693, 2.059, 2.326,
+				     2.534, 2.704, 2.847, 2.970, 3.078 };
 	double range;
 
 	if (p->ns_max > 0 && p->ns_max >= p->ns_min)
@@ -123,11 +123,13 @@ void est_costs_refresh(struct est_costs *c)
 					  costmodel_cost_ns(c->loop[k], (double)d->points[j].size);
 				vlo[nlo] = diff_var(c, &d->points[j], c->loop[k]);
 			}
-			for (j = start; c->string[k] && !c->string_via_dispatch[k] &&
-					j < d->nr_points && j < start + DISPATCH_HI_POINTS && nhi < 64;
+			for (j = start;
+			     c->string[k] && !c->string_via_dispatch[k] && j < d->nr_points &&
+			     j < start + DISPATCH_HI_POINTS && nhi < 64;
 			     j++, nhi++) {
-				hi[nhi] = d->points[j].ns -
-					  costmodel_cost_ns(c->string[k], (double)d->points[j].size);
+				hi[nhi] =
+					d->points[j].ns -
+					costmodel_cost_ns(c->string[k], (double)d->points[j].size);
 				vhi[nhi] = diff_var(c, &d->points[j], c->string[k]);
 			}
 		}
@@ -257,8 +259,8 @@ void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const cha
 		c->mix_today[k] = est_mix_penalty(mix, today_impl, n);
 		c->mix_loop[k] = est_mix_penalty(mix, fi->loop, n);
 		c->mix_string[k] = est_mix_penalty(mix, fi->string, n);
-		c->mix_dispatch[k] = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch, n) :
-							     c->mix_loop[k];
+		c->mix_dispatch[k] = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch, n)
+							   : c->mix_loop[k];
 	}
 }
 
@@ -392,8 +394,10 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 			 */
 			double below = (double)(p->threshold - lo) / (double)(hi - lo);
 
-			l = est_cost_side(c, EST_SIDE_LOOP, ((double)lo + (double)p->threshold - 1) / 2);
-			s = est_cost_side(c, EST_SIDE_STRING, ((double)p->threshold + (double)hi - 1) / 2);
+			l = est_cost_side(c, EST_SIDE_LOOP,
+					  ((double)lo + (double)p->threshold - 1) / 2);
+			s = est_cost_side(c, EST_SIDE_STRING,
+					  ((double)p->threshold + (double)hi - 1) / 2);
 			*split = true;
 			*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
 					      est_cost_side(c, EST_SIDE_STRING, mean));

@@ -62,8 +62,13 @@ void est_costs_release(struct est_costs *c);
 /* Recomputes the dispatch costs from the curves (after their points changed). */
 void est_costs_refresh(struct est_costs *c);
 
-enum est_side { EST_SIDE_TODAY, EST_SIDE_LOOP, EST_SIDE_STRING, EST_SIDE_LOOP_BARE,
-		EST_SIDE_STRING_BARE };
+enum est_side {
+	EST_SIDE_TODAY,
+	EST_SIDE_LOOP,
+	EST_SIDE_STRING,
+	EST_SIDE_LOOP_BARE,
+	EST_SIDE_STRING_BARE
+};
 
 /* Per-call cost in ns at length @n of one side, averaged over the cache mix. */
 double est_cost_side(const struct est_costs *c, enum est_side side, double n);

@@ -26,8 +26,8 @@ static char *site_label(const struct profile_site *s, const char *caller)
 }
 
 /* Appends a site row for @s with @slots as its lengths; @caller names who called, if a caller. */
-static int add_row(struct est_input *in, const struct profile_site *s, const struct hist_slot *slots,
-		   const char *caller)
+static int add_row(struct est_input *in, const struct profile_site *s,
+		   const struct hist_slot *slots, const char *caller)
 {
 	struct est_site *v = realloc(in->sites, (in->nr_sites + 1) * sizeof(*v));
 	uint32_t b;
@@ -121,8 +121,7 @@ int est_inputs_from_profile(const struct profile *p, const char *name, struct es
 		if (p->sample) {
 			in->sample_hz = p->sample->hz;
 			if (p->sample->total > p->sample->idle)
-				in->total_samples =
-					(double)(p->sample->total - p->sample->idle);
+				in->total_samples = (double)(p->sample->total - p->sample->idle);
 		}
 		in->name = strdup(name);
 		err = in->name ? 0 : -ENOMEM;
@@ -205,7 +204,8 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 			continue; /* a header such as "size,count" */
 		if (r < 0 || !(w >= 0) || !isfinite(w) || size >= (1ULL << 40)) {
 			p_err("%s:%zu: expected 'size,count' or 'size<TAB>probability' with a size "
-			      "below 2^40 and a weight >= 0", path, lineno);
+			      "below 2^40 and a weight >= 0",
+			      path, lineno);
 			err = -EINVAL;
 			goto out;
 		}

@@ -13,7 +13,7 @@ struct profile;
 
 /* One site's histogram for one family. */
 struct est_site {
-	char *label;		   /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
+	char *label; /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
 	enum est_family family;
 	bool time_weighted;	   /* n[] are samples (time-weighted), not calls */
 	bool counted;		   /* n[] are event counts: Poisson counting error applies */
@@ -23,11 +23,11 @@ struct est_site {
 
 /* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */
 struct est_input {
-	char *name;		  /* what it is, for the output */
+	char *name;	       /* what it is, for the output */
 	struct host_meta meta; /* kernel, CPU model and flags: borrowed strings, not freed */
-	double duration_s;	  /* recorded seconds (summed over hosts); 0 if unknown */
-	double total_samples;	  /* sampled: every sample taken while recording; 0 if unknown */
-	double sample_hz;	  /* sampled: samples per second per CPU; 0 if unknown */
+	double duration_s;     /* recorded seconds (summed over hosts); 0 if unknown */
+	double total_samples;  /* sampled: every sample taken while recording; 0 if unknown */
+	double sample_hz;      /* sampled: samples per second per CPU; 0 if unknown */
 	struct est_site *sites;
 	size_t nr_sites;
 };

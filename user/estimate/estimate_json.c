@@ -71,8 +71,8 @@ static json_object *sites_to_json(const struct est_family_result *fr)
 		put_num(o, "calls", s->calls);
 		put_num(o, "today_ns", s->today_ns);
 		put_num(o, "at_ns", s->at_ns);
-		put_num(o, "delta_pct", s->today_ns > 0 ?
-						100 * (s->at_ns - s->today_ns) / s->today_ns : 0);
+		put_num(o, "delta_pct",
+			s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0);
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -141,8 +141,7 @@ static json_object *split_to_json(const struct est_mix *mix)
 }
 
 /* A correction's head: applied and why not, or its replay's calls, runs and CPU. */
-static json_object *correction_head(bool applied, const char *why, size_t calls, int runs,
-				    int cpu)
+static json_object *correction_head(bool applied, const char *why, size_t calls, int runs, int cpu)
 {
 	json_object *o = json_object_new_object();
 
@@ -249,8 +248,9 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	json_object_object_add(o, "mix_correction", mix_to_json(&fr->mix));
 	json_object_object_add(o, "neighbour_correction", neighbour_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)
-		json_object_array_add(rows, row_to_json(&fr->rows[i], fr->measured_pct ?
-									       fr->measured_pct[i] : NAN));
+		json_object_array_add(
+			rows,
+			row_to_json(&fr->rows[i], fr->measured_pct ? fr->measured_pct[i] : NAN));
 	json_object_object_add(o, "policies", rows);
 	if (fr->best < 0)
 		return o;
@@ -265,10 +265,10 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		validation_best_to_json(fr, v);
 		json_object_object_add(o, "validation", v);
 	}
-	json_object_object_add(flat, "lo", fr->flat_lo == EST_NEVER ? NULL :
-					    json_object_new_uint64(fr->flat_lo));
-	json_object_object_add(flat, "hi", fr->flat_hi == EST_NEVER ? NULL :
-					    json_object_new_uint64(fr->flat_hi));
+	json_object_object_add(
+		flat, "lo", fr->flat_lo == EST_NEVER ? NULL : json_object_new_uint64(fr->flat_lo));
+	json_object_object_add(
+		flat, "hi", fr->flat_hi == EST_NEVER ? NULL : json_object_new_uint64(fr->flat_hi));
 	json_object_object_add(o, "within_1pct", flat);
 	put_str(o, "at", fr->rows[fr->at].pol.name);
 	json_object_object_add(o, "sites", sites_to_json(fr));

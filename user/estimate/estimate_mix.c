@@ -76,8 +76,9 @@ double est_mix_choose_classes(struct est_mix *mix, const double *bucket_calls)
 	for (i = 0; i < k; i++)
 		cl->calls[i] = calls_in(bucket_calls, cl->edges[i], cl->edges[i + 1]);
 	for (i = 0; i < EST_MIX_NR_BUCKETS; i++)
-		cl->bucket_calls[i] = hist_bucket_lo(i) < mix->cutoff && bucket_calls[i] > 0 ?
-					      bucket_calls[i] : 0;
+		cl->bucket_calls[i] = hist_bucket_lo(i) < mix->cutoff && bucket_calls[i] > 0
+					      ? bucket_calls[i]
+					      : 0;
 	return total;
 }
 
@@ -149,7 +150,8 @@ static void derive_split(struct est_mix *mix, enum est_family f)
 		below += cl->calls[k - 1];
 		mix->split.penalty_ns[k] = mix->split.samples[k].penalty_ns -
 					   (below * lo->samples[k - 1].penalty_ns +
-					    (all - below) * hi->samples[k].penalty_ns) / all;
+					    (all - below) * hi->samples[k].penalty_ns) /
+						   all;
 	}
 }
 
@@ -164,9 +166,11 @@ void est_mix_derive(struct est_mix *mix, enum est_family f)
 
 		if (!e->nr_samples)
 			continue;
-		all = e->span == EST_MIX_SPAN_BELOW ? &e->samples[e->nr_samples - 1] : &e->samples[0];
+		all = e->span == EST_MIX_SPAN_BELOW ? &e->samples[e->nr_samples - 1]
+						    : &e->samples[0];
 		if (e->span != EST_MIX_SPAN_ALL && e->nr_samples != nk)
-			e->span = EST_MIX_SPAN_ALL; /* not nested by class: the widest sample only */
+			e->span =
+				EST_MIX_SPAN_ALL; /* not nested by class: the widest sample only */
 		e->shuffled_ns = all->shuffled_ns;
 		e->sorted_ns = all->sorted_ns;
 		e->predicted_ns = all->predicted_ns;
@@ -182,8 +186,9 @@ void est_mix_derive(struct est_mix *mix, enum est_family f)
 			}
 			calls += mix->classes.calls[c];
 			total = calls * e->samples[c].penalty_ns;
-			e->class_penalty_ns[c] = mix->classes.calls[c] > 0 ?
-							 (total - prev) / mix->classes.calls[c] : 0;
+			e->class_penalty_ns[c] = mix->classes.calls[c] > 0
+							 ? (total - prev) / mix->classes.calls[c]
+							 : 0;
 			prev = total;
 		}
 	}

@@ -34,7 +34,10 @@
 #define EST_MIX_CUTOFF 512
 #define EST_MIX_MAX_IMPLS 4
 /* Candidate class edges below the cutoff (bucket edges, so no bucket straddles a class). */
-#define EST_MIX_EDGES { 32, 64, 128, 256 }
+#define EST_MIX_EDGES                                                                              \
+	{                                                                                          \
+		32, 64, 128, 256                                                                   \
+	}
 #define EST_MIX_MAX_CLASSES 5
 #define EST_MIX_MIN_SHARE 0.05
 
@@ -94,10 +97,10 @@ struct est_mix_split {
 };
 
 struct est_mix {
-	bool applied;	  /* false: the pure model (see @why) */
-	char why[192];	  /* why not applied */
-	uint64_t cutoff;  /* lengths below this get the penalties */
-	size_t calls;	  /* calls in each sample */
+	bool applied;	 /* false: the pure model (see @why) */
+	char why[192];	 /* why not applied */
+	uint64_t cutoff; /* lengths below this get the penalties */
+	size_t calls;	 /* calls in each sample */
 	int runs, cpu;
 	struct est_mix_classes classes; /* nr 0: one class, each impl's penalty_ns */
 	struct est_mix_impl impls[EST_MIX_MAX_IMPLS];

@@ -13,8 +13,9 @@
 size_t est_mix_calls(const struct est_cache *cache)
 {
 	/* Flushed calls are timed one by one after a flush: fewer, to keep the time in bounds. */
-	return cache->w[COSTMODEL_SRC_FLUSHED] > 0 || cache->w[COSTMODEL_DST_FLUSHED] > 0 ?
-		       EST_MIX_CALLS_FLUSHED : EST_MIX_CALLS;
+	return cache->w[COSTMODEL_SRC_FLUSHED] > 0 || cache->w[COSTMODEL_DST_FLUSHED] > 0
+		       ? EST_MIX_CALLS_FLUSHED
+		       : EST_MIX_CALLS;
 }
 
 bool est_mix_model_is_here(const struct costmodel *m, struct est_mix *mix)
@@ -63,8 +64,8 @@ static void mix_impls(const struct est_family_result *fr, const struct costmodel
 		for (j = 0; j < mix->nr_impls && strcmp(mix->impls[j].impl, names[i]); j++)
 			;
 		if (j == mix->nr_impls)
-			mix->impls[mix->nr_impls++] = (struct est_mix_impl){ .impl = names[i],
-									     .span = spans[i] };
+			mix->impls[mix->nr_impls++] =
+				(struct est_mix_impl){ .impl = names[i], .span = spans[i] };
 	}
 }
 
@@ -85,9 +86,11 @@ static size_t mix_samples(struct est_mix *mix, enum est_family f, struct replay_
 			struct est_mix_sample *q = &e->samples[k];
 
 			q->lo = e->span == EST_MIX_SPAN_FROM ? mix->classes.edges[k] : 0;
-			q->hi = e->span == EST_MIX_SPAN_BELOW ? mix->classes.edges[k + 1] :
-								mix->cutoff;
-			s[n++] = (struct replay_mix_sample){ .impl = e->impl, .lo = q->lo, .hi = q->hi };
+			q->hi = e->span == EST_MIX_SPAN_BELOW ? mix->classes.edges[k + 1]
+							      : mix->cutoff;
+			s[n++] = (struct replay_mix_sample){ .impl = e->impl,
+							     .lo = q->lo,
+							     .hi = q->hi };
 		}
 		e->nr_samples = nk;
 	}
@@ -99,12 +102,15 @@ static size_t mix_samples(struct est_mix *mix, enum est_family f, struct replay_
 	for (k = 1; k < mix->classes.nr; k++) {
 		struct est_mix_sample *q = &mix->split.samples[k];
 
-		*q = (struct est_mix_sample){ .lo = 0, .hi = mix->cutoff,
+		*q = (struct est_mix_sample){ .lo = 0,
+					      .hi = mix->cutoff,
 					      .t = mix->classes.edges[k] };
-		s[n++] = (struct replay_mix_sample){
-			.impl = mix->split.impl ? mix->split.impl : fi->loop,
-			.string = mix->split.impl ? NULL : fi->string, .t = q->t, .lo = q->lo,
-			.hi = q->hi };
+		s[n++] = (struct replay_mix_sample){ .impl = mix->split.impl ? mix->split.impl
+									     : fi->loop,
+						     .string = mix->split.impl ? NULL : fi->string,
+						     .t = q->t,
+						     .lo = q->lo,
+						     .hi = q->hi };
 	}
 	return n;
 }
@@ -156,9 +162,10 @@ int est_mix_measure(const struct est_family_result *fr, const struct costmodel *
 
 			set_sample(q, &cost[ns]);
 			p_debug("mix correction: %s %s, lengths %llu-%llu: %.2f ns/call shuffled, "
-				"%.2f sorted (model %.2f): %+.2f ns", est_family(fr->family)->name,
-				e->impl, (unsigned long long)q->lo, (unsigned long long)q->hi - 1,
-				q->shuffled_ns, q->sorted_ns, q->predicted_ns, q->penalty_ns);
+				"%.2f sorted (model %.2f): %+.2f ns",
+				est_family(fr->family)->name, e->impl, (unsigned long long)q->lo,
+				(unsigned long long)q->hi - 1, q->shuffled_ns, q->sorted_ns,
+				q->predicted_ns, q->penalty_ns);
 		}
 	}
 	for (k = 1; k < mix->classes.nr; k++, ns++) {
@@ -166,8 +173,9 @@ int est_mix_measure(const struct est_family_result *fr, const struct costmodel *
 
 		set_sample(q, &cost[ns]);
 		p_debug("mix correction: %s split at T=%llu: %.2f ns/call shuffled, %.2f sorted: "
-			"%+.2f ns", est_family(fr->family)->name, (unsigned long long)q->t,
-			q->shuffled_ns, q->sorted_ns, q->penalty_ns);
+			"%+.2f ns",
+			est_family(fr->family)->name, (unsigned long long)q->t, q->shuffled_ns,
+			q->sorted_ns, q->penalty_ns);
 	}
 	est_mix_derive(mix, fr->family);
 	return 0;

@@ -93,10 +93,12 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 		est_acc_run(c, in, f, two, 2, &in->sites[i], a, false);
 		if (a->calls <= 0)
 			continue;
-		r->sites[r->nr_sites++] = (struct est_site_row){
-			.site = &in->sites[i], .calls = a->calls,
-			.today_ns = a->total[0] + residual(o, 0) * a->calls,
-			.at_ns = a->total[1] + residual(o, (size_t)r->at) * a->calls };
+		r->sites[r->nr_sites++] =
+			(struct est_site_row){ .site = &in->sites[i],
+					       .calls = a->calls,
+					       .today_ns = a->total[0] + residual(o, 0) * a->calls,
+					       .at_ns = a->total[1] +
+							residual(o, (size_t)r->at) * a->calls };
 	}
 	free(a);
 	return 0;
@@ -171,8 +173,9 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		w->delta_pct = t > 0 ? 100 * w->delta_ns / t : 0;
 		w->bound_ns = a->bound[p];
 		if (t > 0)
-			w->var_count = fmax(0, (a->saa[p] - 2 * ratio * a->sac[p] +
-						ratio * ratio * a->scc) / (t * t));
+			w->var_count = fmax(
+				0, (a->saa[p] - 2 * ratio * a->sac[p] + ratio * ratio * a->scc) /
+					   (t * t));
 	}
 	free(a);
 	err = est_calib_variance(&c, in, f, m, pol, np, r);

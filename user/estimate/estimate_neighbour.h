@@ -22,12 +22,12 @@
  * (and to each site in proportion to its calls).
  */
 struct est_neighbour {
-	bool applied;	 /* false: not run (see @why) */
+	bool applied; /* false: not run (see @why) */
 	char why[192];
-	size_t calls;	 /* calls replayed in each order */
+	size_t calls; /* calls replayed in each order */
 	int runs, cpu;
-	double speed;	 /* today's sorted replay / today's pure model, per call */
-	size_t nr_rows;	 /* the arrays below are per policy row (NAN: the oracle) */
+	double speed;	/* today's sorted replay / today's pure model, per call */
+	size_t nr_rows; /* the arrays below are per policy row (NAN: the oracle) */
 	double *shuffled_ns, *sorted_ns, *order_ns, *residual_ns; /* order: shuffled - sorted */
 };
 

@@ -59,20 +59,22 @@ int est_neighbour_measure(const struct est_family_result *fr, const double *pure
 	 * penalties are taken back to the model's units. Mispredictions add time: the penalty is
 	 * added, not scaled with each row's cost.
 	 */
-	nb->speed = pure_ns[0] > 0 && nb->sorted_ns[0] > 0 ? nb->sorted_ns[0] / (pure_ns[0] / fr->calls)
-							     : 1;
+	nb->speed = pure_ns[0] > 0 && nb->sorted_ns[0] > 0
+			    ? nb->sorted_ns[0] / (pure_ns[0] / fr->calls)
+			    : 1;
 	for (i = 0; i < fr->nr_rows; i++) {
 		bool ok = isfinite(nb->shuffled_ns[i]) && isfinite(nb->sorted_ns[i]) &&
 			  nb->shuffled_ns[i] > 0 && nb->sorted_ns[i] > 0;
 
 		nb->order_ns[i] = ok ? nb->shuffled_ns[i] - nb->sorted_ns[i] : NAN;
-		nb->residual_ns[i] = ok ? nb->order_ns[i] / nb->speed -
-						  (mixed_ns[i] - pure_ns[i]) / fr->calls :
-					  NAN;
+		nb->residual_ns[i] =
+			ok ? nb->order_ns[i] / nb->speed - (mixed_ns[i] - pure_ns[i]) / fr->calls
+			   : NAN;
 		p_debug("neighbour correction: %s %s: %.2f ns/call shuffled, %.2f sorted, mix "
-			"correction %+.2f: %+.2f ns", est_family(fr->family)->name,
-			fr->rows[i].pol.name, nb->shuffled_ns[i], nb->sorted_ns[i],
-			(mixed_ns[i] - pure_ns[i]) / fr->calls, nb->residual_ns[i]);
+			"correction %+.2f: %+.2f ns",
+			est_family(fr->family)->name, fr->rows[i].pol.name, nb->shuffled_ns[i],
+			nb->sorted_ns[i], (mixed_ns[i] - pure_ns[i]) / fr->calls,
+			nb->residual_ns[i]);
 	}
 	return 0;
 }

@@ -32,8 +32,8 @@ int est_cache_parse(const char *s, struct est_cache *c)
 
 void est_options_default(struct est_options *o)
 {
-	static const uint64_t dflt[] = { 0, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192,
-					 EST_NEVER };
+	static const uint64_t dflt[] = { 0,    32,   64,   128,	 256,  512,
+					 1024, 1536, 2048, 4096, 8192, EST_NEVER };
 
 	memset(o, 0, sizeof(*o));
 	est_cache_parse("warm", &o->cache);

@@ -14,8 +14,9 @@ enum est_kind { EST_TODAY, EST_ALWAYS, EST_THRESHOLD, EST_ORACLE };
 
 struct est_policy {
 	enum est_kind kind;
-	uint64_t threshold; /* EST_THRESHOLD: the string op from this length on (EST_NEVER: never) */
-	char name[24];	    /* "today", "always", "T=2048", "never", "oracle" */
+	uint64_t
+		threshold; /* EST_THRESHOLD: the string op from this length on (EST_NEVER: never) */
+	char name[24];	   /* "today", "always", "T=2048", "never", "oracle" */
 };
 
 /* Today, always, @o's thresholds in order, the oracle: *@np (at most EST_MAX_POLICIES) in @pol. */

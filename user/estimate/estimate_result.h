@@ -19,15 +19,15 @@ struct est_site;
 /* One policy's estimate over an input. */
 struct est_row {
 	struct est_policy pol;
-	double total_ns;    /* over every call of the input */
+	double total_ns; /* over every call of the input */
 	double ns_per_call;
-	double delta_ns;    /* total_ns minus today's */
-	double delta_pct;   /* 100 * delta_ns / today's total */
-	double ci_low;	    /* 95% interval of delta_pct (percentage points) */
+	double delta_ns;  /* total_ns minus today's */
+	double delta_pct; /* 100 * delta_ns / today's total */
+	double ci_low;	  /* 95% interval of delta_pct (percentage points) */
 	double ci_high;
-	double bound_ns;    /* bound on the error of costing each bucket at its mean length */
-	double var_count;   /* variance of delta_pct / 100 from counting (Poisson) */
-	double var_calib;   /* ... and from the calibration spread */
+	double bound_ns;  /* bound on the error of costing each bucket at its mean length */
+	double var_count; /* variance of delta_pct / 100 from counting (Poisson) */
+	double var_calib; /* ... and from the calibration spread */
 };
 
 /* A site's share of the estimate at the chosen policy. */
@@ -41,27 +41,27 @@ struct est_family_result {
 	const char *today_impl;
 	char today_why[128];
 	bool today_approx, today_guessed;
-	bool dispatch_measured;	/* the dispatch cost came from a measured replica */
+	bool dispatch_measured; /* the dispatch cost came from a measured replica */
 	bool dispatch_lo_measured, dispatch_hi_measured; /* ... below T, from T */
-	double dispatch_lo_ns, dispatch_hi_ns; /* the cost a threshold adds (cache mix) */
-	struct est_row *rows;	/* rows[0] is today */
+	double dispatch_lo_ns, dispatch_hi_ns;		 /* the cost a threshold adds (cache mix) */
+	struct est_row *rows;				 /* rows[0] is today */
 	size_t nr_rows;
-	int best;		/* the best threshold row */
-	int oracle;		/* the oracle row */
-	int at;			/* the row of the per-site breakdown */
+	int best;		   /* the best threshold row */
+	int oracle;		   /* the oracle row */
+	int at;			   /* the row of the per-site breakdown */
 	uint64_t flat_lo, flat_hi; /* thresholds within EST_FLAT_FRACTION of the best */
-	double calls;		/* calls (converted from samples for time-weighted sites) */
-	double samples;		/* time-weighted sites' samples */
-	double share;		/* today's share of recorded CPU time, -1 if unknown */
-	double beyond_calls;	/* calls longer than the cost model's largest measured size */
-	bool split_buckets;	/* a threshold fell inside a bucket (costed by assumption) */
+	double calls;		   /* calls (converted from samples for time-weighted sites) */
+	double samples;		   /* time-weighted sites' samples */
+	double share;		   /* today's share of recorded CPU time, -1 if unknown */
+	double beyond_calls;	   /* calls longer than the cost model's largest measured size */
+	bool split_buckets;	   /* a threshold fell inside a bucket (costed by assumption) */
 	struct est_site_row *sites;
 	size_t nr_sites;
-	double *bucket_calls;	/* CP_NBUCKETS: calls per bucket over the family's sites ... */
-	double *bucket_bytes;	/* ... and their lengths: what --validate replays */
-	struct est_mix mix;	/* the mix correction, as applied or why not (set by the caller) */
+	double *bucket_calls;	 /* CP_NBUCKETS: calls per bucket over the family's sites ... */
+	double *bucket_bytes;	 /* ... and their lengths: what --validate replays */
+	struct est_mix mix;	 /* the mix correction, as applied or why not (set by the caller) */
 	struct est_neighbour nb; /* the neighbour correction, likewise */
-	double *measured_pct;	/* --validate: per row, measured delta % (NAN: not replayed) */
+	double *measured_pct;	 /* --validate: per row, measured delta % (NAN: not replayed) */
 	size_t replay_calls;
 	int replay_runs, replay_cpu;
 	/* --validate: the largest measured gap (points) between rows that run the same code on

@@ -33,8 +33,8 @@ static int read_inputs(struct est_run *run, const char *const *profiles, size_t 
 	for (i = 0; i < nr_profiles; i++)
 		profile_free(ps[i]);
 	if (!err && run->profile)
-		err = est_inputs_from_profile(run->profile, nr_profiles == 1 ? profiles[0] :
-					      "merged profiles", &v, &n);
+		err = est_inputs_from_profile(
+			run->profile, nr_profiles == 1 ? profiles[0] : "merged profiles", &v, &n);
 	if (!err && hist) {
 		err = est_input_from_hist(hist, family >= 0 ? family : EST_MEMCPY, &table);
 		if (!err) {
@@ -54,9 +54,8 @@ static int read_inputs(struct est_run *run, const char *const *profiles, size_t 
 	return err;
 }
 
-int est_run_load(struct est_run *run, const struct est_run_opts *opts,
-		 const char *const *profiles, size_t nr_profiles, const char *hist,
-		 const char *const *models, size_t nr_models)
+int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
+		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models)
 {
 	size_t i;
 	int err;
@@ -133,8 +132,8 @@ static int evaluate_neighbour(const struct est_run_opts *opts, struct est_input 
 	if (!mixed)
 		return -ENOMEM;
 	p_info("neighbour correction: replaying %s's whole mix through every policy, shuffled and "
-	       "sorted (%zu calls, %d runs)", est_family(f)->name, est_mix_calls(&opts->o.cache),
-	       EST_MIX_RUNS);
+	       "sorted (%zu calls, %d runs)",
+	       est_family(f)->name, est_mix_calls(&opts->o.cache), EST_MIX_RUNS);
 	err = est_neighbour_measure(fr, pure, mixed, m, &opts->o.cache, &nb);
 	free(mixed);
 	if (err || !nb.applied) {
@@ -155,8 +154,8 @@ static int evaluate_neighbour(const struct est_run_opts *opts, struct est_input 
  * replay the family's short lengths, then cost again with the penalties; then the neighbour
  * correction. @fr holds the pure model's result on entry.
  */
-static int evaluate_mixed(const struct est_run_opts *opts, struct est_input *in,
-			  enum est_family f, struct costmodel *m, const char *model_name, bool here,
+static int evaluate_mixed(const struct est_run_opts *opts, struct est_input *in, enum est_family f,
+			  struct costmodel *m, const char *model_name, bool here,
 			  struct est_family_result *fr)
 {
 	struct est_options o = opts->o;
@@ -170,8 +169,9 @@ static int evaluate_mixed(const struct est_run_opts *opts, struct est_input *in,
 		est_mix_model_is_here(m, &mix);
 	} else {
 		p_info("mix correction: replaying %s's lengths below %d bytes by size class (%zu "
-		       "calls a sample, %d runs)", est_family(f)->name, EST_MIX_CUTOFF,
-		       est_mix_calls(&opts->o.cache), EST_MIX_RUNS);
+		       "calls a sample, %d runs)",
+		       est_family(f)->name, EST_MIX_CUTOFF, est_mix_calls(&opts->o.cache),
+		       EST_MIX_RUNS);
 		err = est_mix_measure(fr, m, &opts->o.cache, &mix);
 		if (err)
 			return err;
@@ -192,8 +192,9 @@ static int evaluate_mixed(const struct est_run_opts *opts, struct est_input *in,
 	if (pure)
 		err = evaluate_neighbour(opts, in, f, m, model_name, pure, fr);
 	else
-		est_neighbour_skip(&fr->nb, opts->no_mix ? "--no-mix-correction" :
-					    opts->no_nb ? "--no-neighbour-correction" : mix.why);
+		est_neighbour_skip(&fr->nb, opts->no_mix  ? "--no-mix-correction"
+					    : opts->no_nb ? "--no-neighbour-correction"
+							  : mix.why);
 out:
 	free(pure);
 	return err;

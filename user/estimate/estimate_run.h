@@ -26,7 +26,7 @@ struct est_run_opts {
 
 struct est_run {
 	struct est_run_opts opts;
-	struct est_input *ins;	 /* each profile group, then the size table */
+	struct est_input *ins; /* each profile group, then the size table */
 	size_t nr_ins;
 	struct profile *profile; /* the profiles read (merged): @ins borrow its strings */
 	struct costmodel *models[EST_MAX_MODELS];
@@ -50,9 +50,8 @@ struct est_report {
  * models @models; with none, measures one now as calibrate --quick would. Returns 0, or -errno
  * after printing why; est_run_free() either way.
  */
-int est_run_load(struct est_run *run, const struct est_run_opts *opts,
-		 const char *const *profiles, size_t nr_profiles, const char *hist,
-		 const char *const *models, size_t nr_models);
+int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
+		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models);
 /*
  * Estimates input @i with the cost model measured on its CPU (else the first): every family
  * it has calls of (or the one asked for), under the pure model, then with the mix and the

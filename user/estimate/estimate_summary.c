@@ -88,13 +88,16 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 	} else {
 		fprintf(s, ", for this %s size distribution", fi->name);
 	}
-	fprintf(s, ", %s is estimated to %s %s time by %.1f%% (95%% CI %+.1f%% to %+.1f%%) "
-		   "against today's %s", pol, verb(at->delta_pct), fi->name, fabs(at->delta_pct),
-		at->ci_low, at->ci_high, fr->today_impl);
+	fprintf(s,
+		", %s is estimated to %s %s time by %.1f%% (95%% CI %+.1f%% to %+.1f%%) "
+		"against today's %s",
+		pol, verb(at->delta_pct), fi->name, fabs(at->delta_pct), at->ci_low, at->ci_high,
+		fr->today_impl);
 	fprintf(s, ", with %s caches and costs %s on %s%s.", r->o->cache.label,
 		r->m->measured ? "measured by copyprof calibrate" : "taken from published figures",
 		r->m->meta.cpu_model ?: "an unnamed CPU",
-		r->m->measured ? "" : " (no spread known: the interval covers counting error only)");
+		r->m->measured ? ""
+			       : " (no spread known: the interval covers counting error only)");
 	if (best != at)
 		fprintf(s, " The best threshold for this profile is %s (%+.1f%%).", best->pol.name,
 			best->delta_pct);

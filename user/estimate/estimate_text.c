@@ -23,12 +23,14 @@ static void print_mix(FILE *f, const struct est_mix *mix)
 		fprintf(f, "  mix correction: none (%s)\n", mix->why[0] ? mix->why : "not run");
 		return;
 	}
-	fprintf(f, "  mix correction below %llu B (%zu calls of the profile's lengths; ns per call "
-		"shuffled - sorted, model):\n   ", (unsigned long long)mix->cutoff, mix->calls);
+	fprintf(f,
+		"  mix correction below %llu B (%zu calls of the profile's lengths; ns per call "
+		"shuffled - sorted, model):\n   ",
+		(unsigned long long)mix->cutoff, mix->calls);
 	for (i = 0; i < mix->nr_impls; i++)
 		fprintf(f, "%s %s %+.2f ns (%.1f - %.1f, %.1f)", i ? "," : "", mix->impls[i].impl,
-			mix->impls[i].penalty_ns, mix->impls[i].shuffled_ns, mix->impls[i].sorted_ns,
-			mix->impls[i].predicted_ns);
+			mix->impls[i].penalty_ns, mix->impls[i].shuffled_ns,
+			mix->impls[i].sorted_ns, mix->impls[i].predicted_ns);
 	fprintf(f, "\n");
 	if (cl->nr < 2)
 		return;
@@ -36,9 +38,11 @@ static void print_mix(FILE *f, const struct est_mix *mix)
 	for (i = 0; i < mix->nr_impls; i++)
 		if ((int)strlen(mix->impls[i].impl) > w)
 			w = (int)strlen(mix->impls[i].impl);
-	fprintf(f, "  per size class (ns per call; the loop side timed on the lengths below each "
+	fprintf(f,
+		"  per size class (ns per call; the loop side timed on the lengths below each "
 		"class's end,\n  the string op on those from its start; a threshold T at a "
-		"class's start (lo) adds\n  its split penalty to every call below %llu B):\n    %-*s",
+		"class's start (lo) adds\n  its split penalty to every call below %llu B):\n    "
+		"%-*s",
 		(unsigned long long)mix->cutoff, w, "lengths");
 	for (k = 0; k < cl->nr; k++) {
 		snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)cl->edges[k],
@@ -70,9 +74,11 @@ static void print_neighbour(FILE *f, const struct est_family_result *fr)
 		fprintf(f, "  neighbour correction: none (%s)\n", nb->why[0] ? nb->why : "not run");
 		return;
 	}
-	fprintf(f, "  neighbour correction (each policy on the whole mix, %zu calls, shuffled - "
+	fprintf(f,
+		"  neighbour correction (each policy on the whole mix, %zu calls, shuffled - "
 		"sorted over the replay's speed %.3f; ns per call added beyond the mix correction):"
-		"\n   ", nb->calls, nb->speed);
+		"\n   ",
+		nb->calls, nb->speed);
 	for (i = 0; i < nb->nr_rows; i++) {
 		if (!isfinite(nb->residual_ns[i]))
 			continue;
@@ -107,11 +113,13 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
 		fr->today_approx ? " [approximation]" : "");
 	if (est_family(fr->family)->dispatch)
-		fprintf(f, "  dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below T%s, "
-			"%+.2f ns from T%s\n", est_family(fr->family)->dispatch,
-			est_family(fr->family)->loop, est_family(fr->family)->string,
-			fr->dispatch_lo_ns, fr->dispatch_lo_measured ? "" : " (not measured)",
-			fr->dispatch_hi_ns, fr->dispatch_hi_measured ? "" : " (not measured)");
+		fprintf(f,
+			"  dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below T%s, "
+			"%+.2f ns from T%s\n",
+			est_family(fr->family)->dispatch, est_family(fr->family)->loop,
+			est_family(fr->family)->string, fr->dispatch_lo_ns,
+			fr->dispatch_lo_measured ? "" : " (not measured)", fr->dispatch_hi_ns,
+			fr->dispatch_hi_measured ? "" : " (not measured)");
 	else
 		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
 			est_family(fr->family)->name);
@@ -183,16 +191,19 @@ static void print_notes(FILE *f, const struct est_report *r, const struct est_fa
 		if (fr->rows[i].bound_ns > maxb)
 			maxb = fr->rows[i].bound_ns;
 	if (fr->rows[0].total_ns > 0)
-		fprintf(f, "  costing buckets at their mean length: error at most %.3f%% of today\n",
+		fprintf(f,
+			"  costing buckets at their mean length: error at most %.3f%% of today\n",
 			100 * maxb / fr->rows[0].total_ns);
 	if (fr->beyond_calls > 0)
-		fprintf(f, "  note: %.2f%% of calls are longer than the largest size measured; their "
-			"cost is extrapolated\n", 100 * fr->beyond_calls / fr->calls);
+		fprintf(f,
+			"  note: %.2f%% of calls are longer than the largest size measured; their "
+			"cost is extrapolated\n",
+			100 * fr->beyond_calls / fr->calls);
 	if (fr->split_buckets)
 		fprintf(f, "  note: a threshold inside a bucket: lengths there taken as uniform\n");
 	if (fr->today_guessed)
 		fprintf(f, "  note: the kernel version is unknown; today's code assumes a current "
-			"kernel\n");
+			   "kernel\n");
 }
 
 /* Relative error counts where the measured effect is large enough to be told from noise. */
@@ -205,9 +216,11 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 	int best_meas = est_validation_best(fr, &gap, &same);
 	size_t i;
 
-	fprintf(f, "\n  validation: %zu calls replayed (shuffled, fixed seed), %d interleaved runs, "
-		"CPU %d:\n    %-8s %12s %11s %11s %9s\n", fr->replay_calls, fr->replay_runs,
-		fr->replay_cpu, "policy", "predicted %", "measured %", "error pp", "relative");
+	fprintf(f,
+		"\n  validation: %zu calls replayed (shuffled, fixed seed), %d interleaved runs, "
+		"CPU %d:\n    %-8s %12s %11s %11s %9s\n",
+		fr->replay_calls, fr->replay_runs, fr->replay_cpu, "policy", "predicted %",
+		"measured %", "error pp", "relative");
 	for (i = 0; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 		double m = fr->measured_pct[i];
@@ -222,8 +235,10 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 			fprintf(f, " %9s\n", "-");
 	}
 	if (isfinite(fr->noise_floor_pct))
-		fprintf(f, "    noise floor: policies that run the same code measured up to %.2f "
-			"points apart\n", fr->noise_floor_pct);
+		fprintf(f,
+			"    noise floor: policies that run the same code measured up to %.2f "
+			"points apart\n",
+			fr->noise_floor_pct);
 	else
 		fprintf(f, "    noise floor: unknown (no two policies run the same code here)\n");
 	if (best_meas < 0)
@@ -231,8 +246,8 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 	fprintf(f, "    best threshold: predicted %s, measured %s", fr->rows[fr->best].pol.name,
 		fr->rows[best_meas].pol.name);
 	if (best_meas != fr->best)
-		fprintf(f, "; %s measured %.2f points from it: %s", fr->rows[fr->best].pol.name, gap,
-			same ? "the same optimum" : "a different optimum");
+		fprintf(f, "; %s measured %.2f points from it: %s", fr->rows[fr->best].pol.name,
+			gap, same ? "the same optimum" : "a different optimum");
 	fprintf(f, "\n");
 }
 
@@ -247,15 +262,17 @@ static void print_sites(FILE *f, const struct est_family_result *fr)
 		if ((int)strlen(fr->sites[i].site->label) > w)
 			w = (int)strlen(fr->sites[i].site->label);
 	w = w > 90 ? 90 : w;
-	fprintf(f, "\n  per site at %s vs today:\n    %-*s %12s %11s %11s %8s\n", at->pol.name,
-		w, "site", "calls", "today ms", "at T ms", "delta %");
+	fprintf(f, "\n  per site at %s vs today:\n    %-*s %12s %11s %11s %8s\n", at->pol.name, w,
+		"site", "calls", "today ms", "at T ms", "delta %");
 	for (i = 0; i < fr->nr_sites; i++) {
 		const struct est_site_row *s = &fr->sites[i];
 		double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
 
 		fprintf(f, "    %-*.*s %12.6g %11.6g %11.6g %+7.2f%%  %s\n", w, w, s->site->label,
 			s->calls, s->today_ns / 1e6, s->at_ns / 1e6, d,
-			d < -0.005 ? "wins" : d > 0.005 ? "loses" : "same");
+			d < -0.005  ? "wins"
+			: d > 0.005 ? "loses"
+				    : "same");
 	}
 }
 

@@ -27,8 +27,8 @@
 /* A policy as run: lo below T, hi from T (the same implementation for a single one). */
 struct replay_policy {
 	const struct asmref_impl *lo, *hi;
-	uint64_t t;	    /* switch point for lo/hi */
-	uint64_t erms_t;    /* erms_threshold's own T, when it is used */
+	uint64_t t;	 /* switch point for lo/hi */
+	uint64_t erms_t; /* erms_threshold's own T, when it is used */
 };
 
 static void policy_of(const struct est_family_result *fr, const struct est_row *w,
@@ -248,7 +248,8 @@ static double noise_floor(const struct replay_policy *pols, const double *pct, s
  * group's @shuffled and @sorted, so that one row's noise is averaged with its twins'.
  */
 static void pool_same_code(const struct replay_policy *pols, size_t nr,
-			   const struct replay_call *seq, size_t n, double *shuffled, double *sorted)
+			   const struct replay_call *seq, size_t n, double *shuffled,
+			   double *sorted)
 {
 	int group[EST_MAX_THRESHOLDS + 3];
 	size_t i, j, k;
@@ -365,9 +366,9 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 	if (err)
 		goto out;
 	fr->replay_cpu = k;
-	err = rows_policies(fr, &b, seq, n, pols) ?:
-	      time_policies(fr->nr_rows, o->runs, pols, ticks, &b, seqs, n, is_all_warm(o->cache),
-			    &t);
+	err = rows_policies(fr, &b, seq, n, pols)
+		      ?: time_policies(fr->nr_rows, o->runs, pols, ticks, &b, seqs, n,
+				       is_all_warm(o->cache), &t);
 	sched_setaffinity(0, sizeof(old), &old);
 	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
 	if (err)
@@ -375,9 +376,9 @@ int replay_family(struct est_family_result *fr, const struct replay_opts *o)
 	today = robust_total(ticks[0], (size_t)o->runs, nchunks);
 	for (i = 0; i < fr->nr_rows; i++)
 		if (pols[i].lo && today > 0)
-			fr->measured_pct[i] = 100 *
-					      (robust_total(ticks[i], (size_t)o->runs, nchunks) - today) /
-					      today;
+			fr->measured_pct[i] =
+				100 * (robust_total(ticks[i], (size_t)o->runs, nchunks) - today) /
+				today;
 	fr->noise_floor_pct = noise_floor(pols, fr->measured_pct, fr->nr_rows, seq, n);
 	fr->replay_calls = n;
 	fr->replay_runs = o->runs;
@@ -479,9 +480,12 @@ int replay_mix(const struct est_family_result *fr, const struct replay_opts *o,
 		if (all[j].max_n > max_n)
 			max_n = all[j].max_n;
 		/* A dispatch replica at a T of its own: the model's string op from T. */
-		cost[i].predicted_ns = predicted(
-			m, s[i].impl, s[i].string ?: s[i].t ? est_family(fr->family)->string : s[i].impl,
-			s[i].string || s[i].t ? s[i].t : UINT64_MAX, all[j].shuffled, all[j].n);
+		cost[i].predicted_ns = predicted(m, s[i].impl,
+						 s[i].string
+							 ?: s[i].t ? est_family(fr->family)->string
+								   : s[i].impl,
+						 s[i].string || s[i].t ? s[i].t : UINT64_MAX,
+						 all[j].shuffled, all[j].n);
 		cost[i].shuffled_ns = cost[i].sorted_ns = NAN;
 		pols[2 * i].lo = pols[2 * i].hi = asmref_find(s[i].impl);
 		pols[2 * i].t = UINT64_MAX;
@@ -490,15 +494,15 @@ int replay_mix(const struct est_family_result *fr, const struct replay_opts *o,
 			pols[2 * i].t = s[i].t;
 		}
 		/* A dispatch replica runs at the T asked for, else at its curve's. */
-		pols[2 * i].erms_t = s[i].t && !s[i].string ? s[i].t :
-				     warm && warm->threshold >= 0 ? (uint64_t)warm->threshold :
-								    ASMREF_ERMS_THRESHOLD_DEFAULT;
+		pols[2 * i].erms_t = s[i].t && !s[i].string	    ? s[i].t
+				     : warm && warm->threshold >= 0 ? (uint64_t)warm->threshold
+								    : ASMREF_ERMS_THRESHOLD_DEFAULT;
 		pols[2 * i + 1] = pols[2 * i];
 		seqs[2 * i] = all[j].shuffled;
 		seqs[2 * i + 1] = all[j].sorted;
 		if (!pols[2 * i].lo || !pols[2 * i].hi) {
-			p_err("mix correction: no asm-ref replica %s", s[i].string && pols[2 * i].lo ?
-								       s[i].string : s[i].impl);
+			p_err("mix correction: no asm-ref replica %s",
+			      s[i].string && pols[2 * i].lo ? s[i].string : s[i].impl);
 			err = -ENOENT;
 		}
 	}
@@ -523,8 +527,8 @@ int replay_mix(const struct est_family_result *fr, const struct replay_opts *o,
 	for (i = 0; i < nr && !err; i++) {
 		cost[i].shuffled_ns = robust_total(ticks[2 * i], (size_t)o->runs, nchunks) * 1e9 /
 				      t.tsc_hz / (double)n;
-		cost[i].sorted_ns = robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) *
-				    1e9 / t.tsc_hz / (double)n;
+		cost[i].sorted_ns = robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) * 1e9 /
+				    t.tsc_hz / (double)n;
 	}
 out:
 	for (i = 0; i < 2 * nr; i++)
@@ -586,9 +590,10 @@ int replay_orders(const struct est_family_result *fr, const struct replay_opts *
 		bool run = rows[i].lo != NULL;
 		double k = 1e9 / t.tsc_hz / (double)n;
 
-		shuffled_ns[i] = run ? robust_total(ticks[2 * i], (size_t)o->runs, nchunks) * k : NAN;
-		sorted_ns[i] = run ? robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) * k :
-				     NAN;
+		shuffled_ns[i] =
+			run ? robust_total(ticks[2 * i], (size_t)o->runs, nchunks) * k : NAN;
+		sorted_ns[i] =
+			run ? robust_total(ticks[2 * i + 1], (size_t)o->runs, nchunks) * k : NAN;
 	}
 	if (!err)
 		pool_same_code(rows, fr->nr_rows, seq, n, shuffled_ns, sorted_ns);

@@ -99,14 +99,16 @@ size_t replay_draw_sequence(const struct est_family_result *fr, const struct rep
 	*max_n = 0;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
-		double mean = fr->bucket_calls[b] > 0 ? fr->bucket_bytes[b] / fr->bucket_calls[b] : 0;
+		double mean =
+			fr->bucket_calls[b] > 0 ? fr->bucket_bytes[b] / fr->bucket_calls[b] : 0;
 		double w = fmin(mean - (double)lo, (double)hi - 1 - mean);
 
 		if (lo > REPLAY_MAX_SIZE || lo < from || lo >= below)
 			continue;
 		for (i = 0; i < k[b] && n < total; i++) {
-			uint64_t len = hi - lo == 1 ? lo :
-				       (uint64_t)llround(mean - w + 2 * w * rng_unit(&s));
+			uint64_t len = hi - lo == 1
+					       ? lo
+					       : (uint64_t)llround(mean - w + 2 * w * rng_unit(&s));
 
 			seq[n].n = len;
 			seq[n].cache = draw_cache(o->cache, est_family(fr->family)->has_src, &s);

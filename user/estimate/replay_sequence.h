@@ -12,8 +12,8 @@ struct replay_opts {
 	const struct est_cache *cache;
 	int cpu;	  /* CPU to pin to; -1: the one it runs on */
 	size_t max_calls; /* length of the replayed sequence (default REPLAY_CALLS) */
-	int runs;	  /* interleaved runs per policy; the median is kept (default REPLAY_RUNS) */
-	uint64_t seed;	  /* fixed: the same profile replays the same sequence */
+	int runs;      /* interleaved runs per policy; the median is kept (default REPLAY_RUNS) */
+	uint64_t seed; /* fixed: the same profile replays the same sequence */
 };
 
 #define REPLAY_CALLS 20000

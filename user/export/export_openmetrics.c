@@ -11,10 +11,11 @@
 #include "lib/utf8.h"
 
 const uint64_t om_edges[OM_NR_EDGES] = {
-	1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 1536, 2048, 4096, 8192, 1ULL << 14,
-	1ULL << 15, 1ULL << 16, 1ULL << 17, 1ULL << 18, 1ULL << 19, 1ULL << 20, 1ULL << 21,
-	1ULL << 22, 1ULL << 23, 1ULL << 24, 1ULL << 25, 1ULL << 26, 1ULL << 27, 1ULL << 28,
-	1ULL << 29, 1ULL << 30, 1ULL << 31, 1ULL << 32,
+	1,	    2,		4,	    8,		16,	    32,		64,
+	128,	    256,	512,	    1024,	1536,	    2048,	4096,
+	8192,	    1ULL << 14, 1ULL << 15, 1ULL << 16, 1ULL << 17, 1ULL << 18, 1ULL << 19,
+	1ULL << 20, 1ULL << 21, 1ULL << 22, 1ULL << 23, 1ULL << 24, 1ULL << 25, 1ULL << 26,
+	1ULL << 27, 1ULL << 28, 1ULL << 29, 1ULL << 30, 1ULL << 31, 1ULL << 32,
 };
 
 #define FAMILY_CALLS "copyprof_copy_length_bytes"
@@ -86,12 +87,12 @@ void om_put_escaped(FILE *f, const char *s)
 
 struct om_label {
 	const char *name;
-	const char *value;	/* NULL or "": left out (OpenMetrics reads them as absent) */
+	const char *value; /* NULL or "": left out (OpenMetrics reads them as absent) */
 };
 
 struct om_writer {
 	FILE *f;
-	char ts[32];		/* " 1796029200" with --timestamp, else "" */
+	char ts[32]; /* " 1796029200" with --timestamp, else "" */
 	struct om_stats *st;
 };
 
@@ -151,8 +152,8 @@ static void put_family(FILE *f, const char *name, const char *type, const char *
 }
 
 /* The labels of a site's series: who it is, then where it was recorded. */
-static size_t site_labels(const struct profile *p, const struct profile_site *s,
-			  struct om_label *l, char *id, char *off)
+static size_t site_labels(const struct profile *p, const struct profile_site *s, struct om_label *l,
+			  char *id, char *off)
 {
 	struct export_origin o;
 	size_t n = 0;
@@ -215,9 +216,10 @@ static void put_histograms(struct om_writer *w, const struct profile *p, bool sa
 			   "Samples (record --sample, import-perf) inside copies of each length in "
 			   "bytes: time-weighted, not calls; totals over the recording, not live.");
 	else
-		put_family(w->f, FAMILY_CALLS, "histogram", "bytes",
-			   "Calls of a copy site by length in bytes, totals over the recording (not "
-			   "live); le is a copyprof bucket edge minus 1, so every count is exact.");
+		put_family(
+			w->f, FAMILY_CALLS, "histogram", "bytes",
+			"Calls of a copy site by length in bytes, totals over the recording (not "
+			"live); le is a copyprof bucket edge minus 1, so every count is exact.");
 	for (i = 0; i < p->nr_sites; i++)
 		if (export_site_is_sampled(&p->sites[i]) == sampled)
 			put_histogram(w, sampled ? FAMILY_SAMPLED : FAMILY_CALLS, p, &p->sites[i]);

@@ -29,13 +29,13 @@ void om_format_le(char *buf, size_t size, uint64_t v);
 void om_put_escaped(FILE *f, const char *s);
 
 struct om_opts {
-	bool timestamp;	/* stamp each sample with the recording's start (meta.start) */
+	bool timestamp; /* stamp each sample with the recording's start (meta.start) */
 };
 
 /* What went into the exposition, for the summary line. */
 struct om_stats {
-	uint64_t series;	/* histograms (one per site) */
-	uint64_t lines;		/* sample lines */
+	uint64_t series; /* histograms (one per site) */
+	uint64_t lines;	 /* sample lines */
 };
 
 /*

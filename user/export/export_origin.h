@@ -11,9 +11,9 @@
 struct export_origin {
 	const char *kernel;
 	const char *cpu_model;
-	const char *host;	/* the one host; NULL when the group sums several */
+	const char *host; /* the one host; NULL when the group sums several */
 	uint64_t nr_hosts;
-	double duration_s;	/* the group's recorded seconds, summed over its recordings */
+	double duration_s; /* the group's recorded seconds, summed over its recordings */
 };
 
 /* Group @group of a merged profile, or the implicit one group (meta) of an unmerged one. */

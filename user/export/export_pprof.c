@@ -29,10 +29,10 @@ struct site_ctx {
 	const struct value_index *vi;
 	struct export_pprof_stats *st;
 	bool sampled;
-	uint64_t loc;	/* the site's own frame, made when first needed (site_loc()) */
+	uint64_t loc; /* the site's own frame, made when first needed (site_loc()) */
 	struct pprof_label labels[MAX_SITE_LABELS + 2];
 	size_t nr_labels;
-	char name[256];	/* "symbol+0xoff", the site label */
+	char name[256]; /* "symbol+0xoff", the site label */
 };
 
 static uint64_t bucket_location(struct pprof *pp, uint32_t b)
@@ -117,7 +117,8 @@ static uint64_t caller_location(struct pprof *pp, const struct profile_site *s,
 {
 	struct pprof_line line = { .function = c->symbol ?: "[unknown]" };
 	/* Callers carry no build id: they share the site's when they are in the same binary. */
-	const char *bid = s->target && c->target && !strcmp(s->target, c->target) ? s->build_id : NULL;
+	const char *bid =
+		s->target && c->target && !strcmp(s->target, c->target) ? s->build_id : NULL;
 	uint64_t map = pprof_mapping(pp, c->target, bid), id;
 	char *key;
 
@@ -159,7 +160,9 @@ static void emit(struct site_ctx *c, uint32_t b, const uint64_t *stack, size_t d
 		c->labels[nl++] = (struct pprof_label){ "len_min", NULL, (int64_t)hist_bucket_lo(b),
 							"bytes" };
 		c->labels[nl++] = (struct pprof_label){ "len_max", NULL,
-			b == CP_OVERFLOW_BUCKET ? INT64_MAX : (int64_t)(hi - 1), "bytes" };
+							b == CP_OVERFLOW_BUCKET ? INT64_MAX
+										: (int64_t)(hi - 1),
+							"bytes" };
 	}
 	pprof_add_sample(c->pp, locs, depth + 1, values, c->labels, nl);
 	c->st->samples++;
@@ -239,7 +242,8 @@ static void export_sampled(struct site_ctx *c)
 	const struct profile_site *s = c->s;
 	const struct sample_site_info *si = s->sample;
 	uint64_t cnt[CP_NBUCKETS + 1], byt[CP_NBUCKETS + 1], ocnt[CP_NBUCKETS + 1],
-		 obyt[CP_NBUCKETS + 1], stack[MAX_FRAMES], known = 0, kbytes = 0, in_stacks = 0, total;
+		obyt[CP_NBUCKETS + 1], stack[MAX_FRAMES], known = 0, kbytes = 0, in_stacks = 0,
+							  total;
 	uint32_t col_bucket[CP_NBUCKETS + 1];
 	size_t nc = 0, i, k, depth;
 	struct hist_split hs;
@@ -271,7 +275,7 @@ static void export_sampled(struct site_ctx *c)
 			row = si->stacks[i].count;
 			depth = stack_locations(c, si->stacks[i].frames, stack, MAX_FRAMES);
 		} else {
-			row = hs.total;	/* what no stack holds */
+			row = hs.total; /* what no stack holds */
 			stack[0] = frame_location(c->pp, si->leaf ?: "[unknown]");
 			stack[1] = site_loc(c);
 			depth = 2;
@@ -282,7 +286,7 @@ static void export_sampled(struct site_ctx *c)
 		for (k = 0; k < nc; k++)
 			emit(c, col_bucket[k], stack, depth, ocnt[k], obyt[k]);
 	}
-	if (!si) {	/* a "sample" site without sampling fields: the site alone */
+	if (!si) { /* a "sample" site without sampling fields: the site alone */
 		hist_split_row(&hs, hs.total, ocnt, obyt);
 		stack[0] = site_loc(c);
 		for (k = 0; k < nc; k++)
@@ -395,7 +399,8 @@ int export_pprof(const struct profile *p, void **out, size_t *len, struct export
 		pp.msg->period_type->unit = pprof_str(&pp, "nanoseconds");
 		pp.msg->period = (int64_t)llround(1e9 / sm->hz);
 	} else {
-		pp.msg->period_type->type = pprof_str(&pp, counted || !sampled ? "calls" : "samples");
+		pp.msg->period_type->type =
+			pprof_str(&pp, counted || !sampled ? "calls" : "samples");
 		pp.msg->period_type->unit = pprof_str(&pp, "count");
 	}
 	if (export_start_time(p, &start))

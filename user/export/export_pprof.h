@@ -9,10 +9,10 @@
 
 /* What went into the pprof profile, for the summary line. */
 struct export_pprof_stats {
-	uint64_t samples;	/* pprof Samples written */
+	uint64_t samples; /* pprof Samples written */
 	uint64_t locations;
-	uint64_t calls, bytes;	/* counted sites' totals */
-	uint64_t sampled;	/* sampled sites' samples */
+	uint64_t calls, bytes; /* counted sites' totals */
+	uint64_t sampled;      /* sampled sites' samples */
 };
 
 /*

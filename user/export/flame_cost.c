@@ -11,7 +11,8 @@
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
-		     const char *model_name, const struct est_cache *cache, const uint64_t *threshold)
+		     const char *model_name, const struct est_cache *cache,
+		     const uint64_t *threshold)
 {
 	char t[21];
 	size_t n;

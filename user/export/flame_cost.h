@@ -29,10 +29,10 @@ struct flame_costs {
 	size_t nr_pol;		  /* 1: time today only */
 	struct est_input *ins;	  /* one per group of the profile */
 	size_t nr_ins;
-	struct est_costs *costs;  /* [group * EST_NR_FAMILIES + family], resolved on first use */
+	struct est_costs *costs; /* [group * EST_NR_FAMILIES + family], resolved on first use */
 	bool *resolved;
-	struct est_site *one;	  /* scratch: a site with one bucket */
-	struct est_acc *acc;	  /* scratch */
+	struct est_site *one; /* scratch: a site with one bucket */
+	struct est_acc *acc;  /* scratch */
 };
 
 /*
@@ -40,7 +40,8 @@ struct flame_costs {
  * (EST_NEVER: never). 0 or -ENOMEM.
  */
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
-		     const char *model_name, const struct est_cache *cache, const uint64_t *threshold);
+		     const char *model_name, const struct est_cache *cache,
+		     const uint64_t *threshold);
 void flame_costs_free(struct flame_costs *fc);
 
 /*

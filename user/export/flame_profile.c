@@ -111,7 +111,8 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 		bool kernel = !c->target || !strcmp(c->target, "vmlinux");
 
 		/* As estimate names them: "vfs_read+0xe7", or "module:func+0x10". */
-		caller = named_child(t, site, kernel ? NULL : c->target, c->symbol, c->offset, NULL);
+		caller =
+			named_child(t, site, kernel ? NULL : c->target, c->symbol, c->offset, NULL);
 		if (!caller)
 			return -ENOMEM;
 		err = add_buckets(t, caller, s, c->buckets, o);
@@ -152,7 +153,8 @@ int flame_from_profile(const struct profile *p, const struct flame_opts *o, stru
 
 		if (o->family >= 0 && (int)est_site_family(s) != o->family)
 			continue;
-		if ((o->weight == FLAME_SAMPLES) != (s->sample != NULL) && o->weight != FLAME_TIME) {
+		if ((o->weight == FLAME_SAMPLES) != (s->sample != NULL) &&
+		    o->weight != FLAME_TIME) {
 			st->skipped++;
 			continue;
 		}

@@ -232,8 +232,8 @@ static Perftools__Profiles__Label *new_label(struct pprof *pp, const struct ppro
 	return l;
 }
 
-void pprof_add_sample(struct pprof *pp, const uint64_t *locs, size_t nr_locs,
-		      const int64_t *values, const struct pprof_label *labels, size_t nr_labels)
+void pprof_add_sample(struct pprof *pp, const uint64_t *locs, size_t nr_locs, const int64_t *values,
+		      const struct pprof_label *labels, size_t nr_labels)
 {
 	Perftools__Profiles__Profile *m = pp->msg;
 	Perftools__Profiles__Sample *s = malloc(sizeof(*s));
@@ -283,7 +283,8 @@ static int gzip(const uint8_t *in, size_t len, void **out, size_t *out_len)
 	uLong bound;
 	void *buf;
 
-	if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
 		return -ENOMEM;
 	bound = deflateBound(&zs, (uLong)len);
 	buf = malloc(bound);

@@ -16,8 +16,8 @@
  */
 struct pprof {
 	Perftools__Profiles__Profile *msg;
-	struct counter_map strings;	/* string -> index + 1 */
-	struct counter_map ids;		/* "m|f|l" + key -> mapping, function or location id */
+	struct counter_map strings; /* string -> index + 1 */
+	struct counter_map ids;	    /* "m|f|l" + key -> mapping, function or location id */
 	bool oom;
 };
 
@@ -52,8 +52,8 @@ uint64_t pprof_mapping(struct pprof *pp, const char *file, const char *build_id)
 uint64_t pprof_location(struct pprof *pp, const char *key, uint64_t mapping,
 			const struct pprof_line *lines, size_t nr_lines);
 /* Appends a sample: @locs leaf first, one value per sample type. */
-void pprof_add_sample(struct pprof *pp, const uint64_t *locs, size_t nr_locs,
-		      const int64_t *values, const struct pprof_label *labels, size_t nr_labels);
+void pprof_add_sample(struct pprof *pp, const uint64_t *locs, size_t nr_locs, const int64_t *values,
+		      const struct pprof_label *labels, size_t nr_labels);
 /* Appends a comment line to the profile. */
 void pprof_add_comment(struct pprof *pp, const char *text);
 

@@ -37,7 +37,8 @@ int feature_check_bpf(void)
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		p_err("this kernel has no BTF (/sys/kernel/btf/vmlinux: %s); copyprof's CO-RE "
-		      "programs need a kernel built with CONFIG_DEBUG_INFO_BTF=y", strerror(errno));
+		      "programs need a kernel built with CONFIG_DEBUG_INFO_BTF=y",
+		      strerror(errno));
 		return -ENOTSUP;
 	}
 	return 0;
@@ -83,7 +84,7 @@ enum lockdown_level feature_lockdown(void)
 	bool ok;
 
 	if (!f)
-		return LOCKDOWN_UNKNOWN;	/* no lockdown LSM, or securityfs not mounted */
+		return LOCKDOWN_UNKNOWN; /* no lockdown LSM, or securityfs not mounted */
 	ok = fgets(line, sizeof(line), f) != NULL;
 	fclose(f);
 	/* "none [integrity] confidentiality": the active level is bracketed. */
@@ -101,8 +102,10 @@ bool feature_bpf_reads_kernel(const char *what)
 	if (feature_lockdown() != LOCKDOWN_CONFIDENTIALITY)
 		return true;
 	if (!said)
-		p_warn("the kernel is locked down (confidentiality): BPF may not read kernel memory, "
-		       "so %s", what);
+		p_warn("the kernel is locked down (confidentiality): BPF may not read kernel "
+		       "memory, "
+		       "so %s",
+		       what);
 	said = true;
 	return false;
 }
@@ -112,10 +115,12 @@ void feature_explain_load_error(int err)
 	if (feature_lockdown() == LOCKDOWN_CONFIDENTIALITY)
 		p_err("the kernel refused the BPF program (%s) under lockdown=confidentiality "
 		      "(/sys/kernel/security/lockdown), which forbids BPF reading kernel memory; "
-		      "boot with lockdown=integrity or none", strerror(-err));
+		      "boot with lockdown=integrity or none",
+		      strerror(-err));
 	else if (err == -EPERM || err == -EACCES)
 		p_err("the kernel refused to load the BPF program (%s): run as root or with "
-		      "CAP_BPF and CAP_PERFMON; check kernel.unprivileged_bpf_disabled and lockdown",
+		      "CAP_BPF and CAP_PERFMON; check kernel.unprivileged_bpf_disabled and "
+		      "lockdown",
 		      strerror(-err));
 	else
 		p_err("cannot load the BPF program: %s (run with -v to see the verifier log)",
@@ -143,18 +148,21 @@ void feature_explain_perf_event(int err, const char *event, unsigned int hz)
 			paranoid = 2;
 		p_err("not allowed to sample every CPU (perf_event_open: %s): system-wide sampling "
 		      "needs CAP_PERFMON (or root) while kernel.perf_event_paranoid is %d; run as "
-		      "root, grant CAP_PERFMON, or lower it with 'sysctl kernel.perf_event_paranoid=0'",
+		      "root, grant CAP_PERFMON, or lower it with 'sysctl "
+		      "kernel.perf_event_paranoid=0'",
 		      strerror(-err), paranoid);
 		return;
 	}
-	if (err == -EINVAL && !read_sysctl_int("/proc/sys/kernel/perf_event_max_sample_rate",
-					       &max_rate) && hz > (unsigned int)max_rate) {
-		p_err("cannot sample %s at %u Hz: kernel.perf_event_max_sample_rate is %d", event, hz,
-		      max_rate);
+	if (err == -EINVAL &&
+	    !read_sysctl_int("/proc/sys/kernel/perf_event_max_sample_rate", &max_rate) &&
+	    hz > (unsigned int)max_rate) {
+		p_err("cannot sample %s at %u Hz: kernel.perf_event_max_sample_rate is %d", event,
+		      hz, max_rate);
 		return;
 	}
 	if (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)
-		p_err("this machine has no '%s' event (%s): try -e cpu-clock", event, strerror(-err));
+		p_err("this machine has no '%s' event (%s): try -e cpu-clock", event,
+		      strerror(-err));
 	else
 		p_err("cannot open the '%s' sampling event: %s", event, strerror(-err));
 }

@@ -17,8 +17,12 @@ int feature_check_kprobes(void);
 void feature_explain_load_error(int err);
 
 /* The kernel's lockdown (kernel_lockdown(7)), from /sys/kernel/security/lockdown. */
-enum lockdown_level { LOCKDOWN_UNKNOWN, LOCKDOWN_NONE, LOCKDOWN_INTEGRITY,
-		      LOCKDOWN_CONFIDENTIALITY };
+enum lockdown_level {
+	LOCKDOWN_UNKNOWN,
+	LOCKDOWN_NONE,
+	LOCKDOWN_INTEGRITY,
+	LOCKDOWN_CONFIDENTIALITY
+};
 enum lockdown_level feature_lockdown(void);
 /*
  * Whether BPF may read kernel memory (bpf_probe_read_kernel): not under confidentiality

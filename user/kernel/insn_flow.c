@@ -24,30 +24,90 @@ static int flow_cs(void)
 static int gpr_of(unsigned r)
 {
 	switch (r) {
-	case X86_REG_RAX: case X86_REG_EAX: case X86_REG_AX: case X86_REG_AL: case X86_REG_AH:
+	case X86_REG_RAX:
+	case X86_REG_EAX:
+	case X86_REG_AX:
+	case X86_REG_AL:
+	case X86_REG_AH:
 		return FLOW_RAX;
-	case X86_REG_RBX: case X86_REG_EBX: case X86_REG_BX: case X86_REG_BL: case X86_REG_BH:
+	case X86_REG_RBX:
+	case X86_REG_EBX:
+	case X86_REG_BX:
+	case X86_REG_BL:
+	case X86_REG_BH:
 		return FLOW_RBX;
-	case X86_REG_RCX: case X86_REG_ECX: case X86_REG_CX: case X86_REG_CL: case X86_REG_CH:
+	case X86_REG_RCX:
+	case X86_REG_ECX:
+	case X86_REG_CX:
+	case X86_REG_CL:
+	case X86_REG_CH:
 		return FLOW_RCX;
-	case X86_REG_RDX: case X86_REG_EDX: case X86_REG_DX: case X86_REG_DL: case X86_REG_DH:
+	case X86_REG_RDX:
+	case X86_REG_EDX:
+	case X86_REG_DX:
+	case X86_REG_DL:
+	case X86_REG_DH:
 		return FLOW_RDX;
-	case X86_REG_RSI: case X86_REG_ESI: case X86_REG_SI: case X86_REG_SIL:
+	case X86_REG_RSI:
+	case X86_REG_ESI:
+	case X86_REG_SI:
+	case X86_REG_SIL:
 		return FLOW_RSI;
-	case X86_REG_RDI: case X86_REG_EDI: case X86_REG_DI: case X86_REG_DIL:
+	case X86_REG_RDI:
+	case X86_REG_EDI:
+	case X86_REG_DI:
+	case X86_REG_DIL:
 		return FLOW_RDI;
-	case X86_REG_RBP: case X86_REG_EBP: case X86_REG_BP: case X86_REG_BPL:
+	case X86_REG_RBP:
+	case X86_REG_EBP:
+	case X86_REG_BP:
+	case X86_REG_BPL:
 		return FLOW_RBP;
-	case X86_REG_RSP: case X86_REG_ESP: case X86_REG_SP: case X86_REG_SPL:
+	case X86_REG_RSP:
+	case X86_REG_ESP:
+	case X86_REG_SP:
+	case X86_REG_SPL:
 		return FLOW_RSP;
-	case X86_REG_R8: case X86_REG_R8D: case X86_REG_R8W: case X86_REG_R8B: return FLOW_R8;
-	case X86_REG_R9: case X86_REG_R9D: case X86_REG_R9W: case X86_REG_R9B: return FLOW_R9;
-	case X86_REG_R10: case X86_REG_R10D: case X86_REG_R10W: case X86_REG_R10B: return FLOW_R10;
-	case X86_REG_R11: case X86_REG_R11D: case X86_REG_R11W: case X86_REG_R11B: return FLOW_R11;
-	case X86_REG_R12: case X86_REG_R12D: case X86_REG_R12W: case X86_REG_R12B: return FLOW_R12;
-	case X86_REG_R13: case X86_REG_R13D: case X86_REG_R13W: case X86_REG_R13B: return FLOW_R13;
-	case X86_REG_R14: case X86_REG_R14D: case X86_REG_R14W: case X86_REG_R14B: return FLOW_R14;
-	case X86_REG_R15: case X86_REG_R15D: case X86_REG_R15W: case X86_REG_R15B: return FLOW_R15;
+	case X86_REG_R8:
+	case X86_REG_R8D:
+	case X86_REG_R8W:
+	case X86_REG_R8B:
+		return FLOW_R8;
+	case X86_REG_R9:
+	case X86_REG_R9D:
+	case X86_REG_R9W:
+	case X86_REG_R9B:
+		return FLOW_R9;
+	case X86_REG_R10:
+	case X86_REG_R10D:
+	case X86_REG_R10W:
+	case X86_REG_R10B:
+		return FLOW_R10;
+	case X86_REG_R11:
+	case X86_REG_R11D:
+	case X86_REG_R11W:
+	case X86_REG_R11B:
+		return FLOW_R11;
+	case X86_REG_R12:
+	case X86_REG_R12D:
+	case X86_REG_R12W:
+	case X86_REG_R12B:
+		return FLOW_R12;
+	case X86_REG_R13:
+	case X86_REG_R13D:
+	case X86_REG_R13W:
+	case X86_REG_R13B:
+		return FLOW_R13;
+	case X86_REG_R14:
+	case X86_REG_R14D:
+	case X86_REG_R14W:
+	case X86_REG_R14B:
+		return FLOW_R14;
+	case X86_REG_R15:
+	case X86_REG_R15D:
+	case X86_REG_R15W:
+	case X86_REG_R15B:
+		return FLOW_R15;
 	default:
 		return -1;
 	}
@@ -67,17 +127,25 @@ static int string_width(unsigned id, bool *movs)
 {
 	*movs = true;
 	switch (id) {
-	case X86_INS_MOVSB: return 1;
-	case X86_INS_MOVSW: return 2;
-	case X86_INS_MOVSD: return 4;
-	case X86_INS_MOVSQ: return 8;
+	case X86_INS_MOVSB:
+		return 1;
+	case X86_INS_MOVSW:
+		return 2;
+	case X86_INS_MOVSD:
+		return 4;
+	case X86_INS_MOVSQ:
+		return 8;
 	}
 	*movs = false;
 	switch (id) {
-	case X86_INS_STOSB: return 1;
-	case X86_INS_STOSW: return 2;
-	case X86_INS_STOSD: return 4;
-	case X86_INS_STOSQ: return 8;
+	case X86_INS_STOSB:
+		return 1;
+	case X86_INS_STOSW:
+		return 2;
+	case X86_INS_STOSD:
+		return 4;
+	case X86_INS_STOSQ:
+		return 8;
 	}
 	return 0;
 }
@@ -137,7 +205,7 @@ static uint16_t written_gprs(const cs_insn *in)
 	int g;
 
 	if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
-		return 0xffff;	/* unknown: assume everything changes */
+		return 0xffff; /* unknown: assume everything changes */
 	for (i = 0; i < nwr; i++)
 		if ((g = gpr_of(wr[i])) >= 0)
 			mask |= (uint16_t)(1u << g);

@@ -12,36 +12,51 @@
  * rax rbx rcx rdx rsi rdi rbp rsp r8 .. r15. A mask has bit i set for register i.
  */
 enum flow_gpr {
-	FLOW_RAX, FLOW_RBX, FLOW_RCX, FLOW_RDX, FLOW_RSI, FLOW_RDI, FLOW_RBP, FLOW_RSP,
-	FLOW_R8, FLOW_R9, FLOW_R10, FLOW_R11, FLOW_R12, FLOW_R13, FLOW_R14, FLOW_R15,
+	FLOW_RAX,
+	FLOW_RBX,
+	FLOW_RCX,
+	FLOW_RDX,
+	FLOW_RSI,
+	FLOW_RDI,
+	FLOW_RBP,
+	FLOW_RSP,
+	FLOW_R8,
+	FLOW_R9,
+	FLOW_R10,
+	FLOW_R11,
+	FLOW_R12,
+	FLOW_R13,
+	FLOW_R14,
+	FLOW_R15,
 	FLOW_NR_GPRS,
 };
-#define FLOW_CALLER_SAVED ((1u << FLOW_RAX) | (1u << FLOW_RCX) | (1u << FLOW_RDX) | \
-			   (1u << FLOW_RSI) | (1u << FLOW_RDI) | (1u << FLOW_R8) | (1u << FLOW_R9) | \
-			   (1u << FLOW_R10) | (1u << FLOW_R11))
+#define FLOW_CALLER_SAVED                                                                          \
+	((1u << FLOW_RAX) | (1u << FLOW_RCX) | (1u << FLOW_RDX) | (1u << FLOW_RSI) |               \
+	 (1u << FLOW_RDI) | (1u << FLOW_R8) | (1u << FLOW_R9) | (1u << FLOW_R10) |                 \
+	 (1u << FLOW_R11))
 
 /* The few instruction shapes the length rules look at; everything else is FLOW_OTHER. */
 enum flow_op {
 	FLOW_OTHER,
-	FLOW_MOV_RR,	/* mov dst, src (registers) */
-	FLOW_LEA_RR,	/* lea dst, [src] (no index, no displacement) */
-	FLOW_ADD_IMM,	/* add dst, imm; lea dst, [dst + imm] */
-	FLOW_SUB_IMM,	/* sub dst, imm */
-	FLOW_REP_STR,	/* rep movs / rep stos */
+	FLOW_MOV_RR,  /* mov dst, src (registers) */
+	FLOW_LEA_RR,  /* lea dst, [src] (no index, no displacement) */
+	FLOW_ADD_IMM, /* add dst, imm; lea dst, [dst + imm] */
+	FLOW_SUB_IMM, /* sub dst, imm */
+	FLOW_REP_STR, /* rep movs / rep stos */
 };
 
 struct flow_insn {
 	uint64_t addr;
-	uint64_t target;	/* direct branch or call target, else 0 */
-	int64_t imm;		/* FLOW_ADD_IMM / FLOW_SUB_IMM amount */
+	uint64_t target; /* direct branch or call target, else 0 */
+	int64_t imm;	 /* FLOW_ADD_IMM / FLOW_SUB_IMM amount */
 	uint16_t size;
-	uint16_t writes;	/* GPR mask; a call writes every caller-saved register */
-	uint8_t op;		/* enum flow_op */
-	int8_t dst, src;	/* GPRs of the shapes above, or -1 */
-	uint8_t dst_bytes;	/* width of dst: 4 zero-extends, so the value is masked */
-	uint8_t str_width;	/* FLOW_REP_STR element size: 1, 2, 4 or 8 */
-	bool str_movs;		/* FLOW_REP_STR: movs (copy) rather than stos (fill) */
-	bool label;		/* a branch inside the function lands here: paths join */
+	uint16_t writes;   /* GPR mask; a call writes every caller-saved register */
+	uint8_t op;	   /* enum flow_op */
+	int8_t dst, src;   /* GPRs of the shapes above, or -1 */
+	uint8_t dst_bytes; /* width of dst: 4 zero-extends, so the value is masked */
+	uint8_t str_width; /* FLOW_REP_STR element size: 1, 2, 4 or 8 */
+	bool str_movs;	   /* FLOW_REP_STR: movs (copy) rather than stos (fill) */
+	bool label;	   /* a branch inside the function lands here: paths join */
 	bool is_call, is_branch;
 };
 
@@ -49,7 +64,7 @@ struct flow_fn {
 	uint64_t start;
 	struct flow_insn *insns;
 	size_t nr;
-	uint16_t writes;	/* union over the function */
+	uint16_t writes; /* union over the function */
 	bool has_call;
 };
 
@@ -61,8 +76,8 @@ long flow_index(const struct flow_fn *f, uint64_t addr);
 /* Decodes the single instruction in @code (for a sample's bytes); true for a rep movs/stos. */
 bool flow_is_rep_string(const uint8_t *code, size_t len, uint64_t addr, int *width, bool *movs);
 
-#define FLOW_ENTRY (-1L)	/* no write since the function entry, on a straight line */
-#define FLOW_JOIN (-2L)		/* a label lies between: another path may have written it */
+#define FLOW_ENTRY (-1L) /* no write since the function entry, on a straight line */
+#define FLOW_JOIN (-2L)	 /* a label lies between: another path may have written it */
 /*
  * The instruction before @i that last wrote @reg on the straight-line path to @i: its index,
  * FLOW_ENTRY or FLOW_JOIN.

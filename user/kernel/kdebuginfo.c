@@ -22,7 +22,7 @@ extern char **environ;
 struct search {
 	const char *target, *release, *build_id;
 	char *found;
-	char *why;		/* "; "-joined notes: what was rejected and why */
+	char *why; /* "; "-joined notes: what was rejected and why */
 };
 
 static void note(struct search *s, const char *fmt, ...)
@@ -59,8 +59,9 @@ static bool has_dwarf(const char *path)
 	if (elf && !elf_getshdrstrndx(elf, &shstrndx))
 		while (!found && (scn = elf_nextscn(elf, scn))) {
 			GElf_Shdr sh;
-			const char *name = gelf_getshdr(scn, &sh) ?
-						   elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+			const char *name = gelf_getshdr(scn, &sh)
+						   ? elf_strptr(elf, shstrndx, sh.sh_name)
+						   : NULL;
 
 			found = name && sh.sh_type != SHT_NOBITS &&
 				(!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info"));
@@ -101,7 +102,7 @@ static bool same_module(const char *file, const char *module)
 	return !*module && (!strcmp(file, ".ko") || !strcmp(file, ".ko.debug"));
 }
 
-static struct search *walking;	/* nftw has no user pointer */
+static struct search *walking; /* nftw has no user pointer */
 
 static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -144,7 +145,8 @@ static void try_root(struct search *s, const char *root)
 			snprintf(p, sizeof(p), "%s%s/boot/vmlinux-%s", r, debug[i], s->release);
 			if (try_file(s, p))
 				break;
-			snprintf(p, sizeof(p), "%s%s/lib/modules/%s/vmlinux", r, debug[i], s->release);
+			snprintf(p, sizeof(p), "%s%s/lib/modules/%s/vmlinux", r, debug[i],
+				 s->release);
 			try_file(s, p);
 		} else {
 			snprintf(p, sizeof(p), "%s%s/lib/modules/%s", r, debug[i], s->release);
@@ -200,7 +202,8 @@ char *kdebuginfo_find(const char *target, const char *release, const char *build
 
 		/* A file given directly is vmlinux, or the module it is named after. */
 		if (!stat(dirs[i], &st) && S_ISREG(st.st_mode)) {
-			if (strcmp(target, "vmlinux") ? same_module(base, target) : !strstr(base, ".ko"))
+			if (strcmp(target, "vmlinux") ? same_module(base, target)
+						      : !strstr(base, ".ko"))
 				try_file(&s, dirs[i]);
 		} else
 			try_root(&s, dirs[i]);
@@ -208,8 +211,8 @@ char *kdebuginfo_find(const char *target, const char *release, const char *build
 	try_root(&s, "/");
 	try_debuginfod(&s);
 	if (!s.found)
-		note(&s, "no %s%s%s under %s/usr/lib/debug%s", target,
-		     release ? " for " : "", release ?: "", nr_dirs ? "--debuginfo and " : "",
+		note(&s, "no %s%s%s under %s/usr/lib/debug%s", target, release ? " for " : "",
+		     release ?: "", nr_dirs ? "--debuginfo and " : "",
 		     getenv("DEBUGINFOD_URLS") ? "" : ", DEBUGINFOD_URLS not set");
 	if (why)
 		*why = s.why;

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define KDEBUGINFO_MAX_PATHS 9	/* --debuginfo paths, and --vmlinux */
+#define KDEBUGINFO_MAX_PATHS 9 /* --debuginfo paths, and --vmlinux */
 
 /*
  * The debug file of kernel @target ("vmlinux" or a module name) of kernel release @release,

@@ -16,17 +16,17 @@
 #include "lib/log.h"
 
 struct kimage_region {
-	uint64_t addr;	/* link address (file) or runtime address (kcore) */
+	uint64_t addr; /* link address (file) or runtime address (kcore) */
 	uint64_t size;
-	uint64_t offset;	/* file offset (kcore) or offset into image (ELF) */
+	uint64_t offset; /* file offset (kcore) or offset into image (ELF) */
 };
 
 struct kimage {
 	const char *source;
 	char *path;
-	int fd;				/* kcore */
-	bool live;			/* kcore or a test buffer: alternatives are patched */
-	void *map;			/* mmap'ed vmlinux or the decompressed vmlinuz payload */
+	int fd;	   /* kcore */
+	bool live; /* kcore or a test buffer: alternatives are patched */
+	void *map; /* mmap'ed vmlinux or the decompressed vmlinuz payload */
 	size_t map_len;
 	bool map_is_heap;
 	struct kimage_region *regions;
@@ -88,8 +88,8 @@ static int open_kcore(struct kimage *ki, char **why)
 		return -ENOEXEC;
 	}
 	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) !=
-		    sizeof(ph))
+		if (pread(fd, &ph, sizeof(ph),
+			  (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) != sizeof(ph))
 			break;
 		if (ph.p_type == PT_LOAD && ph.p_vaddr)
 			add_region(ki, ph.p_vaddr, ph.p_memsz, ph.p_offset);
@@ -169,12 +169,14 @@ static int index_elf(struct kimage *ki, const struct ksyms *ks, char **why)
 		add_reason(why, "%s: no .text section", ki->path);
 		err = -ENOEXEC;
 	} else if (!run_text) {
-		add_reason(why, "%s: kallsyms has no _text/_stext address to compute the KASLR slide",
+		add_reason(why,
+			   "%s: kallsyms has no _text/_stext address to compute the KASLR slide",
 			   ki->path);
 		err = -ENOENT;
 	} else {
 		ki->slide = (int64_t)(run_text - link_text);
-		p_debug("%s: _text at 0x%llx in the file, 0x%llx running: KASLR slide %+lld (0x%llx)",
+		p_debug("%s: _text at 0x%llx in the file, 0x%llx running: KASLR slide %+lld "
+			"(0x%llx)",
 			ki->path, (unsigned long long)link_text, (unsigned long long)run_text,
 			(long long)ki->slide, (unsigned long long)ki->slide);
 	}
@@ -218,11 +220,13 @@ static int open_file(struct kimage *ki, const char *path, const struct ksyms *ks
 		err = decompress_vmlinuz(map, (size_t)st.st_size, &elf, &elf_len, &c);
 		munmap(map, (size_t)st.st_size);
 		if (err) {
-			add_reason(why, "%s: neither ELF nor a vmlinuz with a gzip/xz/zstd ELF payload",
+			add_reason(why,
+				   "%s: neither ELF nor a vmlinuz with a gzip/xz/zstd ELF payload",
 				   path);
 			return err;
 		}
-		p_debug("%s: %s payload decompressed to %zu bytes", path, decompress_name(c), elf_len);
+		p_debug("%s: %s payload decompressed to %zu bytes", path, decompress_name(c),
+			elf_len);
 		ki->map = elf;
 		ki->map_len = elf_len;
 		ki->map_is_heap = true;
@@ -261,7 +265,8 @@ struct kimage *kimage_open(const struct kimage_opts *o, const struct ksyms *ks, 
 	snprintf(debug, sizeof(debug), "/usr/lib/debug/boot/vmlinux-%s", release);
 	snprintf(boot, sizeof(boot), "/boot/vmlinuz-%s", release);
 	if (o->no_kcore)
-		add_reason(why, "/proc/kcore: not used (kallsyms is not this kernel's, or --no-kcore)");
+		add_reason(why,
+			   "/proc/kcore: not used (kallsyms is not this kernel's, or --no-kcore)");
 	else if (!open_kcore(ki, why))
 		goto found;
 	release_source(ki);

@@ -9,10 +9,10 @@
 #include "ksyms.h"
 
 struct kimage_opts {
-	const char *vmlinux;	/* --vmlinux: an ELF vmlinux or a vmlinuz (bzImage) */
-	const char *release;	/* for the default paths; NULL: uname -r */
-	bool no_kcore;		/* kallsyms is not this kernel's, or the user asked */
-	bool live_only;		/* only /proc/kcore is of use (the dispatch): no files */
+	const char *vmlinux; /* --vmlinux: an ELF vmlinux or a vmlinuz (bzImage) */
+	const char *release; /* for the default paths; NULL: uname -r */
+	bool no_kcore;	     /* kallsyms is not this kernel's, or the user asked */
+	bool live_only;	     /* only /proc/kcore is of use (the dispatch): no files */
 };
 
 struct kimage;

@@ -172,8 +172,8 @@ static int cmp_reloc(const void *a, const void *b)
 }
 
 /* The relocations of section @shndx that fall inside [@start, @start + @len). */
-static int collect_relocs(Elf *elf, size_t shstrndx, Elf_Scn *symscn, size_t shndx,
-			  uint64_t start, uint64_t len, struct kmod_func *out)
+static int collect_relocs(Elf *elf, size_t shstrndx, Elf_Scn *symscn, size_t shndx, uint64_t start,
+			  uint64_t len, struct kmod_func *out)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh, symsh, tsh;

@@ -7,17 +7,17 @@
 #include <stdint.h>
 
 struct kmod_reloc {
-	uint64_t offset;	/* of the relocated field, from the function's start */
-	uint32_t type;		/* R_X86_64_PLT32, R_X86_64_PC32 ... */
+	uint64_t offset; /* of the relocated field, from the function's start */
+	uint32_t type;	 /* R_X86_64_PLT32, R_X86_64_PC32 ... */
 	int64_t addend;
-	char *symbol;		/* the symbol's name ("memcpy"); for a section symbol, the section */
+	char *symbol; /* the symbol's name ("memcpy"); for a section symbol, the section */
 };
 
 struct kmod_func {
 	char *ko_path;
-	uint8_t *bytes;		/* the function as in the file: call fields unrelocated (zero) */
+	uint8_t *bytes; /* the function as in the file: call fields unrelocated (zero) */
 	size_t len;
-	struct kmod_reloc *relocs;	/* sorted by offset */
+	struct kmod_reloc *relocs; /* sorted by offset */
 	size_t nr_relocs;
 };
 

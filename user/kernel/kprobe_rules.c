@@ -11,9 +11,9 @@ struct bl_range {
 };
 
 struct kprobe_rules {
-	char **traceable;	/* sorted; NULL: the file could not be read */
+	char **traceable; /* sorted; NULL: the file could not be read */
 	size_t nr_traceable;
-	char **bl_names;	/* sorted; NULL: the blacklist could not be read */
+	char **bl_names; /* sorted; NULL: the blacklist could not be read */
 	size_t nr_bl_names;
 	struct bl_range *bl_ranges;
 	size_t nr_bl_ranges;
@@ -79,7 +79,7 @@ static bool read_names(FILE *f, char ***out, size_t *nr)
 	}
 	free(line);
 	if (ok && !*out)
-		ok = (*out = malloc(sizeof(char *))) != NULL;	/* readable but empty: not NULL */
+		ok = (*out = malloc(sizeof(char *))) != NULL; /* readable but empty: not NULL */
 	if (ok)
 		qsort(*out, *nr, sizeof(char *), cmp_str);
 	return ok;
@@ -104,8 +104,8 @@ static bool read_blacklist(FILE *f, struct kprobe_rules *r)
 		if (!ok || !tab)
 			continue;
 		name = first_word(tab + strspn(tab, " \t"));
-		ok = name && push((void **)&r->bl_names, &r->nr_bl_names, &cap_names,
-				  sizeof(name), &name);
+		ok = name &&
+		     push((void **)&r->bl_names, &r->nr_bl_names, &cap_names, sizeof(name), &name);
 		if (!ok)
 			free(name);
 	}
@@ -166,7 +166,7 @@ enum tristate kprobe_rules_traceable(const struct kprobe_rules *r, const char *f
 }
 
 enum tristate kprobe_rules_blacklisted(const struct kprobe_rules *r, const char *func,
-					uint64_t addr)
+				       uint64_t addr)
 {
 	size_t i;
 

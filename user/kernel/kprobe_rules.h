@@ -30,6 +30,6 @@ void kprobe_rules_free(struct kprobe_rules *r);
 enum tristate kprobe_rules_traceable(const struct kprobe_rules *r, const char *func);
 /* Is @func (by name) or @addr (0: not asked) on the kprobe blacklist? */
 enum tristate kprobe_rules_blacklisted(const struct kprobe_rules *r, const char *func,
-					uint64_t addr);
+				       uint64_t addr);
 
 #endif

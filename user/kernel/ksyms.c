@@ -8,7 +8,7 @@
 
 struct ksym_sortable {
 	struct ksym sym;
-	size_t seq;	/* file order: keeps the kernel's own order among aliases */
+	size_t seq; /* file order: keeps the kernel's own order among aliases */
 };
 
 static int cmp_addr(const void *a, const void *b)
@@ -25,7 +25,8 @@ static const struct ksym *sort_table;
 
 static int cmp_name(const void *a, const void *b)
 {
-	const struct ksym *x = &sort_table[*(const size_t *)a], *y = &sort_table[*(const size_t *)b];
+	const struct ksym *x = &sort_table[*(const size_t *)a],
+			  *y = &sort_table[*(const size_t *)b];
 	int c = strcmp(x->name, y->name);
 
 	if (c)
@@ -188,7 +189,7 @@ static size_t first_by_name(const struct ksyms *ks, const char *name)
 }
 
 size_t ksyms_find_all(const struct ksyms *ks, const char *name, const char *module,
-		       const struct ksym **out, size_t max)
+		      const struct ksym **out, size_t max)
 {
 	size_t i, n = 0;
 	const struct ksym *s;
@@ -242,8 +243,7 @@ uint64_t ksyms_size(const struct ksyms *ks, const struct ksym *sym)
 	return 0;
 }
 
-const struct ksym *ksyms_at(const struct ksyms *ks, uint64_t addr, uint64_t *offset,
-			     uint64_t *size)
+const struct ksym *ksyms_at(const struct ksyms *ks, uint64_t addr, uint64_t *offset, uint64_t *size)
 {
 	size_t lo = 0, hi = ks->nr, mid;
 	const struct ksym *s;
@@ -273,7 +273,7 @@ const struct ksym *ksyms_at(const struct ksyms *ks, uint64_t addr, uint64_t *off
 }
 
 size_t ksyms_aliases(const struct ksyms *ks, const struct ksym *sym, const struct ksym **out,
-		      size_t max)
+		     size_t max)
 {
 	const struct ksym *s = sym;
 	size_t n = 0;

@@ -10,15 +10,15 @@
 
 struct ksym {
 	uint64_t addr;
-	char type;	/* kallsyms type letter: t/T text, W weak, d/D data ... */
+	char type; /* kallsyms type letter: t/T text, W weak, d/D data ... */
 	char *name;
-	char *module;	/* NULL for the core kernel ("vmlinux") */
+	char *module; /* NULL for the core kernel ("vmlinux") */
 };
 
 struct ksyms {
-	struct ksym *syms;	/* sorted by address, then by file order */
+	struct ksym *syms; /* sorted by address, then by file order */
 	size_t nr;
-	size_t *by_name;	/* indexes into syms, sorted by name, then address */
+	size_t *by_name; /* indexes into syms, sorted by name, then address */
 	char *path;
 	/*
 	 * Every address read as zero: kallsyms hides addresses from readers without
@@ -40,7 +40,7 @@ void ksyms_free(struct ksyms *ks);
 const struct ksym *ksyms_find(const struct ksyms *ks, const char *name, const char *module);
 /* Every symbol called @name in @module (as above) into @out (at most @max); returns the count. */
 size_t ksyms_find_all(const struct ksyms *ks, const char *name, const char *module,
-		       const struct ksym **out, size_t max);
+		      const struct ksym **out, size_t max);
 /* Address of @name in the core kernel, or 0. */
 uint64_t ksyms_addr(const struct ksyms *ks, const char *name);
 
@@ -50,7 +50,7 @@ uint64_t ksyms_addr(const struct ksyms *ks, const char *name);
  * module. NULL below the first symbol or past a module's last one.
  */
 const struct ksym *ksyms_at(const struct ksyms *ks, uint64_t addr, uint64_t *offset,
-			     uint64_t *size);
+			    uint64_t *size);
 /* Size of @sym: distance to the next higher address in the same module (0 if last). */
 uint64_t ksyms_size(const struct ksyms *ks, const struct ksym *sym);
 /*
@@ -58,7 +58,7 @@ uint64_t ksyms_size(const struct ksyms *ks, const struct ksym *sym);
  * (at most @max). Returns the count.
  */
 size_t ksyms_aliases(const struct ksyms *ks, const struct ksym *sym, const struct ksym **out,
-		      size_t max);
+		     size_t max);
 /* True if @module has any symbol, i.e. is loaded. */
 bool ksyms_has_module(const struct ksyms *ks, const char *module);
 

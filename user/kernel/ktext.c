@@ -11,12 +11,12 @@
 #include "lib/log.h"
 
 #define KTEXT_CHUNK sizeof(((struct ktext_bpf__bss *)0)->text_buf)
-#define FN_MAX_BYTES (64 * 1024)	/* longer "functions" are symbol gaps, not code */
+#define FN_MAX_BYTES (64 * 1024) /* longer "functions" are symbol gaps, not code */
 #define CACHE_SLOTS 4096
 
 struct fn_slot {
-	uint64_t start;		/* 0: empty */
-	struct flow_fn *flow;	/* NULL: could not be read or decoded */
+	uint64_t start;	      /* 0: empty */
+	struct flow_fn *flow; /* NULL: could not be read or decoded */
 };
 
 struct ktext {
@@ -165,8 +165,8 @@ static struct flow_fn *decode(struct ktext *kt, uint64_t start, uint64_t size)
 	if (size > FN_MAX_BYTES)
 		size = FN_MAX_BYTES;
 	code = malloc(size);
-	if (!f || !code || ktext_read(kt, start, code, size) ||
-	    flow_decode(code, size, start, f) || !f->nr) {
+	if (!f || !code || ktext_read(kt, start, code, size) || flow_decode(code, size, start, f) ||
+	    !f->nr) {
 		if (f)
 			flow_free(f);
 		free(f);

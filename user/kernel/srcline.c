@@ -195,8 +195,8 @@ void srcline_close(struct srcline_file *f)
 	free(f);
 }
 
-struct source_pos *srcline_symbol(struct srcline_file *f, const char *symbol,
-				      uint64_t offset, struct srcline_vars *vars)
+struct source_pos *srcline_symbol(struct srcline_file *f, const char *symbol, uint64_t offset,
+				  struct srcline_vars *vars)
 {
 	int i, n = dwfl_module_getsymtab(f->mod);
 

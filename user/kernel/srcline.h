@@ -53,8 +53,8 @@ struct srcline_vars {
  * enclosing lexical blocks, which name a stage of a function when its source has no
  * function for it (docs/presets.md#labels). NULL as for srcline_lookup().
  */
-struct source_pos *srcline_symbol(struct srcline_file *f, const char *symbol,
-				      uint64_t offset, struct srcline_vars *vars);
+struct source_pos *srcline_symbol(struct srcline_file *f, const char *symbol, uint64_t offset,
+				  struct srcline_vars *vars);
 void srcline_vars_free(struct srcline_vars *v);
 
 #endif

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#define BUILDID_HEX_MAX 129	/* 64 bytes of id as hex, and the NUL */
+#define BUILDID_HEX_MAX 129 /* 64 bytes of id as hex, and the NUL */
 
 /* The NT_GNU_BUILD_ID note in raw ELF notes @buf, as hex into @hex. Returns 0 or -ENOENT. */
 int buildid_from_notes(const unsigned char *buf, size_t len, char *hex, size_t size);

@@ -8,14 +8,17 @@
 
 struct child {
 	pid_t pid;
-	int gate_fd;	/* write end: one byte lets the child exec */
-	int exec_fd;	/* read end: the child's errno if exec failed, EOF if it succeeded */
+	int gate_fd; /* write end: one byte lets the child exec */
+	int exec_fd; /* read end: the child's errno if exec failed, EOF if it succeeded */
 	bool exited;
-	int status;	/* wait status once exited */
+	int status; /* wait status once exited */
 };
 
 /* A struct child with no process yet: what child_end() may safely be given. */
-#define CHILD_NONE { .pid = -1, .gate_fd = -1, .exec_fd = -1 }
+#define CHILD_NONE                                                                                 \
+	{                                                                                          \
+		.pid = -1, .gate_fd = -1, .exec_fd = -1                                            \
+	}
 
 /* Forks; the child waits at the gate. Returns 0 or -errno (printed). */
 int child_spawn(char *const argv[], struct child *c);

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 struct counter_map_ent {
-	char *key;	/* NULL: empty slot */
+	char *key; /* NULL: empty slot */
 	uint64_t value;
 };
 

@@ -127,8 +127,8 @@ static int unzstd(const void *in, size_t in_len, unsigned char **out, size_t *ca
 			break;
 	}
 	ZSTD_freeDStream(d);
-	p_debug("zstd: %s after %zu bytes", rc ? (ZSTD_isError(rc) ? ZSTD_getErrorName(rc)
-							       : "truncated") : "end", *used);
+	p_debug("zstd: %s after %zu bytes",
+		rc ? (ZSTD_isError(rc) ? ZSTD_getErrorName(rc) : "truncated") : "end", *used);
 	return rc ? -EINVAL : 0;
 }
 
@@ -185,7 +185,8 @@ int decompress_vmlinuz(const void *img, size_t len, void **out, size_t *out_len,
 			break;
 		tries++;
 		p_debug("vmlinuz: trying %s at offset 0x%zx", formats[best].name, best_at);
-		if (!decompress_stream(formats[best].c, p + best_at, len - best_at, &buf, &buf_len)) {
+		if (!decompress_stream(formats[best].c, p + best_at, len - best_at, &buf,
+				       &buf_len)) {
 			if (buf_len >= 4 && !memcmp(buf, "\177ELF", 4)) {
 				*out = buf;
 				*out_len = buf_len;

@@ -12,8 +12,13 @@
 #include "log.h"
 
 static const char *const lib_dirs[] = {
-	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib",
-	"/usr/lib", "/usr/local/lib",
+	"/lib/x86_64-linux-gnu",
+	"/usr/lib/x86_64-linux-gnu",
+	"/lib64",
+	"/usr/lib64",
+	"/lib",
+	"/usr/lib",
+	"/usr/local/lib",
 };
 
 static char *try_path(const char *dir, size_t len, const char *name)
@@ -153,17 +158,19 @@ static int resolve_in_elf(Elf *elf, const char *path, const char *symbol, uint64
 	}
 	if (!find_symbol(elf, symbol, &sym)) {
 		p_err("no function '%s' in %s (searched .symtab and .dynsym; list them with "
-		      "'nm -D %s')", symbol, path, path);
+		      "'nm -D %s')",
+		      symbol, path, path);
 		return -ENOENT;
 	}
 	if (GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) {
 		p_err("'%s' in %s is an IFUNC resolver, which runs once at load time: probe the "
-		      "implementation it selects instead (see docs/record.md)", symbol, path);
+		      "implementation it selects instead (see docs/record.md)",
+		      symbol, path);
 		return -EINVAL;
 	}
 	if (sym.st_size && offset >= sym.st_size) {
-		p_err("offset 0x%llx is past the end of %s (size 0x%llx)", (unsigned long long)offset,
-		      symbol, (unsigned long long)sym.st_size);
+		p_err("offset 0x%llx is past the end of %s (size 0x%llx)",
+		      (unsigned long long)offset, symbol, (unsigned long long)sym.st_size);
 		return -EINVAL;
 	}
 	out->vaddr = sym.st_value;

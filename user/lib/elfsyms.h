@@ -7,10 +7,10 @@
 #include <stdint.h>
 
 struct elf_func {
-	char *path;		/* resolved path of the ELF file */
-	uint64_t vaddr;		/* the symbol's st_value */
+	char *path;	/* resolved path of the ELF file */
+	uint64_t vaddr; /* the symbol's st_value */
 	uint64_t size;
-	uint64_t file_offset;	/* where a uprobe attaches: symbol + offset, as a file offset */
+	uint64_t file_offset; /* where a uprobe attaches: symbol + offset, as a file offset */
 };
 
 /* Finds @name as given, or in $PATH and the system library folders when it has no '/'. */

@@ -67,7 +67,8 @@ static const struct hist_slot *sort_base;
 
 static int by_count_desc(const void *a, const void *b)
 {
-	uint64_t ca = sort_base[*(const uint32_t *)a].count, cb = sort_base[*(const uint32_t *)b].count;
+	uint64_t ca = sort_base[*(const uint32_t *)a].count,
+		 cb = sort_base[*(const uint32_t *)b].count;
 
 	if (ca != cb)
 		return ca < cb ? 1 : -1;

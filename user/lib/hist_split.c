@@ -54,7 +54,8 @@ uint64_t hist_split_row(struct hist_split *hs, uint64_t row, uint64_t *count_out
 				best = i;
 		if (!rem || !rem[best]) {
 			/* No memory for remainders: fill in column order instead, still exact. */
-			for (best = 0; best < hs->nr_cols && count_out[best] == hs->count[best]; best++)
+			for (best = 0; best < hs->nr_cols && count_out[best] == hs->count[best];
+			     best++)
 				;
 		} else {
 			rem[best] = 0;

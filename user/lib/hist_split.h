@@ -16,9 +16,9 @@
  */
 struct hist_split {
 	size_t nr_cols;
-	uint64_t *count;	/* per column: counts not yet given out */
-	uint64_t *bytes;	/* ... and their bytes */
-	uint64_t total;		/* sum of count[] */
+	uint64_t *count; /* per column: counts not yet given out */
+	uint64_t *bytes; /* ... and their bytes */
+	uint64_t total;	 /* sum of count[] */
 };
 
 /* Starts from @nr_cols columns (copied). Returns 0 or -ENOMEM. */

@@ -27,8 +27,8 @@ int jsonw_write_file(json_object *root, const char *path)
 	char *buf;
 	int err;
 
-	text =
-	    json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	text = json_object_to_json_string_ext(root,
+					      JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 	if (asprintf(&buf, "%s\n", text) < 0) {
 		json_object_put(root);
 		return -ENOMEM;

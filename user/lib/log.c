@@ -17,7 +17,8 @@ static void print_json_error(const char *msg)
 
 	json_object_object_add(o, "error", json_object_new_string(msg));
 	fflush(stdout);
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+								 JSON_C_TO_STRING_NOSLASHESCAPE));
 	fflush(stdout);
 	json_object_put(o);
 }

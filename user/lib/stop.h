@@ -14,8 +14,8 @@ int stop_signal(void);
 
 /* The end of one recording, decided in one place for every recorder. */
 struct stop_when {
-	double end;		/* monotime_s() deadline; 0: none */
-	struct child *child;	/* the COMMAND to wait for; NULL: none */
+	double end;	     /* monotime_s() deadline; 0: none */
+	struct child *child; /* the COMMAND to wait for; NULL: none */
 };
 
 /* From now, @duration seconds (0: no limit); @c is the COMMAND, or NULL. */

@@ -28,7 +28,7 @@ size_t utf8_decode(const char *s, size_t len, uint32_t *cpp)
 	if (n > len)
 		return 0;
 	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)	/* also stops at a NUL */
+		if ((p[i] & 0xc0) != 0x80) /* also stops at a NUL */
 			return 0;
 		cp = cp << 6 | (p[i] & 0x3f);
 	}

@@ -19,10 +19,10 @@
 
 struct perf_importer {
 	struct sample_agg *agg;
-	struct ksyms *ks;	/* this machine's, to recognise inline copies; NULL: off */
+	struct ksyms *ks; /* this machine's, to recognise inline copies; NULL: off */
 	struct ktext *kt;
 	bool text_tried;
-	struct counter_map reps;	/* "ip" -> 1 + (width << 1 | movs), or 1 for none */
+	struct counter_map reps; /* "ip" -> 1 + (width << 1 | movs), or 1 for none */
 	struct sample_frame *frames;
 	size_t cap;
 	uint64_t total, idle, other_kernel;
@@ -45,7 +45,7 @@ static int rep_at(struct perf_importer *im, const struct perf_frame *f, bool *mo
 		return 0;
 	s = ksyms_at(im->ks, f->ip, &off, &size);
 	if (!s || strcmp(s->name, f->sym) || off != f->off) {
-		im->other_kernel++;	/* recorded on another kernel or boot */
+		im->other_kernel++; /* recorded on another kernel or boot */
 		return 0;
 	}
 	snprintf(key, sizeof(key), "%llx", (unsigned long long)f->ip);
@@ -55,7 +55,8 @@ static int rep_at(struct perf_importer *im, const struct perf_frame *f, bool *mo
 	if (!im->text_tried) {
 		im->text_tried = true;
 		im->kt = ktext_open(im->ks, geteuid() == 0);
-		p_debug("kernel text for inline copies: %s", im->kt ? ktext_source(im->kt) : "none");
+		p_debug("kernel text for inline copies: %s",
+			im->kt ? ktext_source(im->kt) : "none");
 	}
 	if (im->kt && !ktext_read(im->kt, f->ip, insn, sizeof(insn)) &&
 	    flow_is_rep_string(insn, sizeof(insn), f->ip, &width, movs))
@@ -100,9 +101,9 @@ static int on_sample(void *ctx, const struct perf_sample *s)
 		im->cap = s->nr;
 	}
 	for (i = 0; i < s->nr; i++)
-		im->frames[i] = (struct sample_frame){ s->frames[i].sym, s->frames[i].off,
-						       s->frames[i].dso, s->frames[i].inlined,
-						       !s->frames[i].kernel };
+		im->frames[i] =
+			(struct sample_frame){ s->frames[i].sym, s->frames[i].off, s->frames[i].dso,
+					       s->frames[i].inlined, !s->frames[i].kernel };
 	if (!sample_attribute(im->frames, s->nr, 0, false, &at)) {
 		width = rep_at(im, &s->frames[0], &movs);
 		if (!width || !sample_attribute(im->frames, s->nr, width, movs, &at))
@@ -131,8 +132,8 @@ static bool perf_in_path(void)
 /* Starts `perf script` on @input; its stdout is returned, its stderr goes to @err_fd. */
 static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
 {
-	char *argv[] = { "perf", "script", "--header", "-F", PERF_SCRIPT_FIELDS, "-i",
-			 (char *)input, NULL };
+	char *argv[] = { "perf", "script",	"--header", "-F", PERF_SCRIPT_FIELDS,
+			 "-i",	 (char *)input, NULL };
 	int fds[2];
 
 	if (!perf_in_path()) {
@@ -243,7 +244,8 @@ static int import(const struct import_perf_args *a, struct perf_importer *im, st
 		       st.first_bad);
 	if (!err && !st.samples) {
 		p_err("%s: no perf samples found (%llu lines read); expected perf script output "
-		      "with the fields %s", name, (unsigned long long)st.lines, PERF_SCRIPT_FIELDS);
+		      "with the fields %s",
+		      name, (unsigned long long)st.lines, PERF_SCRIPT_FIELDS);
 		err = -EINVAL;
 	}
 	if (!err) {

@@ -8,16 +8,16 @@
 #include "profile.h"
 
 struct import_perf_args {
-	const char *input;	/* perf.data, read through `perf script`; NULL with @script */
-	const char *script;	/* perf script text instead; "-" is stdin */
-	bool no_text;		/* do not read this machine's kernel text for inline copies */
+	const char *input;  /* perf.data, read through `perf script`; NULL with @script */
+	const char *script; /* perf script text instead; "-" is stdin */
+	bool no_text;	    /* do not read this machine's kernel text for inline copies */
 };
 
 /* What was read, for the summary. */
 struct import_perf_stats {
-	uint64_t total;		/* samples */
-	uint64_t copy;		/* of which in the copy family */
-	uint64_t other_kernel;	/* kernel leaves whose symbol is not this machine's */
+	uint64_t total;	       /* samples */
+	uint64_t copy;	       /* of which in the copy family */
+	uint64_t other_kernel; /* kernel leaves whose symbol is not this machine's */
 };
 
 /*

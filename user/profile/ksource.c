@@ -60,8 +60,8 @@ static bool same_build(const struct profile *p, const struct profile_site *a,
 	const char *ra = release_of(p, a), *rb = release_of(p, b);
 
 	return !strcmp(a->target, b->target) &&
-	       (a->build_id && b->build_id ? !strcmp(a->build_id, b->build_id) :
-					     !a->build_id && !b->build_id) &&
+	       (a->build_id && b->build_id ? !strcmp(a->build_id, b->build_id)
+					   : !a->build_id && !b->build_id) &&
 	       (ra && rb ? !strcmp(ra, rb) : ra == rb);
 }
 
@@ -76,9 +76,11 @@ static size_t annotate_build(struct profile *p, size_t first, const struct label
 
 	path = kdebuginfo_find(s0->target, release_of(p, s0), s0->build_id, dirs, nr_dirs, &why);
 	if (!path || !(f = srcline_open(path))) {
-		p_info("%s: no source lines (%s)%s", s0->target, why ?: "its debug file is unreadable",
-		       !strcmp(s0->symbol, "ZSTD_decompressStream") ?
-			       "; zstd stage labels need them too" : "");
+		p_info("%s: no source lines (%s)%s", s0->target,
+		       why ?: "its debug file is unreadable",
+		       !strcmp(s0->symbol, "ZSTD_decompressStream")
+			       ? "; zstd stage labels need them too"
+			       : "");
 		for (i = first; i < p->nr_sites; i++)
 			if (!done[i] && ksource_is_kernel_site(&p->sites[i]) &&
 			    same_build(p, s0, &p->sites[i]))

@@ -254,8 +254,7 @@ static int add_site(struct profile *out, const struct profile_site *s, uint32_t 
 	return s->sample ? add_sample_info(d, s->sample) : 0;
 }
 
-static int add_profile(struct profile *out, const struct profile *p, double *duration,
-		       char **start)
+static int add_profile(struct profile *out, const struct profile *p, double *duration, char **start)
 {
 	uint32_t map[p->nr_groups ? p->nr_groups : 1];
 	size_t i;
@@ -263,18 +262,35 @@ static int add_profile(struct profile *out, const struct profile *p, double *dur
 
 	if (!p->nr_groups) {
 		const struct sample_meta *sm = p->sample;
-		struct group_view v = { p->meta.kernel, p->meta.cpu_model, p->meta.cpu_flags,
-					p->meta.nr_cpu_flags, NULL, 0, p->meta.hostname, 1,
-					p->meta.duration_s, sm ? sm->hz : 0, sm ? sm->total : 0,
+		struct group_view v = { p->meta.kernel,
+					p->meta.cpu_model,
+					p->meta.cpu_flags,
+					p->meta.nr_cpu_flags,
+					NULL,
+					0,
+					p->meta.hostname,
+					1,
+					p->meta.duration_s,
+					sm ? sm->hz : 0,
+					sm ? sm->total : 0,
 					sm ? sm->idle : 0 };
 
 		err = add_to_group(out, &v, &map[0]);
 	}
 	for (i = 0; !err && i < p->nr_groups; i++) {
 		const struct profile_group *g = &p->groups[i];
-		struct group_view v = { g->kernel, g->cpu_model, g->cpu_flags, g->nr_cpu_flags,
-					g->hosts, g->nr_hosts, NULL, g->profiles, g->duration_s,
-					g->sample_hz, g->total_samples, g->idle_samples };
+		struct group_view v = { g->kernel,
+					g->cpu_model,
+					g->cpu_flags,
+					g->nr_cpu_flags,
+					g->hosts,
+					g->nr_hosts,
+					NULL,
+					g->profiles,
+					g->duration_s,
+					g->sample_hz,
+					g->total_samples,
+					g->idle_samples };
 
 		err = add_to_group(out, &v, &map[i]);
 	}

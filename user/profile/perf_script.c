@@ -40,7 +40,7 @@ static char *dso_name(const char *s, size_t n, bool *kernel)
 		if (memchr(s, '.', n) || !strncmp(s, "[vsyscall]", n) || !strncmp(s, "[heap]", n) ||
 		    !strncmp(s, "[stack]", n))
 			return strndup(s, n);
-		*kernel = true;	/* [btrfs]: a kernel module */
+		*kernel = true; /* [btrfs]: a kernel module */
 		return strndup(s + 1, n - 2);
 	}
 	return strndup(s, n);
@@ -114,7 +114,7 @@ static int parse_frame(const char *p, struct perf_frame *f)
 	if (plus) {
 		f->off = strtoull(plus + 3, &e, 16);
 		if (e != end)
-			plus = NULL;	/* "+0x" inside a C++ name, not an offset */
+			plus = NULL; /* "+0x" inside a C++ name, not an offset */
 	}
 	f->sym = strndup(sym, (size_t)((plus ?: end) - sym));
 	return f->sym ? 0 : -ENOMEM;
@@ -171,7 +171,8 @@ static int parse_header(struct cur *c, char *line)
 		size_t l = strlen(tok[i]);
 
 		if (!(slash ? all_digits(tok[i], (size_t)(slash - tok[i])) &&
-			      all_digits(slash + 1, strlen(slash + 1)) : all_digits(tok[i], l)))
+				      all_digits(slash + 1, strlen(slash + 1))
+			    : all_digits(tok[i], l)))
 			continue;
 		if (i + 1 == n || tok[i + 1][0] == '[' || strchr(tok[i + 1], ':'))
 			break;
@@ -193,7 +194,7 @@ static int parse_header(struct cur *c, char *line)
 	if (j < n && isdigit((unsigned char)tok[j][0]) && strchr(tok[j], '.'))
 		c->s.time = strtod(tok[j++], NULL);
 	if (j < n && all_digits(tok[j], strlen(tok[j])))
-		j++;	/* period */
+		j++; /* period */
 	/* Every format perf script prints a sample in names the event; text that does not is no sample. */
 	if (j >= n || tok[j][strlen(tok[j]) - 1] != ':' || has_control(line, comm_len)) {
 		free(copy);
@@ -213,7 +214,10 @@ static int parse_header(struct cur *c, char *line)
 
 static int header_comment(const char *line, struct perf_header *h)
 {
-	static const struct { const char *key; size_t off; } keys[] = {
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
 		{ "# hostname : ", offsetof(struct perf_header, hostname) },
 		{ "# os release : ", offsetof(struct perf_header, os_release) },
 		{ "# cpudesc : ", offsetof(struct perf_header, cpu_desc) },
@@ -270,8 +274,7 @@ static void bad_line(struct perf_script_stats *st, const char *line)
 	if (st->first_bad_line)
 		return;
 	st->first_bad_line = st->lines;
-	snprintf(st->first_bad, sizeof(st->first_bad), "%.*s", (int)strcspn(line, "\n"),
-		 line);
+	snprintf(st->first_bad, sizeof(st->first_bad), "%.*s", (int)strcspn(line, "\n"), line);
 	/* It goes into a message: no control bytes or broken UTF-8 on the terminal. */
 	for (char *p = st->first_bad; *p; p++)
 		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
@@ -291,7 +294,7 @@ int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header 
 	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
 		st->lines++;
 		if (strlen(line) != (size_t)n) {
-			bad_line(st, line);	/* an embedded NUL: binary garbage */
+			bad_line(st, line); /* an embedded NUL: binary garbage */
 			continue;
 		}
 		line[strcspn(line, "\n")] = 0;

@@ -13,19 +13,19 @@
 
 struct perf_frame {
 	uint64_t ip;
-	const char *sym;	/* NULL for [unknown] */
+	const char *sym; /* NULL for [unknown] */
 	uint64_t off;
-	const char *dso;	/* "vmlinux" for [kernel.kallsyms], "btrfs" for [btrfs], a path; or NULL */
-	bool inlined;		/* perf's "(inlined)": a function inlined at this address */
-	bool kernel;		/* the kernel or a kernel module */
+	const char *dso; /* "vmlinux" for [kernel.kallsyms], "btrfs" for [btrfs], a path; or NULL */
+	bool inlined;	 /* perf's "(inlined)": a function inlined at this address */
+	bool kernel;	 /* the kernel or a kernel module */
 };
 
 struct perf_sample {
 	const char *comm;
-	int pid, tid, cpu;	/* -1 when absent */
-	double time;		/* seconds; -1 when absent */
-	const char *event;	/* without perf's modifiers (":ppp"); NULL when absent */
-	struct perf_frame *frames;	/* leaf first */
+	int pid, tid, cpu;	   /* -1 when absent */
+	double time;		   /* seconds; -1 when absent */
+	const char *event;	   /* without perf's modifiers (":ppp"); NULL when absent */
+	struct perf_frame *frames; /* leaf first */
 	size_t nr;
 };
 
@@ -36,8 +36,8 @@ struct perf_header {
 
 struct perf_script_stats {
 	uint64_t lines, samples, frames, malformed;
-	uint64_t first_bad_line;	/* 0: none */
-	char first_bad[96];		/* its beginning, for the message */
+	uint64_t first_bad_line; /* 0: none */
+	char first_bad[96];	 /* its beginning, for the message */
 };
 
 /* Called once per sample; a non-zero return stops parsing and is returned. */

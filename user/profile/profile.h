@@ -31,7 +31,7 @@ struct profile_caller {
 
 struct profile_site {
 	uint32_t id;
-	char *target;	 /* binary path, "vmlinux" or a module name */
+	char *target; /* binary path, "vmlinux" or a module name */
 	char *symbol;
 	uint64_t offset;
 	char *mechanism; /* uprobe | kprobe | hwbp | sample */
@@ -42,15 +42,15 @@ struct profile_site {
 	bool has_align;
 	uint64_t dst_align[CP_ALIGN_SLOTS];
 	uint64_t src_align[CP_ALIGN_SLOTS];
-	uint32_t group;	 /* index into profile.groups (0 when the profile has none) */
+	uint32_t group; /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct source_pos *source;	 /* NULL when there was no DWARF */
-	char *label;	 /* a stage name from a preset's label rule (zdss_flush ...), or NULL */
-	char *build_id;	 /* kernel sites: the build id of vmlinux or the module, or NULL */
+	char *label;	  /* a stage name from a preset's label rule (zdss_flush ...), or NULL */
+	char *build_id;	  /* kernel sites: the build id of vmlinux or the module, or NULL */
 	uint64_t address; /* kernel sites: the instruction's address when recorded, or 0 */
-	struct profile_caller *callers;	/* entry sites: most calls first */
+	struct profile_caller *callers; /* entry sites: most calls first */
 	size_t nr_callers;
-	uint64_t caller_misses;	/* calls not given a caller: the kernel's caller table was full */
+	uint64_t caller_misses; /* calls not given a caller: the kernel's caller table was full */
 };
 
 /*
@@ -62,18 +62,18 @@ struct profile_group {
 	char *cpu_model;
 	char **cpu_flags;
 	size_t nr_cpu_flags;
-	char **hosts;	   /* sorted, no duplicates */
+	char **hosts; /* sorted, no duplicates */
 	size_t nr_hosts;
-	uint64_t profiles; /* how many recordings were summed */
-	double duration_s; /* summed over them */
+	uint64_t profiles;	/* how many recordings were summed */
+	double duration_s;	/* summed over them */
 	uint32_t sample_hz;	/* sampled recordings: their rate (part of the group's key) */
-	uint64_t total_samples;	/* ... and every sample they took, summed; 0 if not sampled */
+	uint64_t total_samples; /* ... and every sample they took, summed; 0 if not sampled */
 	uint64_t idle_samples;
 };
 
 struct profile {
 	struct host_meta meta;
-	struct sample_meta *sample;	/* sampled recordings only (profile_sample.h) */
+	struct sample_meta *sample; /* sampled recordings only (profile_sample.h) */
 	struct profile_site *sites;
 	size_t nr_sites;
 	struct profile_group *groups; /* empty unless merged */

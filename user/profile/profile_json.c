@@ -129,7 +129,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "address", jsonw_new_hex(s->address));
 	if (s->nr_callers || s->caller_misses) {
 		json_object_object_add(o, "callers", callers_to_json(s));
-		json_object_object_add(o, "caller_misses", json_object_new_uint64(s->caller_misses));
+		json_object_object_add(o, "caller_misses",
+				       json_object_new_uint64(s->caller_misses));
 	}
 	return o;
 }
@@ -157,7 +158,8 @@ static json_object *group_to_json(const struct profile_group *g, size_t id)
 	json_object_object_add(o, "duration_s", json_object_new_double(g->duration_s));
 	if (g->total_samples) {
 		json_object_object_add(o, "sample_hz", json_object_new_uint64(g->sample_hz));
-		json_object_object_add(o, "total_samples", json_object_new_uint64(g->total_samples));
+		json_object_object_add(o, "total_samples",
+				       json_object_new_uint64(g->total_samples));
 		json_object_object_add(o, "idle_samples", json_object_new_uint64(g->idle_samples));
 	}
 	return o;
@@ -182,7 +184,8 @@ json_object *profile_to_json(const struct profile *p)
 		json_object *site = site_to_json(&p->sites[i]);
 
 		if (p->nr_groups)
-			json_object_object_add(site, "group", json_object_new_uint64(p->sites[i].group));
+			json_object_object_add(site, "group",
+					       json_object_new_uint64(p->sites[i].group));
 		json_object_array_add(sites, site);
 	}
 	json_object_object_add(root, "sites", sites);
@@ -259,7 +262,8 @@ static int align_from_json(json_object *o, const char *key, uint64_t *counts)
 
 	if (!json_object_object_get_ex(o, key, &a))
 		return 0;
-	if (!json_object_is_type(a, json_type_array) || json_object_array_length(a) != CP_ALIGN_SLOTS)
+	if (!json_object_is_type(a, json_type_array) ||
+	    json_object_array_length(a) != CP_ALIGN_SLOTS)
 		return -EINVAL;
 	for (i = 0; i < CP_ALIGN_SLOTS; i++)
 		counts[i] = json_object_get_uint64(json_object_array_get_idx(a, i));
@@ -278,15 +282,15 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 
 		if (jsonr_u64(row, "lo", &lo) || jsonr_u64(row, "hi", &hi) ||
 		    jsonr_u64(row, "count", &count)) {
-			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count", name,
-			      id, i);
+			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count",
+			      name, id, i);
 			return -EINVAL;
 		}
 		b = hist_bucket_find(lo, hi);
 		if (b < 0) {
 			p_err("%s: site %u: [%llu, %llu) is not a copyprof bucket (see "
-			      "docs/profile-format.md)", name, id, (unsigned long long)lo,
-			      (unsigned long long)hi);
+			      "docs/profile-format.md)",
+			      name, id, (unsigned long long)lo, (unsigned long long)hi);
 			return -EINVAL;
 		}
 		if (jsonr_u64(row, "bytes", &bytes) == -ENOENT)
@@ -354,7 +358,8 @@ static struct source_pos *source_from_json(json_object *o)
 	json_object *v, *inl;
 	size_t i, n;
 
-	if (!json_object_object_get_ex(o, "source", &v) || !json_object_is_type(v, json_type_object))
+	if (!json_object_object_get_ex(o, "source", &v) ||
+	    !json_object_is_type(v, json_type_object))
 		return NULL;
 	src = calloc(1, sizeof(*src));
 	if (!src)
@@ -452,13 +457,15 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 		p_err("%s: not a copyprof profile (no \"format\": \"%s\")", name, PROFILE_FORMAT);
 		return -EINVAL;
 	}
-	if (!json_object_object_get_ex(root, "version", &v) || !json_object_is_type(v, json_type_int)) {
+	if (!json_object_object_get_ex(root, "version", &v) ||
+	    !json_object_is_type(v, json_type_int)) {
 		p_err("%s: profile has no integer \"version\"", name);
 		return -EINVAL;
 	}
 	if (json_object_get_int(v) > PROFILE_VERSION || json_object_get_int(v) < 1) {
 		p_err("%s: profile format version %d; this copyprof %s reads version %d: use a "
-		      "newer copyprof", name, json_object_get_int(v), COPYPROF_VERSION, PROFILE_VERSION);
+		      "newer copyprof",
+		      name, json_object_get_int(v), COPYPROF_VERSION, PROFILE_VERSION);
 		return -EINVAL;
 	}
 	if (!json_object_object_get_ex(root, "sites", &sites) ||

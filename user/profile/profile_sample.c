@@ -75,7 +75,8 @@ void sample_meta_to_json(const struct sample_meta *sm, json_object *meta)
 	json_object_object_add(meta, "idle_samples", json_object_new_uint64(sm->idle));
 	json_object_object_add(meta, "lost_samples", json_object_new_uint64(sm->lost));
 	if (sm->malformed)
-		json_object_object_add(meta, "malformed_lines", json_object_new_uint64(sm->malformed));
+		json_object_object_add(meta, "malformed_lines",
+				       json_object_new_uint64(sm->malformed));
 }
 
 /* "a;b;c 12", read by the one folded-line parser (flamegraph/folded.c); counts are integers. */
@@ -110,7 +111,8 @@ struct sample_site_info *sample_site_from_json(json_object *site)
 	if (json_object_object_get_ex(site, "length_quality", &v))
 		for (k = 0; k < 3; k++)
 			si->quality[k] = jsonr_u64_or(v, quality_keys[k], 0);
-	if (!json_object_object_get_ex(site, "stacks", &v) || !json_object_is_type(v, json_type_array))
+	if (!json_object_object_get_ex(site, "stacks", &v) ||
+	    !json_object_is_type(v, json_type_array))
 		return si;
 	n = json_object_array_length(v);
 	si->stacks = calloc(n ? n : 1, sizeof(*si->stacks));

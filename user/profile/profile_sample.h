@@ -14,21 +14,21 @@ struct sample_stack {
 
 /* What a "sample" site adds: its leaf, how well lengths were known, its stacks. */
 struct sample_site_info {
-	char *leaf;		/* the copy routine sampled: memcpy, inline_rep_stosb ... */
-	char *family;		/* memcpy, memmove, memset, clear_user, copy_user, movs, stos, leaf */
-	uint64_t quality[3];	/* samples by enum len_quality: unknown, approximate, exact */
-	struct sample_stack *stacks;	/* by count, descending; then by text */
+	char *leaf;	     /* the copy routine sampled: memcpy, inline_rep_stosb ... */
+	char *family;	     /* memcpy, memmove, memset, clear_user, copy_user, movs, stos, leaf */
+	uint64_t quality[3]; /* samples by enum len_quality: unknown, approximate, exact */
+	struct sample_stack *stacks; /* by count, descending; then by text */
 	size_t nr_stacks;
 };
 
 /* Profile-level facts of a sampled recording. */
 struct sample_meta {
-	char *event;		/* cpu-clock, cycles ... */
-	uint32_t hz;		/* sampling frequency per CPU; 0 if unknown (imported) */
-	uint64_t total;		/* every sample of the wanted tasks, copy or not */
-	uint64_t idle;		/* of those, the idle task's */
-	uint64_t lost;		/* copy samples whose registers were lost (counted, no length) */
-	uint64_t malformed;	/* import-perf: input lines that could not be parsed */
+	char *event;	    /* cpu-clock, cycles ... */
+	uint32_t hz;	    /* sampling frequency per CPU; 0 if unknown (imported) */
+	uint64_t total;	    /* every sample of the wanted tasks, copy or not */
+	uint64_t idle;	    /* of those, the idle task's */
+	uint64_t lost;	    /* copy samples whose registers were lost (counted, no length) */
+	uint64_t malformed; /* import-perf: input lines that could not be parsed */
 };
 
 void sample_site_info_free(struct sample_site_info *si);

@@ -20,7 +20,7 @@ struct agg_site {
 struct sample_agg {
 	struct agg_site **sites;
 	size_t nr, cap;
-	struct counter_map index;	/* site key -> position + 1 in sites */
+	struct counter_map index; /* site key -> position + 1 in sites */
 	uint64_t samples;
 };
 

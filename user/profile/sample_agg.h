@@ -11,19 +11,19 @@
 
 /* One frame of a sample's stack; stacks are given leaf first. */
 struct sample_frame {
-	const char *sym;	/* NULL: unresolved ("[unknown]") */
-	uint64_t off;		/* offset of the address in sym */
-	const char *module;	/* "vmlinux", a module name or a user DSO; NULL if unknown */
-	bool inlined;		/* an inlined function perf reported at the same address */
-	bool user;		/* a user-space frame: never a built-in copy routine */
+	const char *sym;    /* NULL: unresolved ("[unknown]") */
+	uint64_t off;	    /* offset of the address in sym */
+	const char *module; /* "vmlinux", a module name or a user DSO; NULL if unknown */
+	bool inlined;	    /* an inlined function perf reported at the same address */
+	bool user;	    /* a user-space frame: never a built-in copy routine */
 };
 
 /* Who a copy-family sample is charged to. */
 struct sample_attr {
-	const char *leaf;	/* canonical routine, or the inline_rep_* pseudo leaf */
+	const char *leaf; /* canonical routine, or the inline_rep_* pseudo leaf */
 	const char *family;
-	const struct len_recovery_conv *conv;	/* NULL for inline rep instructions */
-	long caller;		/* index of the caller frame; -1 if the stack ends at the leaf */
+	const struct len_recovery_conv *conv; /* NULL for inline rep instructions */
+	long caller; /* index of the caller frame; -1 if the stack ends at the leaf */
 };
 
 /*

@@ -6,8 +6,7 @@
 
 static void name_one(struct profile_caller *c, const struct ksyms *ks)
 {
-	const struct ksym *sym = c->address ? ksyms_at(ks, c->address - 1, &c->offset, NULL) :
-					      NULL;
+	const struct ksym *sym = c->address ? ksyms_at(ks, c->address - 1, &c->offset, NULL) : NULL;
 
 	if (sym) {
 		c->offset += 1;
@@ -23,8 +22,8 @@ static void name_one(struct profile_caller *c, const struct ksyms *ks)
 
 static bool same_place(const struct profile_caller *a, const struct profile_caller *b)
 {
-	return a->symbol && b->symbol && !strcmp(a->symbol, b->symbol) && a->target &&
-	       b->target && !strcmp(a->target, b->target) && a->offset == b->offset;
+	return a->symbol && b->symbol && !strcmp(a->symbol, b->symbol) && a->target && b->target &&
+	       !strcmp(a->target, b->target) && a->offset == b->offset;
 }
 
 /* Unknown callers all become one "[unknown]": fold duplicates into the first. */

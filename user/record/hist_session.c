@@ -17,8 +17,8 @@
 
 struct hist_session {
 	struct hist_bpf *skel;
-	struct bpf_link **links;	/* one per site (uprobe, kprobe) */
-	struct bpf_link **cpu_links;	/* nr_sites x nr_cpus (hardware breakpoints) */
+	struct bpf_link **links;     /* one per site (uprobe, kprobe) */
+	struct bpf_link **cpu_links; /* nr_sites x nr_cpus (hardware breakpoints) */
 	uint32_t nr_sites;
 	int nr_cpus;
 };
@@ -117,8 +117,10 @@ int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char 
 		int err = -errno;
 
 		p_err("cannot attach a kprobe at %s+0x%llx: %s%s", func, (unsigned long long)offset,
-		      strerror(-err), err == -EINVAL || err == -ENOENT ?
-		      " (blacklisted, notrace or not an instruction boundary: see copyprof probe)" : "");
+		      strerror(-err),
+		      err == -EINVAL || err == -ENOENT ? " (blacklisted, notrace or not an "
+							 "instruction boundary: see copyprof probe)"
+						       : "");
 		return err;
 	}
 	hs->links[id] = link;
@@ -174,12 +176,13 @@ int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr
 			      (unsigned long long)addr, cpu, strerror(-err), hwbp_reason(err));
 			break;
 		}
-		links[cpu] = bpf_program__attach_perf_event_opts(hs->skel->progs.cp_perf, fd, &opts);
+		links[cpu] =
+			bpf_program__attach_perf_event_opts(hs->skel->progs.cp_perf, fd, &opts);
 		if (!links[cpu]) {
 			err = -errno;
 			close(fd);
-			p_err("cannot attach to the breakpoint at 0x%llx: %s", (unsigned long long)addr,
-			      strerror(-err));
+			p_err("cannot attach to the breakpoint at 0x%llx: %s",
+			      (unsigned long long)addr, strerror(-err));
 		}
 	}
 	if (err) {
@@ -280,7 +283,8 @@ static int read_caller_rows(int fd, uint32_t nr, struct caller_row **out, size_t
 		if (k.site >= nr)
 			continue;
 		if (n == cap) {
-			struct caller_row *r = realloc(rows, (cap = cap ? 2 * cap : 256) * sizeof(*r));
+			struct caller_row *r =
+				realloc(rows, (cap = cap ? 2 * cap : 256) * sizeof(*r));
 
 			if (!r) {
 				free(rows);
@@ -307,8 +311,8 @@ int hist_session_collect_callers(struct hist_session *hs, struct profile_site *s
 	uint32_t id;
 	int err, cpu;
 
-	err = misses ? read_caller_rows(bpf_map__fd(hs->skel->maps.callers), nr, &rows, &n) :
-		       -ENOMEM;
+	err = misses ? read_caller_rows(bpf_map__fd(hs->skel->maps.callers), nr, &rows, &n)
+		     : -ENOMEM;
 	/* Sorted by site: each site's rows are one run. */
 	while (!err && i < n) {
 		for (j = i; j < n && rows[j].key.site == rows[i].key.site; j++)

@@ -10,8 +10,8 @@
 struct hist_session;
 
 struct hist_filter {
-	uint32_t tgid;		/* 0: every process */
-	const char *comm;	/* NULL: every command name */
+	uint32_t tgid;	  /* 0: every process */
+	const char *comm; /* NULL: every command name */
 };
 
 /*

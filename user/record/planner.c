@@ -98,15 +98,18 @@ static void choose(struct plan *p, struct plan_site *s, const struct entry_info 
 		return;
 	}
 	s->choice = PLAN_UNCOVERED;
-	asprintf(&s->why, "not covered: kprobe rejected (%s); hwbp rejected (%s); use record "
-		 "--sample", no_kprobe, no_hwbp);
+	asprintf(&s->why,
+		 "not covered: kprobe rejected (%s); hwbp rejected (%s); use record "
+		 "--sample",
+		 no_kprobe, no_hwbp);
 }
 
 static int fill_spec(struct target_spec *t, const char *module, const char *func, uint64_t offset,
 		     int len_reg, int dst_reg, int src_reg)
 {
-	*t = (struct target_spec){ .offset = offset, .len_reg = len_reg, .dst_reg = dst_reg,
-				   .src_reg = src_reg };
+	*t = (struct target_spec){
+		.offset = offset, .len_reg = len_reg, .dst_reg = dst_reg, .src_reg = src_reg
+	};
 	t->path = module ? strdup(module) : NULL;
 	t->symbol = strdup(func);
 	return t->symbol && (t->path || !module) ? 0 : -ENOMEM;
@@ -117,8 +120,9 @@ static int plan_callsite(struct plan *p, const struct callsite_list *l, const st
 			 const struct entry_info *info, int user_len)
 {
 	struct plan_site *s = add_site(p);
-	bool has_src = c->family && (!strcmp(c->family, "memcpy") || !strcmp(c->family, "memmove") ||
-				     !strcmp(c->family, "copy_user"));
+	bool has_src =
+		c->family && (!strcmp(c->family, "memcpy") || !strcmp(c->family, "memmove") ||
+			      !strcmp(c->family, "copy_user"));
 	int len = reg_or(c->len_reg, CP_REG_RDX);
 
 	if (!s)
@@ -170,7 +174,8 @@ int plan_add_function(struct plan *p, const char *spec)
 	if (builtin_module(p, &t))
 		goto out;
 	if (!p->ki) {
-		add_problem(p, "%s: no kernel text to find its call sites in (see above)", t.symbol);
+		add_problem(p, "%s: no kernel text to find its call sites in (see above)",
+			    t.symbol);
 		goto out;
 	}
 	n = callsites_find(p->ks, p->ki, t.symbol, t.path, &o, &lists, &why);
@@ -188,8 +193,10 @@ int plan_add_function(struct plan *p, const char *spec)
 			added++;
 		}
 	if (!added && !err_ret)
-		add_problem(p, t.offset ? "%s+0x%llx: no copy-family call there" :
-				"%s: no copy-family call sites", t.symbol, (unsigned long long)t.offset);
+		add_problem(p,
+			    t.offset ? "%s+0x%llx: no copy-family call there"
+				     : "%s: no copy-family call sites",
+			    t.symbol, (unsigned long long)t.offset);
 	entry_info_free(&info);
 	callsite_lists_free(lists, n);
 out:
@@ -263,14 +270,18 @@ int plan_add_entry(struct plan *p, const char *spec)
 	choose(p, s, &info);
 	callers = s->choice == PLAN_UNCOVERED ? add_callers(p, t.symbol, len) : NULL;
 	if (callers && callers->nr_kprobe)
-		add_problem(p, "%s: no probe at its entry; its callers are listed below: probe "
-			    "their call sites with --%s CALLER+OFF", t.symbol,
-			    callers->copy_family ? "site" : "kprobe");
+		add_problem(p,
+			    "%s: no probe at its entry; its callers are listed below: probe "
+			    "their call sites with --%s CALLER+OFF",
+			    t.symbol, callers->copy_family ? "site" : "kprobe");
 	else if (callers)
-		add_problem(p, "%s: no probe at its entry, nor in any caller (listed below): "
-			    "use record --sample", t.symbol);
+		add_problem(p,
+			    "%s: no probe at its entry, nor in any caller (listed below): "
+			    "use record --sample",
+			    t.symbol);
 	else if (s->choice == PLAN_UNCOVERED)
-		add_problem(p, "%s: no probe at its entry; probe the call sites in its callers "
+		add_problem(p,
+			    "%s: no probe at its entry; probe the call sites in its callers "
 			    "with --site CALLER, or find the callers with record --sample",
 			    t.symbol);
 	entry_info_free(&info);
@@ -287,8 +298,8 @@ int plan_add_preset(struct plan *p, const char *name)
 	if (preset_load(name, &pr))
 		return -ENOENT;
 	for (i = 0; i < pr->nr_items && !err; i++)
-		err = pr->items[i].kind == PRESET_SITE ? plan_add_function(p, pr->items[i].spec) :
-							 plan_add_entry(p, pr->items[i].spec);
+		err = pr->items[i].kind == PRESET_SITE ? plan_add_function(p, pr->items[i].spec)
+						       : plan_add_entry(p, pr->items[i].spec);
 	preset_free(pr);
 	return err == -EINVAL ? 0 : err;
 }
@@ -299,7 +310,8 @@ void plan_print(const struct plan *p, FILE *f)
 	size_t i;
 
 	if (p->ki)
-		fprintf(f, "  kernel text: %s %s\n", kimage_source(p->ki), kimage_path(p->ki) ?: "");
+		fprintf(f, "  kernel text: %s %s\n", kimage_source(p->ki),
+			kimage_path(p->ki) ?: "");
 	else
 		fprintf(f, "  kernel text: none (%s)\n", p->ki_why ?: "?");
 

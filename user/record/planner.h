@@ -10,16 +10,16 @@
 #include "kernel/ksyms.h"
 #include "probe_site.h"
 
-#define PLAN_MAX_HWBP 4	/* x86 debug registers per CPU */
+#define PLAN_MAX_HWBP 4 /* x86 debug registers per CPU */
 
 enum plan_choice { PLAN_KPROBE, PLAN_HWBP, PLAN_UNCOVERED };
 
 struct plan_site {
 	enum plan_choice choice;
-	struct probe_site site;	/* mech, module, function, offset, len register, kaddr */
+	struct probe_site site; /* mech, module, function, offset, len register, kaddr */
 	char *copy_target;	/* __memcpy, rep_movs_alternative ...; NULL at an entry probe */
 	const char *family;
-	char *why;		/* the mechanism chosen and why each better one was rejected */
+	char *why; /* the mechanism chosen and why each better one was rejected */
 };
 
 /* The callers of an entry no probe can take, with the len= asked for it. */
@@ -30,16 +30,16 @@ struct plan_callers {
 
 struct plan {
 	struct ksyms *ks;
-	struct kimage *ki;	/* may be NULL: then only entries can be planned */
-	char *ki_why;		/* why there is no kernel text, if so */
+	struct kimage *ki; /* may be NULL: then only entries can be planned */
+	char *ki_why;	   /* why there is no kernel text, if so */
 	bool has_kprobes;
-	bool kprobes_locked;	/* built in, but lockdown=confidentiality refuses them */
+	bool kprobes_locked; /* built in, but lockdown=confidentiality refuses them */
 	struct plan_site *v;
 	size_t nr;
-	char **problems;	/* functions not found, modules not loaded ...: reported, skipped */
+	char **problems; /* functions not found, modules not loaded ...: reported, skipped */
 	size_t nr_problems;
 	int hwbp_used;
-	bool list_callers;	/* find and print the callers of such entries (set after init) */
+	bool list_callers; /* find and print the callers of such entries (set after init) */
 	struct plan_callers *callers;
 	size_t nr_callers;
 };

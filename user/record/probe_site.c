@@ -15,7 +15,9 @@
 const char *probe_mech_name(enum probe_mech m)
 {
 	static const char *const names[] = {
-		[MECH_UPROBE] = "uprobe", [MECH_KPROBE] = "kprobe", [MECH_HWBP] = "hwbp",
+		[MECH_UPROBE] = "uprobe",
+		[MECH_KPROBE] = "kprobe",
+		[MECH_HWBP] = "hwbp",
 	};
 
 	return names[m];
@@ -66,8 +68,8 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 	int err;
 
 	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
-				       probe_site_counts_callers(s) ? CP_CALLER_KERNEL :
-								      CP_CALLER_NONE);
+				       probe_site_counts_callers(s) ? CP_CALLER_KERNEL
+								    : CP_CALLER_NONE);
 	if (err)
 		return err;
 	switch (s->mech) {

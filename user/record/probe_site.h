@@ -13,12 +13,12 @@ enum probe_mech { MECH_UPROBE, MECH_KPROBE, MECH_HWBP };
 
 struct probe_site {
 	enum probe_mech mech;
-	struct target_spec spec;	/* path = ELF file (uprobe) or module (kernel), may be NULL */
-	char *resolved_path;		/* uprobe: the ELF file found */
-	uint64_t file_offset;		/* uprobe: where in the file */
-	uint64_t vaddr;			/* uprobe: symbol + offset as a link address (DWARF) */
-	uint64_t kaddr;			/* kernel: the instruction's address (hwbp) */
-	char *note;			/* why this mechanism was chosen, for the summary */
+	struct target_spec spec; /* path = ELF file (uprobe) or module (kernel), may be NULL */
+	char *resolved_path;	 /* uprobe: the ELF file found */
+	uint64_t file_offset;	 /* uprobe: where in the file */
+	uint64_t vaddr;		 /* uprobe: symbol + offset as a link address (DWARF) */
+	uint64_t kaddr;		 /* kernel: the instruction's address (hwbp) */
+	char *note;		 /* why this mechanism was chosen, for the summary */
 };
 
 const char *probe_mech_name(enum probe_mech m);

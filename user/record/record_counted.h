@@ -8,10 +8,10 @@
 #include "record_run.h"
 
 struct record_counted_args {
-	struct record_run_args run;	/* all but all_tasks, which the sites decide */
-	struct probe_site *sites;	/* as parsed or planned; resolved here, then freed */
+	struct record_run_args run; /* all but all_tasks, which the sites decide */
+	struct probe_site *sites;   /* as parsed or planned; resolved here, then freed */
 	int nr_sites;
-	const char *const *debuginfo;	/* kernel DWARF for the sites' lines (ksource.h) */
+	const char *const *debuginfo; /* kernel DWARF for the sites' lines (ksource.h) */
 	size_t nr_debuginfo;
 };
 

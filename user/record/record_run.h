@@ -10,12 +10,12 @@ struct profile;
 
 /* What every recorder is given: which tasks, how long, and where the profile goes. */
 struct record_run_args {
-	uint32_t pid;		/* --pid; 0: every process */
-	const char *comm;	/* --comm; NULL: every command name */
-	double duration;	/* 0: until COMMAND exits or a signal */
-	char **command;		/* NULL-terminated, or NULL */
-	bool all_tasks;		/* with COMMAND: every task while it runs, not just its own */
-	const char *output;	/* the profile's file; "-" is stdout */
+	uint32_t pid;	    /* --pid; 0: every process */
+	const char *comm;   /* --comm; NULL: every command name */
+	double duration;    /* 0: until COMMAND exits or a signal */
+	char **command;	    /* NULL-terminated, or NULL */
+	bool all_tasks;	    /* with COMMAND: every task while it runs, not just its own */
+	const char *output; /* the profile's file; "-" is stdout */
 };
 
 /* A recorder's own steps; @rec is its state. Each prints why it fails. */

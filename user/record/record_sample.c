@@ -17,25 +17,25 @@
 #include "lib/counter_map.h"
 
 #define CGROUP2_MAGIC 0x63677270
-#define STACKMAP_IDS 16384	/* ids stay below the stack map's size */
+#define STACKMAP_IDS 16384 /* ids stay below the stack map's size */
 
 /* One kernel stack, symbolised once per stack id. */
 struct sym_stack {
 	size_t nr;
-	uint64_t records;	/* ring-buffer records seen with this id */
+	uint64_t records; /* ring-buffer records seen with this id */
 	uint64_t ips[SAMPLE_STACK_DEPTH];
 	struct sample_frame frames[SAMPLE_STACK_DEPTH];
 };
 
 struct sample_recorder {
 	const struct record_sample_args *a;
-	struct sample_opts o;	/* the session's filters, event and ranges */
+	struct sample_opts o; /* the session's filters, event and ranges */
 	struct sample_session *ss;
 	struct ksyms *ks;
-	struct ktext *kt;	/* NULL: no kernel text, so no length rules */
+	struct ktext *kt; /* NULL: no kernel text, so no length rules */
 	struct sample_agg *agg;
 	struct sym_stack *stacks[STACKMAP_IDS];
-	struct counter_map rule_index;	/* "ip:ret" -> position + 1 in rules */
+	struct counter_map rule_index; /* "ip:ret" -> position + 1 in rules */
 	struct len_recovery_rule *rules;
 	size_t nr_rules, cap_rules;
 	uint64_t by_rule[LR_NR], not_copy;
@@ -81,9 +81,8 @@ static struct sym_stack *stack_of(struct sample_recorder *r, int32_t id)
 }
 
 /* The rule for (ip, return address), worked out once from the code. */
-static const struct len_recovery_rule *rule_for(struct sample_recorder *r,
-						const struct sample_attr *at, uint64_t ip,
-						uint64_t ret)
+static const struct len_recovery_rule *
+rule_for(struct sample_recorder *r, const struct sample_attr *at, uint64_t ip, uint64_t ret)
 {
 	struct counter_map_ent *e;
 	char key[48];
@@ -104,7 +103,8 @@ static const struct len_recovery_rule *rule_for(struct sample_recorder *r,
 			r->rules = n;
 			r->cap_rules = cap;
 		}
-		len_recovery_analyse(ktext_provider(r->kt), at->conv, ip, ret, &r->rules[r->nr_rules]);
+		len_recovery_analyse(ktext_provider(r->kt), at->conv, ip, ret,
+				     &r->rules[r->nr_rules]);
 		e->value = ++r->nr_rules;
 	}
 	return &r->rules[e->value - 1];
@@ -178,7 +178,7 @@ static int range_cmp(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return (int)x->kind - (int)y->kind;	/* LEAF before SKIP at one address */
+	return (int)x->kind - (int)y->kind; /* LEAF before SKIP at one address */
 }
 
 /* Address ranges of the copy-family routines (and of the excluded ones) from kallsyms. */
@@ -204,7 +204,9 @@ static struct sample_range *build_ranges(const struct ksyms *ks, size_t *nr_out)
 			continue;
 		size = ksyms_size(ks, s);
 		if (size && size < (1 << 20))
-			r[n++] = (struct sample_range){ .start = s->addr, .end = s->addr + size, .kind = kind };
+			r[n++] = (struct sample_range){ .start = s->addr,
+							.end = s->addr + size,
+							.kind = kind };
 	}
 	qsort(r, n, sizeof(*r), range_cmp);
 	/* Aliases share a start: keep the first (a leaf wins); never let ranges overlap. */
@@ -231,7 +233,7 @@ static int cgroup_id_of(const char *path, uint64_t *id)
 		      path);
 		return -EINVAL;
 	}
-	*id = st.st_ino;	/* kernfs node id, what bpf_get_current_cgroup_id() returns */
+	*id = st.st_ino; /* kernfs node id, what bpf_get_current_cgroup_id() returns */
 	return 0;
 }
 
@@ -276,7 +278,8 @@ static int sample_prepare(void *rec, struct profile *p)
 		return -ENOMEM;
 	r->kt = ktext_open(r->ks, true);
 	if (!r->kt)
-		p_warn("cannot read kernel text: sampled lengths will all be unknown (-v says why)");
+		p_warn("cannot read kernel text: sampled lengths will all be unknown (-v says "
+		       "why)");
 	else
 		p_debug("kernel text from %s", ktext_source(r->kt));
 	return 0;
@@ -328,7 +331,8 @@ static int sample_finish(void *rec, struct profile *p)
 	m->lost = cnt[SAMPLE_CNT_LOST];
 	if (cnt[SAMPLE_CNT_LOST])
 		p_warn("%llu copy samples did not fit the ring buffer: charged by stack, length "
-		       "unknown", (unsigned long long)cnt[SAMPLE_CNT_LOST]);
+		       "unknown",
+		       (unsigned long long)cnt[SAMPLE_CNT_LOST]);
 	if (r->err || sample_agg_to_profile(r->agg, p))
 		return -ENOMEM;
 	sample_session_destroy(r->ss);
@@ -344,16 +348,17 @@ static void sample_print(void *rec, const struct profile *p)
 	size_t i;
 
 	printf("samples: %llu (%s at %u Hz, %.2f s), %llu idle; copy family %llu: %.1f%% of all, "
-	       "%.1f%% of non-idle\n", (unsigned long long)m->total, m->event, m->hz,
-	       p->meta.duration_s, (unsigned long long)m->idle, (unsigned long long)copy,
+	       "%.1f%% of non-idle\n",
+	       (unsigned long long)m->total, m->event, m->hz, p->meta.duration_s,
+	       (unsigned long long)m->idle, (unsigned long long)copy,
 	       m->total ? 100.0 * copy / m->total : 0.0, busy ? 100.0 * copy / busy : 0.0);
 	for (i = 0; i < p->nr_sites && i < 10; i++) {
 		const struct profile_site *s = &p->sites[i];
 
 		printf("  %-22s %s+0x%llx [%s]: %llu samples (%.1f%%), length exact %llu, "
-		       "approximate %llu, unknown %llu\n", s->sample->leaf, s->symbol,
-		       (unsigned long long)s->offset, s->target, (unsigned long long)s->calls,
-		       copy ? 100.0 * s->calls / copy : 0.0,
+		       "approximate %llu, unknown %llu\n",
+		       s->sample->leaf, s->symbol, (unsigned long long)s->offset, s->target,
+		       (unsigned long long)s->calls, copy ? 100.0 * s->calls / copy : 0.0,
 		       (unsigned long long)s->sample->quality[LEN_EXACT],
 		       (unsigned long long)s->sample->quality[LEN_APPROX],
 		       (unsigned long long)s->sample->quality[LEN_UNKNOWN]);

@@ -7,10 +7,10 @@
 #include "record_run.h"
 
 struct record_sample_args {
-	struct record_run_args run;	/* tasks, duration, COMMAND, output */
-	uint32_t hz;		/* per CPU */
-	const char *event;	/* NULL: cycles, falling back to cpu-clock */
-	const char *cgroup;	/* cgroup v2 directory, or NULL */
+	struct record_run_args run; /* tasks, duration, COMMAND, output */
+	uint32_t hz;		    /* per CPU */
+	const char *event;	    /* NULL: cycles, falling back to cpu-clock */
+	const char *cgroup;	    /* cgroup v2 directory, or NULL */
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999

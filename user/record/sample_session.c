@@ -134,7 +134,7 @@ static int attach(struct sample_session *ss, int ev, uint32_t hz)
 	for (cpu = 0; cpu < ss->nr_cpus; cpu++) {
 		int fd = open_event(ev, hz, cpu);
 
-		if (fd == -ENODEV)	/* offline or absent CPU */
+		if (fd == -ENODEV) /* offline or absent CPU */
 			continue;
 		if (fd < 0) {
 			feature_explain_perf_event(fd, events[ev].name, hz);

@@ -29,8 +29,8 @@ static int parse_option(char *opt, struct target_spec *t, char *err, size_t errl
 	*val++ = 0;
 	reg = reg_parse(val);
 	if (reg < 0)
-		return fail(err, errlen, "'%s' is not an argument (arg1..arg6) or register (rax..r15)",
-			    val);
+		return fail(err, errlen,
+			    "'%s' is not an argument (arg1..arg6) or register (rax..r15)", val);
 	if (!strcmp(opt, "len")) {
 		if (reg == CP_REG_NONE)
 			return fail(err, errlen, "len=none: the length is what copyprof counts");
@@ -45,15 +45,16 @@ static int parse_option(char *opt, struct target_spec *t, char *err, size_t errl
 	return 0;
 }
 
-static int parse_location(char *loc, bool kernel, struct target_spec *t, char *err,
-			  size_t errlen)
+static int parse_location(char *loc, bool kernel, struct target_spec *t, char *err, size_t errlen)
 {
 	char *colon = strrchr(loc, ':'), *sym = loc, *plus, *end;
 
 	if (colon) {
 		if (colon == loc || !colon[1])
-			return fail(err, errlen, kernel ? "'%s' is not [MODULE:]FUNC[+OFF]" :
-					  "'%s' is not PATH:SYMBOL[+OFF]", loc);
+			return fail(err, errlen,
+				    kernel ? "'%s' is not [MODULE:]FUNC[+OFF]"
+					   : "'%s' is not PATH:SYMBOL[+OFF]",
+				    loc);
 		*colon = 0;
 		sym = colon + 1;
 	} else if (!kernel) {
@@ -81,7 +82,8 @@ static int parse(const char *text, bool kernel, struct target_spec *t, char *err
 	bool src_given = false;
 	int ret;
 
-	*t = (struct target_spec){ .len_reg = CP_REG_ARG3, .dst_reg = CP_REG_ARG1,
+	*t = (struct target_spec){ .len_reg = CP_REG_ARG3,
+				   .dst_reg = CP_REG_ARG1,
 				   .src_reg = CP_REG_ARG2 };
 	if (!copy)
 		return -ENOMEM;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 struct target_spec {
-	char *path;	/* user: the ELF file; kernel: the module, or NULL for vmlinux */
+	char *path; /* user: the ELF file; kernel: the module, or NULL for vmlinux */
 	char *symbol;
 	uint64_t offset;
 	int len_reg;

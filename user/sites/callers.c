@@ -9,10 +9,10 @@
 #include "lib/monotime.h"
 #include "lib/reason.h"
 
-#define CHUNK (1u << 20)	/* text is read and searched a megabyte at a time */
-#define LOOKAHEAD 8		/* a candidate's rel32 may lie past the chunk */
-#define MAX_DECODE (1u << 20)	/* a caller longer than this is not decoded */
-#define MAX_MOD_SYM (256u << 10)	/* a module's text symbol runs at most this far */
+#define CHUNK (1u << 20)	 /* text is read and searched a megabyte at a time */
+#define LOOKAHEAD 8		 /* a candidate's rel32 may lie past the chunk */
+#define MAX_DECODE (1u << 20)	 /* a caller longer than this is not decoded */
+#define MAX_MOD_SYM (256u << 10) /* a module's text symbol runs at most this far */
 
 struct addr_vec {
 	uint64_t *v;
@@ -66,8 +66,8 @@ static int find_candidates(const uint8_t *b, size_t n, size_t len, uint64_t addr
 }
 
 /* Searches text [@start, @end) a chunk at a time; unreadable chunks are counted, not fatal. */
-static int search_range(struct kimage *ki, uint64_t start, uint64_t end, uint64_t lo,
-			uint64_t hi, struct addr_vec *out, size_t *unread)
+static int search_range(struct kimage *ki, uint64_t start, uint64_t end, uint64_t lo, uint64_t hi,
+			struct addr_vec *out, size_t *unread)
 {
 	uint8_t *buf = malloc(CHUNK + LOOKAHEAD);
 	size_t n, len;
@@ -133,7 +133,7 @@ static bool is_marker(const char *name)
 	if (!strcmp(name, "_text") || !strcmp(name, "_stext") || !strcmp(name, "_etext"))
 		return true;
 	return !strncmp(name, "__", 2) && ((n > 6 && !strcmp(name + n - 6, "_start")) ||
-					  (n > 4 && !strcmp(name + n - 4, "_end")));
+					   (n > 4 && !strcmp(name + n - 4, "_end")));
 }
 
 /* @fn's first name that is not a marker sharing its address (kallsyms lists those first). */
@@ -159,7 +159,8 @@ static int add_caller(const struct ksyms *ks, struct callers *c, const struct ks
 	c->v = v;
 	k = &v[c->nr];
 	fn = function_name(ks, fn);
-	*k = (struct caller){ .function = strdup(fn->name), .addr = fn->addr,
+	*k = (struct caller){ .function = strdup(fn->name),
+			      .addr = fn->addr,
 			      .module = fn->module ? strdup(fn->module) : NULL,
 			      .sites = calloc(l->nr, sizeof(*k->sites)) };
 	if (!k->function || !k->sites || (fn->module && !k->module)) {
@@ -189,8 +190,8 @@ static int confirm_function(const struct ksyms *ks, struct kimage *ki, const str
 	struct callsite_opts o = { .only_target = entry };
 	struct callsite_list l = { .func_addr = fn->addr };
 	struct code_blob b = { .addr = fn->addr };
-	uint64_t len = last - fn->addr + 16;	/* the last candidate's whole instruction */
-	uint64_t at_least = last - fn->addr + 6;	/* a jcc rel32's, at the end of a region */
+	uint64_t len = last - fn->addr + 16;	 /* the last candidate's whole instruction */
+	uint64_t at_least = last - fn->addr + 6; /* a jcc rel32's, at the end of a region */
 	size_t i, found = 0;
 	uint8_t *buf;
 	int err;
@@ -237,7 +238,7 @@ static int confirm(const struct ksyms *ks, struct kimage *ki, const struct addr_
 	while (i < cands->nr && !err) {
 		fn = ksyms_at(ks, cands->v[i], NULL, &size);
 		if (!fn) {
-			c->not_insns++;	/* in no function: padding, data */
+			c->not_insns++; /* in no function: padding, data */
 			i++;
 			continue;
 		}
@@ -306,8 +307,10 @@ static int search(const struct ksyms *ks, struct kimage *ki, const struct ksym *
 	int err;
 
 	if (!start || end <= start)
-		return reason_fail(why, -ENOENT, "%s has no _stext and _etext: the kernel's text "
-				   "range is unknown", ks->path);
+		return reason_fail(why, -ENOENT,
+				   "%s has no _stext and _etext: the kernel's text "
+				   "range is unknown",
+				   ks->path);
 	err = search_range(ki, start, end, lo, sym->addr, &cands, &c->unread);
 	c->live = kimage_live(ki);
 	c->modules_searched = c->live;
@@ -317,8 +320,8 @@ static int search(const struct ksyms *ks, struct kimage *ki, const struct ksym *
 	c->candidates = cands.nr;
 	if (!err)
 		err = confirm(ks, ki, &cands, sym->addr, c);
-	p_debug("callers of %s: %zu candidates in %.2f s, %zu sites confirmed in %.2f s",
-		c->symbol, cands.nr, t1 - t0, c->nr_sites, monotime_s() - t1);
+	p_debug("callers of %s: %zu candidates in %.2f s, %zu sites confirmed in %.2f s", c->symbol,
+		cands.nr, t1 - t0, c->nr_sites, monotime_s() - t1);
 	free(cands.v);
 	if (err)
 		return reason_fail(why, err, "out of memory");
@@ -345,7 +348,8 @@ int callers_find(const struct ksyms *ks, struct kimage *ki, const char *symbol,
 	if (!sym)
 		return reason_fail(why, -ENOENT, "%s: not in %s", symbol, ks->path);
 	if (!ki)
-		return reason_fail(why, -ENOENT, "no kernel text to search (/proc/kcore, or give "
+		return reason_fail(why, -ENOENT,
+				   "no kernel text to search (/proc/kcore, or give "
 				   "--vmlinux)");
 	c->addr = sym->addr;
 	c->module = sym->module ? strdup(sym->module) : NULL;

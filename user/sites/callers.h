@@ -14,35 +14,35 @@
 #include "kernel/ksyms.h"
 
 struct caller_site {
-	uint64_t offset;	/* from the caller's start */
+	uint64_t offset; /* from the caller's start */
 	uint64_t addr;
-	char mnemonic[32];	/* call, jmp, jne ... */
+	char mnemonic[32]; /* call, jmp, jne ... */
 };
 
 struct caller {
 	char *function;
-	char *module;		/* NULL for the core kernel */
+	char *module; /* NULL for the core kernel */
 	uint64_t addr;
 	/* A kprobe inside it can work: ftrace traces it and it is off the kprobe blacklist. */
 	enum tristate kprobe;
-	struct caller_site *sites;	/* by offset */
+	struct caller_site *sites; /* by offset */
 	size_t nr_sites;
 };
 
 struct callers {
-	char *symbol;		/* as asked */
-	char *module;		/* the symbol's module, NULL for the core kernel */
+	char *symbol; /* as asked */
+	char *module; /* the symbol's module, NULL for the core kernel */
 	uint64_t addr;
-	bool copy_family;	/* --site CALLER+OFF can probe the sites (else --kprobe) */
-	const char *text_source;	/* kcore, vmlinux, vmlinuz */
-	bool live;		/* patched text (kcore): a file lacks calls alternatives add */
-	bool modules_searched;	/* loaded modules too: only live text (kcore) has them */
-	size_t candidates;	/* call/jmp/jcc-shaped bytes aimed at the symbol */
-	size_t not_insns;	/* candidates that are not instructions of their function */
-	size_t unread;		/* bytes of text that could not be read */
+	bool copy_family;	 /* --site CALLER+OFF can probe the sites (else --kprobe) */
+	const char *text_source; /* kcore, vmlinux, vmlinuz */
+	bool live;		 /* patched text (kcore): a file lacks calls alternatives add */
+	bool modules_searched;	 /* loaded modules too: only live text (kcore) has them */
+	size_t candidates;	 /* call/jmp/jcc-shaped bytes aimed at the symbol */
+	size_t not_insns;	 /* candidates that are not instructions of their function */
+	size_t unread;		 /* bytes of text that could not be read */
 	size_t nr_sites;
-	size_t nr_kprobe;	/* callers with kprobe TS_YES */
-	struct caller *v;	/* kprobe-able first, then by sites (most first), then by name */
+	size_t nr_kprobe; /* callers with kprobe TS_YES */
+	struct caller *v; /* kprobe-able first, then by sites (most first), then by name */
 	size_t nr;
 };
 
@@ -60,7 +60,7 @@ int callers_find(const struct ksyms *ks, struct kimage *ki, const char *symbol,
 		 const struct entry_paths *paths, struct callers *out, char **why);
 void callers_free(struct callers *c);
 
-#define CALLERS_SHOWN 20	/* callers listed in text by default */
+#define CALLERS_SHOWN 20 /* callers listed in text by default */
 
 /*
  * Prints the totals, then at most @max callers (kprobe-able first) with their offsets, and a

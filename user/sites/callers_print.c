@@ -25,8 +25,8 @@ static void print_caller(const struct caller *k, FILE *f, const char *indent)
 }
 
 /* The command that probes @k's first site: --site for the copy family, else --kprobe. */
-static void print_hint(const struct callers *c, const struct caller *k, FILE *f,
-		       const char *indent, const char *len)
+static void print_hint(const struct callers *c, const struct caller *k, FILE *f, const char *indent,
+		       const char *len)
 {
 	fprintf(f, "%sprobe one: copyprof record --%s %s%s%s+0x%llx", indent,
 		c->copy_family ? "site" : "kprobe", k->module ?: "", k->module ? ":" : "",
@@ -46,9 +46,11 @@ static void print_searched(const struct callers *c, FILE *f, const char *indent)
 {
 	fprintf(f, "%s  (searched %s in %s%s; %zu candidate%s, %zu not instructions", indent,
 		c->modules_searched ? "the kernel and its loaded modules" : "the core kernel",
-		c->text_source, c->live ? "" : ", whose text is unpatched: calls that alternatives "
-		"patch in at boot are missing, and modules need /proc/kcore", c->candidates,
-		plural(c->candidates, "", "s"), c->not_insns);
+		c->text_source,
+		c->live ? ""
+			: ", whose text is unpatched: calls that alternatives "
+			  "patch in at boot are missing, and modules need /proc/kcore",
+		c->candidates, plural(c->candidates, "", "s"), c->not_insns);
 	if (c->unread)
 		fprintf(f, "; %zu bytes could not be read", c->unread);
 	fprintf(f, ")\n");
@@ -65,14 +67,16 @@ void callers_print(const struct callers *c, FILE *f, const char *indent, size_t 
 		return;
 	}
 	fprintf(f, "%scallers of %s: %zu call site%s in %zu function%s, %zu kprobe-able\n", indent,
-		c->symbol, c->nr_sites, plural(c->nr_sites, "", "s"), c->nr,
-		plural(c->nr, "", "s"), c->nr_kprobe);
+		c->symbol, c->nr_sites, plural(c->nr_sites, "", "s"), c->nr, plural(c->nr, "", "s"),
+		c->nr_kprobe);
 	print_searched(c, f, indent);
 	for (i = 0; i < c->nr && i < max; i++)
 		print_caller(&c->v[i], f, indent);
 	if (c->nr > max)
-		fprintf(f, "%s  ... %zu more (kprobe-able first, most sites first; --json lists "
-			"all)\n", indent, c->nr - max);
+		fprintf(f,
+			"%s  ... %zu more (kprobe-able first, most sites first; --json lists "
+			"all)\n",
+			indent, c->nr - max);
 	if (c->v[0].kprobe == TS_NO)
 		fprintf(f, "%snone of them can take a kprobe: record --sample sees these copies\n",
 			indent);
@@ -98,7 +102,8 @@ json_object *callers_to_json(const struct callers *c)
 				       json_object_new_string(tristate_name(k->kprobe)));
 		for (j = 0; j < k->nr_sites; j++) {
 			s = json_object_new_object();
-			json_object_object_add(s, "offset", json_object_new_uint64(k->sites[j].offset));
+			json_object_object_add(s, "offset",
+					       json_object_new_uint64(k->sites[j].offset));
 			json_object_object_add(s, "offset_hex", jsonw_new_hex(k->sites[j].offset));
 			json_object_object_add(s, "address", jsonw_new_hex(k->sites[j].addr));
 			json_object_object_add(s, "instruction",
@@ -124,7 +129,7 @@ json_object *callers_summary_to_json(const struct callers *c)
 	json_object_object_add(o, "sites", json_object_new_uint64(c->nr_sites));
 	json_object_object_add(o, "functions", json_object_new_uint64(c->nr));
 	json_object_object_add(o, "kprobe_functions", json_object_new_uint64(c->nr_kprobe));
-	json_object_object_add(o, "probe_with", json_object_new_string(c->copy_family ? "--site"
-										     : "--kprobe"));
+	json_object_object_add(o, "probe_with",
+			       json_object_new_string(c->copy_family ? "--site" : "--kprobe"));
 	return o;
 }

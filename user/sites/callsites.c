@@ -78,8 +78,7 @@ uint64_t callsites_padding_start(const struct ksyms *ks, uint64_t entry)
 	uint64_t size;
 	const struct ksym *s = ksyms_at(ks, entry - 1, NULL, &size);
 
-	if (s && !strncmp(s->name, "__pfx_", 6) && s->addr + size == entry &&
-	    entry - s->addr <= 64)
+	if (s && !strncmp(s->name, "__pfx_", 6) && s->addr + size == entry && entry - s->addr <= 64)
 		return s->addr;
 	return entry;
 }
@@ -143,8 +142,8 @@ static unsigned int string_op(const cs_insn *insn, const char **family)
 	}
 }
 
-int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
-		   const struct callsite_opts *o, struct callsite_list *out)
+int callsites_scan(const struct ksyms *ks, const struct code_blob *b, const struct callsite_opts *o,
+		   struct callsite_list *out)
 {
 	const uint8_t *code = b->code;
 	size_t left = b->len;
@@ -185,14 +184,16 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 		x = &insn->detail->x86;
 		t = NULL;
 		scale = 0;
-		if ((cs_insn_group(cs, insn, CS_GRP_CALL) || cs_insn_group(cs, insn, CS_GRP_JUMP)) &&
+		if ((cs_insn_group(cs, insn, CS_GRP_CALL) ||
+		     cs_insn_group(cs, insn, CS_GRP_JUMP)) &&
 		    x->op_count == 1 && x->operands[0].type == X86_OP_IMM) {
 			to = (uint64_t)x->operands[0].imm;
 			if (only.name)
 				t = to >= only_lo && to <= o->only_target ? &only : NULL;
 			else if (b->from_ko)
-				t = insn->size >= 5 ? target_by_reloc(ks, b, at - b->addr + insn->size - 4)
-						    : NULL;
+				t = insn->size >= 5
+					    ? target_by_reloc(ks, b, at - b->addr + insn->size - 4)
+					    : NULL;
 			else
 				t = target_at(ks, to);
 		} else if (o && o->include_inline && !only.name) {
@@ -201,7 +202,7 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b,
 		if (t || scale) {
 			s = (struct callsite){
 				.offset = at - b->addr,
-				.addr = b->addr ? at : 0,	/* 0: a .ko not loaded */
+				.addr = b->addr ? at : 0, /* 0: a .ko not loaded */
 				.target = t ? strdup(t->name) : NULL,
 				.family = t ? t->family : family,
 				.len_reg = t ? t->len_reg : "rcx",
@@ -242,7 +243,8 @@ static int scan_module_func(const struct ksyms *ks, struct kimage *ki,
 			return err;
 		}
 		free(buf);
-		p_debug("%s [%s]: not readable in /proc/kcore; using the .ko", l->function, l->module);
+		p_debug("%s [%s]: not readable in /proc/kcore; using the .ko", l->function,
+			l->module);
 	}
 	path = kmodule_find(o ? o->modules_dir : NULL, l->module, why);
 	if (!path)
@@ -260,8 +262,8 @@ static int scan_module_func(const struct ksyms *ks, struct kimage *ki,
 	return err;
 }
 
-static int scan_core_func(const struct ksyms *ks, struct kimage *ki,
-			  const struct callsite_opts *o, struct callsite_list *l, char **why)
+static int scan_core_func(const struct ksyms *ks, struct kimage *ki, const struct callsite_opts *o,
+			  struct callsite_list *l, char **why)
 {
 	struct code_blob b = { .addr = l->func_addr, .len = l->func_size };
 	uint8_t *buf;
@@ -291,9 +293,8 @@ static int scan_core_func(const struct ksyms *ks, struct kimage *ki,
 	return err;
 }
 
-int callsites_find(const struct ksyms *ks, struct kimage *ki, const char *func,
-		   const char *module, const struct callsite_opts *o, struct callsite_list **out,
-		   char **why)
+int callsites_find(const struct ksyms *ks, struct kimage *ki, const char *func, const char *module,
+		   const struct callsite_opts *o, struct callsite_list **out, char **why)
 {
 	const struct ksym *syms[32];
 	struct callsite_list *lists;
@@ -304,7 +305,8 @@ int callsites_find(const struct ksyms *ks, struct kimage *ki, const char *func,
 	*out = NULL;
 	if (ks->restricted)
 		return reason_fail(why, -EPERM,
-				   "%s: kallsyms shows only zero addresses (run as root)", ks->path);
+				   "%s: kallsyms shows only zero addresses (run as root)",
+				   ks->path);
 	n = ksyms_find_all(ks, func, module ?: "*", syms, 32);
 	if (!n && (!module || !strcmp(module, "vmlinux")))
 		return reason_fail(why, -ENOENT, "%s: not in %s%s", func, ks->path,
@@ -381,8 +383,10 @@ int callsites_entry_info(const struct ksyms *ks, const char *func, const struct 
 
 	if (!p)
 		p = &none;
-	*e = (struct entry_info){ .symbol = strdup(func), .traceable = TS_UNKNOWN,
-				  .blacklisted = TS_UNKNOWN, .noinstr = TS_UNKNOWN,
+	*e = (struct entry_info){ .symbol = strdup(func),
+				  .traceable = TS_UNKNOWN,
+				  .blacklisted = TS_UNKNOWN,
+				  .noinstr = TS_UNKNOWN,
 				  .probeable = TS_NO };
 	if (!s) {
 		add_reason(&e->reason, "not in kallsyms");
@@ -392,7 +396,7 @@ int callsites_entry_info(const struct ksyms *ks, const char *func, const struct 
 	e->addr = s->addr;
 	e->module = s->module ? strdup(s->module) : NULL;
 	if (s->module)
-		e->noinstr = TS_NO;	/* a module's noinstr range is on the blacklist instead */
+		e->noinstr = TS_NO; /* a module's noinstr range is on the blacklist instead */
 	else if (lo && hi && !ks->restricted)
 		e->noinstr = s->addr >= lo && s->addr < hi ? TS_YES : TS_NO;
 	rules = kprobe_rules_load(p->filter_functions, p->blacklist);
@@ -414,9 +418,12 @@ int callsites_entry_info(const struct ksyms *ks, const char *func, const struct 
 		return 0;
 	if (e->traceable == TS_UNKNOWN || e->blacklisted == TS_UNKNOWN) {
 		e->probeable = TS_UNKNOWN;
-		add_reason(&e->reason, e->traceable == TS_UNKNOWN
-			   ? "cannot read available_filter_functions (mount tracefs; run as root)"
-			   : "cannot read the kprobe blacklist (mount debugfs; run as root)");
+		add_reason(
+			&e->reason,
+			e->traceable == TS_UNKNOWN
+				? "cannot read available_filter_functions (mount tracefs; run as "
+				  "root)"
+				: "cannot read the kprobe blacklist (mount debugfs; run as root)");
 		return 0;
 	}
 	e->probeable = TS_YES;

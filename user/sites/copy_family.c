@@ -12,19 +12,22 @@
 #define FLOW_rdi FLOW_RDI
 
 enum copy_family_use {
-	LEAF = 1,	/* a sampled leaf (copy_family_lookup) */
-	CALL = 2,	/* a call target found in a function's code (copy_target_lookup) */
+	LEAF = 1, /* a sampled leaf (copy_family_lookup) */
+	CALL = 2, /* a call target found in a function's code (copy_target_lookup) */
 };
 
 struct copy_family_entry {
-	struct copy_target call;	/* name ('*' at the end matches any suffix), ... */
+	struct copy_target call; /* name ('*' at the end matches any suffix), ... */
 	struct copy_family_leaf leaf;
-	unsigned int use;		/* LEAF | CALL */
+	unsigned int use; /* LEAF | CALL */
 };
 
 /* @len and @dst are registers at entry; @down: @len counts the bytes still to do. */
-#define ROUTINE(name, canonical, family, len, dst, down, use)                                  \
-	{ { name, family, #len }, { canonical, family, { FLOW_##len, FLOW_##dst, down } }, use }
+#define ROUTINE(name, canonical, family, len, dst, down, use)                                      \
+	{                                                                                          \
+		{ name, family, #len }, { canonical, family, { FLOW_##len, FLOW_##dst, down } },   \
+			use                                                                        \
+	}
 
 /*
  * Every name a copy routine has had since 5.4 (docs/sampling.md, kernel-facts.md §1-4),
@@ -76,7 +79,7 @@ static const char *const not_routines[] = { "folio", "page", "offload", "flushca
 
 /* Whole-page routines: always 4 KiB, so no threshold to tune; kept out unless --leaf. */
 static const char *const excluded[] = { "clear_page_erms", "clear_page_rep", "clear_page_orig",
-					"copy_page", "copy_page_regs", "copy_mc_to_kernel" };
+					"copy_page",	   "copy_page_regs", "copy_mc_to_kernel" };
 
 static char **extra;
 static size_t nr_extra;

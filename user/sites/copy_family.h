@@ -9,9 +9,9 @@
 
 /* What a leaf symbol is to copyprof. */
 struct copy_family_leaf {
-	const char *canonical;	/* the name profiles use: memcpy for __memcpy and __pi_memcpy */
-	const char *family;	/* memcpy, memmove, memset, clear_user, copy_user, or "leaf" */
-	struct len_recovery_conv conv;	/* for the length rules */
+	const char *canonical; /* the name profiles use: memcpy for __memcpy and __pi_memcpy */
+	const char *family;    /* memcpy, memmove, memset, clear_user, copy_user, or "leaf" */
+	struct len_recovery_conv conv; /* for the length rules */
 };
 
 /*
@@ -20,8 +20,8 @@ struct copy_family_leaf {
  */
 struct copy_target {
 	const char *name;
-	const char *family;	/* memcpy | memmove | memset | clear_user | copy_user */
-	const char *len_reg;	/* rdx for the C ABI ones; rcx for rep_*_alternative style */
+	const char *family;  /* memcpy | memmove | memset | clear_user | copy_user */
+	const char *len_reg; /* rdx for the C ABI ones; rcx for rep_*_alternative style */
 };
 
 /* The call target named @name, or NULL: __x86_indirect_thunk_* and friends are not targets. */

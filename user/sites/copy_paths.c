@@ -10,8 +10,7 @@
 /* When the version is unknown: rules of current kernels. */
 #define NEWEST_MAJOR 99
 
-static const enum dispatch_routine routines[] = { DR_MEMCPY, DR_MEMMOVE, DR_CLEAR_USER,
-						  DR_MEMSET };
+static const enum dispatch_routine routines[] = { DR_MEMCPY, DR_MEMMOVE, DR_CLEAR_USER, DR_MEMSET };
 static const char *const names[] = { "memcpy", "memmove", "clear_user", "memset" };
 
 static bool code_is(const struct dispatch_row *r, const char *s)
@@ -24,8 +23,7 @@ static bool code_is(const struct dispatch_row *r, const char *s)
  * "__memcpy (inline)" with "rep movsb" ...); a string op with no replica of its own
  * (rep movsq + rep movsb, rep stosq) is costed as the nearest one and marked approximate.
  */
-static const char *replica_of(enum dispatch_routine r, const struct dispatch_entry *e,
-			      bool *approx)
+static const char *replica_of(enum dispatch_routine r, const struct dispatch_entry *e, bool *approx)
 {
 	const struct dispatch_row *first = &e->rows[0], *last = &e->rows[e->nr_rows - 1];
 

@@ -14,19 +14,19 @@
 /* What one instruction on the decoded path means for the dispatch. */
 enum step_kind {
 	ST_OTHER,
-	ST_CMP_LEN_32,	/* cmp rdx, 0x20: memmove's short-length check */
-	ST_JCC,		/* a forward conditional branch; the walk falls through */
-	ST_LOOP,	/* a backward conditional branch: loop code */
-	ST_REP,		/* an inline rep movs/stos */
-	ST_CALL,	/* a call to a named function */
-	ST_EXIT_JMP,	/* a jump out of the function: the code that runs is elsewhere */
+	ST_CMP_LEN_32, /* cmp rdx, 0x20: memmove's short-length check */
+	ST_JCC,	       /* a forward conditional branch; the walk falls through */
+	ST_LOOP,       /* a backward conditional branch: loop code */
+	ST_REP,	       /* an inline rep movs/stos */
+	ST_CALL,       /* a call to a named function */
+	ST_EXIT_JMP,   /* a jump out of the function: the code that runs is elsewhere */
 	ST_RET,
 };
 
 struct step {
 	enum step_kind kind;
 	uint64_t target;
-	char name[64];	/* ST_REP: "rep movsb"; ST_CALL/ST_EXIT_JMP: the target symbol */
+	char name[64]; /* ST_REP: "rep movsb"; ST_CALL/ST_EXIT_JMP: the target symbol */
 	char text[200];
 };
 
@@ -98,8 +98,9 @@ static size_t walk(const struct ksyms *ks, const struct func_text *f, uint64_t s
 		*s = (struct step){ .kind = ST_OTHER };
 		snprintf(s->text, sizeof(s->text), "%s%s%s", insn->mnemonic,
 			 *insn->op_str ? " " : "", insn->op_str);
-		t = x->op_count == 1 && x->operands[0].type == X86_OP_IMM ? (uint64_t)x->operands[0].imm
-									   : 0;
+		t = x->op_count == 1 && x->operands[0].type == X86_OP_IMM
+			    ? (uint64_t)x->operands[0].imm
+			    : 0;
 		if (insn->id == X86_INS_RET) {
 			s->kind = ST_RET;
 		} else if (insn->id == X86_INS_CMP && x->op_count == 2 &&
@@ -118,7 +119,7 @@ static size_t walk(const struct ksyms *ks, const struct func_text *f, uint64_t s
 			snprintf(s->text, sizeof(s->text), "call %s", s->name);
 		} else if (insn->id == X86_INS_JMP && t) {
 			if (t >= f->addr && t < f->addr + f->size) {
-				n--;	/* inside: alternative padding or a shared tail; follow it */
+				n--; /* inside: alternative padding or a shared tail; follow it */
 				pc = t;
 				continue;
 			}
@@ -229,7 +230,8 @@ static bool decode_memmove(const struct ksyms *ks, struct kimage *ki, const stru
 	}
 	if (m) {
 		dispatch_helper_rows(d->major, d->minor, &d->cpu, DR_MEMMOVE,
-				     movsb ? (check ? "rep movsb>=32" : "rep movsb") : "loop", NULL, e);
+				     movsb ? (check ? "rep movsb>=32" : "rep movsb") : "loop", NULL,
+				     e);
 		e->read_at = strdup(f.sym->name);
 		e->decoded = join_steps(fw, m);
 	}
@@ -241,10 +243,9 @@ static bool decode_memmove(const struct ksyms *ks, struct kimage *ki, const stru
  * clear_user and copy_{to,from}_user are inline alternatives since 6.1 and 6.4: decode a
  * caller and see what it calls, or which string op sits inline.
  */
-static bool decode_via_caller(const struct ksyms *ks, struct kimage *ki,
-			      const char *const *callers, const char *family, const char *op,
-			      const struct dispatch *d, enum dispatch_routine r,
-			      struct dispatch_entry *e)
+static bool decode_via_caller(const struct ksyms *ks, struct kimage *ki, const char *const *callers,
+			      const char *family, const char *op, const struct dispatch *d,
+			      enum dispatch_routine r, struct dispatch_entry *e)
 {
 	struct callsite_opts o = { .include_inline = true };
 	struct callsite_list *l;
@@ -261,10 +262,11 @@ static bool decode_via_caller(const struct ksyms *ks, struct kimage *ki,
 		for (i = 0; i < l[0].nr; i++) {
 			s = &l[0].v[i];
 			if (s->target && !strcmp(s->family, family)) {
-				dispatch_helper_rows(d->major, d->minor, &d->cpu, r, s->target, NULL,
-						     e);
+				dispatch_helper_rows(d->major, d->minor, &d->cpu, r, s->target,
+						     NULL, e);
 			} else if (!s->target && !strcmp(s->mnemonic, op)) {
-				dispatch_helper_rows(d->major, d->minor, &d->cpu, r, "inline", op, e);
+				dispatch_helper_rows(d->major, d->minor, &d->cpu, r, "inline", op,
+						     e);
 			} else {
 				continue;
 			}
@@ -315,10 +317,10 @@ void dispatch_probe(const struct ksyms *ks, struct kimage *ki, const char *relea
 	dispatch_from_table(major, minor, &cpu, d);
 	if (!ki || !kimage_live(ki) || ks->restricted)
 		return;
-	ok[DR_MEMCPY] = decode_memcpy_like(ks, ki, "__memcpy", "memcpy", d, DR_MEMCPY,
-					   &d->e[DR_MEMCPY]);
-	ok[DR_MEMSET] = decode_memcpy_like(ks, ki, "__memset", "memset", d, DR_MEMSET,
-					   &d->e[DR_MEMSET]);
+	ok[DR_MEMCPY] =
+		decode_memcpy_like(ks, ki, "__memcpy", "memcpy", d, DR_MEMCPY, &d->e[DR_MEMCPY]);
+	ok[DR_MEMSET] =
+		decode_memcpy_like(ks, ki, "__memset", "memset", d, DR_MEMSET, &d->e[DR_MEMSET]);
 	ok[DR_MEMMOVE] = decode_memmove(ks, ki, d, &d->e[DR_MEMMOVE]);
 	ok[DR_CLEAR_USER] = decode_via_caller(ks, ki, clear_callers, "clear_user", "rep stosb", d,
 					      DR_CLEAR_USER, &d->e[DR_CLEAR_USER]);

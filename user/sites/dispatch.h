@@ -15,19 +15,19 @@
 
 /* For lengths [min, max], this code runs. */
 struct dispatch_row {
-	uint64_t min, max;	/* max DISPATCH_NO_MAX: no upper bound */
-	char *code;		/* "memcpy_orig", "__memcpy (inline)", "rep_movs_alternative" ... */
-	const char *string_op;	/* "rep movsb", "rep movsq + rep movsb" ...; NULL for loop code */
+	uint64_t min, max;     /* max DISPATCH_NO_MAX: no upper bound */
+	char *code;	       /* "memcpy_orig", "__memcpy (inline)", "rep_movs_alternative" ... */
+	const char *string_op; /* "rep movsb", "rep movsq + rep movsb" ...; NULL for loop code */
 };
 
 enum dispatch_routine { DR_MEMCPY, DR_MEMMOVE, DR_MEMSET, DR_CLEAR_USER, DR_COPY_USER, DR_NR };
 
 struct dispatch_entry {
-	const char *routine;	/* memcpy | memmove | memset | clear_user | copy_user */
-	const char *source;	/* "kcore": decoded from the patched text; "table": by version+flags */
-	char *read_at;		/* kcore: the function decoded (__memcpy, _copy_to_user ...) */
-	char *decoded;		/* kcore: the instructions that decided, "; "-separated */
-	char *note;		/* what else applies (backward memmove, sizes inside a helper) */
+	const char *routine; /* memcpy | memmove | memset | clear_user | copy_user */
+	const char *source;  /* "kcore": decoded from the patched text; "table": by version+flags */
+	char *read_at;	     /* kcore: the function decoded (__memcpy, _copy_to_user ...) */
+	char *decoded;	     /* kcore: the instructions that decided, "; "-separated */
+	char *note;	     /* what else applies (backward memmove, sizes inside a helper) */
 	struct dispatch_row rows[DISPATCH_MAX_ROWS];
 	size_t nr_rows;
 };
@@ -37,7 +37,7 @@ struct dispatch_cpu {
 };
 
 struct dispatch {
-	int major, minor;	/* kernel version the table used */
+	int major, minor; /* kernel version the table used */
 	struct dispatch_cpu cpu;
 	struct dispatch_entry e[DR_NR];
 };

@@ -11,11 +11,11 @@
  * The last alternative that applies wins, as in the kernel's ALTERNATIVE_2/_3.
  */
 
-#define V(major, minor) ((major) * 1000 + (minor))
+#define V(major, minor) ((major)*1000 + (minor))
 #define N DISPATCH_NO_MAX
 
 static const char *const routine_names[DR_NR] = { "memcpy", "memmove", "memset", "clear_user",
-						   "copy_user" };
+						  "copy_user" };
 
 bool dispatch_parse_release(const char *release, int *major, int *minor)
 {
@@ -28,8 +28,7 @@ void dispatch_cpu_from_meta(const struct host_meta *m, bool amd, int major, int 
 	cpu->erms = host_has_flag(m, "erms");
 	cpu->fsrm = host_has_flag(m, "fsrm");
 	cpu->rep_good = host_has_flag(m, "rep_good");
-	cpu->fsrs = host_has_flag(m, "fsrs") ||
-		    (amd && cpu->fsrm && V(major, minor) >= V(6, 4));
+	cpu->fsrs = host_has_flag(m, "fsrs") || (amd && cpu->fsrm && V(major, minor) >= V(6, 4));
 }
 
 static void add_row(struct dispatch_entry *e, uint64_t min, uint64_t max, const char *code,
@@ -161,35 +160,43 @@ void dispatch_table_entry(int major, int minor, const struct dispatch_cpu *cpu,
 	const char *h, *op = NULL;
 
 	switch (r) {
-	case DR_MEMCPY:	/* 68674f94ffc9 (6.4): only FSRM selects rep movsb */
-		h = v64 ? (cpu->fsrm ? "inline" : "memcpy_orig")
-			: cpu->erms ? "memcpy_erms" : cpu->rep_good ? "inline" : "memcpy_orig";
+	case DR_MEMCPY: /* 68674f94ffc9 (6.4): only FSRM selects rep movsb */
+		h = v64		    ? (cpu->fsrm ? "inline" : "memcpy_orig")
+		    : cpu->erms	    ? "memcpy_erms"
+		    : cpu->rep_good ? "inline"
+				    : "memcpy_orig";
 		op = v64 ? "rep movsb" : "rep movsq + rep movsb";
 		break;
-	case DR_MEMSET:	/* 20f3337d350c (6.4): only FSRS selects rep stosb */
-		h = v64 ? (cpu->fsrs ? "inline" : "memset_orig")
-			: cpu->erms ? "memset_erms" : cpu->rep_good ? "inline" : "memset_orig";
+	case DR_MEMSET: /* 20f3337d350c (6.4): only FSRS selects rep stosb */
+		h = v64		    ? (cpu->fsrs ? "inline" : "memset_orig")
+		    : cpu->erms	    ? "memset_erms"
+		    : cpu->rep_good ? "inline"
+				    : "memset_orig";
 		op = v64 ? "rep stosb" : "rep stosq + rep stosb";
 		break;
 	case DR_MEMMOVE: /* f444a5ff95dc (5.6), 14e4ec9c3e91 (6.5) */
 		h = cpu->fsrm && V(major, minor) >= V(5, 6) ? "rep movsb"
-			: cpu->erms ? "rep movsb>=32" : "loop";
+		    : cpu->erms				    ? "rep movsb>=32"
+							    : "loop";
 		break;
-	case DR_CLEAR_USER:	/* 0db7058e8e23 (6.1); d2c95f9d6802, 8c9b6a88b7e2 (6.4) */
+	case DR_CLEAR_USER: /* 0db7058e8e23 (6.1); d2c95f9d6802, 8c9b6a88b7e2 (6.4) */
 		if (v64)
 			h = cpu->fsrs ? "inline" : "rep_stos_alternative";
 		else if (V(major, minor) >= V(6, 1))
-			h = !cpu->rep_good ? "clear_user_original" : !cpu->erms ? "clear_user_rep_good"
-				: !cpu->fsrm ? "clear_user_erms" : "inline";
+			h = !cpu->rep_good ? "clear_user_original"
+			    : !cpu->erms   ? "clear_user_rep_good"
+			    : !cpu->fsrm   ? "clear_user_erms"
+					   : "inline";
 		else
 			h = "__clear_user";
 		break;
-	default:	/* adfcf4231b8c, 577e6a7fd50d, 427fda2c8a49 (6.4) */
+	default: /* adfcf4231b8c, 577e6a7fd50d, 427fda2c8a49 (6.4) */
 		if (v64)
 			h = cpu->fsrm ? "inline" : "rep_movs_alternative";
 		else
-			h = cpu->erms ? "copy_user_enhanced_fast_string"
-				: cpu->rep_good ? "copy_user_generic_string" : "copy_user_generic_unrolled";
+			h = cpu->erms	    ? "copy_user_enhanced_fast_string"
+			    : cpu->rep_good ? "copy_user_generic_string"
+					    : "copy_user_generic_unrolled";
 	}
 	dispatch_helper_rows(major, minor, cpu, r, h, op, e);
 	e->source = "table";

@@ -82,7 +82,8 @@ static int entry_holder(const struct flow_fn *f, size_t i, int reg, bool *mask32
 				continue;
 		}
 		in = &f->insns[d];
-		if (in->op == FLOW_MOV_RR && in->src == reg && flow_last_def(f, d, reg) == FLOW_ENTRY) {
+		if (in->op == FLOW_MOV_RR && in->src == reg &&
+		    flow_last_def(f, d, reg) == FLOW_ENTRY) {
 			*mask32 = in->dst_bytes == 4;
 			return x;
 		}
@@ -179,7 +180,8 @@ static bool rule_loop(const struct flow_fn *f, size_t i, const struct len_recove
 		if (in->writes & (1u << y))
 			return false;
 		if (in->writes & (1u << L)) {
-			if (sub >= 0 || in->op != FLOW_SUB_IMM || in->dst != L || in->dst_bytes != 8)
+			if (sub >= 0 || in->op != FLOW_SUB_IMM || in->dst != L ||
+			    in->dst_bytes != 8)
 				return false;
 			sub = j;
 		}
@@ -212,7 +214,8 @@ static bool rule_loop(const struct flow_fn *f, size_t i, const struct len_recove
 
 /* The caller set the length register from X just before the call, and the routine keeps X. */
 static bool rule_caller(const struct flow_source *t, const struct flow_fn *f,
-			const struct len_recovery_conv *conv, uint64_t ret, struct len_recovery_rule *r)
+			const struct len_recovery_conv *conv, uint64_t ret,
+			struct len_recovery_rule *r)
 {
 	const struct flow_fn *c = t->fn_at(t->ctx, ret);
 	const struct flow_insn *call;
@@ -245,8 +248,8 @@ static bool rule_caller(const struct flow_source *t, const struct flow_fn *f,
 	return true;
 }
 
-void len_recovery_analyse(const struct flow_source *t, const struct len_recovery_conv *conv, uint64_t ip,
-		    uint64_t ret, struct len_recovery_rule *r)
+void len_recovery_analyse(const struct flow_source *t, const struct len_recovery_conv *conv,
+			  uint64_t ip, uint64_t ret, struct len_recovery_rule *r)
 {
 	const struct flow_fn *f = t->fn_at(t->ctx, ip);
 	const struct flow_insn *in;
@@ -258,7 +261,8 @@ void len_recovery_analyse(const struct flow_source *t, const struct len_recovery
 	if (!f || (i = flow_index(f, ip)) < 0)
 		return;
 	in = &f->insns[i];
-	if (conv && conv->len_reg >= 0 && (x = entry_holder(f, (size_t)i, conv->len_reg, &mask)) >= 0) {
+	if (conv && conv->len_reg >= 0 &&
+	    (x = entry_holder(f, (size_t)i, conv->len_reg, &mask)) >= 0) {
 		rule_set(r, LR_ENTRY_LEN, LEN_EXACT, x, 1, mask);
 		return;
 	}

@@ -202,7 +202,8 @@ void preset_list(void)
 			size_t len = strlen(e->d_name);
 
 			if (len > 7 && !strcmp(e->d_name + len - 7, ".preset"))
-				fprintf(stderr, "  %.*s  (%s)\n", (int)(len - 7), e->d_name, dirs[i]);
+				fprintf(stderr, "  %.*s  (%s)\n", (int)(len - 7), e->d_name,
+					dirs[i]);
 		}
 		if (d)
 			closedir(d);

@@ -9,7 +9,7 @@ enum preset_kind { PRESET_SITE, PRESET_ENTRY };
 
 struct preset_item {
 	enum preset_kind kind;
-	char *spec;	/* [MOD:]FUNC[+OFF][,len=REG] */
+	char *spec; /* [MOD:]FUNC[+OFF][,len=REG] */
 	int line;
 };
 

@@ -147,11 +147,11 @@ install: $(OUTPUT)/copyprof
 deps:
 	./scripts/deps.sh
 
-test: check-layers $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+test: check-layers format-check $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT)
 
-# Unit and CLI tests and the layer rule, no VM: the quick check before a commit.
-check: check-layers $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+# The layer rule, the format, unit and CLI tests, no VM: the quick check before a commit.
+check: check-layers format-check $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT) unit cli
 
 check-layers:

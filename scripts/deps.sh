@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
 	# build: BPF compiler, skeletons, libraries linked statically into copyprof
-	make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
+	make gcc clang clang-format llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
 	libjson-c-dev libcapstone-dev liblzma-dev libdw-dev libbz2-dev
 	# tests and benchmarks
 	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils

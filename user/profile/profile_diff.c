@@ -59,8 +59,9 @@ int profile_diff_check(const struct profile *a, const char *na, const struct pro
 	if (k[0] != k[1]) {
 		p_err("%s is %s and %s is %s: a sampled profile's buckets count samples (time "
 		      "spent in copies of each length), a counted one's count calls, so their "
-		      "counts, shares and buckets do not compare. Only the context (kernel, CPU, "
-		      "dispatch, above) does. Record both the same way (both with --sample, or "
+		      "counts, shares and buckets do not compare; only their machines (kernel, "
+		      "CPU, dispatch: copyprof report on each) do. Record both the same way (both "
+		      "with --sample, or "
 		      "both with probes), or compare their modelled time with copyprof estimate "
 		      "-m on each",
 		      na, k[0] ? "sampled" : "counted", nb, k[1] ? "sampled" : "counted");

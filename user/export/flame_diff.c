@@ -22,8 +22,7 @@ static int add_stack(struct fg_tree *t, const char *frames, double w, int k, dou
 
 	while (*p) {
 		semi = strchr(p, ';');
-		n = fg_tree_child(t, n, p, semi ? (size_t)(semi - p) : strlen(p), 0,
-				  FG_KIND_FRAME);
+		n = fg_tree_child(t, n, p, semi ? (size_t)(semi - p) : strlen(p), 0, FG_KIND_FRAME);
 		if (!n)
 			return -ENOMEM;
 		if (!semi)
@@ -48,8 +47,8 @@ static int add_lengths(struct fg_tree *t, struct fg_node *parent, const struct h
 		leaf = fg_tree_child(t, parent, name, strlen(name), b + 1, FG_KIND_LENGTH);
 		if (!leaf)
 			return -ENOMEM;
-		put(leaf, k,
-		    w == FLAME_BYTES ? (double)slots[b].bytes : (double)slots[b].count, scale);
+		put(leaf, k, w == FLAME_BYTES ? (double)slots[b].bytes : (double)slots[b].count,
+		    scale);
 	}
 	return 0;
 }

@@ -174,6 +174,8 @@ golden: $(OUTPUT)/copyprof
 		mv examples/export-fleet.txt.tmp examples/export-fleet.txt
 	./examples/flamegraph.sh $(OUTPUT) > examples/flamegraph.txt.tmp && \
 		mv examples/flamegraph.txt.tmp examples/flamegraph.txt
+	./examples/diff-regression.sh $(OUTPUT) > examples/diff-regression.txt.tmp && \
+		mv examples/diff-regression.txt.tmp examples/diff-regression.txt
 
 unit-test: $(UNIT_BINS)
 	./tests/run.sh $(OUTPUT) unit

@@ -50,3 +50,20 @@ struct fg_rgb fg_palette_delta(double delta)
 	return (struct fg_rgb){ mix(grey.r, red.r, s), mix(grey.g, red.g, s),
 				mix(grey.b, red.b, s) };
 }
+
+struct fg_rgb fg_palette_change(double delta, double full)
+{
+	const struct fg_rgb grey = { 215, 215, 210 }, blue = { 40, 90, 220 }, red = { 220, 45, 40 };
+	double s;
+
+	if (!isfinite(delta))
+		return red;
+	s = full > 0 ? fabs(delta) / full : 0;
+	if (s > 1)
+		s = 1;
+	if (delta < 0)
+		return (struct fg_rgb){ mix(grey.r, blue.r, s), mix(grey.g, blue.g, s),
+					mix(grey.b, blue.b, s) };
+	return (struct fg_rgb){ mix(grey.r, red.r, s), mix(grey.g, red.g, s),
+				mix(grey.b, red.b, s) };
+}

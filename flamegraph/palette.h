@@ -24,4 +24,11 @@ struct fg_rgb fg_palette_name(enum fg_kind kind, const char *name);
  */
 struct fg_rgb fg_palette_delta(double delta);
 
+/*
+ * The differential view: @delta = after / before - 1. Grey at 0, redder towards +@full
+ * (growth), bluer towards -@full (shrinkage), full colour beyond; NAN (no BEFORE: a new frame)
+ * is full red.
+ */
+struct fg_rgb fg_palette_change(double delta, double full);
+
 #endif

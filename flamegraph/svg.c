@@ -155,6 +155,29 @@ static void write_head(FILE *f, const struct fg_svg_opts *o, double width, doubl
 	}
 }
 
+/* The differential view's colour scale: blue (shrank) through grey to red (grew). */
+static void write_legend(FILE *f, const struct fg_svg_opts *o, double width)
+{
+	const int steps = 9;
+	double x0 = width / 2 - 135, y = FG_TOP - 6;
+	struct fg_rgb c;
+	int i;
+
+	fprintf(f,
+		"<g id=\"legend\"><text x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: end\">"
+		"shrank %.0f%%</text>\n",
+		x0 - 6, y + 10, -100 * o->diff_full);
+	for (i = 0; i < steps; i++) {
+		c = fg_palette_change(o->diff_full * (2.0 * i / (steps - 1) - 1), o->diff_full);
+		fprintf(f,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"30\" height=\"12\" "
+			"fill=\"rgb(%u,%u,%u)\"/>\n",
+			x0 + 30 * i, y, c.r, c.g, c.b);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">grew %+.0f%% (and new frames)</text></g>\n",
+		x0 + 30 * steps + 6, y + 10, 100 * o->diff_full);
+}
+
 static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *root,
 			const struct fg_svg_opts *o)
 {
@@ -162,6 +185,18 @@ static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *
 
 	escape_str(f, n->name);
 	fmt_num(w, sizeof(w), n->weight);
+	if (o->diff) {
+		fmt_num(a, sizeof(a), n->today_ns);
+		fprintf(f, "\n%s ", w);
+		escape_str(f, o->unit ? o->unit : "samples");
+		fprintf(f, " after, %s before", a);
+		if (n->today_ns > 0)
+			fprintf(f, " (%+.2f%%)", 100 * (n->weight / n->today_ns - 1));
+		else
+			fputs(" (new)", f);
+		fprintf(f, ", %.2f%% of after", 100 * n->weight / root->weight);
+		return;
+	}
 	if (!o->delta) {
 		fprintf(f, "\n%s ", w);
 		escape_str(f, o->unit ? o->unit : "samples");
@@ -184,7 +219,10 @@ static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *
 	const struct fg_node *n = r->node;
 	struct fg_rgb rgb;
 
-	if (o->delta)
+	if (o->diff)
+		rgb = fg_palette_change(n->today_ns > 0 ? n->weight / n->today_ns - 1 : NAN,
+					o->diff_full);
+	else if (o->delta)
 		rgb = fg_palette_delta(n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN);
 	else
 		rgb = fg_palette_name(n->kind, n->name);
@@ -223,9 +261,11 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 		free(rects);
 		return -ENOMEM;
 	}
-	height = FG_TOP + (depth + 1) * FG_FRAME_H + FG_BOTTOM;
+	height = FG_TOP + (o->diff ? FG_LEGEND : 0) + (depth + 1) * FG_FRAME_H + FG_BOTTOM;
 	base = height - FG_BOTTOM;
 	write_head(f, o, width, height);
+	if (o->diff)
+		write_legend(f, o, width);
 	fprintf(f,
 		"<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
 		"<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"

@@ -15,6 +15,7 @@
 #define FG_MIN_WIDTH 0.1   /* frames narrower than this (px) are left out, with their children */
 #define FG_TOP 60	   /* title, subtitle and buttons, px */
 #define FG_BOTTOM 36	   /* the details line, px */
+#define FG_LEGEND 22	   /* the differential view's legend, px */
 
 /* One frame's rectangle: x and w in px; depth 0 is the root, drawn at the bottom. */
 struct fg_rect {
@@ -46,6 +47,8 @@ struct fg_svg_opts {
 	double width;	      /* px; 0: FG_WIDTH */
 	bool delta;	      /* threshold view: colour by saving, tooltips with both costs */
 	const char *at_name;  /* the threshold view's policy, "T=1024" */
+	bool diff;	      /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
+	double diff_full;     /* the |after / before - 1| drawn in full colour (with a legend) */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_options.h"
+#include "export/flame_diff.h"
 #include "export/flame_profile.h"
 #include "folded.h"
 #include "lib/log.h"
@@ -25,9 +26,22 @@ struct flamegraph_args {
 	uint64_t threshold;
 	struct est_cache cache;
 	double width;
+	bool diff, totals;    /* --diff BEFORE AFTER; --totals */
+	const char *files[2]; /* BEFORE, AFTER */
+	size_t nr_files;
 };
 
-enum { OPT_FOLDED = 0x100, OPT_WEIGHT, OPT_THRESHOLD, OPT_CACHE, OPT_FAMILY, OPT_TITLE, OPT_WIDTH };
+enum {
+	OPT_FOLDED = 0x100,
+	OPT_WEIGHT,
+	OPT_THRESHOLD,
+	OPT_CACHE,
+	OPT_FAMILY,
+	OPT_TITLE,
+	OPT_WIDTH,
+	OPT_DIFF,
+	OPT_TOTALS
+};
 
 static const struct cmd_options_spec common_options = {
 	.input_arg = "PROFILE",
@@ -52,6 +66,12 @@ static const struct argp_option options[] = {
 	{ "family", OPT_FAMILY, "NAME", 0, "Only sites of memcpy, memmove, clear_user or memset" },
 	{ "title", OPT_TITLE, "TEXT", 0, "Title of the graph" },
 	{ "width", OPT_WIDTH, "PX", 0, "Image width (default 1200)" },
+	{ "diff", OPT_DIFF, 0, 0,
+	  "A differential flame graph of two profiles, BEFORE AFTER (arguments): widths are "
+	  "AFTER's, colours the change (red grew, blue shrank, scaled to the data)" },
+	{ "totals", OPT_TOTALS, 0, 0,
+	  "With --diff: compare totals per recording, not rates per second (the same fixed "
+	  "work twice)" },
 	{},
 };
 
@@ -68,6 +88,7 @@ static const char doc[] =
 	"  copyprof flamegraph -i btrfs.json --weight bytes -o bytes.svg\n"
 	"  copyprof flamegraph -i btrfs.json -m cm.json --threshold 1024 -o t1024.svg\n"
 	"  perf script | stackcollapse-perf.pl | copyprof flamegraph --folded - > perf.svg\n"
+	"  copyprof flamegraph --diff before.json after.json -o diff.svg\n"
 	"\n"
 	"Exit status: 0 SVG written, 1 unreadable or empty input (an SVG that says what went\n"
 	"wrong is still written), a cost model without a needed curve, or the SVG could not be\n"
@@ -75,6 +96,22 @@ static const char doc[] =
 
 static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 {
+	if (a->diff) {
+		if (a->nr_files != 2 || a->common.input || a->folded)
+			argp_error(state, "--diff takes two profiles as arguments: BEFORE AFTER");
+		if (a->model || a->threshold_set || a->weight == FLAME_TIME || a->cache_set)
+			argp_error(state, "the differential view weighs calls, bytes or samples: "
+					  "drop -m, --threshold and --cache (copyprof diff -m "
+					  "compares modelled time)");
+		return 0;
+	}
+	if (a->nr_files)
+		argp_error(state,
+			   "unexpected argument '%s' (the input is given with -i or --folded, or "
+			   "two with --diff)",
+			   a->files[0]);
+	if (a->totals)
+		argp_error(state, "--totals applies to --diff");
 	if (!a->common.input == !a->folded)
 		argp_error(state, "give a profile with -i or folded stacks with --folded");
 	if (a->folded &&
@@ -143,10 +180,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (*end || !(a->width >= 200 && a->width <= 100000))
 			argp_error(state, "--width %s: give a width in px from 200 to 100000", arg);
 		break;
+	case OPT_DIFF:
+		a->diff = true;
+		break;
+	case OPT_TOTALS:
+		a->totals = true;
+		break;
 	case ARGP_KEY_ARG:
-		argp_error(state,
-			   "unexpected argument '%s' (the input is given with -i or --folded)",
-			   arg);
+		if (a->nr_files == 2)
+			argp_error(state, "unexpected argument '%s'", arg);
+		a->files[a->nr_files++] = arg;
 		break;
 	case ARGP_KEY_END:
 		return parse_end(a, state);
@@ -283,6 +326,62 @@ out:
 	return err;
 }
 
+static const char *side_family(const struct profile_site *s)
+{
+	return est_family(est_site_family(s))->name;
+}
+
+/* --diff: AFTER's frames, coloured by the change from BEFORE (flame_diff.c). */
+static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
+		     char *title, char *sub, size_t len)
+{
+	struct profile_diff_opts po = { .totals = a->totals, .family_of = side_family };
+	static const char *const units[] = { "samples", "calls", "bytes", "ns" };
+	struct profile *p[2] = { NULL, NULL };
+	enum flame_weight w;
+	struct profile_diff d;
+	int err;
+
+	err = profile_diff_read(a->files[0], &p[0]);
+	if (!err)
+		err = profile_diff_read(a->files[1], &p[1]);
+	if (!err)
+		err = profile_diff_check(p[0], a->files[0], p[1], a->files[1]);
+	if (!err)
+		err = profile_diff_build(p[0], p[1], &po, &d);
+	if (err)
+		goto out;
+	w = d.sampled ? FLAME_SAMPLES : a->weight >= 0 ? a->weight : FLAME_CALLS;
+	if ((w == FLAME_SAMPLES) != d.sampled) {
+		p_err("--weight %s: these profiles are %s: give --weight %s", flame_weight_name(w),
+		      d.sampled ? "sampled" : "counted", d.sampled ? "samples" : "calls or bytes");
+		err = -EINVAL;
+	} else {
+		err = flame_diff_build(&d, w, t, &o->diff_full);
+	}
+	if (!err && !(t->root.weight > 0)) {
+		p_err("%s has nothing to draw by %s", a->files[1], flame_weight_name(w));
+		err = -ENOENT;
+	}
+	if (!err) {
+		o->diff = true;
+		o->unit = units[w];
+		snprintf(title, len, "Differential flame graph: %s -> %s", base_name(a->files[0]),
+			 base_name(a->files[1]));
+		snprintf(sub, len,
+			 "width: AFTER's %s; colour: change from BEFORE (%s), red grew, blue "
+			 "shrank; all %+.2f%%",
+			 flame_weight_name(w),
+			 d.per_second ? "rates per second" : "totals per recording",
+			 t->root.today_ns > 0 ? 100 * (t->root.weight / t->root.today_ns - 1) : 0);
+	}
+	profile_diff_free(&d);
+out:
+	profile_free(p[0]);
+	profile_free(p[1]);
+	return err;
+}
+
 /* The SVG, or an SVG that says what went wrong, written whole or not at all. */
 static int render(const struct flamegraph_args *a, const struct fg_tree *t,
 		  const struct fg_svg_opts *o, const char *error)
@@ -339,7 +438,10 @@ int cmd_flamegraph(int argc, char **argv)
 	title[0] = sub[0] = '\0';
 	o.width = args.width;
 	o.unit = "samples";
-	if (args.folded) {
+	if (args.diff) {
+		snprintf(title, sizeof(title), "Differential flame graph");
+		err = read_diff(&args, t, &o, title, sub, sizeof(sub));
+	} else if (args.folded) {
 		snprintf(title, sizeof(title), "Flame graph: %s", base_name(args.folded));
 		err = read_folded(&args, t, sub, sizeof(sub));
 	} else {

@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "calibrate", cmd_calibrate, "measure the asm-ref copy routines into a cost model" },
 	{ "probe", cmd_probe, "live copy dispatch and copy-family call sites in kernel functions" },
 	{ "estimate", cmd_estimate, "what a REP MOVSB/STOSB threshold would save on a profile" },
+	{ "diff", cmd_diff, "what changed between two profiles: context, sites, lengths, time" },
 	{ "merge", cmd_merge, "sum profiles of many runs or hosts, kept apart by kernel and CPU" },
 	{ "import-perf", cmd_import_perf, "turn a perf record -g profile into a copyprof profile" },
 	{ "flamegraph", cmd_flamegraph,

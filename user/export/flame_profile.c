@@ -34,8 +34,7 @@ enum flame_weight flame_default_weight(const struct profile *p)
 	return p->nr_sites ? FLAME_SAMPLES : FLAME_CALLS;
 }
 
-/* "1024-1151 B": bucket @b's lengths; exact buckets are one length. */
-static void bucket_frame(uint32_t b, char *buf, size_t len)
+void flame_bucket_frame(uint32_t b, char *buf, size_t len)
 {
 	unsigned long long lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
 
@@ -71,7 +70,7 @@ static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct p
 		}
 		if (!(w > 0))
 			continue;
-		bucket_frame(b, name, sizeof(name));
+		flame_bucket_frame(b, name, sizeof(name));
 		/* Keyed by bucket, so lengths are drawn in length order, not by name. */
 		leaf = fg_tree_child(t, parent, name, strlen(name), b + 1, FG_KIND_LENGTH);
 		if (!leaf)

@@ -14,6 +14,8 @@ enum flame_weight { FLAME_SAMPLES, FLAME_CALLS, FLAME_BYTES, FLAME_TIME };
 const char *flame_weight_name(enum flame_weight w);
 /* -1 if @s names no weight. */
 int flame_weight_parse(const char *s);
+/* "1024-1151 B": bucket @b's lengths; exact buckets are one length ("16 B"). */
+void flame_bucket_frame(uint32_t b, char *buf, size_t len);
 /* Samples when every site of @p is sampled, else calls. */
 enum flame_weight flame_default_weight(const struct profile *p);
 

@@ -116,6 +116,7 @@ void profile_free(struct profile *p)
 		return;
 	host_meta_free(&p->meta);
 	sample_meta_free(p->sample);
+	profile_dispatch_free(p->dispatch);
 	for (i = 0; i < p->nr_sites; i++) {
 		free(p->sites[i].target);
 		free(p->sites[i].symbol);

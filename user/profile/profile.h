@@ -10,6 +10,7 @@
 #include "lib/hist.h"
 #include "lib/host.h"
 #include "kernel/srcline.h"
+#include "profile_dispatch.h"
 #include "profile_sample.h"
 
 #define PROFILE_FORMAT "copyprof-profile"
@@ -73,7 +74,8 @@ struct profile_group {
 
 struct profile {
 	struct host_meta meta;
-	struct sample_meta *sample; /* sampled recordings only (profile_sample.h) */
+	struct sample_meta *sample;	   /* sampled recordings only (profile_sample.h) */
+	struct profile_dispatch *dispatch; /* meta.dispatch: kernel recordings; NULL if absent */
 	struct profile_site *sites;
 	size_t nr_sites;
 	struct profile_group *groups; /* empty unless merged */

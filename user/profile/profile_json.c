@@ -10,7 +10,8 @@
 #include "lib/log.h"
 #include "profile.h"
 
-static json_object *meta_to_json(const struct host_meta *m, const struct sample_meta *sample)
+static json_object *meta_to_json(const struct host_meta *m, const struct sample_meta *sample,
+				 const struct profile_dispatch *dispatch)
 {
 	json_object *o = json_object_new_object(), *flags = json_object_new_array();
 	size_t i;
@@ -26,6 +27,8 @@ static json_object *meta_to_json(const struct host_meta *m, const struct sample_
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
 	jsonw_put_str(o, "command", m->command);
 	sample_meta_to_json(sample, o);
+	if (dispatch)
+		json_object_object_add(o, "dispatch", profile_dispatch_to_json(dispatch));
 	return o;
 }
 
@@ -172,7 +175,7 @@ json_object *profile_to_json(const struct profile *p)
 
 	json_object_object_add(root, "format", json_object_new_string(PROFILE_FORMAT));
 	json_object_object_add(root, "version", json_object_new_int(PROFILE_VERSION));
-	json_object_object_add(root, "meta", meta_to_json(&p->meta, p->sample));
+	json_object_object_add(root, "meta", meta_to_json(&p->meta, p->sample, p->dispatch));
 	if (p->nr_groups) {
 		json_object *groups = json_object_new_array();
 
@@ -446,7 +449,7 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 
 int profile_from_json(json_object *root, const char *name, struct profile **out)
 {
-	json_object *v, *sites;
+	json_object *v, *d, *sites;
 	struct profile *p;
 	const char *format;
 	size_t i;
@@ -479,6 +482,8 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 	if (json_object_object_get_ex(root, "meta", &v)) {
 		meta_from_json(v, &p->meta);
 		p->sample = sample_meta_from_json(v);
+		if (json_object_object_get_ex(v, "dispatch", &d))
+			p->dispatch = profile_dispatch_from_json(d);
 	}
 	/* Groups before sites: a site's "group" indexes them. */
 	if (json_object_object_get_ex(root, "groups", &v) &&

@@ -12,6 +12,7 @@
 #include "hist_session.h"
 #include "probe_site.h"
 #include "record_counted.h"
+#include "record_dispatch.h"
 #include "record_run.h"
 
 struct counted_recorder {
@@ -155,6 +156,8 @@ static int counted_finish(void *rec, struct profile *p)
 	r->hs = NULL;
 	name_callers(p);
 	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);
+	if (uses_kernel(a))
+		record_dispatch_fill(p);
 	return 0;
 }
 

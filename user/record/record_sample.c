@@ -11,6 +11,7 @@
 #include "kernel/ktext.h"
 #include "lib/log.h"
 #include "record_run.h"
+#include "record_dispatch.h"
 #include "record_sample.h"
 #include "profile/sample_agg.h"
 #include "sample_session.h"
@@ -337,6 +338,7 @@ static int sample_finish(void *rec, struct profile *p)
 		return -ENOMEM;
 	sample_session_destroy(r->ss);
 	r->ss = NULL;
+	record_dispatch_fill(p);
 	return 0;
 }
 

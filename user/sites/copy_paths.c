@@ -93,3 +93,21 @@ int copy_path_today(const char *family, const struct host_meta *meta, struct cop
 	free(e.note);
 	return 0;
 }
+
+int copy_path_of(const char *family, const struct dispatch_entry *e, struct copy_path *p)
+{
+	const struct dispatch_row *last;
+	size_t f;
+
+	for (f = 0; f < sizeof(names) / sizeof(names[0]); f++)
+		if (!strcmp(family, names[f]))
+			break;
+	if (f == sizeof(names) / sizeof(names[0]) || !e->nr_rows)
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->impl = replica_of(routines[f], e, &p->approximate);
+	last = &e->rows[e->nr_rows - 1];
+	snprintf(p->why, sizeof(p->why), "%s dispatch: %s%s%s", e->source ?: "recorded",
+		 last->code ?: "?", last->string_op ? " " : "", last->string_op ?: "");
+	return 0;
+}

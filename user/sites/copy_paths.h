@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "lib/host.h"
+#include "dispatch.h"
 
 struct copy_path {
 	const char *impl; /* asm-ref name, e.g. "memcpy_orig" */
@@ -19,5 +20,12 @@ struct copy_path {
  * -EINVAL for an unknown family.
  */
 int copy_path_today(const char *family, const struct host_meta *meta, struct copy_path *out);
+
+/*
+ * The replica of what @e (a dispatch entry of @family's routine, e.g. a recorded live
+ * dispatch) runs, as copy_path_today() maps the table's. 0, or -EINVAL for an unknown family
+ * or an entry without rows.
+ */
+int copy_path_of(const char *family, const struct dispatch_entry *e, struct copy_path *out);
 
 #endif

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0080-diff: copyprof diff on two real recordings of a workload of known sizes with a known
+# change (1000 copies of 64 B; then the same plus 500 of 4096 B): every per-bucket delta exact,
+# the significance of each, the differential flame graph, and every kind of bad input.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+cd "$TMP"
+
+"$COPYPROF" record --uprobe "$WL:wl_copy" -o before.json -- "$WL" copy=64:1000 \
+	>/dev/null 2>err.txt || fail "record before: $(cat err.txt)"
+"$COPYPROF" record --uprobe "$WL:wl_copy" -o after.json -- "$WL" copy=64:1000 copy=4096:500 \
+	>/dev/null 2>err.txt || fail "record after: $(cat err.txt)"
+
+expect_exit 0 "$COPYPROF" diff --totals --json before.json after.json
+cp "$TMP/out" d.json
+s='.sites[0]'
+expect_eq "one site" "$(jq '.sites | length' d.json)" 1
+expect_eq "matched exactly" "$(jq -r "$s.match" d.json)" exact
+expect_eq "normalised" "$(jq -r .normalised d.json)" totals
+expect_eq "calls" "$(jq -c "[$s.before.calls, $s.after.calls, $s.change.calls]" d.json)" "[1000,1500,500]"
+expect_eq "bytes" "$(jq -c "[$s.before.bytes, $s.after.bytes]" d.json)" "[64000,2112000]"
+expect_eq "mean length" "$(jq -c "[$s.before.mean, $s.after.mean]" d.json)" "[64,1408]"
+expect_eq "calls change significant" "$(jq "$s.change.significant_calls" d.json)" true
+# Every bucket: lo, counts before/after, their change, shares before/after (of the site's calls).
+expect_eq "buckets" "$(jq -c "[$s.buckets[] | [.lo, .hi, .count_before, .count_after, .count_change, .bytes_before, .bytes_after]]" d.json)" \
+	"[[64,72,1000,1000,0,64000,64000],[4096,4608,0,500,500,0,2048000]]"
+expect_eq "bucket shares" "$(jq -c "[$s.buckets[] | [.share_before, (.share_after * 3 | round), (.share_change * 3 | round)]]" d.json)" \
+	"[[1,2,-1],[0,1,1]]"
+# 64 B: 1000 and 1000 (p = 1: no change in count), its share 100% -> 66.7% (significant);
+# 4096 B: 0 -> 500, significant by both tests.
+expect_eq "64 B: count within noise, share not" "$(jq -c "$s.buckets[0] | [.p_count, .significant]" d.json)" "[1,true]"
+expect_eq "4096 B significant" "$(jq "$s.buckets[1].p_count < 1e-100" d.json)" true
+# Per second: rates are calls over each recording's own duration.
+expect_exit 0 "$COPYPROF" diff --json before.json after.json
+jq -e --slurpfile b before.json --slurpfile a after.json \
+	'.normalised == "per_second" and
+	 (.sites[0].before.rate - 1000 / $b[0].meta.duration_s | fabs) < 1e-6 and
+	 (.sites[0].after.rate - 1500 / $a[0].meta.duration_s | fabs) < 1e-6' "$TMP/out" >/dev/null ||
+	fail "per-second rates: $(jq -c '.sites[0] | [.before.rate, .after.rate]' "$TMP/out")"
+# Text: the 4096 B bucket is reported as new calls.
+expect_exit 0 "$COPYPROF" diff --totals before.json after.json
+expect_out '4096-4607 B +0 -> 500 \(\+500'
+expect_out 'calls +1000 -> 1500 \(\+50\.00%'
+
+# Differential flame graph: widths are AFTER's, 4096 B new (full red), 64 B unchanged (grey).
+expect_exit 0 "$COPYPROF" flamegraph --diff --totals before.json after.json -o diff.svg
+grep -q '1000 calls after, 1000 before (+0.00%)' diff.svg || fail "no unchanged 64 B frame"
+grep -A1 '<title>4096-4607 B' diff.svg | grep -q '500 calls after, 0 before (new)' || fail "no new 4096 B frame"
+grep -q 'id="legend"' diff.svg || fail "no legend"
+grep -q 'fill="rgb(220,45,40)"/><text x="[0-9.]*" y="[0-9.]*">4096-4607 B' diff.svg ||
+	fail "4096 B is not full red"
+
+# Bad input, each with its message and exit status.
+expect_exit 0 "$COPYPROF" diff before.json before.json
+expect_out 'no change'
+cp before.json copy.json
+expect_exit 0 "$COPYPROF" diff --json before.json copy.json
+expect_eq "identical files: no change" "$(jq .no_change "$TMP/out")" true
+jq '.sites[0].calls = 0 | .sites[0].buckets = []' before.json > empty.json
+expect_exit 1 "$COPYPROF" diff empty.json after.json
+expect_err 'empty.json \(BEFORE\) is empty: 1 site\(s\), no call counted'
+expect_exit 1 "$COPYPROF" diff before.json "$ROOT/tests/golden/profile-synthetic-sampled.json"
+expect_err 'before.json is counted and .*profile-synthetic-sampled.json is sampled: .*count samples'
+expect_exit 1 "$COPYPROF" diff "$ROOT/examples/costmodels/cooperlake-8321hc-seed.json" after.json
+expect_err 'is a costmodel file, not a profile'
+jq '.version = 2' before.json > v2.json
+expect_exit 1 "$COPYPROF" diff v2.json after.json
+expect_err 'profile format version 2; this copyprof .* reads version 1'
+expect_exit 2 "$COPYPROF" diff before.json
+expect_err 'give two profiles: BEFORE AFTER'
+expect_exit 2 "$COPYPROF" diff --cache warm before.json after.json
+expect_exit 1 "$COPYPROF" diff before.json missing.json
+expect_err 'cannot read profile missing.json'
+expect_no_leftover_progs
+exit 0

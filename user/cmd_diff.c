@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cmd_diff.c: `copyprof diff`: what changed between two profiles, and was it the workload or the code */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd_diff_print.h"
+#include "cmd_options.h"
+#include "commands.h"
+#include "estimate/estimate_diff.h"
+#include "estimate/estimate_family.h"
+#include "lib/jsonw.h"
+#include "lib/log.h"
+#include "lib/outfile.h"
+
+struct diff_args {
+	struct cmd_options common; /* -o, --json, -v */
+	const char *files[2];
+	size_t nr_files;
+	const char *model;
+	struct est_cache cache;
+	bool cache_set, totals, all;
+	double alpha;
+};
+
+enum { OPT_CACHE = 0x100, OPT_TOTALS, OPT_ALPHA, OPT_ALL };
+
+static const struct cmd_options_spec common_options = {
+	.output_help = "Write the report to FILE instead of standard output",
+	.json_help = "The report as JSON (docs/diff.md#json)",
+};
+
+static const struct argp_option options[] = {
+	{ "costmodel", 'm', "FILE", 0,
+	  "Cost model (from calibrate): modelled copy time per site before and after, and how "
+	  "much of the change is the lengths (workload) and how much the code (dispatch)" },
+	{ "cache", OPT_CACHE, "STATE", 0,
+	  "Cache state of the costs, as for estimate (default warm)" },
+	{ "totals", OPT_TOTALS, 0, 0,
+	  "Compare totals per recording, not rates per second: for the same fixed work recorded "
+	  "twice (dd count=N, a benchmark run)" },
+	{ "alpha", OPT_ALPHA, "P", 0, "Significance level of every test (default 0.01)" },
+	{ "all", OPT_ALL, 0, 0, "Show every site and bucket, also those within noise" },
+	{},
+};
+
+static const char doc[] =
+	"Compare two profiles (from record, import-perf or merge): BEFORE and AFTER a change of\n"
+	"kernel, CPU, host or workload. Context changes come first: kernel, CPU model and flags\n"
+	"and the live copy dispatch (e.g. memcpy: memcpy_erms -> memcpy_orig). Then per family\n"
+	"and site (matched by target, symbol, offset and stage label, never by address; by symbol\n"
+	"when the offset moved): calls, bytes, mean length and share, per length bucket the\n"
+	"change in count and share, each tested: counts as Poisson rates, shares as proportions;\n"
+	"the rest is within noise. With -m: modelled copy time, its change split into lengths\n"
+	"(the workload) and code (what the kernel ran) (docs/diff.md).\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof diff before.json after.json\n"
+	"  copyprof diff --totals -m cooperlake.json guest-6.1.json guest-6.12.json\n"
+	"  copyprof diff --json old.json new.json | jq '.sites[0]'\n"
+	"  copyprof flamegraph --diff before.json after.json -o diff.svg\n"
+	"\n"
+	"Exit status: 0 compared (also: no change), 1 a profile cannot be read, is empty, is not\n"
+	"a profile, or the two cannot be compared (sampled against counted), 2 usage error.";
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct diff_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->common;
+		break;
+	case 'm':
+		a->model = arg;
+		break;
+	case OPT_CACHE:
+		if (est_cache_parse(arg, &a->cache))
+			argp_error(state,
+				   "--cache %s: give warm, src-flushed, dst-flushed or "
+				   "mixed=W,S,D with weights >= 0, not all 0",
+				   arg);
+		a->cache_set = true;
+		break;
+	case OPT_TOTALS:
+		a->totals = true;
+		break;
+	case OPT_ALPHA:
+		a->alpha = strtod(arg, &end);
+		if (*end || !(a->alpha > 0 && a->alpha < 1))
+			argp_error(state, "--alpha %s: give a level between 0 and 1, e.g. 0.01",
+				   arg);
+		break;
+	case OPT_ALL:
+		a->all = true;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->nr_files == 2)
+			argp_error(state, "unexpected argument '%s': give BEFORE and AFTER only",
+				   arg);
+		a->files[a->nr_files++] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (a->nr_files != 2)
+			argp_error(state, "give two profiles: BEFORE AFTER");
+		if (a->common.input)
+			argp_error(state,
+				   "give the profiles as arguments, BEFORE AFTER, not with -i");
+		if (a->cache_set && !a->model)
+			argp_error(state, "--cache applies to modelled time: give -m");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char *site_family(const struct profile_site *s)
+{
+	return est_family(est_site_family(s))->name;
+}
+
+static int emit(const struct diff_args *a, const struct profile_diff *d,
+		const struct diff_print_opts *po)
+{
+	const char *out = a->common.output ?: "-";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (a->common.json) {
+		json_object *root = diff_print_json(d, po);
+
+		return jsonw_write_file(root, out);
+	}
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		p_err("diff: %s", strerror(errno));
+		return -errno;
+	}
+	diff_print_text(f, d, po);
+	if (fclose(f)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	err = outfile_write(out, buf, len);
+	free(buf);
+	return err;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct argp common;
+	struct argp_child children[2];
+	struct argp argp = { options, parse_opt, "BEFORE AFTER", doc, children };
+	struct diff_args args = { 0 };
+	struct profile_diff_opts o = { .family_of = site_family };
+	struct diff_print_opts po = { 0 };
+	struct profile *p[2] = { NULL, NULL };
+	struct costmodel *m = NULL;
+	struct profile_diff d;
+	bool built = false;
+	int ret = EXIT_RUNTIME;
+
+	est_cache_parse("warm", &args.cache);
+	cmd_options_child(&common_options, &common, children);
+	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
+		return EXIT_USAGE;
+	o.alpha = args.alpha;
+	o.totals = args.totals;
+	po.names[0] = args.files[0];
+	po.names[1] = args.files[1];
+	po.all = args.all;
+	if (profile_diff_read(args.files[0], &p[0]) || profile_diff_read(args.files[1], &p[1]))
+		goto out;
+	if (profile_diff_check(p[0], args.files[0], p[1], args.files[1]))
+		goto out;
+	if (profile_diff_build(p[0], p[1], &o, &d))
+		goto out;
+	built = true;
+	po.no_change =
+		profile_diff_same_file(args.files[0], args.files[1]) || profile_diff_none(&d);
+	if (args.model) {
+		if (costmodel_read(args.model, &m) ||
+		    est_diff_model(&d, m, args.model, &args.cache))
+			goto out;
+		po.model = args.model;
+		po.cache = args.cache.label;
+	}
+	if (po.no_change && !args.common.json)
+		p_info("no change: %s and %s hold the same sites, counts and context",
+		       args.files[0], args.files[1]);
+	if (!emit(&args, &d, &po))
+		ret = EXIT_OK;
+out:
+	if (built)
+		profile_diff_free(&d);
+	costmodel_free(m);
+	profile_free(p[0]);
+	profile_free(p[1]);
+	return ret;
+}

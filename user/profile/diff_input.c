@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* diff_input.c: the two files diff compares: the same file twice, or not a profile at all */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lib/log.h"
+#include "profile_diff.h"
+
+bool profile_diff_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	FILE *fa, *fb;
+	bool same = false;
+	char x[65536], y[65536];
+	size_t na, nb;
+
+	if (stat(a, &sa) || stat(b, &sb))
+		return false;
+	if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+		return true;
+	if (sa.st_size != sb.st_size || !S_ISREG(sa.st_mode) || !S_ISREG(sb.st_mode))
+		return false;
+	fa = fopen(a, "rb");
+	fb = fopen(b, "rb");
+	if (fa && fb) {
+		do {
+			na = fread(x, 1, sizeof(x), fa);
+			nb = fread(y, 1, sizeof(y), fb);
+			same = na == nb && !memcmp(x, y, na);
+		} while (same && na == sizeof(x));
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+int profile_diff_read(const char *path, struct profile **out)
+{
+	json_object *root, *v;
+	const char *format = NULL;
+	int err;
+
+	if (access(path, R_OK)) {
+		err = -errno;
+		p_err("cannot read profile %s: %s", path, strerror(errno));
+		return err;
+	}
+	root = json_object_from_file(path);
+	if (!root) {
+		const char *why = json_util_get_last_err();
+
+		p_err("%s is not valid JSON: %.*s", path, why ? (int)strcspn(why, "\n") : 0,
+		      why ?: "");
+		return -EINVAL;
+	}
+	if (json_object_object_get_ex(root, "format", &v))
+		format = json_object_get_string(v);
+	if (format && strcmp(format, PROFILE_FORMAT) && !strncmp(format, "copyprof-", 9)) {
+		p_err("%s is a %s file, not a profile (\"format\": \"%s\"): diff compares two "
+		      "profiles from record, import-perf or merge",
+		      path, format + 9, PROFILE_FORMAT);
+		json_object_put(root);
+		return -EINVAL;
+	}
+	err = profile_from_json(root, path, out);
+	json_object_put(root);
+	return err;
+}

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/* profile_diff.c: two profiles compared: what changed under the workload, and in it */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/log.h"
+#include "diff_stats.h"
+#include "profile_diff.h"
+
+static bool is_sampled(const struct profile_site *s)
+{
+	return s->sample || (s->mechanism && !strcmp(s->mechanism, "sample"));
+}
+
+/* 1: every site sampled, 0: every site counted, -1: both kinds (a merge of both). */
+static int sampled_kind(const struct profile *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nr_sites; i++)
+		n += is_sampled(&p->sites[i]);
+	return !n ? 0 : n == p->nr_sites ? 1 : -1;
+}
+
+static double total_calls(const struct profile *p)
+{
+	double n = 0;
+	size_t i;
+
+	for (i = 0; i < p->nr_sites; i++)
+		n += (double)p->sites[i].calls;
+	return n;
+}
+
+int profile_diff_check(const struct profile *a, const char *na, const struct profile *b,
+		       const char *nb)
+{
+	const struct profile *p[2] = { a, b };
+	const char *n[2] = { na, nb };
+	int k[2], i;
+
+	for (i = 0; i < 2; i++) {
+		if (!(total_calls(p[i]) > 0)) {
+			p_err("%s (%s) is empty: %zu site(s), no call counted: nothing to compare "
+			      "(record the workload again, long enough for its copies to run)",
+			      n[i], i ? "AFTER" : "BEFORE", p[i]->nr_sites);
+			return -EINVAL;
+		}
+		k[i] = sampled_kind(p[i]);
+		if (k[i] < 0) {
+			p_err("%s mixes sampled and counted sites (a merge of both): diff compares "
+			      "like with like; merge only sampled or only counted profiles",
+			      n[i]);
+			return -EINVAL;
+		}
+	}
+	if (k[0] != k[1]) {
+		p_err("%s is %s and %s is %s: a sampled profile's buckets count samples (time "
+		      "spent in copies of each length), a counted one's count calls, so their "
+		      "counts, shares and buckets do not compare; only their machines (kernel, "
+		      "CPU, dispatch: copyprof report on each) do. Record both the same way (both "
+		      "with --sample, or "
+		      "both with probes), or compare their modelled time with copyprof estimate "
+		      "-m on each",
+		      na, k[0] ? "sampled" : "counted", nb, k[1] ? "sampled" : "counted");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- context ---- */
+
+static struct diff_change *add_change(struct profile_diff *d, const char *what, const char *x,
+				      const char *y)
+{
+	struct diff_change *c = realloc(d->changes, (d->nr_changes + 1) * sizeof(*c));
+
+	if (!c)
+		return NULL;
+	d->changes = c;
+	c = &c[d->nr_changes++];
+	c->what = strdup(what);
+	c->before = x ? strdup(x) : NULL;
+	c->after = y ? strdup(y) : NULL;
+	c->changed = strcmp(x ?: "", y ?: "") != 0;
+	return c;
+}
+
+static void flags_str(const struct host_meta *m, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->nr_cpu_flags && n < len; i++) {
+		int k = snprintf(buf + n, len - n, "%s%s", i ? " " : "", m->cpu_flags[i]);
+
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+}
+
+static const char *const routines[] = { "memcpy", "memmove", "memset", "clear_user", "copy_user" };
+
+/* The dispatch of each side: recorded, else derived from the kernel and CPU flags. */
+static int dispatch_changes(struct profile_diff *d, struct profile_dispatch *own[2])
+{
+	char sum[2][256], src[2][300];
+	size_t r;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		own[k] = d->p[k]->dispatch ? NULL : profile_dispatch_derive(&d->p[k]->meta);
+	for (r = 0; r < sizeof(routines) / sizeof(routines[0]); r++) {
+		const struct profile_dispatch_entry *e[2];
+		char what[64];
+
+		for (k = 0; k < 2; k++) {
+			e[k] = profile_dispatch_find(d->p[k]->dispatch ?: own[k], routines[r]);
+			if (e[k])
+				profile_dispatch_summary(e[k], sum[k], sizeof(sum[k]));
+			snprintf(src[k], sizeof(src[k]), "%s (%s)", sum[k],
+				 e[k] && e[k]->source ? e[k]->source : "?");
+		}
+		if (!e[0] && !e[1])
+			continue;
+		snprintf(what, sizeof(what), "dispatch %s", routines[r]);
+		/* Compared by code; where it was read from is said, not compared. */
+		if (!add_change(d, what, e[0] ? src[0] : NULL, e[1] ? src[1] : NULL))
+			return -ENOMEM;
+		d->changes[d->nr_changes - 1].changed =
+			!e[0] || !e[1] || strcmp(sum[0], sum[1]) != 0;
+	}
+	return 0;
+}
+
+static int context(struct profile_diff *d)
+{
+	const struct host_meta *m[2] = { &d->p[0]->meta, &d->p[1]->meta };
+	struct profile_dispatch *own[2] = { NULL, NULL };
+	char f[2][256], s[2][64];
+	size_t i, nd;
+	int err, k;
+
+	err = dispatch_changes(d, own);
+	profile_dispatch_free(own[0]);
+	profile_dispatch_free(own[1]);
+	if (err)
+		return err;
+	/* The dispatch that changed first, then the rest of the machine. */
+	nd = d->nr_changes;
+	for (i = 0, k = 0; i < nd; i++)
+		if (d->changes[i].changed) {
+			struct diff_change t = d->changes[i];
+
+			memmove(&d->changes[k + 1], &d->changes[k], (i - (size_t)k) * sizeof(t));
+			d->changes[k++] = t;
+		}
+	flags_str(m[0], f[0], sizeof(f[0]));
+	flags_str(m[1], f[1], sizeof(f[1]));
+	if (!add_change(d, "kernel", m[0]->kernel, m[1]->kernel) ||
+	    !add_change(d, "cpu_model", m[0]->cpu_model, m[1]->cpu_model) ||
+	    !add_change(d, "cpu_flags", f[0], f[1]) ||
+	    !add_change(d, "hostname", m[0]->hostname, m[1]->hostname))
+		return -ENOMEM;
+	if (d->sampled) {
+		for (k = 0; k < 2; k++)
+			snprintf(s[k], sizeof(s[k]), "%s at %u Hz",
+				 d->p[k]->sample && d->p[k]->sample->event ? d->p[k]->sample->event
+									   : "?",
+				 d->p[k]->sample ? d->p[k]->sample->hz : 0);
+		if (!add_change(d, "sampling", s[0], s[1]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- rows ---- */
+
+static double nonidle_samples(const struct profile *p)
+{
+	double n = 0;
+	size_t g;
+
+	if (p->sample && p->sample->total > p->sample->idle)
+		return (double)(p->sample->total - p->sample->idle);
+	for (g = 0; g < p->nr_groups; g++)
+		if (p->groups[g].total_samples > p->groups[g].idle_samples)
+			n += (double)(p->groups[g].total_samples - p->groups[g].idle_samples);
+	return n > 0 ? n : total_calls(p);
+}
+
+static void side_add(struct diff_side *s, const struct profile_site *site)
+{
+	uint32_t b;
+
+	s->calls += (double)site->calls;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		s->buckets[b].count += site->buckets[b].count;
+		s->buckets[b].bytes += site->buckets[b].bytes;
+		s->known += (double)site->buckets[b].count;
+		s->bytes += (double)site->buckets[b].bytes;
+	}
+}
+
+static int row_buckets(struct profile_diff *d, struct diff_row *r)
+{
+	uint32_t b;
+	size_t n = 0;
+	int k;
+
+	for (b = 0; b < CP_NBUCKETS; b++)
+		n += r->s[0].buckets[b].count || r->s[1].buckets[b].count;
+	r->buckets = calloc(n + 1, sizeof(*r->buckets));
+	if (!r->buckets)
+		return -ENOMEM;
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		struct diff_bucket *x;
+
+		if (!r->s[0].buckets[b].count && !r->s[1].buckets[b].count)
+			continue;
+		x = &r->buckets[r->nr_buckets++];
+		x->b = b;
+		for (k = 0; k < 2; k++) {
+			x->n[k] = (double)r->s[k].buckets[b].count;
+			x->bytes[k] = (double)r->s[k].buckets[b].bytes;
+			x->rate[k] = x->n[k] / d->exposure[k];
+			x->share[k] = r->s[k].known > 0 ? x->n[k] / r->s[k].known : 0;
+		}
+		x->p_count = diff_stats_rate(x->n[0], d->exposure[0], x->n[1], d->exposure[1]);
+		x->p_share = diff_stats_prop(x->n[0], r->s[0].known, x->n[1], r->s[1].known);
+		x->sig_count = x->p_count < d->alpha;
+		x->sig_share = x->p_share < d->alpha;
+		r->sig_bucket |= x->sig_count || x->sig_share;
+	}
+	return 0;
+}
+
+/* Rates, means and tests of a row whose sides are summed and whose share_of is set. */
+static int row_finish(struct profile_diff *d, struct diff_row *r)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct diff_side *s = &r->s[k];
+
+		s->rate = s->calls / d->exposure[k];
+		s->mean = s->known > 0 ? s->bytes / s->known : 0;
+		s->share = s->share_of > 0 ? s->calls / s->share_of : 0;
+	}
+	r->p_calls = diff_stats_rate(r->s[0].calls, d->exposure[0], r->s[1].calls, d->exposure[1]);
+	r->p_share =
+		diff_stats_prop(r->s[0].calls, r->s[0].share_of, r->s[1].calls, r->s[1].share_of);
+	r->sig_calls = r->p_calls < d->alpha;
+	r->sig_share = r->p_share < d->alpha;
+	return row_buckets(d, r);
+}
+
+static const char *family_of(const struct profile_diff_opts *o, const struct profile_site *s)
+{
+	return o->family_of ? o->family_of(s) : "copy";
+}
+
+static struct diff_row *family_row(struct profile_diff *d, const char *fam)
+{
+	struct diff_row *r;
+	size_t i;
+
+	for (i = 0; i < d->nr_families; i++)
+		if (!strcmp(d->families[i].family, fam))
+			return &d->families[i];
+	r = realloc(d->families, (d->nr_families + 1) * sizeof(*r));
+	if (!r)
+		return NULL;
+	d->families = r;
+	r = &r[d->nr_families++];
+	memset(r, 0, sizeof(*r));
+	r->family = fam;
+	r->name = strdup(fam);
+	return r->name ? r : NULL;
+}
+
+static char *site_name(const struct profile_match_row *m)
+{
+	const char *t = m->target ?: "?", *slash = strrchr(t, '/');
+	char *s = NULL, off[48];
+
+	if (m->kind == MATCH_SYMBOL && m->offset[0] != m->offset[1])
+		snprintf(off, sizeof(off), "+0x%llx (was +0x%llx)",
+			 (unsigned long long)m->offset[1], (unsigned long long)m->offset[0]);
+	else
+		snprintf(off, sizeof(off), "+0x%llx",
+			 (unsigned long long)(m->nr[1] ? m->offset[1] : m->offset[0]));
+	if (asprintf(&s, "%s:%s%s%s%s%s%s", slash ? slash + 1 : t, m->symbol ?: "?", off,
+		     m->label ? " [" : "", m->label ?: "", m->label ? "]" : "",
+		     m->leaf ? "" : "") < 0)
+		return NULL;
+	if (m->leaf) {
+		char *x = NULL;
+
+		if (asprintf(&x, "%s > %s", s, m->leaf) < 0)
+			x = NULL;
+		free(s);
+		s = x;
+	}
+	return s;
+}
+
+static int rows(struct profile_diff *d, const struct profile_diff_opts *o)
+{
+	double all[2] = { 0, 0 };
+	size_t i, j;
+	int k, err;
+
+	d->sites = calloc(d->nr_match + 1, sizeof(*d->sites));
+	if (!d->sites)
+		return -ENOMEM;
+	d->nr_sites = d->nr_match;
+	for (i = 0; i < d->nr_match; i++) {
+		struct diff_row *r = &d->sites[i];
+		const struct profile_site *first;
+
+		r->match = &d->match[i];
+		first = &d->p[r->match->nr[0] ? 0 : 1]
+				 ->sites[r->match->sites[r->match->nr[0] ? 0 : 1][0]];
+		r->family = family_of(o, first);
+		r->name = site_name(r->match);
+		if (!r->name)
+			return -ENOMEM;
+		for (k = 0; k < 2; k++)
+			for (j = 0; j < r->match->nr[k]; j++) {
+				const struct profile_site *s =
+					&d->p[k]->sites[r->match->sites[k][j]];
+				struct diff_row *f = family_row(d, family_of(o, s));
+
+				if (!f)
+					return -ENOMEM;
+				side_add(&r->s[k], s);
+				side_add(&f->s[k], s);
+				all[k] += (double)s->calls;
+			}
+	}
+	for (k = 0; k < 2; k++) {
+		double whole = d->sampled ? nonidle_samples(d->p[k]) : all[k];
+
+		for (i = 0; i < d->nr_families; i++)
+			d->families[i].s[k].share_of = whole;
+		for (i = 0; i < d->nr_sites; i++) {
+			struct diff_row *r = &d->sites[i];
+
+			if (d->sampled) {
+				r->s[k].share_of = whole;
+				continue;
+			}
+			for (j = 0; j < d->nr_families; j++)
+				if (!strcmp(d->families[j].family, r->family))
+					r->s[k].share_of = d->families[j].s[k].calls;
+		}
+	}
+	for (i = 0; i < d->nr_families; i++)
+		if ((err = row_finish(d, &d->families[i])))
+			return err;
+	for (i = 0; i < d->nr_sites; i++)
+		if ((err = row_finish(d, &d->sites[i])))
+			return err;
+	return 0;
+}
+
+int profile_diff_build(const struct profile *a, const struct profile *b,
+		       const struct profile_diff_opts *o, struct profile_diff *d)
+{
+	int err, k;
+
+	memset(d, 0, sizeof(*d));
+	d->p[0] = a;
+	d->p[1] = b;
+	d->alpha = o->alpha > 0 ? o->alpha : DIFF_ALPHA;
+	d->sampled = sampled_kind(a) == 1;
+	d->per_second = !o->totals && a->meta.duration_s > 0 && b->meta.duration_s > 0;
+	for (k = 0; k < 2; k++)
+		d->exposure[k] = d->per_second ? d->p[k]->meta.duration_s : 1;
+	err = context(d);
+	if (!err)
+		err = profile_match(a, b, &d->match, &d->nr_match);
+	if (!err)
+		err = rows(d, o);
+	if (!err)
+		profile_diff_sort(d);
+	if (err)
+		profile_diff_free(d);
+	return err;
+}
+
+/* ---- order, sameness, release ---- */
+
+static double change_of(const struct diff_row *r)
+{
+	if (r->model.known)
+		return fabs(r->model.ns[1] - r->model.ns[0]);
+	return fabs(r->s[1].rate - r->s[0].rate);
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct diff_row *a = x, *b = y;
+	double ca = change_of(a), cb = change_of(b);
+
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	ca = fabs(a->s[1].bytes - a->s[0].bytes);
+	cb = fabs(b->s[1].bytes - b->s[0].bytes);
+	if (ca != cb)
+		return ca < cb ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+void profile_diff_sort(struct profile_diff *d)
+{
+	qsort(d->sites, d->nr_sites, sizeof(*d->sites), cmp_change);
+	qsort(d->families, d->nr_families, sizeof(*d->families), cmp_change);
+}
+
+bool profile_diff_none(const struct profile_diff *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < d->nr_changes; i++)
+		if (d->changes[i].changed && strcmp(d->changes[i].what, "hostname"))
+			return false;
+	for (i = 0; i < d->nr_sites; i++) {
+		const struct diff_row *r = &d->sites[i];
+
+		if (r->match->kind != MATCH_EXACT || r->s[0].calls != r->s[1].calls)
+			return false;
+		for (j = 0; j < r->nr_buckets; j++)
+			if (r->buckets[j].n[0] != r->buckets[j].n[1] ||
+			    r->buckets[j].bytes[0] != r->buckets[j].bytes[1])
+				return false;
+	}
+	return true;
+}
+
+static void rows_free(struct diff_row *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(r[i].name);
+		free(r[i].buckets);
+	}
+	free(r);
+}
+
+void profile_diff_free(struct profile_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nr_changes; i++) {
+		free(d->changes[i].what);
+		free(d->changes[i].before);
+		free(d->changes[i].after);
+	}
+	free(d->changes);
+	rows_free(d->sites, d->nr_sites);
+	rows_free(d->families, d->nr_families);
+	profile_match_free(d->match, d->nr_match);
+	memset(d, 0, sizeof(*d));
+}

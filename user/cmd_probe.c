@@ -86,11 +86,11 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Show which code this kernel and CPU run for memcpy, memmove, memset,\n"
-	"clear_user and copy_{to,from}_user at each length (decoded from\n"
-	"/proc/kcore where it exists, else from a documented table), every call\n"
-	"into the copy family inside the --site functions, and whether a kprobe\n"
-	"at each --entry symbol can work; where none can, the entry's direct\n"
+	"Show which code this kernel and CPU run for memcpy, memmove, memset, "
+	"clear_user and copy_{to,from}_user at each length (decoded from "
+	"/proc/kcore where it exists, else from a documented table), every call "
+	"into the copy family inside the --site functions, and whether a kprobe "
+	"at each --entry symbol can work; where none can, the entry's direct "
 	"callers (call sites confirmed with Capstone) and which take a kprobe.\n"
 	"\n"
 	"EXAMPLES:\n"

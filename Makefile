@@ -49,7 +49,7 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample demo \
+.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample demo \
 	format format-check check-layers golden
 all: $(OUTPUT)/copyprof
 
@@ -136,11 +136,17 @@ $(OUTPUT)/tests/%: tests/workload/%.c
 $(OUTPUT):
 	$(Q)mkdir -p $@
 
-install: $(OUTPUT)/copyprof
+# The man page: docs/copyprof.1.in with every command's options from its argp table.
+man: $(OUTPUT)/copyprof.1
+
+$(OUTPUT)/copyprof.1: $(OUTPUT)/copyprof docs/copyprof.1.in scripts/gen-man.sh
+	./scripts/gen-man.sh $(OUTPUT)/copyprof docs/copyprof.1.in > $@.tmp && mv $@.tmp $@
+
+install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/copyprof
 	install -m 0755 $(OUTPUT)/copyprof $(DESTDIR)$(PREFIX)/bin/copyprof
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0644 docs/copyprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/copyprof.1
+	install -m 0644 $(OUTPUT)/copyprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/copyprof.1
 	install -d $(DESTDIR)$(PREFIX)/share/copyprof/presets
 	install -m 0644 presets/*.preset $(DESTDIR)$(PREFIX)/share/copyprof/presets/
 

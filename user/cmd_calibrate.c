@@ -60,9 +60,9 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Measure what each asm-ref replica of the kernel's copy routines costs per\n"
-	"call, by length, on this CPU: pinned, bytes checked first, warm or flushed\n"
-	"caches, several runs (median and spread). Writes a cost model\n"
+	"Measure what each asm-ref replica of the kernel's copy routines costs per "
+	"call, by length, on this CPU: pinned, bytes checked first, warm or flushed "
+	"caches, several runs (median and spread). Writes a cost model "
 	"(docs/costmodel-format.md); prints the seed patch's tables; draws an SVG.\n"
 	"\n"
 	"EXAMPLES:\n"
@@ -71,7 +71,7 @@ static const char doc[] =
 	"  copyprof calibrate --impl erms_threshold --threshold 1024 --sizes 512-4K\n"
 	"  copyprof calibrate -i cooperlake-8321hc-seed.json --table  # seed tables\n"
 	"\n"
-	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes,\n"
+	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
 	"interrupted; no file is written), 2 usage error.";
 
 static void known_impls(char *buf, size_t len)

@@ -76,10 +76,10 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Draw a flame graph: a self-contained SVG (hover for details, click to zoom, Search or\n"
-	"Ctrl-F to highlight frames) of a profile's sampled stacks; of its sites, their callers\n"
-	"and their copy lengths, as wide as their calls, bytes or time; or of FlameGraph's\n"
-	"folded stacks. With --threshold T, the width is time today and the colour is what\n"
+	"Draw a flame graph: a self-contained SVG (hover for details, click to zoom, Search or "
+	"Ctrl-F to highlight frames) of a profile's sampled stacks; of its sites, their callers "
+	"and their copy lengths, as wide as their calls, bytes or time; or of FlameGraph's "
+	"folded stacks. With --threshold T, the width is time today and the colour is what "
 	"the string op from T would save (green) or cost (red) (docs/flamegraph.md).\n"
 	"\n"
 	"EXAMPLES:\n"
@@ -90,8 +90,8 @@ static const char doc[] =
 	"  perf script | stackcollapse-perf.pl | copyprof flamegraph --folded - > perf.svg\n"
 	"  copyprof flamegraph --diff before.json after.json -o diff.svg\n"
 	"\n"
-	"Exit status: 0 SVG written, 1 unreadable or empty input (an SVG that says what went\n"
-	"wrong is still written), a cost model without a needed curve, or the SVG could not be\n"
+	"Exit status: 0 SVG written, 1 unreadable or empty input (an SVG that says what went "
+	"wrong is still written), a cost model without a needed curve, or the SVG could not be "
 	"written; 2 usage error.";
 
 static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)

@@ -85,25 +85,27 @@ static const struct argp_option options[] = {
 	{},
 };
 
-static const char doc[] = "Show which code this kernel and CPU run for memcpy, memmove, memset,\n"
-			  "clear_user and copy_{to,from}_user at each length (decoded from\n"
-			  "/proc/kcore where it exists, else from a documented table), every call\n"
-			  "into the copy family inside the --site functions, and whether a kprobe\n"
-			  "at each --entry symbol can work; where none can, the entry's direct\n"
-			  "callers (call sites confirmed with Capstone) and which take a kprobe.\n"
-			  "\n"
-			  "EXAMPLES:\n"
-			  "  copyprof probe                       # the dispatch only\n"
-			  "  copyprof probe -p btrfs              # call sites, mechanism and why\n"
-			  "  copyprof probe --site ZSTD_decompressStream \\\n"
-			  "                 --entry memcpy_orig --entry read_zero\n"
-			  "  copyprof probe --entry memcpy --callers 50   # who calls memcpy\n"
-			  "  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
-			  "  copyprof probe --kallsyms guest.kallsyms --release 6.12.1 \\\n"
-			  "                 --vmlinux vmlinuz-6.12.1 --site ZSTD_decompressStream\n"
-			  "\n"
-			  "Exit status: 0 ok, 1 a site or entry could not be resolved or read\n"
-			  "(the others are still printed), 2 usage error.";
+static const char doc[] =
+	"Show which code this kernel and CPU run for memcpy, memmove, memset, "
+	"clear_user and copy_{to,from}_user at each length (decoded from "
+	"/proc/kcore where it exists, else from a documented table), every call "
+	"into the copy family inside the --site functions, and whether a kprobe "
+	"at each --entry symbol can work; where none can, the entry's direct "
+	"callers (call sites confirmed with Capstone) and which take a kprobe.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"  copyprof probe                       # the dispatch only\n"
+	"  copyprof probe -p btrfs              # call sites, mechanism and why\n"
+	"  copyprof probe --site ZSTD_decompressStream \\\n"
+	"                 --entry memcpy_orig --entry read_zero\n"
+	"  copyprof probe --entry memcpy --callers 50   # who calls memcpy\n"
+	"  copyprof probe --site btrfs:btrfs_decompress_buf2page --json\n"
+	"  copyprof probe --kallsyms guest.kallsyms --release 6.12.1 \\\n"
+	"                 --vmlinux vmlinuz-6.12.1 --site ZSTD_decompressStream\n"
+	"\n"
+	"Exit status: 0 ok, 1 a site or entry could not be resolved or read (the "
+	"others are still printed; a preset's site this kernel lacks is skipped, but "
+	"if all are skipped the status is 1), 2 usage error.";
 
 static void add_preset_items(struct argp_state *state, struct probe_args *a,
 			     const struct preset *pr)
@@ -197,28 +199,54 @@ static void split_site(const char *spec, char *module, size_t mlen, const char *
 	*func = colon + 1;
 }
 
+/* @why without a leading "FUNC: " that the skipped line already names. */
+static const char *reason_of(const char *why, const char *func)
+{
+	size_t n = strlen(func);
+
+	if (why && !strncmp(why, func, n) && !strncmp(why + n, ": ", 2))
+		return why + n + 2;
+	return why;
+}
+
+/* Reads every --site; *@found counts those read. Returns 1 if one that was asked for failed. */
 static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct kimage *ki,
-		     json_object *jsites)
+		     json_object *jsites, size_t *found)
 {
 	struct callsite_opts o = { .modules_dir = a->modules, .include_inline = true };
 	struct callsite_list *l;
 	char module[64], *why;
-	const char *func;
+	const char *func, *mod;
 	int n, j, failed = 0;
 	size_t i;
 	json_object *err;
 
+	*found = 0;
 	for (i = 0; i < a->nr_sites; i++) {
 		split_site(a->sites[i], module, sizeof(module), &func);
-		n = callsites_find(ks, ki, func, *module ? module : NULL, &o, &l, &why);
+		mod = *module ? module : NULL;
+		/* A built-in module's functions are in the core kernel: no .ko to look for. */
+		if (mod && ksyms_module_builtin(ks, mod))
+			mod = NULL;
+		n = callsites_find(ks, ki, func, mod, &o, &l, &why);
+		if (n == -ENOENT && *module && !mod && !ksyms_find(ks, func, NULL)) {
+			free(why);
+			why = NULL;
+			if (asprintf(&why,
+				     "not in kallsyms; %s is built in, so %s is inlined into its "
+				     "callers (probe those) or not in this kernel version",
+				     module, func) < 0)
+				why = NULL;
+		}
 		if (n < 0) {
 			/* Presets name functions of several kernels: one this kernel lacks is skipped. */
 			bool skip = n == -ENOENT && a->site_from_preset[i];
+			const char *r = reason_of(why, func) ?: strerror(-n);
 
 			if (skip)
-				p_info("skipped: %s: %s", a->sites[i], why ?: strerror(-n));
+				p_info("skipped: %s: %s", a->sites[i], r);
 			else
-				p_err("--site %s: %s", a->sites[i], why ?: strerror(-n));
+				p_err("--site %s: %s", a->sites[i], r);
 			if (jsites) {
 				err = probe_callsites_error_to_json(func, skip, why);
 				json_object_array_add(jsites, err);
@@ -227,6 +255,7 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 			failed |= !skip;
 			continue;
 		}
+		(*found)++;
 		for (j = 0; j < n; j++) {
 			if (jsites)
 				json_object_array_add(jsites, probe_callsites_to_json(&l[j]));
@@ -318,6 +347,7 @@ int cmd_probe(int argc, char **argv)
 	struct utsname u;
 	char release[sizeof(u.release)], *why = NULL;
 	int failed = 0;
+	size_t found;
 
 	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
@@ -350,8 +380,14 @@ int cmd_probe(int argc, char **argv)
 	} else {
 		probe_head_print(args.release, ks, ki, &d);
 	}
-	if (run_sites(&args, ks, ki, jsites)) {
+	failed = run_sites(&args, ks, ki, jsites, &found);
+	if (args.nr_sites && !found && !failed) {
+		/* Every site a preset named was skipped: nothing of it can be recorded here. */
+		p_err("none of the %zu sites could be read on this kernel (each is skipped above)",
+		      args.nr_sites);
 		failed = 1;
+	}
+	if (failed) {
 		/* Module sites do not need the core kernel's text: only now say where we looked. */
 		if (!ki)
 			p_info("kernel text: tried %s", why ?: "?");

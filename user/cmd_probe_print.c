@@ -34,6 +34,9 @@ static void print_dispatch(const struct dispatch *d)
 	       d->cpu.fsrs ? "yes" : "no", d->cpu.rep_good ? "yes" : "no");
 	for (r = 0; r < DR_NR; r++) {
 		e = &d->e[r];
+		if (!r)
+			printf("  (\"from kcore\": decoded from the kernel's patched code; \"from "
+			       "table\": looked up by kernel version and CPU flags, not read)\n");
 		printf("  %-10s from %s", e->routine, e->source);
 		if (e->read_at)
 			printf(" (%s: %s)", e->read_at, e->decoded ?: "");
@@ -102,8 +105,13 @@ static json_object *dispatch_to_json(const struct dispatch *d)
 void probe_head_print(const char *release, const struct ksyms *ks, struct kimage *ki,
 		      const struct dispatch *d)
 {
-	printf("kernel %s; symbols from %s; text from %s\n", release ?: "?", ks->path,
-	       ki ? kimage_path(ki) : "nowhere");
+	printf("kernel %s; symbols from %s; ", release ?: "?", ks->path);
+	if (ki)
+		printf("text from %s\n", kimage_path(ki));
+	else
+		printf("no kernel text (no /proc/kcore, no vmlinux found; --vmlinux gives one):\n"
+		       "  call sites cannot be read, and the dispatch below comes from copyprof's "
+		       "table\n");
 	print_dispatch(d);
 }
 

@@ -2,6 +2,7 @@
 /* cmd_record.c: `copyprof record`: histogram copy lengths at probes and write a profile */
 #include <argp.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_options.h"
@@ -23,6 +24,9 @@ struct record_args {
 	struct record_plan_args plan; /* -p, --site, --entry */
 	/* --sample (record_sample.c) */
 	bool sample;
+	bool hz_given;	 /* --sample=HZ or -F HZ */
+	bool every_task; /* -a */
+	bool all_stacks; /* --all */
 	uint32_t hz;
 	const char *event;
 	const char *cgroup;
@@ -33,7 +37,6 @@ struct record_args {
 
 enum {
 	OPT_UPROBE = 0x100,
-	OPT_PID,
 	OPT_KPROBE,
 	OPT_HWBP,
 	OPT_SAMPLE,
@@ -42,7 +45,8 @@ enum {
 	OPT_SITE,
 	OPT_ENTRY,
 	OPT_VMLINUX,
-	OPT_DEBUGINFO
+	OPT_DEBUGINFO,
+	OPT_ALL
 };
 
 static const struct cmd_options_spec common_options = {
@@ -77,7 +81,11 @@ static const struct argp_option options[] = {
 	  "works on notrace code, not on noinstr code)" },
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
 	  "Sample every CPU at HZ (default 999) instead of probing: copy-family samples with their "
-	  "callers, stacks and recovered lengths (docs/sampling.md)" },
+	  "callers, stacks and recovered lengths (docs/sampling.md). --sample 99 works too" },
+	{ "freq", 'F', "HZ", 0, "--sample at HZ, as perf record -F" },
+	{ "all", OPT_ALL, NULL, 0,
+	  "When -p PRESET falls back to sampling: keep every copy sample, not only those whose "
+	  "stack goes through the preset's functions" },
 	{ "event", 'e', "EVENT", 0,
 	  "With --sample: cycles (default; cpu-clock where the PMU has "
 	  "none), ref-cycles, instructions or cpu-clock" },
@@ -89,8 +97,17 @@ static const struct argp_option options[] = {
 	{ "duration", 'd', "SECONDS", 0,
 	  "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
-	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID (all its threads)" },
-	{ "comm", 'c', "NAME", 0, "Count only calls made by threads whose command name is NAME" },
+	{ "pid", 'P', "PID", 0,
+	  "Count only calls made by process PID (all its threads). -P, not perf's -p: -p is "
+	  "PRESET" },
+	{ "comm", 'c', "NAME", 0,
+	  "Count only calls made by threads whose command name is NAME (not perf's -c COUNT)" },
+	{ "all-cpus", 'a', NULL, 0,
+	  "Every task on every CPU (the default without COMMAND; with COMMAND, not only its "
+	  "tasks)" },
+	{ "interval", 'i', "SECONDS", 0,
+	  "Print each interval's histograms every SECONDS, as argdist -i; the profile is written "
+	  "only with -o" },
 	{},
 };
 
@@ -99,17 +116,38 @@ static const char doc[] =
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof record --uprobe ./app:my_memcpy -- ./app       # record while ./app runs\n"
-	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg2 -d 10 --pid 1234\n"
+	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg2 -d 10 -P 1234\n"
 	"  copyprof record --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx -d 5\n"
 	"  copyprof record -p btrfs -- cat /mnt/btrfs/bigfile          # zstd flush/load sites\n"
 	"  copyprof record --site ZSTD_decompressStream --entry read_zero -d 10\n"
 	"  copyprof record --kprobe ZSTD_decompressStream+0x794,len=rdx -d 10\n"
 	"  copyprof record --hwbp read_zero,len=arg3 -- dd if=/dev/zero of=/dev/null count=100\n"
 	"  copyprof record --sample -d 10 -o fleet.json                 # every CPU, 999 Hz\n"
-	"  copyprof record --sample=4999 -- dd if=/dev/zero of=/dev/null bs=1M count=20000\n"
+	"  copyprof record -F 4999 -- dd if=/dev/zero of=/dev/null bs=1M count=20000\n"
+	"  copyprof record --uprobe ./app:my_memcpy -i 1 -d 10         # a histogram each second\n"
+	"  copyprof record -o - --uprobe ./app:my_memcpy -- ./app | jq .sites[0].calls\n"
 	"  copyprof record --sample --cgroup /sys/fs/cgroup/system.slice --leaf memcpy_toio -d 5\n"
 	"\n"
+	"With -o -, stdout carries the profile only: the summary and COMMAND's stdout go to "
+	"stderr.\n"
+	"\n"
 	"Exit status: 0 profile written, 1 runtime failure, 2 usage error.";
+
+/* A positive decimal number of Hz; -EINVAL for anything else. */
+static int parse_hz(const char *s, uint32_t *hz)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || !v || v > UINT32_MAX)
+		return -EINVAL;
+	*hz = (uint32_t)v;
+	return 0;
+}
 
 static void add_site(struct argp_state *state, enum probe_mech mech, const char *arg)
 {
@@ -126,6 +164,7 @@ static void add_site(struct argp_state *state, enum probe_mech mech, const char 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
+	uint32_t hz;
 	char *end;
 
 	switch (key) {
@@ -167,11 +206,29 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->plan.vmlinux = arg;
 		break;
 	case OPT_SAMPLE:
+	case 'F':
 		a->sample = true;
-		a->hz = RECORD_SAMPLE_DEFAULT_HZ;
+		if (!a->hz_given)
+			a->hz = RECORD_SAMPLE_DEFAULT_HZ;
+		if (!arg)
+			break;
+		if (parse_hz(arg, &a->hz))
+			argp_error(state, "%s %s: give a frequency in Hz",
+				   key == 'F' ? "-F" : "--sample", arg);
+		a->hz_given = true;
+		break;
+	case OPT_ALL:
+		a->all_stacks = true;
+		break;
+	case 'a':
+		a->every_task = true;
+		break;
+	case 'i':
 		errno = 0;
-		if (arg && ((a->hz = (uint32_t)strtoul(arg, &end, 10)), errno || *end || !a->hz))
-			argp_error(state, "--sample=%s: give a frequency in Hz", arg);
+		a->run.interval = strtod(arg, &end);
+		if (errno || *end || !(a->run.interval >= 0.1))
+			argp_error(state, "-i %s: give the interval in seconds (at least 0.1)",
+				   arg);
 		break;
 	case 'e':
 		if (sample_event_parse(arg) < 0)
@@ -195,7 +252,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (errno || *end || a->run.duration <= 0)
 			argp_error(state, "-d %s: give a positive number of seconds", arg);
 		break;
-	case OPT_PID:
+	case 'P':
 		errno = 0;
 		a->run.pid = (uint32_t)strtoul(arg, &end, 10);
 		if (errno || *end || !a->run.pid)
@@ -209,6 +266,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_ARGS:
 		a->run.command = state->argv + state->next;
+		/* "--sample 99": the optional HZ came as a word of its own */
+		if (!parse_hz(a->run.command[0], &hz)) {
+			if (!a->sample || a->hz_given)
+				argp_error(state,
+					   "'%s' is a number, not a command: for a process id use "
+					   "-P %s, for a sampling rate -F %s, for seconds -d %s",
+					   a->run.command[0], a->run.command[0], a->run.command[0],
+					   a->run.command[0]);
+			a->hz = hz;
+			a->hz_given = true;
+			a->run.command = a->run.command[1] ? a->run.command + 1 : NULL;
+		}
 		break;
 	case ARGP_KEY_END:
 		if (!a->sample && (a->event || a->nr_leaves || a->cgroup))
@@ -221,6 +290,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--sample and probe sites exclude each other");
 		if (a->run.command && a->run.pid)
 			argp_error(state, "--pid and a COMMAND exclude each other");
+		if (a->every_task && (a->run.pid || a->run.comm))
+			argp_error(state, "-a (every task) and --pid/--comm exclude each other");
+		if (a->all_stacks && !record_plan_wanted(&a->plan))
+			argp_error(state, "--all widens -p/--site/--entry when they fall back to "
+					  "sampling; --sample alone keeps every stack already");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -235,28 +309,47 @@ int cmd_record(int argc, char **argv)
 	struct argp_child children[2];
 	struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc, children };
 	struct record_counted_args counted;
-	bool plan_fallback = false;
+	char fallback[256] = "";
+	char **keep = NULL;
+	size_t nr_keep = 0;
 
 	memset(&args, 0, sizeof(args));
 	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
-	args.run.output = args.common.output ?: "copyprof.json";
+	/* With -i the histograms are the output: a profile only when -o asks for one. */
+	args.run.output = args.common.output ?: args.run.interval ? NULL : "copyprof.json";
+	if (args.every_task)
+		args.run.all_tasks = true;
+	if (args.run.pid && kill((pid_t)args.run.pid, 0) && errno == ESRCH) {
+		p_err("--pid %u: no such process (ps -e lists them)", args.run.pid);
+		return EXIT_USAGE;
+	}
 	log_setup_libbpf();
 	if (record_plan_wanted(&args.plan)) {
 		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES) < 0)
 			return EXIT_RUNTIME;
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
 		if (!args.nr_sites) {
-			p_warn("no site of the plan can be probed on this kernel: recording with "
-			       "--sample instead%s",
-			       args.run.command ? ", every task while the "
-						  "command runs (kernel work such as decompression "
-						  "runs in kworkers)"
-						: "");
+			if (!args.all_stacks &&
+			    record_plan_functions(&args.plan, &keep, &nr_keep) < 0)
+				return EXIT_RUNTIME;
+			snprintf(
+				fallback, sizeof(fallback),
+				"no site of the plan can be probed on this kernel: SAMPLED instead "
+				"(--sample at %u Hz, %s): counts are samples, not calls",
+				RECORD_SAMPLE_DEFAULT_HZ,
+				nr_keep ? "only stacks through the plan's functions; --all keeps "
+					  "every stack"
+					: "every copy sample");
+			p_warn("%s", fallback);
+			if (args.run.command)
+				p_info("sampling every task while '%s' runs (kernel work such as "
+				       "decompression runs in kworkers)",
+				       args.run.command[0]);
 			args.sample = true;
-			args.hz = RECORD_SAMPLE_DEFAULT_HZ;
-			plan_fallback = true;
+			args.hz = args.hz_given ? args.hz : RECORD_SAMPLE_DEFAULT_HZ;
+			args.run.all_tasks = true;
 		}
 	}
 	if (args.sample) {
@@ -265,12 +358,14 @@ int cmd_record(int argc, char **argv)
 			.hz = args.hz,
 			.event = args.event,
 			.cgroup = args.cgroup,
+			.fallback = fallback[0] ? fallback : NULL,
+			.keep = (const char *const *)keep,
+			.nr_keep = nr_keep,
 		};
 		int ret;
 
-		rs.run.all_tasks = plan_fallback;
 		ret = record_sample_run(&rs);
-
+		record_plan_functions_free(keep, nr_keep);
 		copy_family_reset();
 		return ret;
 	}

@@ -11,6 +11,7 @@
 #include "profile/ksource.h"
 #include "lib/log.h"
 #include "profile/profile.h"
+#include "sites/len_recovery.h"
 #include "cmd_report_sample.h"
 
 struct report_args {
@@ -120,20 +121,73 @@ static void print_callers(const struct profile_site *s, int top)
 	}
 }
 
-static void print_site(const struct profile_site *s, int top)
+/*
+ * A sampled site counts samples, not calls: a long copy is sampled more often than a short
+ * one, and only lengths recovered from registers are in its histogram.
+ */
+static void print_sampled_counts(const struct profile *p, const struct profile_site *s)
+{
+	const uint64_t *q = s->sample->quality;
+	uint64_t known = q[LEN_EXACT] + q[LEN_APPROX];
+
+	printf("  samples %llu (not calls)  lengths recovered %llu (exact %llu, approximate "
+	       "%llu), unknown %llu\n",
+	       (unsigned long long)s->calls, (unsigned long long)known,
+	       (unsigned long long)q[LEN_EXACT], (unsigned long long)q[LEN_APPROX],
+	       (unsigned long long)q[LEN_UNKNOWN]);
+	if (known)
+		printf("  histogram: samples inside copies of each length (time-weighted)\n");
+	else if (p->sample && !p->sample->hz)
+		printf("  (no length: imported from perf, whose samples carry no registers that "
+		       "import-perf reads; copyprof record --sample recovers lengths)\n");
+	else
+		printf("  (no length: no rule recovers it at this site; copyprof report -v and "
+		       "docs/sampling.md say why)\n");
+}
+
+static void print_site(const struct profile *p, const struct profile_site *s, int top)
 {
 	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
 	       s->symbol ?: "?", (unsigned long long)s->offset, s->label ? " [" : "",
 	       s->label ?: "", s->label ? "]" : "", s->mechanism ?: "?", s->len_arg ?: "?");
 	if (s->source)
 		print_source(s->source);
-	printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
-	       (unsigned long long)s->bytes, s->calls ? (double)s->bytes / (double)s->calls : 0.0);
-	hist_print_log2(stdout, s->buckets);
+	if (s->sample)
+		print_sampled_counts(p, s);
+	else
+		printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
+		       (unsigned long long)s->bytes,
+		       s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+	if (!s->sample || s->sample->quality[LEN_EXACT] + s->sample->quality[LEN_APPROX])
+		hist_print_log2(stdout, s->buckets);
 	if (top)
 		hist_print_top(stdout, s->buckets, top);
 	if (s->nr_callers || s->caller_misses)
 		print_callers(s, top ? top : 8);
+	putchar('\n');
+}
+
+/* A merged profile has no one kernel or host: its groups (profile-format.md#groups). */
+static void print_groups(const struct profile *p)
+{
+	size_t i, h;
+
+	printf("merged profile: %zu group%s (never summed across kernels, CPUs or sampling "
+	       "rates)\n",
+	       p->nr_groups, p->nr_groups == 1 ? "" : "s");
+	for (i = 0; i < p->nr_groups; i++) {
+		const struct profile_group *g = &p->groups[i];
+
+		printf("  group %zu: kernel %s, cpu %s, %llu profile%s, %.2f s, host%s", i,
+		       g->kernel ?: "unknown", g->cpu_model ?: "unknown",
+		       (unsigned long long)g->profiles, g->profiles == 1 ? "" : "s", g->duration_s,
+		       g->nr_hosts == 1 ? "" : "s");
+		for (h = 0; h < g->nr_hosts; h++)
+			printf("%s %s", h ? "," : "", g->hosts[h]);
+		if (g->sample_hz)
+			printf(", sampled at %u Hz", g->sample_hz);
+		putchar('\n');
+	}
 	putchar('\n');
 }
 
@@ -142,12 +196,15 @@ static void print_text(const struct profile *p, int top)
 	uint64_t calls = 0, bytes = 0;
 	size_t i;
 
-	printf("profile: kernel %s, cpu %s, host %s, %.2f s\n\n", p->meta.kernel ?: "?",
-	       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
+	if (p->nr_groups)
+		print_groups(p);
+	else
+		printf("profile: kernel %s, cpu %s, host %s, %.2f s\n\n", p->meta.kernel ?: "?",
+		       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
 	if (report_sample_is_sampled(p))
 		report_sample_print(stdout, p, 15);
 	for (i = 0; i < p->nr_sites; i++) {
-		print_site(&p->sites[i], top);
+		print_site(p, &p->sites[i], top);
 		calls += p->sites[i].calls;
 		bytes += p->sites[i].bytes;
 	}

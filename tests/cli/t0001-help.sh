@@ -12,10 +12,10 @@ for c in $cmds; do
 	expect_out "Exit status"
 	# The docs and the man page describe every command the binary has.
 	grep -q "copyprof $c" "$ROOT/docs/cli.md" || fail "docs/cli.md does not describe '$c'"
-	grep -qx ".B $c" "$ROOT/docs/copyprof.1" || fail "docs/copyprof.1 does not list '$c'"
+	grep -qx ".B $c" "$ROOT/docs/copyprof.1.in" || fail "docs/copyprof.1.in does not list '$c'"
 done
 # ... and no command the binary lacks.
-man_cmds=$(sed -n '/^\.SH COMMANDS/,/^\.SH EXIT/{/^\.TP/{n;s/^\.B //p}}' "$ROOT/docs/copyprof.1")
+man_cmds=$(sed -n '/^\.SH COMMANDS/,/^\.SH OPTIONS/{/^\.TP/{n;s/^\.B //p}}' "$ROOT/docs/copyprof.1.in")
 expect_eq "man page commands" "$(echo $man_cmds)" "$(echo $cmds)"
 expect_exit 0 "$COPYPROF" --version
 expect_out "^copyprof [0-9]+\.[0-9]+"

@@ -62,8 +62,8 @@ expect_exit 0 "$COPYPROF" estimate -i a.json -i b.json -i c.json -m "$CM" --fami
 expect_eq "estimate -i x3" "$(jq '.inputs | length' out)" 2
 
 # Errors.
-expect_exit 2 "$COPYPROF" merge a.json
-expect_err "give the output file with -o"
+expect_exit 2 "$COPYPROF" merge -o a.json a.json
+expect_err "a.json is an input too"
 expect_exit 2 "$COPYPROF" merge -o x.json
 expect_err "give at least one PROFILE"
 expect_exit 1 "$COPYPROF" merge -o x.json a.json missing.json

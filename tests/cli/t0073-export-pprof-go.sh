@@ -53,6 +53,11 @@ expect_eq "merged bytes" "$(total both.pb.gz bytes)" 357600
 expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic-sampled.json" -f pprof -o t.pb.gz
 expect_eq "samples" "$(total t.pb.gz samples)" 25492
 expect_eq "sample bytes" "$(total t.pb.gz sample_bytes)" 29580672
+# export --help's own examples, on a sampled profile: sample_bytes, -tags and -tagfocus.
+"$COPYPROF" export --help | grep -q -- '-sample_index=sample_bytes' || fail "help lacks sample_bytes"
+pp -tags -sample_index=samples t.pb.gz | grep -q 'len_min: Total 25492' ||
+	fail "-tags has no len_min: $(pp -tags -sample_index=samples t.pb.gz | head)"
+[ -n "$(total t.pb.gz sample_bytes)" ] || fail "-sample_index=sample_bytes fails on a sampled profile"
 pp -top -cum -sample_index=samples t.pb.gz | grep -q ' 25492 .* ZSTD_decompressStream$' ||
 	fail "stack root: $(pp -top -cum t.pb.gz)"
 exit 0

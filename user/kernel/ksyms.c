@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ksyms.c: load /proc/kallsyms (modules included) and look symbols up by name and address */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include "ksyms.h"
 #include "lib/log.h"
@@ -297,4 +299,25 @@ bool ksyms_has_module(const struct ksyms *ks, const char *module)
 		if (ks->syms[i].module && !strcmp(ks->syms[i].module, module))
 			return true;
 	return false;
+}
+
+bool ksyms_module_builtin(const struct ksyms *ks, const char *module)
+{
+	size_t i, len = strlen(module);
+	char path[256];
+
+	if (ksyms_has_module(ks, module))
+		return false;
+	for (i = 0; i < ks->nr; i++) {
+		const struct ksym *s = &ks->syms[i];
+
+		if (!s->module && (s->type == 'T' || s->type == 't') &&
+		    !strncmp(s->name, module, len) && s->name[len] == '_')
+			return true;
+	}
+	snprintf(path, sizeof(path), "/sys/module/%s", module);
+	if (access(path, F_OK))
+		return false;
+	snprintf(path, sizeof(path), "/sys/module/%s/initstate", module);
+	return access(path, F_OK) != 0;
 }

@@ -61,5 +61,11 @@ size_t ksyms_aliases(const struct ksyms *ks, const struct ksym *sym, const struc
 		     size_t max);
 /* True if @module has any symbol, i.e. is loaded. */
 bool ksyms_has_module(const struct ksyms *ks, const char *module);
+/*
+ * True if @module is built into this kernel: not loaded as a module, and the core kernel has
+ * text symbols named "@module_..." (btrfs_decompress is T in kallsyms), or /sys/module/@module
+ * exists without the initstate a loadable module has.
+ */
+bool ksyms_module_builtin(const struct ksyms *ks, const char *module);
 
 #endif

@@ -11,7 +11,7 @@
 #include "child.h"
 #include "log.h"
 
-static void child_main(char *const argv[], int gate, int report)
+static void child_main(char *const argv[], int gate, int report, bool stdout_to_stderr)
 {
 	char go;
 	int err;
@@ -20,6 +20,8 @@ static void child_main(char *const argv[], int gate, int report)
 	if (read(gate, &go, 1) != 1)
 		_exit(127);
 	close(gate);
+	if (stdout_to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		_exit(127);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	execvp(argv[0], argv);
@@ -29,7 +31,7 @@ static void child_main(char *const argv[], int gate, int report)
 	_exit(127);
 }
 
-int child_spawn(char *const argv[], struct child *c)
+int child_spawn(char *const argv[], bool stdout_to_stderr, struct child *c)
 {
 	int gate[2], report[2];
 
@@ -46,7 +48,7 @@ int child_spawn(char *const argv[], struct child *c)
 	if (c->pid == 0) {
 		close(gate[1]);
 		close(report[0]);
-		child_main(argv, gate[0], report[1]);
+		child_main(argv, gate[0], report[1], stdout_to_stderr);
 	}
 	close(gate[0]);
 	close(report[1]);

@@ -20,8 +20,11 @@ struct child {
 		.pid = -1, .gate_fd = -1, .exec_fd = -1                                            \
 	}
 
-/* Forks; the child waits at the gate. Returns 0 or -errno (printed). */
-int child_spawn(char *const argv[], struct child *c);
+/*
+ * Forks; the child waits at the gate. With @stdout_to_stderr its stdout is copyprof's stderr
+ * (stdout carries a profile). Returns 0 or -errno (printed).
+ */
+int child_spawn(char *const argv[], bool stdout_to_stderr, struct child *c);
 /* Opens the gate; returns 0 once exec succeeded, or -errno (printed) if it failed. */
 int child_release(struct child *c, const char *name);
 /* Closes the gate without releasing (the child exits) and reaps it. */

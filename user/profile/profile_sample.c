@@ -30,6 +30,8 @@ void sample_meta_free(struct sample_meta *sm)
 	if (!sm)
 		return;
 	free(sm->event);
+	free(sm->fallback);
+	free(sm->scope);
 	free(sm);
 }
 
@@ -77,6 +79,14 @@ void sample_meta_to_json(const struct sample_meta *sm, json_object *meta)
 	if (sm->malformed)
 		json_object_object_add(meta, "malformed_lines",
 				       json_object_new_uint64(sm->malformed));
+	if (sm->fallback)
+		json_object_object_add(meta, "sample_fallback",
+				       json_object_new_string(sm->fallback));
+	if (sm->scope) {
+		json_object_object_add(meta, "sample_scope", json_object_new_string(sm->scope));
+		json_object_object_add(meta, "outside_scope_samples",
+				       json_object_new_uint64(sm->outside));
+	}
 }
 
 /* "a;b;c 12", read by the one folded-line parser (flamegraph/folded.c); counts are integers. */
@@ -142,5 +152,8 @@ struct sample_meta *sample_meta_from_json(json_object *meta)
 	sm->idle = jsonr_u64_or(meta, "idle_samples", 0);
 	sm->lost = jsonr_u64_or(meta, "lost_samples", 0);
 	sm->malformed = jsonr_u64_or(meta, "malformed_lines", 0);
+	sm->fallback = jsonr_str(meta, "sample_fallback");
+	sm->scope = jsonr_str(meta, "sample_scope");
+	sm->outside = jsonr_u64_or(meta, "outside_scope_samples", 0);
 	return sm;
 }

@@ -29,6 +29,9 @@ struct sample_meta {
 	uint64_t idle;	    /* of those, the idle task's */
 	uint64_t lost;	    /* copy samples whose registers were lost (counted, no length) */
 	uint64_t malformed; /* import-perf: input lines that could not be parsed */
+	char *fallback;	    /* why probes became sampling (record -p on a kernel without them) */
+	char *scope;	    /* which stacks were kept ("stacks through FUNC, ..."); NULL: all */
+	uint64_t outside;   /* copy samples left out by the scope */
 };
 
 void sample_site_info_free(struct sample_site_info *si);

@@ -153,7 +153,14 @@ static bool builtin_module(struct plan *p, struct target_spec *t)
 		t->path = NULL;
 		return false;
 	}
-	add_problem(p, "%s: module %s is not loaded (and not built in)", t->symbol, t->path);
+	if (ksyms_module_builtin(p->ks, t->path))
+		add_problem(p,
+			    "%s: not in kallsyms; %s is built in, so %s is inlined into its "
+			    "callers (probe those) or not in this kernel version",
+			    t->symbol, t->path, t->symbol);
+	else
+		add_problem(p, "%s: module %s is not loaded (modprobe %s) and not built in",
+			    t->symbol, t->path, t->path);
 	return true;
 }
 

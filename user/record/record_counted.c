@@ -2,9 +2,12 @@
 /* record_counted.c: count every call's length at probe sites in BPF, into a counted profile */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "kernel/feature.h"
 #include "kernel/ksyms.h"
+#include "lib/hist_print.h"
 #include "lib/log.h"
 #include "profile/ksource.h"
 #include "profile/profile.h"
@@ -18,6 +21,7 @@
 struct counted_recorder {
 	const struct record_counted_args *a;
 	struct hist_session *hs;
+	struct profile_site *last; /* record -i: each site's counts at the last interval */
 };
 
 /* Resolves every site into a profile site; all problems are reported, not just the first. */
@@ -125,11 +129,43 @@ static int counted_open(void *rec, uint32_t tgid)
 	return 0;
 }
 
-static void counted_announce(void *rec)
+static void counted_announce(void *rec, char *buf, size_t size)
 {
 	struct counted_recorder *r = rec;
 
-	p_info("recording %d site(s); Ctrl-C to end", r->a->nr_sites);
+	snprintf(buf, size, "recording %d site%s", r->a->nr_sites, r->a->nr_sites == 1 ? "" : "s");
+}
+
+/* record -i: each site's histogram of the calls since the last interval, bcc style. */
+static int counted_interval(void *rec, FILE *f)
+{
+	struct counted_recorder *r = rec;
+	const struct record_counted_args *a = r->a;
+	struct profile_site now, diff;
+	int i;
+	uint32_t b;
+
+	if (!r->last && !(r->last = calloc((size_t)a->nr_sites, sizeof(*r->last))))
+		return -ENOMEM;
+	for (i = 0; i < a->nr_sites; i++) {
+		const struct probe_site *ps = &a->sites[i];
+
+		memset(&now, 0, sizeof(now));
+		memset(&diff, 0, sizeof(diff));
+		if (hist_session_collect(r->hs, (uint32_t)i, &now))
+			return -EIO;
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			diff.buckets[b].count = now.buckets[b].count - r->last[i].buckets[b].count;
+			diff.buckets[b].bytes = now.buckets[b].bytes - r->last[i].buckets[b].bytes;
+		}
+		profile_site_sum(&diff);
+		memcpy(r->last[i].buckets, now.buckets, sizeof(now.buckets));
+		fprintf(f, "site %d %s+0x%llx (%s): %llu calls, %llu bytes\n", i, ps->spec.symbol,
+			(unsigned long long)ps->spec.offset, probe_mech_name(ps->mech),
+			(unsigned long long)diff.calls, (unsigned long long)diff.bytes);
+		hist_print_log2(f, diff.buckets);
+	}
+	return 0;
 }
 
 /* The counts stay in the kernel until the end: only a pause. */
@@ -161,17 +197,17 @@ static int counted_finish(void *rec, struct profile *p)
 	return 0;
 }
 
-static void counted_print(void *rec, const struct profile *p)
+static void counted_print(void *rec, const struct profile *p, FILE *f)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr_sites; i++) {
 		const struct profile_site *s = &p->sites[i];
 
-		printf("site %u %s:%s+0x%llx (%s, len=%s): %llu calls, %llu bytes, mean %.1f\n",
-		       s->id, s->target, s->symbol, (unsigned long long)s->offset, s->mechanism,
-		       s->len_arg, (unsigned long long)s->calls, (unsigned long long)s->bytes,
-		       s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+		fprintf(f, "site %u %s:%s+0x%llx (%s, len=%s): %llu calls, %llu bytes, mean %.1f\n",
+			s->id, s->target, s->symbol, (unsigned long long)s->offset, s->mechanism,
+			s->len_arg, (unsigned long long)s->calls, (unsigned long long)s->bytes,
+			s->calls ? (double)s->bytes / (double)s->calls : 0.0);
 	}
 }
 
@@ -181,6 +217,8 @@ static void counted_close(void *rec)
 
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
+	free(r->last);
+	r->last = NULL;
 }
 
 static const struct recorder_ops counted_ops = {
@@ -191,6 +229,7 @@ static const struct recorder_ops counted_ops = {
 	.finish = counted_finish,
 	.print = counted_print,
 	.close = counted_close,
+	.interval = counted_interval,
 };
 
 int record_counted_run(const struct record_counted_args *a)
@@ -199,7 +238,7 @@ int record_counted_run(const struct record_counted_args *a)
 	struct record_run_args run = a->run;
 	int status, i;
 
-	run.all_tasks = uses_kernel(a);
+	run.all_tasks = run.all_tasks || uses_kernel(a);
 	status = record_run(&run, &counted_ops, &r);
 	for (i = 0; i < a->nr_sites; i++)
 		probe_site_free(&a->sites[i]);

@@ -2,8 +2,10 @@
 /* record_plan.c: the planner's covered sites become record's probe sites */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/log.h"
+#include "sites/preset.h"
 #include "planner.h"
 #include "record_plan.h"
 
@@ -42,4 +44,66 @@ int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, 
 	}
 	plan_free(&p);
 	return err ? err : added;
+}
+
+/* FUNC of [MOD:]FUNC[+OFF][,len=REG], added to @v unless there already. */
+static int add_function(const char *spec, char ***v, size_t *nr)
+{
+	const char *colon = strchr(spec, ':'), *start = colon ? colon + 1 : spec;
+	size_t len = strcspn(start, "+,"), i;
+	char **n, *name;
+
+	for (i = 0; i < *nr; i++)
+		if (strlen((*v)[i]) == len && !strncmp((*v)[i], start, len))
+			return 0;
+	name = strndup(start, len);
+	n = realloc(*v, (*nr + 1) * sizeof(*n));
+	if (!name || !n) {
+		free(name);
+		if (n)
+			*v = n;
+		return -ENOMEM;
+	}
+	*v = n;
+	(*v)[(*nr)++] = name;
+	return 0;
+}
+
+int record_plan_functions(const struct record_plan_args *a, char ***out, size_t *nr)
+{
+	struct preset *ps;
+	int i, err = 0;
+	size_t k;
+
+	*out = NULL;
+	*nr = 0;
+	for (i = 0; i < a->nr_presets && !err; i++) {
+		err = preset_load(a->presets[i], &ps);
+		if (err)
+			break;
+		for (k = 0; !err && k < ps->nr_items; k++)
+			err = add_function(ps->items[k].spec, out, nr);
+		preset_free(ps);
+	}
+	for (i = 0; i < a->nr_sites && !err; i++)
+		err = add_function(a->sites[i], out, nr);
+	for (i = 0; i < a->nr_entries && !err; i++)
+		err = add_function(a->entries[i], out, nr);
+	if (err) {
+		p_err("cannot list the plan's functions: %s", strerror(-err));
+		record_plan_functions_free(*out, *nr);
+		*out = NULL;
+		*nr = 0;
+		return err;
+	}
+	return (int)*nr;
+}
+
+void record_plan_functions_free(char **v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
 }

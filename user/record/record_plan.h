@@ -29,4 +29,12 @@ static inline int record_plan_wanted(const struct record_plan_args *a)
  */
 int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, int *nr, int max);
 
+/*
+ * The kernel functions the plan names (the presets' items, --site and --entry), without
+ * module, offset or len=, each once: the scope of the sampling it falls back to. Returns how
+ * many, or -errno (printed); free with record_plan_functions_free().
+ */
+int record_plan_functions(const struct record_plan_args *a, char ***out, size_t *nr);
+void record_plan_functions_free(char **v, size_t nr);
+
 #endif

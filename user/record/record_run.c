@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* record_run.c: the course every recording takes, whatever counts: start, wait, write */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "lib/child.h"
 #include "lib/host.h"
 #include "lib/log.h"
@@ -9,30 +13,111 @@
 #include "profile/profile.h"
 #include "record_run.h"
 
-static void record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
-			    void *rec, struct child *c)
+/* Where the words go: stderr when stdout carries the profile. */
+static FILE *record_run_text(const struct record_run_args *a)
 {
+	return a->output && !strcmp(a->output, "-") ? stderr : stdout;
+}
+
+/* The countdown line on a terminal: "12 s left", redrawn when the whole second changes. */
+static void record_run_countdown(double end, long *shown)
+{
+	long left = (long)ceil(end - monotime_s());
+
+	if (left < 0)
+		left = 0;
+	if (left == *shown)
+		return;
+	*shown = left;
+	fprintf(stderr, "\r  %ld s left ", left);
+	fflush(stderr);
+}
+
+static void record_run_interval(const struct record_run_args *a, const struct recorder_ops *ops,
+				void *rec)
+{
+	FILE *f = record_run_text(a);
+	char when[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
+	fprintf(f, "\n%s\n", when);
+	if (ops->interval(rec, f))
+		p_warn("cannot read this interval's counts");
+	fflush(f);
+}
+
+/*
+ * Records until due; with -i prints every interval. With -d, the intervals are exactly
+ * ceil(duration / interval), the last one possibly shorter; otherwise a last partial interval
+ * is printed when it is longer than 50 ms.
+ */
+static void record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
+			    void *rec, struct child *c, bool countdown)
+{
+	double start = monotime_s(), next = a->interval ? start + a->interval : 0;
+	long shown = -1, printed = 0;
 	struct stop_when w;
 
 	stop_when_init(&w, a->duration, a->command ? c : NULL);
-	while (!stop_when_due(&w))
+	while (!stop_when_due(&w)) {
+		if (countdown)
+			record_run_countdown(w.end, &shown);
 		if (ops->wait(rec))
-			return;
+			break;
+		if (next && monotime_s() >= next) {
+			next += a->interval;
+			record_run_interval(a, ops, rec);
+			printed++;
+		}
+	}
+	if (countdown)
+		fprintf(stderr, "\r%20s\r", "");
+	if (!a->interval)
+		return;
+	if (a->duration ? printed < (long)ceil(a->duration / a->interval - 1e-9)
+			: monotime_s() - (next - a->interval) > 0.05)
+		record_run_interval(a, ops, rec);
+}
+
+/* The start message: always when only Ctrl-C ends it; with -d only on a terminal. */
+static bool record_run_announce(const struct record_run_args *a, const struct recorder_ops *ops,
+				void *rec)
+{
+	char what[128] = "";
+
+	ops->announce(rec, what, sizeof(what));
+	if (!a->command && !a->duration) {
+		p_info("%s; Ctrl-C to end", what);
+		return false;
+	}
+	if (a->command || !isatty(STDERR_FILENO))
+		return false;
+	p_info("%s for %g s, Ctrl-C to stop early", what, a->duration);
+	return !a->interval; /* interval output and a redrawn line do not mix */
 }
 
 int record_run(const struct record_run_args *a, const struct recorder_ops *ops, void *rec)
 {
+	bool to_stdout = a->output && !strcmp(a->output, "-");
 	struct child child = CHILD_NONE;
 	struct profile *p = profile_new();
 	uint32_t tgid = a->pid;
 	int status = EXIT_RUNTIME;
+	bool countdown;
 	double t0;
 
+	if (a->interval && !ops->interval) {
+		p_err("this kind of recording has no per-interval view: leave out -i");
+		status = EXIT_USAGE;
+		goto out;
+	}
 	if (!p || ops->prepare(rec, p))
 		goto out;
 	stop_install();
 	if (a->command) {
-		if (child_spawn(a->command, &child))
+		if (child_spawn(a->command, to_stdout, &child))
 			goto out;
 		if (!a->all_tasks)
 			tgid = (uint32_t)child.pid;
@@ -44,15 +129,15 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
-	if (!a->command && !a->duration)
-		ops->announce(rec);
-	record_run_wait(a, ops, rec, &child);
+	countdown = record_run_announce(a, ops, rec);
+	record_run_wait(a, ops, rec, &child, countdown);
 	p->meta.duration_s = monotime_s() - t0;
 	if (ops->finish(rec, p))
 		goto out;
-	ops->print(rec, p);
+	if (!a->interval)
+		ops->print(rec, p, record_run_text(a));
 	fflush(stdout);
-	if (profile_save(p, a->output))
+	if (a->output && profile_save(p, a->output))
 		goto out;
 	status = EXIT_OK;
 out:

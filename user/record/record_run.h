@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct profile;
 
@@ -15,7 +16,8 @@ struct record_run_args {
 	double duration;    /* 0: until COMMAND exits or a signal */
 	char **command;	    /* NULL-terminated, or NULL */
 	bool all_tasks;	    /* with COMMAND: every task while it runs, not just its own */
-	const char *output; /* the profile's file; "-" is stdout */
+	const char *output; /* the profile's file; "-" is stdout; NULL: none (with -i) */
+	double interval;    /* record -i: print each interval's histograms; 0: none */
 };
 
 /* A recorder's own steps; @rec is its state. Each prints why it fails. */
@@ -24,14 +26,16 @@ struct recorder_ops {
 	int (*prepare)(void *rec, struct profile *p);
 	/* Opens and attaches, recording the tasks of process @tgid (0: every process). */
 	int (*open)(void *rec, uint32_t tgid);
-	/* Says what is recorded, when only Ctrl-C will end it. */
-	void (*announce)(void *rec);
+	/* What is recorded, for the start message ("recording 3 sites"). */
+	void (*announce)(void *rec, char *buf, size_t size);
 	/* Waits a moment while recording; non-zero ends the recording early. */
 	int (*wait)(void *rec);
 	/* Stops recording and puts what was recorded into @p. */
 	int (*finish)(void *rec, struct profile *p);
-	/* The summary, on stdout. */
-	void (*print)(void *rec, const struct profile *p);
+	/* The summary, on @f (stdout; stderr when the profile goes to stdout). */
+	void (*print)(void *rec, const struct profile *p, FILE *f);
+	/* record -i: prints what was recorded since the last call on @f; NULL: not supported. */
+	int (*interval)(void *rec, FILE *f);
 	/* Releases what open and finish left, whichever step failed; before COMMAND is ended. */
 	void (*close)(void *rec);
 };
@@ -39,7 +43,9 @@ struct recorder_ops {
 /*
  * Prepares, starts COMMAND held at its gate, opens, fills the host meta, releases COMMAND,
  * records until a signal, the duration or COMMAND's exit, finishes, prints the summary and
- * writes the profile. Returns an exit status (log.h).
+ * writes the profile. With -o -, stdout carries the profile only: the summary, the interval
+ * histograms and COMMAND's stdout go to stderr. On a terminal, says what is recorded and
+ * counts the duration down. Returns an exit status (log.h).
  */
 int record_run(const struct record_run_args *a, const struct recorder_ops *ops, void *rec);
 

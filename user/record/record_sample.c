@@ -9,6 +9,7 @@
 #include "kernel/feature.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktext.h"
+#include "lib/hist_print.h"
 #include "lib/log.h"
 #include "record_run.h"
 #include "record_dispatch.h"
@@ -39,8 +40,11 @@ struct sample_recorder {
 	struct counter_map rule_index; /* "ip:ret" -> position + 1 in rules */
 	struct len_recovery_rule *rules;
 	size_t nr_rules, cap_rules;
-	uint64_t by_rule[LR_NR], not_copy;
+	uint64_t by_rule[LR_NR], not_copy, outside;
 	int err;
+	/* record -i: this interval's copy samples and recovered lengths */
+	struct hist_slot iv[CP_NBUCKETS];
+	uint64_t iv_quality[LEN_NR_QUALITIES];
 };
 
 static void symbolise(const struct ksyms *ks, uint64_t ip, struct sample_frame *f)
@@ -111,6 +115,21 @@ rule_for(struct sample_recorder *r, const struct sample_attr *at, uint64_t ip, u
 	return &r->rules[e->value - 1];
 }
 
+/* With a scope (-p PRESET sampled instead), a stack must go through one of its functions. */
+static bool in_scope(const struct record_sample_args *a, const struct sample_frame *frames,
+		     size_t nr)
+{
+	size_t i, k;
+
+	if (!a->nr_keep)
+		return true;
+	for (i = 0; i < nr; i++)
+		for (k = 0; frames[i].sym && k < a->nr_keep; k++)
+			if (!strcmp(frames[i].sym, a->keep[k]))
+				return true;
+	return false;
+}
+
 static int add_sample(struct sample_recorder *r, const struct sample_frame *frames, size_t nr,
 		      const uint64_t *ips, const uint8_t *insn, const uint64_t *gprs,
 		      uint64_t weight)
@@ -127,10 +146,19 @@ static int add_sample(struct sample_recorder *r, const struct sample_frame *fram
 		r->not_copy += weight;
 		return 0;
 	}
+	if (!in_scope(r->a, frames, nr)) {
+		r->outside += weight;
+		return 0;
+	}
 	if (gprs && (rule = rule_for(r, &at, ips[0], nr > 1 ? ips[1] : 0))) {
 		q = len_recovery_apply(rule, gprs, &len);
 		if (q != LEN_UNKNOWN)
 			r->by_rule[rule->id] += weight;
+	}
+	r->iv_quality[q] += weight;
+	if (q != LEN_UNKNOWN) {
+		r->iv[cp_bucket_of(len)].count += weight;
+		r->iv[cp_bucket_of(len)].bytes += len * weight;
 	}
 	return sample_agg_add(r->agg, &at, frames, nr, q, len, weight);
 }
@@ -295,12 +323,12 @@ static int sample_open(void *rec, uint32_t tgid)
 	return r->ss ? 0 : -EIO;
 }
 
-static void sample_announce(void *rec)
+static void sample_announce(void *rec, char *buf, size_t size)
 {
 	struct sample_recorder *r = rec;
 
-	p_info("sampling %s at %u Hz on every CPU; Ctrl-C to end", sample_session_event(r->ss),
-	       r->a->hz);
+	snprintf(buf, size, "sampling %s at %u Hz on every CPU", sample_session_event(r->ss),
+		 r->a->hz);
 }
 
 /* Drains the ring buffer for up to 100 ms; a failure to poll, or to keep a sample, ends it. */
@@ -312,6 +340,48 @@ static int sample_wait(void *rec)
 	if (n < 0 && errno != EINTR)
 		return n;
 	return r->err;
+}
+
+/* "stacks through f1, f2 (and their callees)", for the meta; NULL without a scope. */
+static char *scope_text(const struct record_sample_args *a)
+{
+	size_t i, len = 64;
+	char *s;
+
+	if (!a->nr_keep)
+		return NULL;
+	for (i = 0; i < a->nr_keep; i++)
+		len += strlen(a->keep[i]) + 2;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "stacks through ");
+	for (i = 0; i < a->nr_keep; i++) {
+		if (i)
+			strcat(s, ", ");
+		strcat(s, a->keep[i]);
+	}
+	strcat(s, " (copies they make or their callees make)");
+	return s;
+}
+
+/* record -i: the copy samples of this interval and the lengths recovered for them. */
+static int sample_interval(void *rec, FILE *f)
+{
+	struct sample_recorder *r = rec;
+	uint64_t all =
+		r->iv_quality[LEN_EXACT] + r->iv_quality[LEN_APPROX] + r->iv_quality[LEN_UNKNOWN];
+
+	fprintf(f,
+		"copy samples %llu: length exact %llu, approximate %llu, unknown %llu "
+		"(histogram: samples, not calls)\n",
+		(unsigned long long)all, (unsigned long long)r->iv_quality[LEN_EXACT],
+		(unsigned long long)r->iv_quality[LEN_APPROX],
+		(unsigned long long)r->iv_quality[LEN_UNKNOWN]);
+	hist_print_log2(f, r->iv);
+	memset(r->iv, 0, sizeof(r->iv));
+	memset(r->iv_quality, 0, sizeof(r->iv_quality));
+	return 0;
 }
 
 static int sample_finish(void *rec, struct profile *p)
@@ -330,6 +400,9 @@ static int sample_finish(void *rec, struct profile *p)
 	m->total = cnt[SAMPLE_CNT_TOTAL];
 	m->idle = cnt[SAMPLE_CNT_IDLE];
 	m->lost = cnt[SAMPLE_CNT_LOST];
+	m->fallback = r->a->fallback ? strdup(r->a->fallback) : NULL;
+	m->scope = scope_text(r->a);
+	m->outside = r->outside;
 	if (cnt[SAMPLE_CNT_LOST])
 		p_warn("%llu copy samples did not fit the ring buffer: charged by stack, length "
 		       "unknown",
@@ -342,31 +415,40 @@ static int sample_finish(void *rec, struct profile *p)
 	return 0;
 }
 
-static void sample_print(void *rec, const struct profile *p)
+static void sample_print(void *rec, const struct profile *p, FILE *f)
 {
 	const struct sample_recorder *r = rec;
 	const struct sample_meta *m = p->sample;
 	uint64_t copy = sample_agg_samples(r->agg), busy = m->total - m->idle;
 	size_t i;
 
-	printf("samples: %llu (%s at %u Hz, %.2f s), %llu idle; copy family %llu: %.1f%% of all, "
-	       "%.1f%% of non-idle\n",
-	       (unsigned long long)m->total, m->event, m->hz, p->meta.duration_s,
-	       (unsigned long long)m->idle, (unsigned long long)copy,
-	       m->total ? 100.0 * copy / m->total : 0.0, busy ? 100.0 * copy / busy : 0.0);
+	fprintf(f,
+		"samples: %llu (%s at %u Hz, %.2f s), %llu idle; copy family %llu: %.1f%% of all, "
+		"%.1f%% of non-idle\n",
+		(unsigned long long)m->total, m->event, m->hz, p->meta.duration_s,
+		(unsigned long long)m->idle, (unsigned long long)copy,
+		m->total ? 100.0 * copy / m->total : 0.0, busy ? 100.0 * copy / busy : 0.0);
 	for (i = 0; i < p->nr_sites && i < 10; i++) {
 		const struct profile_site *s = &p->sites[i];
 
-		printf("  %-22s %s+0x%llx [%s]: %llu samples (%.1f%%), length exact %llu, "
-		       "approximate %llu, unknown %llu\n",
-		       s->sample->leaf, s->symbol, (unsigned long long)s->offset, s->target,
-		       (unsigned long long)s->calls, copy ? 100.0 * s->calls / copy : 0.0,
-		       (unsigned long long)s->sample->quality[LEN_EXACT],
-		       (unsigned long long)s->sample->quality[LEN_APPROX],
-		       (unsigned long long)s->sample->quality[LEN_UNKNOWN]);
+		fprintf(f,
+			"  %-22s %s+0x%llx [%s]: %llu samples (%.1f%%), length exact %llu, "
+			"approximate %llu, unknown %llu\n",
+			s->sample->leaf, s->symbol, (unsigned long long)s->offset, s->target,
+			(unsigned long long)s->calls, copy ? 100.0 * s->calls / copy : 0.0,
+			(unsigned long long)s->sample->quality[LEN_EXACT],
+			(unsigned long long)s->sample->quality[LEN_APPROX],
+			(unsigned long long)s->sample->quality[LEN_UNKNOWN]);
 	}
 	if (p->nr_sites > 10)
-		printf("  ... %zu more sites (copyprof report)\n", p->nr_sites - 10);
+		fprintf(f, "  ... %zu more sites (copyprof report)\n", p->nr_sites - 10);
+	if (r->a->nr_keep)
+		fprintf(f,
+			"  %llu copy samples outside the plan's functions left out (--all keeps "
+			"them)\n",
+			(unsigned long long)r->outside);
+	if (r->a->fallback)
+		fprintf(f, "  NOTE: %s\n", r->a->fallback);
 	for (i = 1; i < LR_NR; i++)
 		if (r->by_rule[i])
 			p_debug("length rule %s: %llu samples", len_recovery_rule_name((int)i),
@@ -398,6 +480,7 @@ static const struct recorder_ops sample_ops = {
 	.finish = sample_finish,
 	.print = sample_print,
 	.close = sample_close,
+	.interval = sample_interval,
 };
 
 int record_sample_run(const struct record_sample_args *a)

@@ -11,6 +11,10 @@ struct record_sample_args {
 	uint32_t hz;		    /* per CPU */
 	const char *event;	    /* NULL: cycles, falling back to cpu-clock */
 	const char *cgroup;	    /* cgroup v2 directory, or NULL */
+	const char *fallback;	    /* why probes became sampling, for the meta; NULL: asked for */
+	/* Keep only samples whose stack goes through one of these functions (0: keep all). */
+	const char *const *keep;
+	size_t nr_keep;
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999

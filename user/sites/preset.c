@@ -186,14 +186,24 @@ parse:
 	return 0;
 }
 
+/* Has @name been listed already (a folder earlier in the search shadows the later ones)? */
+static bool listed(char (*names)[NAME_MAX + 1], size_t n, const char *name)
+{
+	while (n--)
+		if (!strcmp(names[n], name))
+			return true;
+	return false;
+}
+
 void preset_list(void)
 {
+	static char names[64][NAME_MAX + 1];
 	const struct preset_builtin *b;
 	char dirs[4][PATH_MAX];
 	int i, nr = preset_dirs(dirs, 4);
+	size_t n = 0;
 
-	for (b = preset_builtins; b->name; b++)
-		fprintf(stderr, "  %s  (built in)\n", b->name);
+	/* Each name once, from where preset_load() would take it: folders first, then built in. */
 	for (i = 0; i < nr; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;
@@ -201,13 +211,19 @@ void preset_list(void)
 		while (d && (e = readdir(d))) {
 			size_t len = strlen(e->d_name);
 
-			if (len > 7 && !strcmp(e->d_name + len - 7, ".preset"))
-				fprintf(stderr, "  %.*s  (%s)\n", (int)(len - 7), e->d_name,
-					dirs[i]);
+			if (len <= 7 || strcmp(e->d_name + len - 7, ".preset") || n == 64)
+				continue;
+			snprintf(names[n], sizeof(names[n]), "%.*s", (int)(len - 7), e->d_name);
+			if (listed(names, n, names[n]))
+				continue;
+			fprintf(stderr, "  %-12s (%s)\n", names[n++], dirs[i]);
 		}
 		if (d)
 			closedir(d);
 	}
+	for (b = preset_builtins; b->name; b++)
+		if (!listed(names, n, b->name))
+			fprintf(stderr, "  %-12s (built in)\n", b->name);
 }
 
 void preset_free(struct preset *p)

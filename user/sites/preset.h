@@ -55,7 +55,7 @@ void preset_free(struct preset *p);
  * out of memory); free each with preset_free() and the array with free().
  */
 size_t preset_load_all(struct preset ***out);
-/* Prints the available presets, one per line with their description. */
+/* Prints the available presets on stderr, each name once, with the folder it comes from. */
 void preset_list(void);
 
 #endif

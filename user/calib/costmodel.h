@@ -53,6 +53,12 @@ struct costmodel {
 	int runs;
 	struct costmodel_curve *curves;
 	size_t nr_curves;
+	/*
+	 * calibrate --mix's corrections for given length mixes (docs/costmodel-format.md): a JSON
+	 * array owned by the model (NULL: none), kept whole on read and write; the estimate layer
+	 * reads and writes its entries.
+	 */
+	json_object *corrections;
 };
 
 struct costmodel *costmodel_new(void);

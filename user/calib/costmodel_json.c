@@ -100,6 +100,8 @@ json_object *costmodel_to_json(const struct costmodel *m)
 	for (i = 0; i < m->nr_curves; i++)
 		json_object_array_add(impls, curve_to_json(&m->curves[i]));
 	json_object_object_add(root, "impls", impls);
+	if (m->corrections && json_object_array_length(m->corrections))
+		json_object_object_add(root, "corrections", json_object_get(m->corrections));
 	return root;
 }
 
@@ -273,6 +275,14 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 			break;
 		}
 		err = curve_from_json(c, m, name, i);
+	}
+	if (!err && json_object_object_get_ex(root, "corrections", &v)) {
+		if (json_object_is_type(v, json_type_array)) {
+			m->corrections = json_object_get(v);
+		} else {
+			p_err("%s: \"corrections\" is not an array", name);
+			err = -EINVAL;
+		}
 	}
 	if (err) {
 		costmodel_free(m);

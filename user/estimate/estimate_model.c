@@ -11,6 +11,7 @@
 #include "estimate_cost.h"
 #include "estimate_model.h"
 #include "lib/log.h"
+#include "asmref.h"
 
 static void choose_best(const struct est_options *o, struct est_family_result *r)
 {
@@ -104,6 +105,47 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 	return 0;
 }
 
+/*
+ * Today's code: --today, else for a user-space (uprobe) family the probed function's replica
+ * (a name with erms/movsb/stosb in it runs the string op, another the loop), else the kernel's
+ * dispatch for the profile's kernel and CPU flags.
+ */
+static void today_of(const struct est_input *in, enum est_family f, const struct est_options *o,
+		     struct copy_path *today)
+{
+	const struct est_family_impls *fi = est_family(f);
+	const char *fn = NULL;
+	size_t i;
+
+	memset(today, 0, sizeof(*today));
+	if (o->today) {
+		today->impl = asmref_find(o->today) ? asmref_find(o->today)->name : fi->loop;
+		snprintf(today->why, sizeof(today->why), "given with --today");
+		return;
+	}
+	for (i = 0; i < in->nr_sites; i++) {
+		if (in->sites[i].family != f)
+			continue;
+		if (!in->sites[i].user) {
+			fn = NULL;
+			break;
+		}
+		fn = fn ?: in->sites[i].symbol ?: "?";
+	}
+	if (!fn) {
+		copy_path_today(fi->name, &in->meta, today);
+		return;
+	}
+	if (asmref_find(fn))
+		today->impl = asmref_find(fn)->name;
+	else if (strstr(fn, "erms") || strstr(fn, "movsb") || strstr(fn, "stosb"))
+		today->impl = fi->string;
+	else
+		today->impl = fi->loop;
+	snprintf(today->why, sizeof(today->why),
+		 "inferred from the probed user-space function %.40s; --today IMPL to change", fn);
+}
+
 int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r)
@@ -118,7 +160,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	memset(r, 0, sizeof(*r));
 	r->family = f;
 	r->share = -1;
-	copy_path_today(est_family(f)->name, &in->meta, &today);
+	today_of(in, f, o, &today);
 	r->today_impl = today.impl;
 	snprintf(r->today_why, sizeof(r->today_why), "%s", today.why);
 	r->today_approx = today.approximate;

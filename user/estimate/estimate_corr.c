@@ -218,8 +218,7 @@ json_object *est_corr_find(const struct costmodel *m, enum est_family f, uint64_
 	for (i = 0; i < json_object_array_length(m->corrections); i++) {
 		json_object *e = json_object_array_get_idx(m->corrections, i);
 
-		if (json_object_is_type(e, json_type_object) &&
-		    entry_is(e, est_family(f)->name, d))
+		if (json_object_is_type(e, json_type_object) && entry_is(e, est_family(f)->name, d))
 			return e;
 	}
 	return NULL;

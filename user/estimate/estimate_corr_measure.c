@@ -115,7 +115,8 @@ static int measure_family(struct est_run *run, struct est_input *in, enum est_fa
 		char d[24];
 
 		est_corr_digest_str(digest, d, sizeof(d));
-		p_info("calibrate --mix: %s: %s corrections stored (mix %s, neighbour %s; digest %s)",
+		p_info("calibrate --mix: %s: %s corrections stored (mix %s, neighbour %s; digest "
+		       "%s)",
 		       in->name, est_family(f)->name, fr.mix.applied ? "measured" : "skipped",
 		       fr.nb.applied ? "measured" : "skipped", d);
 	}

@@ -13,32 +13,45 @@
 #include "lib/log.h"
 #include "asmref.h"
 
+/*
+ * The best policy among those the kernel could run: today, always, every T (never the
+ * oracle). A row is only best if it is cheaper than today: with none, today is best. Exact ties
+ * between thresholds (no calls between them) keep the larger T.
+ */
 static void choose_best(const struct est_options *o, struct est_family_result *r)
 {
-	double best = INFINITY;
+	double best = r->nr_rows ? r->rows[0].total_ns : 0, cheapest = INFINITY;
+	int other = -1;
 	size_t i;
 
-	r->best = -1;
+	r->best = 0;
 	r->at = -1;
-	for (i = 0; i < r->nr_rows; i++) {
+	r->oracle = -1;
+	for (i = 1; i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
+		double eps = 1e-9 * fabs(best);
 
-		if (w->pol.kind == EST_ORACLE)
+		if (w->pol.kind == EST_ORACLE) {
 			r->oracle = (int)i;
-		if (w->pol.kind != EST_THRESHOLD)
 			continue;
-		/* Exact ties (e.g. no calls between two thresholds): keep the larger T. */
-		if (w->total_ns <= best + 1e-9 * fabs(best)) {
+		}
+		if (w->total_ns < best - eps ||
+		    (r->best > 0 && r->rows[r->best].pol.kind == EST_THRESHOLD &&
+		     w->pol.kind == EST_THRESHOLD && w->total_ns <= best + eps)) {
 			if (w->total_ns < best)
 				best = w->total_ns;
 			r->best = (int)i;
 		}
-		if (o->at_set && w->pol.threshold == o->at)
+		if (w->total_ns < cheapest) {
+			cheapest = w->total_ns;
+			other = (int)i;
+		}
+		if (o->at_set && w->pol.kind == EST_THRESHOLD && w->pol.threshold == o->at)
 			r->at = (int)i;
 	}
 	r->flat_lo = EST_NEVER;
 	r->flat_hi = 0;
-	for (i = 0; r->best >= 0 && i < r->nr_rows; i++) {
+	for (i = 0; r->best > 0 && i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
 
 		if (w->pol.kind != EST_THRESHOLD ||
@@ -49,8 +62,9 @@ static void choose_best(const struct est_options *o, struct est_family_result *r
 		if (w->pol.threshold > r->flat_hi)
 			r->flat_hi = w->pol.threshold;
 	}
+	/* The per-site breakdown: --at, else the best, else (today best) the next cheapest. */
 	if (r->at < 0)
-		r->at = r->best;
+		r->at = r->best > 0 ? r->best : other >= 0 ? other : 0;
 }
 
 /* The neighbour correction's ns per call for policy row @p (0 without one). */

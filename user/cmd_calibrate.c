@@ -46,6 +46,7 @@ enum {
 	OPT_FAMILY,
 	OPT_MIX_CACHE,
 	OPT_THRESHOLDS,
+	OPT_BUDGET,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -62,7 +63,11 @@ static const struct argp_option options[] = {
 	{ "cache", OPT_CACHE, "STATE", 0, "warm, src-flushed, dst-flushed, a comma list, or all" },
 	{ "align", OPT_ALIGN, "D,S", 0, "Destination, source offsets from a page (default 0,0)" },
 	{ "cpu", OPT_CPU, "N", 0, "CPU to pin to (default: the one it starts on)" },
-	{ "runs", OPT_RUNS, "N", 0, "Independent runs per point (default 5, --quick 3)" },
+	{ "runs", OPT_RUNS, "N", 0,
+	  "Runs every point gets (default 5, --quick 3); noisy points get more, up to 10 times as "
+	  "many, until their 95% interval is within 2% or the budget is spent" },
+	{ "budget", OPT_BUDGET, "SECONDS", 0,
+	  "Time after which no more runs are added to noisy points (default 150, --quick 20)" },
 	{ "quick", OPT_QUICK, NULL, 0, "15 sizes from 8 B to 1 MiB, 3 runs, fewer samples" },
 	{ "threshold", OPT_THRESHOLD, "T", 0, "erms_threshold's T in bytes (default 2048)" },
 	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
@@ -238,6 +243,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		plan->runs = (int)parse_count(state, "--runs", arg, 1, 1000);
 		a->runs_given = true;
 		measure_only(a, "--runs");
+		break;
+	case OPT_BUDGET:
+		plan->budget_s = (double)parse_count(state, "--budget", arg, 0, 86400);
+		measure_only(a, "--budget");
 		break;
 	case OPT_QUICK:
 		plan->quick = true;
@@ -422,6 +431,9 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	if (!args.runs_given)
 		args.plan.runs = args.plan.quick ? 3 : 5;
+	args.plan.max_runs = 10 * args.plan.runs;
+	if (!args.plan.budget_s)
+		args.plan.budget_s = args.plan.quick ? 20 : 150;
 	if (!args.sizes_given && (args.plan.quick ? calib_sizes_quick(&args.plan.sizes)
 						  : calib_sizes_default(&args.plan.sizes)))
 		goto cleanup;

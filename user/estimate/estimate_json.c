@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "estimate_corr.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
 #include "estimate_summary.h"
@@ -280,6 +281,12 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 			       json_object_new_boolean(fr->dispatch_measured));
 	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
 	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
+	{
+		char d[24];
+
+		est_corr_digest_str(fr->mix_digest, d, sizeof(d));
+		put_str(o, "mix_digest", d);
+	}
 	json_object_object_add(o, "mix_correction", mix_to_json(&fr->mix));
 	json_object_object_add(o, "neighbour_correction", neighbour_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)

@@ -144,7 +144,7 @@ static int apply_stored(const struct est_run *run, struct est_input *in, enum es
 	json_object *e = opts->no_mix || !m->measured ? NULL : est_corr_find(m, f, digest);
 	struct est_neighbour nb;
 	struct est_mix mix;
-	char cmd[160], why[sizeof(mix.why)];
+	char cmd[400], why[sizeof(mix.why)];
 	int err;
 
 	if (!e) {
@@ -155,11 +155,12 @@ static int apply_stored(const struct est_run *run, struct est_input *in, enum es
 				 "the cost model is built from published figures, not measured");
 		} else {
 			add_command(run, in, model_name, f, cmd, sizeof(cmd));
-			snprintf(why, sizeof(why), "not measured for this mix; add it with: %.150s",
+			snprintf(why, sizeof(why), "not measured for this mix; add it with: %.400s",
 				 cmd);
 		}
 		est_mix_skip(&fr->mix, why);
 		est_neighbour_skip(&fr->nb, why);
+		fr->mix_digest = digest;
 		return 0;
 	}
 	est_corr_mix(e, fr, &mix);
@@ -170,6 +171,7 @@ static int apply_stored(const struct est_run *run, struct est_input *in, enum es
 	if (!mix.applied && !nb.applied) {
 		fr->mix = mix;
 		fr->nb = nb;
+		fr->mix_digest = digest;
 		return 0;
 	}
 	o.mix = mix.applied ? &mix : NULL;
@@ -178,6 +180,7 @@ static int apply_stored(const struct est_run *run, struct est_input *in, enum es
 	err = est_family_evaluate(in, f, m, model_name, &o, fr);
 	fr->mix = mix;
 	fr->nb = nb;
+	fr->mix_digest = digest;
 	return err;
 }
 

@@ -297,8 +297,11 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 	fprintf(f, "\n");
 }
 
-static void print_sites(FILE *f, const struct est_family_result *fr)
+static void print_sites(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
+	/* A probability table's totals are over a weight of 1: ns per call, not ms. */
+	bool counted = est_input_counted(r->in, fr->family);
+	double unit = counted ? 1e6 : 1;
 	const struct est_row *at = &fr->rows[fr->at];
 	size_t i;
 	int w = 20;
@@ -309,8 +312,11 @@ static void print_sites(FILE *f, const struct est_family_result *fr)
 			w = (int)strlen(fr->sites[i].site->label);
 	w = w > 90 ? 90 : w;
 	fprintf(f, "\n  per site at %s vs today:\n    %-*s %13s %11s %11s %8s\n", at->pol.name, w,
-		"site", fr->samples > 0 ? "calls (\u2248)" : "calls", "today ms", "at T ms",
-		"delta %");
+		"site",
+		fr->samples > 0 ? "calls (\u2248)"
+		: counted	? "calls"
+				: "weight",
+		counted ? "today ms" : "today ns", counted ? "at T ms" : "at T ns", "delta %");
 	for (i = 0; i < fr->nr_sites; i++) {
 		const struct est_site_row *s = &fr->sites[i];
 		double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
@@ -322,7 +328,7 @@ static void print_sites(FILE *f, const struct est_family_result *fr)
 		else
 			snprintf(n, sizeof(n), "%.0f", s->calls);
 		fprintf(f, "    %-*.*s %13s %11.4f %11.4f %+7.2f%%  %s\n", w, w, s->site->label, n,
-			s->today_ns / 1e6, s->at_ns / 1e6, d,
+			s->today_ns / unit, s->at_ns / unit, d,
 			d < -0.005  ? "wins"
 			: d > 0.005 ? "loses"
 				    : "same");
@@ -354,7 +360,7 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 		print_notes(f, r, fr);
 		if (fr->measured_pct)
 			print_validation(f, fr);
-		print_sites(f, fr);
+		print_sites(f, r, fr);
 		fprintf(f, "\n  summary (for a commit message):\n\n");
 		est_print_summary(f, r, fr);
 	}

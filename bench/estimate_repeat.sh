@@ -35,9 +35,9 @@ for i in $(seq 1 "$N"); do
 	s2=$(date +%s.%N)
 	"$CP" estimate -i "$PROFILE" -m "cm$i.json" --family memcpy --json > "est$i.json"
 	"$CP" estimate -i "$PROFILE" -m "cm$i.json" --family memcpy > "est$i.txt"
-	ci=$(jq '[.impls[].points[] | select(.size >= 256) | .ci_ns / .ns] | sort | .[length / 2 | floor] * 100' "cm$i.json")
+	ci=$(jq '[.impls[].points[] | select(.size >= 256) | (.ci_ns // 0) / .ns] | sort | .[length / 2 | floor] * 100' "cm$i.json")
 	spr=$(jq '[.impls[].points[] | select(.size >= 256) | .spread] | sort | .[length / 2 | floor] * 100' "cm$i.json")
-	noisy=$(jq '[.impls[].points[] | select(.ci_ns / .ns > 0.02)] | length' "cm$i.json")
+	noisy=$(jq '[.impls[].points[] | select((.ci_ns // 0) / .ns > 0.02)] | length' "cm$i.json")
 	printf '%-3s %8.1f %8.1f %9.2f %9.2f %8s  %-16s %-8s %9s  %s\n' "$i" \
 		"$(echo "$s1 - $s0" | bc)" "$(echo "$s2 - $s1" | bc)" "$ci" "$spr" "$noisy" \
 		"$(jq -r "$F.verdict.kind" "est$i.json")" "$(jq -r "$F.best.name" "est$i.json")" \
@@ -45,8 +45,8 @@ for i in $(seq 1 "$N"); do
 		"$(jq -r "$F | \"\(.best.ci_low) .. \(.best.ci_high)\"" "est$i.json")"
 done
 echo
-kinds=$(for i in $(seq 1 "$N"); do jq -r "$F.verdict.text" "est$i.json"; done | sort | uniq -c)
-echo "verdicts:"
+kinds=$(for i in $(seq 1 "$N"); do jq -r "$F.verdict | \"\(.kind) \(.policy)\"" "est$i.json"; done | sort | uniq -c)
+echo "verdicts (kind, policy):"
 echo "$kinds"
 nk=$(echo "$kinds" | wc -l)
 nd=$(for i in $(seq 1 "$N"); do jq -r "$F.verdict.kind" "est$i.json"; done | grep -c no_difference || true)

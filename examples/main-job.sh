@@ -4,9 +4,11 @@
 #   1. a zstd-compressed btrfs in a loop file; write compressible data, drop the caches;
 #   2. read it back under `copyprof record -p btrfs` (kprobes at the zstd/btrfs memcpy call sites
 #      where the kernel allows them; otherwise the planner says why and falls back to sampling);
-#   3. `copyprof calibrate --quick`: this CPU's cost of memcpy_orig, rep movsb, ... by length;
-#   4. `copyprof estimate`: what REP MOVSB from each threshold would save, and a summary for a
-#      commit message;
+#   3. `copyprof calibrate --quick --mix profile.json`: this CPU's cost of memcpy_orig, rep movsb,
+#      ... by length, and the corrections for this profile's mix of lengths (all timing is here);
+#   4. `copyprof estimate`: what REP MOVSB from each threshold would save, the verdict (a saving
+#      with its 95% interval, "no difference" or "keep today's code") and a summary for a
+#      commit message; estimate times nothing, so running it again prints the same;
 #   5. `copyprof flamegraph --threshold 2048`: an SVG of where the seed patch's T saves time.
 # Everything lands in one folder; the mount and loop device are removed, also on failure.
 # Usage: examples/main-job.sh [BUILD_DIR] [OUT_DIR] [DATA_MB]
@@ -34,12 +36,14 @@ step "2. copyprof record -p btrfs while the file is read back 3 times, caches dr
 "$CP" report -i "$OUT/profile.json" > "$OUT/report.txt"
 head -n 40 "$OUT/report.txt"
 
-step "3. copyprof calibrate --quick (this CPU's cost per call, by length)"
-"$CP" calibrate --quick -o "$OUT/costmodel.json"
+step "3. copyprof calibrate --quick --mix (this CPU's cost per call, by length, and this mix's corrections)"
+"$CP" calibrate --quick --mix "$OUT/profile.json" -o "$OUT/costmodel.json"
 "$CP" calibrate --table -i "$OUT/costmodel.json" | tee "$OUT/calibrate-table.txt"
 
-step "4. copyprof estimate"
+step "4. copyprof estimate (times nothing: the same inputs give the same answer)"
 "$CP" estimate -i "$OUT/profile.json" -m "$OUT/costmodel.json" | tee "$OUT/estimate.txt"
+echo
+grep '^  verdict:' "$OUT/estimate.txt" | sed 's/^  /main-job: /' || true
 
 step "5. copyprof flamegraph: where REP MOVSB from 2048 bytes would save time (green) or cost it (red)"
 "$CP" flamegraph -i "$OUT/profile.json" -m "$OUT/costmodel.json" --threshold 2048 \

@@ -14,6 +14,8 @@
 #include "calib/costmodel.h"
 #include "lib/log.h"
 #include "lib/stop.h"
+#include "estimate/estimate_corr_measure.h"
+#include "estimate/estimate_family.h"
 
 struct calibrate_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
@@ -22,6 +24,10 @@ struct calibrate_args {
 	const char *impl_list;
 	bool table, sizes_given, runs_given, measure_opt;
 	const char *measure_opt_name;
+	const char *mix[EST_MAX_PROFILES]; /* --mix: profiles whose corrections to measure */
+	size_t nr_mix;
+	const char *hist;
+	struct est_run_opts mix_opts;
 };
 
 enum {
@@ -35,6 +41,12 @@ enum {
 	OPT_THRESHOLD,
 	OPT_TABLE,
 	OPT_PLOT,
+	OPT_MIX,
+	OPT_HIST,
+	OPT_FAMILY,
+	OPT_MIX_CACHE,
+	OPT_THRESHOLDS,
+	OPT_BUDGET,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -51,11 +63,25 @@ static const struct argp_option options[] = {
 	{ "cache", OPT_CACHE, "STATE", 0, "warm, src-flushed, dst-flushed, a comma list, or all" },
 	{ "align", OPT_ALIGN, "D,S", 0, "Destination, source offsets from a page (default 0,0)" },
 	{ "cpu", OPT_CPU, "N", 0, "CPU to pin to (default: the one it starts on)" },
-	{ "runs", OPT_RUNS, "N", 0, "Independent runs per point (default 5, --quick 3)" },
+	{ "runs", OPT_RUNS, "N", 0,
+	  "Runs every point gets (default 5, --quick 3); noisy points get more, up to 10 times as "
+	  "many, until their 95% interval is within 2% or the budget is spent" },
+	{ "budget", OPT_BUDGET, "SECONDS", 0,
+	  "Time after which no more runs are added to noisy points (default 150, --quick 20)" },
 	{ "quick", OPT_QUICK, NULL, 0, "15 sizes from 8 B to 1 MiB, 3 runs, fewer samples" },
 	{ "threshold", OPT_THRESHOLD, "T", 0, "erms_threshold's T in bytes (default 2048)" },
 	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0, "Draw cost against length as an SVG" },
+	{ "mix", OPT_MIX, "PROFILE", 0,
+	  "Also measure estimate's mix and neighbour corrections for this profile's length mix "
+	  "and store them in the model (repeat: merged, as estimate -i does); with -i, adds them "
+	  "to that model" },
+	{ "hist", OPT_HIST, "FILE", 0, "... or for this size table (as estimate --hist)" },
+	{ "family", OPT_FAMILY, "NAME", 0, "--mix/--hist: only this family (as estimate)" },
+	{ "mix-cache", OPT_MIX_CACHE, "STATE", 0,
+	  "--mix/--hist: the cache mix the estimate will use (as estimate --cache; default warm)" },
+	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
+	  "--mix/--hist: the candidate thresholds (as estimate --thresholds)" },
 	{},
 };
 
@@ -70,6 +96,8 @@ static const char doc[] =
 	"  copyprof calibrate --impl memcpy_orig,movsb --cache warm --plot cost.svg\n"
 	"  copyprof calibrate --impl erms_threshold --threshold 1024 --sizes 512-4K\n"
 	"  copyprof calibrate -i cooperlake-8321hc-seed.json --table  # seed tables\n"
+	"  copyprof calibrate --quick --mix profile.json -o cm.json  # + corrections\n"
+	"  copyprof calibrate -i cm.json --mix profile.json -o cm.json\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
 	"interrupted; no file is written), 2 usage error.";
@@ -216,6 +244,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->runs_given = true;
 		measure_only(a, "--runs");
 		break;
+	case OPT_BUDGET:
+		plan->budget_s = (double)parse_count(state, "--budget", arg, 0, 86400);
+		measure_only(a, "--budget");
+		break;
 	case OPT_QUICK:
 		plan->quick = true;
 		measure_only(a, "--quick");
@@ -230,10 +262,43 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PLOT:
 		a->plot = arg;
 		break;
+	case OPT_MIX:
+		if (a->nr_mix == EST_MAX_PROFILES)
+			argp_error(state, "at most %d --mix profiles", EST_MAX_PROFILES);
+		a->mix[a->nr_mix++] = arg;
+		break;
+	case OPT_HIST:
+		a->hist = arg;
+		break;
+	case OPT_FAMILY:
+		a->mix_opts.o.family = est_family_parse(arg);
+		if (a->mix_opts.o.family < 0)
+			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset",
+				   arg);
+		break;
+	case OPT_MIX_CACHE:
+		if (est_cache_parse(arg, &a->mix_opts.o.cache))
+			argp_error(state,
+				   "--mix-cache %s: give warm, src-flushed, dst-flushed or "
+				   "mixed=W,S,D with weights >= 0, not all 0",
+				   arg);
+		break;
+	case OPT_THRESHOLDS:
+		if (est_thresholds_parse(arg, &a->mix_opts.o, why, sizeof(why)))
+			argp_error(state, "--thresholds %s: %s", arg, why);
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
+		if (a->common.input && (a->nr_mix || a->hist)) {
+			if (a->measure_opt)
+				argp_error(state,
+					   "%s applies to a measurement; -i reads a model "
+					   "(to which --mix adds corrections)",
+					   a->measure_opt_name);
+			break;
+		}
 		if (a->common.output && !a->measure_opt)
 			measure_only(a, "-o");
 		if (a->common.input && a->measure_opt)
@@ -303,6 +368,29 @@ static int outputs(struct calibrate_args *a, const struct costmodel *m)
 	return EXIT_OK;
 }
 
+/* --mix/--hist: estimate's corrections for those mixes, measured into @m (docs/estimate.md). */
+static int measure_mix(struct calibrate_args *a, struct costmodel *m, const char *name)
+{
+	struct est_run run;
+	size_t i;
+	int err;
+
+	err = est_run_read(&run, &a->mix_opts, a->mix, a->nr_mix, a->hist);
+	if (!err) {
+		run.models[0] = m;
+		run.model_names[0] = name;
+		run.nr_models = 1;
+	}
+	for (i = 0; !err && i < run.nr_ins; i++)
+		err = est_corr_measure(&run, i);
+	run.models[0] = NULL; /* the caller's */
+	est_run_free(&run);
+	if (err == -EINTR)
+		p_err("interrupted by SIG%s: no cost model written",
+		      sigabbrev_np(stop_signal()) ?: "?");
+	return err;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_args args = {
@@ -316,14 +404,25 @@ int cmd_calibrate(int argc, char **argv)
 
 	for (c = 0; c < COSTMODEL_NR_CACHES; c++)
 		args.plan.caches[c] = true;
+	est_options_default(&args.mix_opts.o);
 	cmd_options_child(&common_options, &common, children);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	if (!args.common.output)
-		args.common.output = "costmodel.json";
+		args.common.output = args.common.input && (args.nr_mix || args.hist)
+					     ? args.common.input
+					     : "costmodel.json";
 	if (args.common.input) {
 		if (costmodel_read(args.common.input, &m))
 			goto cleanup;
+		if (args.nr_mix || args.hist) {
+			stop_install();
+			if (measure_mix(&args, m, args.common.input) ||
+			    costmodel_write(m, args.common.output))
+				goto cleanup;
+			if (strcmp(args.common.output, "-"))
+				p_info("wrote %s", args.common.output);
+		}
 		rc = outputs(&args, m);
 		goto cleanup;
 	}
@@ -332,6 +431,9 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	if (!args.runs_given)
 		args.plan.runs = args.plan.quick ? 3 : 5;
+	args.plan.max_runs = 10 * args.plan.runs;
+	if (!args.plan.budget_s)
+		args.plan.budget_s = args.plan.quick ? 20 : 150;
 	if (!args.sizes_given && (args.plan.quick ? calib_sizes_quick(&args.plan.sizes)
 						  : calib_sizes_default(&args.plan.sizes)))
 		goto cleanup;
@@ -344,6 +446,8 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	}
 	if (err)
+		goto cleanup;
+	if ((args.nr_mix || args.hist) && measure_mix(&args, m, args.common.output))
 		goto cleanup;
 	if (costmodel_write(m, args.common.output))
 		goto cleanup;

@@ -11,6 +11,7 @@
 #include "estimate/estimate_run.h"
 #include "estimate/estimate_text.h"
 #include "lib/log.h"
+#include "asmref.h"
 
 struct estimate_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
@@ -29,7 +30,8 @@ enum {
 	OPT_JSON,
 	OPT_VALIDATE,
 	OPT_NO_MIX,
-	OPT_NO_NB
+	OPT_NO_NB,
+	OPT_TODAY
 };
 
 _Static_assert(CMD_MAX_INPUTS <= EST_MAX_PROFILES, "every -i must fit est_run_load()");
@@ -42,8 +44,8 @@ static const struct cmd_options_spec common_options = {
 
 static const struct argp_option options[] = {
 	{ "costmodel", 'm', "FILE", 0,
-	  "Cost model from calibrate (repeat: each profile group takes its CPU's model; "
-	  "default: calibrate --quick now)" },
+	  "Cost model from calibrate (repeat: each profile group takes its CPU's model); "
+	  "required, except with --validate (then: calibrate --quick now)" },
 	{ "hist", OPT_HIST, "FILE", 0,
 	  "A size table instead of (or besides) profiles: 'size,count' CSV or fleetbench's "
 	  "'size<TAB>probability'" },
@@ -57,15 +59,18 @@ static const struct argp_option options[] = {
 	  "warm (default), src-flushed, dst-flushed, or "
 	  "mixed=W,S,D (weights)" },
 	{ "at", OPT_AT, "T", 0, "Per-site breakdown and summary at this T (default: the best)" },
+	{ "today", OPT_TODAY, "IMPL", 0,
+	  "Today's code is this replica (e.g. memcpy_orig, movsb) instead of the one inferred "
+	  "from the profile's kernel, CPU flags or probed function" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
-	  "Replay the lengths through the replicas and compare measured with predicted" },
+	  "MEASURES: replay the lengths through the replicas on this CPU and compare measured "
+	  "with predicted (the one mode of estimate that times anything)" },
 	{ "no-mix-correction", OPT_NO_MIX, NULL, 0,
-	  "The pure cost model: do not add the misprediction penalty that a replay of the "
-	  "profile's lengths below 512 bytes, shuffled against sorted, measures (nor the "
-	  "neighbour correction)" },
+	  "The pure cost model: do not apply the mix and neighbour corrections the cost model "
+	  "stores for this profile's mix (calibrate --mix)" },
 	{ "no-neighbour-correction", OPT_NO_NB, NULL, 0,
-	  "Leave out the second correction: each policy replayed on the whole mix, shuffled "
-	  "against sorted (what long and short neighbours do to each other)" },
+	  "Do not apply the stored neighbour correction (each policy on the whole mix, "
+	  "shuffled against sorted)" },
 	{},
 };
 
@@ -75,7 +80,10 @@ static const char doc[] =
 	"below T and the string op from T for every candidate T, and an oracle; with\n"
 	"95% intervals from the calibration's spread and the counting error, the best\n"
 	"T, per-site winners and losers, and a paragraph for a commit message\n"
-	"(docs/estimate.md).\n"
+	"(docs/estimate.md). estimate times nothing: the same inputs give the same\n"
+	"output. The mix and neighbour corrections are measured by `calibrate --mix`\n"
+	"for a profile's length mix and stored in the cost model; estimate applies\n"
+	"them when the mix matches, and otherwise prints the command that adds them.\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof estimate -i copyprof.json -m costmodel.json\n"
@@ -85,9 +93,10 @@ static const char doc[] =
 	"      -m examples/costmodels/cooperlake-8321hc-seed.json\n"
 	"  copyprof estimate -i fleet.json -m icx.json -m clx.json --json |\n"
 	"      jq '.inputs[0].families'\n"
-	"  copyprof estimate -i copyprof.json --validate   # calibrates --quick first\n"
+	"  copyprof calibrate -i cm.json --mix copyprof.json -o cm.json  # corrections\n"
 	"  copyprof estimate -i copyprof.json -m cm.json --no-mix-correction\n"
-	"  copyprof estimate -i copyprof.json -m cm.json --no-neighbour-correction\n"
+	"  copyprof estimate -i app.json -m cm.json --today memcpy_orig  # user space\n"
+	"  copyprof estimate -i copyprof.json --validate   # measures: calibrate --quick\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family\n"
 	"calls, a cost model without a needed implementation or cache state), 2 usage\n"
@@ -150,12 +159,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_NB:
 		a->run.no_nb = true;
 		break;
+	case OPT_TODAY:
+		if (!asmref_find(arg))
+			argp_error(state,
+				   "--today %s: not an asm-ref replica (copyprof calibrate "
+				   "--help lists them)",
+				   arg);
+		a->run.o.today = arg;
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (profiles are given with -i)", arg);
 		break;
 	case ARGP_KEY_END:
 		if (!a->common.nr_inputs && !a->hist)
 			argp_error(state, "give a profile with -i or a size table with --hist");
+		if (!a->nr_models && !a->run.validate)
+			argp_error(state, "give a cost model with -m (make one with `copyprof "
+					  "calibrate -o costmodel.json`; estimate itself times "
+					  "nothing)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

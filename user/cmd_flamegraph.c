@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_options.h"
+#include "estimate/estimate_run.h"
+#include "estimate/estimate_verdict.h"
 #include "export/flame_diff.h"
 #include "export/flame_profile.h"
 #include "folded.h"
@@ -242,6 +244,42 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 	return 0;
 }
 
+/*
+ * estimate's verdict for the profile and model, the same sentence as estimate prints
+ * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing.
+ */
+static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len)
+{
+	const char *profiles[1] = { a->common.input }, *models[1] = { a->model };
+	struct est_run_opts opts = { 0 };
+	struct est_report r = { 0 };
+	struct est_run run;
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	est_options_default(&opts.o);
+	opts.o.cache = a->cache;
+	opts.o.family = a->family;
+	if (a->threshold_set) {
+		opts.o.at = a->threshold;
+		opts.o.at_set = true;
+	}
+	if (!est_run_load(&run, &opts, profiles, 1, NULL, models, 1) && run.nr_ins &&
+	    !est_run_input(&run, 0, &r)) {
+		for (i = 0; i < r.nr_fam && n < len; i++) {
+			char v[192];
+
+			if (r.fam[i].best < 0)
+				continue;
+			est_verdict_text(&r.fam[i], v, sizeof(v));
+			n += (size_t)snprintf(buf + n, len - n, "; verdict (%s): %s",
+					      est_family(r.fam[i].family)->name, v);
+		}
+	}
+	est_report_free(&r);
+	est_run_free(&run);
+}
+
 static void profile_subtitle(const struct profile *p, const struct flamegraph_args *a,
 			     const struct fg_svg_opts *o, enum flame_weight w,
 			     const struct fg_tree *t, char *sub, size_t len)
@@ -252,6 +290,10 @@ static void profile_subtitle(const struct profile *p, const struct flamegraph_ar
 	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
 		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->model),
 			      a->cache.label);
+	if (w == FLAME_TIME && n > 0 && (size_t)n < len) {
+		verdict_of(a, sub + n, len - (size_t)n);
+		n += (int)strlen(sub + n);
+	}
 	if (o->delta && n > 0 && (size_t)n < len)
 		snprintf(sub + n, len - (size_t)n,
 			 "; all: %.0f ns today, %.0f at %s (%+.2f%%); "
@@ -422,7 +464,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct flamegraph_args args = { .weight = -1, .family = -1 };
 	struct fg_svg_opts o = { 0 };
-	char title[512], sub[512];
+	char title[512], sub[1024];
 	struct fg_tree *t;
 	int err;
 

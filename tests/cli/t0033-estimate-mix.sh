@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0033-estimate-mix: the mix and neighbour corrections' plumbing: skipped (and why) for models
-# not measured on this CPU, where --no-mix-correction changes nothing; applied with a model
-# calibrated here, the mix penalties (shuffled - sorted ns per call) finite, split by size class
+# t0033-estimate-mix: the mix and neighbour corrections' plumbing: skipped (and the command that
+# adds them) for a mix the model has none for, where --no-mix-correction changes nothing;
+# measured by calibrate --hist into a model calibrated here, then applied by estimate, the mix penalties (shuffled - sorted ns per call) finite, split by size class
 # so that they add up, and added to today's short-copy costs and to a threshold's exactly; the
 # neighbour correction's per-policy order penalty added to the pure model's cost exactly, and
 # policies that run the same code sharing one measurement (no timing asserted).
@@ -18,7 +18,8 @@ expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmod
 cp out dflt.json
 expect_eq "synthetic: applied" "$(jq "$F.mix_correction.applied" dflt.json)" false
 expect_eq "synthetic: neighbour" "$(jq "$F.neighbour_correction.applied" dflt.json)" false
-jq -r "$F.mix_correction.why" dflt.json | grep -q "measured on Synthetic CPU, not this CPU" ||
+jq -r "$F.mix_correction.why" dflt.json |
+	grep -q "not measured for this mix; add it with: copyprof calibrate -i .*costmodel-synthetic.json --mix .*profile-synthetic.json -o " ||
 	fail "synthetic: why: $(jq "$F.mix_correction" dflt.json)"
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
 	--json --no-mix-correction
@@ -40,6 +41,11 @@ rc=$?
 grep -q "invariant TSC" err.txt && skip "no invariant TSC: $(tail -n 1 err.txt)"
 [ "$rc" -eq 0 ] || fail "calibrate --quick exited $rc: $(cat err.txt)"
 printf '8,100\n24,50\n40,30\n' > short.csv
+# calibrate --hist: the corrections for this table's mix, measured into the model.
+"$COPYPROF" calibrate -i cm.json --hist short.csv -o cm.json > /dev/null 2> err.txt ||
+	fail "calibrate --hist: $(cat err.txt)"
+grep -q "memcpy corrections stored (mix measured, neighbour measured" err.txt ||
+	fail "calibrate --hist: $(cat err.txt)"
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json --no-neighbour-correction
 cp out mix.json
 expect_eq "--no-neighbour-correction: why" "$(jq -r "$F.neighbour_correction.why" mix.json)" \
@@ -126,8 +132,17 @@ expect_out "memcpy_orig [-+][0-9.]+ ns"
 expect_out "split \(T = lo\) +- +[-+][0-9.]+"
 
 # Nothing below the cutoff: nothing to correct.
+# One length: the neighbour correction cannot apply (shuffled and sorted are the same order).
 printf '4096,10\n' > long.csv
 expect_exit 0 "$COPYPROF" estimate --hist long.csv -m cm.json --json
+jq -r "$F.mix_correction.why" out | grep -q "not measured for this mix" || fail "long: not stored"
+"$COPYPROF" calibrate -i cm.json --hist long.csv -o cm.json > /dev/null 2> err.txt ||
+	fail "calibrate --hist long.csv: $(cat err.txt)"
+expect_exit 0 "$COPYPROF" estimate --hist long.csv -m cm.json --json
 expect_eq "long: why" "$(jq -r "$F.mix_correction.why" out)" "no calls below the cutoff"
-expect_eq "long: neighbour" "$(jq "$F.neighbour_correction.applied" out)" true
+expect_eq "long: neighbour" "$(jq "$F.neighbour_correction.applied" out)" false
+jq -r "$F.neighbour_correction.why" out | grep -q "one length bucket" || fail "long: nb why"
+# The first table's corrections are still there, and still applied.
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+expect_eq "short again" "$(jq "$F.mix_correction.applied" out)" true
 exit 0

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* calib_session.c: a whole calibration: pinning, checks, interleaved runs, medians and spread */
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <time.h>
+#include <unistd.h>
 #include "calib_measure.h"
+#include "calib_noise.h"
 #include "calib_session.h"
 #include "calib_stats.h"
 #include "calib_timer.h"
@@ -162,63 +166,282 @@ static int verify_all(const struct calib_plan *plan, struct calib_bufs *b)
 	return 0;
 }
 
-/* Median over runs, and spread = (max - min) / median. @v is sorted in place. */
-static int add_point(struct costmodel_curve *c, uint64_t size, double *v, int runs,
+/* A line per run when stderr is not a terminal (a terminal has the progress bar). */
+static void status(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	if (isatty(STDERR_FILENO))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	p_info("%s", buf);
+}
+
+/* Where point (job i, size j) keeps its runs. */
+struct runs {
+	double *ticks; /* [point][max_runs] */
+	int *n;	       /* runs per point */
+	int max;
+	size_t nr_sizes, nr_points;
+};
+
+static double point_median(const struct runs *rs, size_t k)
+{
+	double w[1024];
+	int n = rs->n[k] < 1024 ? rs->n[k] : 1024;
+
+	memcpy(w, &rs->ticks[k * (size_t)rs->max], (size_t)n * sizeof(*w));
+	return calib_median(w, (size_t)n);
+}
+
+/* Half-width of the point's 95% interval over its median (INFINITY: too few runs). */
+static double point_rel_ci(const struct runs *rs, size_t k)
+{
+	double med = point_median(rs, k);
+
+	return med > 0 ? calib_median_ci(&rs->ticks[k * (size_t)rs->max], (size_t)rs->n[k]) / med
+		       : INFINITY;
+}
+
+/* Median over runs, its 95% interval, and spread = (max - min) / median. */
+static int add_point(struct costmodel_curve *c, uint64_t size, const struct runs *rs, size_t k,
 		     const struct calib_timer *t)
 {
-	struct costmodel_point p = { .size = size };
-	double to_ns = 1e9 / t->tsc_hz, med;
+	struct costmodel_point p = { .size = size, .runs = rs->n[k] };
+	double to_ns = 1e9 / t->tsc_hz, med, lo = INFINITY, hi = -INFINITY;
+	const double *v = &rs->ticks[k * (size_t)rs->max];
+	int r;
 
-	med = calib_median(v, runs);
+	med = point_median(rs, k);
+	for (r = 0; r < rs->n[k]; r++) {
+		lo = v[r] < lo ? v[r] : lo;
+		hi = v[r] > hi ? v[r] : hi;
+	}
 	p.cycles = med;
 	p.ns = med * to_ns;
-	p.ns_min = v[0] * to_ns;
-	p.ns_max = v[runs - 1] * to_ns;
-	p.spread = med > 0 ? (v[runs - 1] - v[0]) / med : 0;
+	p.ns_min = lo * to_ns;
+	p.ns_max = hi * to_ns;
+	p.spread = med > 0 ? (hi - lo) / med : 0;
+	p.ci = rs->n[k] > 1 ? calib_median_ci(v, (size_t)rs->n[k]) * to_ns : 0;
 	return costmodel_curve_add_point(c, &p);
 }
 
 /*
- * Runs are the outer loop, so each point's runs are spread over the whole calibration rather
- * than taken back to back, and each run gets buffers of its own: a flushed line comes back from
- * DRAM, and how fast depends on the physical pages behind the buffers, so the median over runs
- * is also a median over pages. Within a run, every curve is measured at one size before the
- * next size, so that the implementations being compared are measured close together in time.
+ * One pass: a run of every point in @want (all if NULL), on new buffers (new before old is
+ * freed, so that the old pages are not handed back: a flushed line comes back from DRAM as fast
+ * as its physical page allows, so the median over runs is also a median over pages). Every
+ * curve is measured at one size before the next size, so that the implementations compared are
+ * measured close together in time.
  */
-static int measure_all(const struct calib_plan *plan, const struct calib_timer *t,
-		       struct calib_bufs *b, struct job *jobs, size_t nr_jobs, double *ticks)
+static int measure_pass(const struct calib_plan *plan, const struct calib_timer *t,
+			struct calib_bufs *b, const struct job *jobs, size_t nr_jobs,
+			struct runs *rs, const bool *want, const struct calib_sampling *s,
+			const char *label, bool fresh)
 {
-	struct calib_sampling s = plan->quick ? sampling_quick : sampling_full;
-	size_t nr_sizes = plan->sizes.n, done = 0, i, j;
+	size_t nr_sizes = plan->sizes.n, i, j, todo = 0, done = 0;
 	struct progress bar;
-	char what[96];
-	int r, err = 0;
+	char what[128];
+	int err = 0;
 
-	s.batch_ticks = (plan->quick ? BATCH_NS_QUICK : BATCH_NS_FULL) * t->tsc_hz / 1e9;
-	progress_start(&bar, (size_t)plan->runs * nr_sizes * nr_jobs);
-	for (r = 0; r < plan->runs && !err; r++) {
-		if (r) {
-			/* New before old is freed, so that the old pages are not handed back. */
-			struct calib_bufs old = *b;
+	if (fresh) {
+		struct calib_bufs old = *b;
 
-			err = calib_bufs_alloc(b, plan->sizes.v[nr_sizes - 1], plan->align_dst,
-					       plan->align_src);
-			calib_bufs_free(&old);
-		}
-		for (j = 0; j < nr_sizes && !err; j++) {
-			for (i = 0; i < nr_jobs && !err; i++) {
-				snprintf(what, sizeof(what), "run %d/%d  %s %s %llu B", r + 1,
-					 plan->runs, jobs[i].impl->name,
-					 costmodel_cache_name(jobs[i].curve->cache),
-					 (unsigned long long)plan->sizes.v[j]);
-				progress_update(&bar, done++, what);
-				err = calib_measure(t, jobs[i].impl, jobs[i].curve->cache, b,
-						    plan->sizes.v[j], &s,
-						    &ticks[(i * nr_sizes + j) * plan->runs + r]);
-			}
+		err = calib_bufs_alloc(b, plan->sizes.v[nr_sizes - 1], plan->align_dst,
+				       plan->align_src);
+		calib_bufs_free(&old);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < rs->nr_points; i++)
+		todo += !want || want[i];
+	progress_start(&bar, todo);
+	for (j = 0; j < nr_sizes && !err; j++) {
+		for (i = 0; i < nr_jobs && !err; i++) {
+			size_t k = i * nr_sizes + j;
+
+			if ((want && !want[k]) || rs->n[k] >= rs->max)
+				continue;
+			snprintf(what, sizeof(what), "%s  %s %s %llu B", label, jobs[i].impl->name,
+				 costmodel_cache_name(jobs[i].curve->cache),
+				 (unsigned long long)plan->sizes.v[j]);
+			progress_update(&bar, done++, what);
+			err = calib_measure(t, jobs[i].impl, jobs[i].curve->cache, b,
+					    plan->sizes.v[j], s,
+					    &rs->ticks[k * (size_t)rs->max + (size_t)rs->n[k]]);
+			if (!err)
+				rs->n[k]++;
 		}
 	}
 	progress_end(&bar);
+	return err;
+}
+
+/* The physical floor of a call of @size bytes (ns). */
+static double floor_ns(uint64_t size)
+{
+	double f = (double)size / CALIB_MAX_BYTES_PER_NS;
+
+	return f > CALIB_MIN_CALL_NS ? f : CALIB_MIN_CALL_NS;
+}
+
+/*
+ * Marks in @bad the points that cannot be: below the floor, or CALIB_NEIGHBOUR_FACTOR times
+ * below or above both neighbours on their curve. Returns how many; the first one in @why.
+ */
+static size_t check_points(const struct calib_plan *plan, const struct calib_timer *t,
+			   const struct job *jobs, size_t nr_jobs, const struct runs *rs, bool *bad,
+			   char *why, size_t len)
+{
+	double to_ns = 1e9 / t->tsc_hz;
+	size_t ns = plan->sizes.n, i, j, n = 0;
+
+	for (i = 0; i < nr_jobs; i++) {
+		for (j = 0; j < ns; j++) {
+			size_t k = i * ns + j;
+			double v = point_median(rs, k) * to_ns, a, c, lo, hi;
+			const char *what = NULL;
+
+			bad[k] = false;
+			if (v < floor_ns(plan->sizes.v[j])) {
+				what = "below the floor";
+			} else if (j > 0 && j + 1 < ns) {
+				a = point_median(rs, k - 1) * to_ns;
+				c = point_median(rs, k + 1) * to_ns;
+				lo = a < c ? a : c;
+				hi = a > c ? a : c;
+				if (v * CALIB_NEIGHBOUR_FACTOR < lo)
+					what = "far below both neighbours";
+				else if (v > hi * CALIB_NEIGHBOUR_FACTOR)
+					what = "far above both neighbours";
+			}
+			if (!what)
+				continue;
+			bad[k] = true;
+			if (!n++)
+				snprintf(why, len,
+					 "%s %s %llu B at %.3f ns: %s (the floor is %.3f ns: %.0f "
+					 "B/ns, %.1f ns a call)",
+					 jobs[i].impl->name,
+					 costmodel_cache_name(jobs[i].curve->cache),
+					 (unsigned long long)plan->sizes.v[j], v, what,
+					 floor_ns(plan->sizes.v[j]), CALIB_MAX_BYTES_PER_NS,
+					 CALIB_MIN_CALL_NS);
+		}
+	}
+	return n;
+}
+
+/* Points whose interval is still wider than the target, and the run count allows more. */
+static size_t wide_points(const struct runs *rs, bool *want)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < rs->nr_points; k++) {
+		want[k] = rs->n[k] < rs->max && point_rel_ci(rs, k) > CALIB_TARGET_CI;
+		n += want[k];
+	}
+	return n;
+}
+
+/* The budget ran out (or the runs): which points are noisy, what was seen, what to do. */
+static void report_noisy(const struct calib_plan *plan, const struct job *jobs,
+			 const struct runs *rs, const struct calib_noise *noise)
+{
+	size_t k, n = 0, o = 0;
+	char list[512], seen[320];
+
+	list[0] = '\0';
+	for (k = 0; k < rs->nr_points; k++) {
+		double ci = point_rel_ci(rs, k);
+
+		if (!(ci > CALIB_TARGET_CI))
+			continue;
+		if (n++ < 4 && o < sizeof(list))
+			o += (size_t)snprintf(
+				list + o, sizeof(list) - o, "%s%s %s %llu B ±%.1f%%",
+				n > 1 ? ", " : "", jobs[k / rs->nr_sizes].impl->name,
+				costmodel_cache_name(jobs[k / rs->nr_sizes].curve->cache),
+				(unsigned long long)plan->sizes.v[k % rs->nr_sizes], 100 * ci);
+	}
+	if (!n)
+		return;
+	calib_noise_describe(noise, seen, sizeof(seen));
+	p_warn("%zu of %zu points are still noisier than ±%.0f%% (95%% interval) after the "
+	       "budget of %.0f s or %d runs: %s%s. Seen meanwhile: %s. To do: pin to an idle CPU "
+	       "whose SMT sibling is idle too (--cpu N; isolcpus=), set the performance governor "
+	       "(cpupower frequency-set -g performance), stop other work, or give more --runs or "
+	       "--budget. estimate's intervals carry this noise.",
+	       n, rs->nr_points, 100 * CALIB_TARGET_CI, plan->budget_s, rs->max, list,
+	       n > 4 ? ", ..." : "", seen);
+}
+
+/*
+ * @plan->runs runs of every point, then runs of the points whose interval is still wide, until
+ * none is, @plan->max_runs or the budget; then the physical checks, measured again up to twice.
+ */
+static int measure_all(const struct calib_plan *plan, const struct calib_timer *t,
+		       struct calib_bufs *b, struct job *jobs, size_t nr_jobs, struct runs *rs,
+		       struct calib_noise *noise)
+{
+	struct calib_sampling s = plan->quick ? sampling_quick : sampling_full;
+	bool *want = calloc(rs->nr_points, sizeof(*want));
+	double t0 = monotime_s();
+	char label[64], why[256];
+	size_t left, nbad;
+	int r, pass = 0, err = 0, tries;
+
+	if (!want)
+		return -ENOMEM;
+	s.batch_ticks = (plan->quick ? BATCH_NS_QUICK : BATCH_NS_FULL) * t->tsc_hz / 1e9;
+	for (r = 0; r < plan->runs && !err; r++, pass++) {
+		snprintf(label, sizeof(label), "run %d/%d", r + 1, plan->runs);
+		err = measure_pass(plan, t, b, jobs, nr_jobs, rs, NULL, &s, label, r > 0);
+		calib_noise_sample(noise);
+		if (!err)
+			status("calibrate: run %d/%d of %zu points done, %.1f s", r + 1, plan->runs,
+			       rs->nr_points, monotime_s() - t0);
+	}
+	while (!err && (left = wide_points(rs, want)) && monotime_s() - t0 < plan->budget_s) {
+		snprintf(label, sizeof(label), "extra run %d (%zu points)", ++pass - plan->runs,
+			 left);
+		err = measure_pass(plan, t, b, jobs, nr_jobs, rs, want, &s, label, true);
+		calib_noise_sample(noise);
+		if (!err)
+			status("calibrate: extra run %d: %zu point(s) wider than ±%.0f%%, %.1f s",
+			       pass - plan->runs, left, 100 * CALIB_TARGET_CI, monotime_s() - t0);
+	}
+	if (!err)
+		report_noisy(plan, jobs, rs, noise);
+	for (tries = 0; !err && tries < 3; tries++) {
+		size_t k;
+
+		nbad = check_points(plan, t, jobs, nr_jobs, rs, want, why, sizeof(why));
+		if (!nbad)
+			break;
+		if (tries == 2) {
+			p_err("%zu point(s) are physically impossible even after measuring them "
+			      "twice more, e.g. %s: no cost model written. Something disturbs the "
+			      "timer here (a busy host, a migrating vCPU): run calibrate again on "
+			      "a "
+			      "quieter CPU",
+			      nbad, why);
+			err = -ERANGE;
+			break;
+		}
+		p_warn("%zu point(s) are physically impossible, e.g. %s: measuring them again",
+		       nbad, why);
+		for (k = 0; k < rs->nr_points; k++)
+			if (want[k])
+				rs->n[k] = 0;
+		for (r = 0; r < plan->runs && !err; r++) {
+			snprintf(label, sizeof(label), "again %d/%d", r + 1, plan->runs);
+			err = measure_pass(plan, t, b, jobs, nr_jobs, rs, want, &s, label, true);
+		}
+	}
+	free(want);
 	return err;
 }
 
@@ -226,27 +449,40 @@ static void report_spread(const struct costmodel *m, double secs)
 {
 	const struct costmodel_curve *worst_c = NULL;
 	const struct costmodel_point *worst = NULL;
-	size_t i, j, n = 0;
-	double sum = 0;
+	double *rel;
+	size_t i, j, n = 0, big = 0, within = 0, total = 0;
 
+	for (i = 0; i < m->nr_curves; i++)
+		total += m->curves[i].nr_points;
+	rel = malloc((total ? total : 1) * sizeof(*rel));
+	if (!rel)
+		return;
 	for (i = 0; i < m->nr_curves; i++)
 		for (j = 0; j < m->curves[i].nr_points; j++) {
 			const struct costmodel_point *p = &m->curves[i].points[j];
+			double r = p->ns > 0 ? p->ci / p->ns : 0;
 
-			sum += p->spread;
-			n++;
-			if (!worst || p->spread > worst->spread) {
+			within += r <= CALIB_TARGET_CI;
+			if (p->size >= 256) {
+				rel[n++] = p->spread;
+				big++;
+			}
+			if (!worst || r > worst->ci / (worst->ns > 0 ? worst->ns : 1)) {
 				worst = p;
 				worst_c = &m->curves[i];
 			}
 		}
-	if (!worst)
-		return;
-	p_info("measured %zu curve(s) x %zu size(s), %d run(s) each, in %.1f s; spread between "
-	       "runs: mean %.1f%%, largest %.1f%% (%s, %s, %llu B)",
-	       m->nr_curves, m->curves[0].nr_points, m->runs, secs, 100 * sum / (double)n,
-	       100 * worst->spread, worst_c->name, costmodel_cache_name(worst_c->cache),
-	       (unsigned long long)worst->size);
+	if (worst)
+		p_info("measured %zu curve(s) x %zu size(s) in %.1f s; 95%% interval of each point "
+		       "(median over its runs): %zu of %zu within ±%.0f%%, widest ±%.1f%% (%s, "
+		       "%s, %llu B, %d runs); spread between runs (max - min over median) at "
+		       ">= 256 B: median %.1f%%",
+		       m->nr_curves, m->curves[0].nr_points, secs, within, total,
+		       100 * CALIB_TARGET_CI, worst->ns > 0 ? 100 * worst->ci / worst->ns : 0,
+		       worst_c->name, costmodel_cache_name(worst_c->cache),
+		       (unsigned long long)worst->size, worst->runs,
+		       big ? 100 * calib_median(rel, n) : 0);
+	free(rel);
 }
 
 int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
@@ -256,7 +492,9 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 	struct calib_timer timer;
 	struct job *jobs = NULL;
 	size_t nr_jobs = 0, i, j;
-	double *ticks = NULL, t0 = monotime_s();
+	struct runs rs = { 0 };
+	struct calib_noise noise;
+	double t0 = monotime_s();
 	int err, cpu = plan->cpu;
 
 	if (!m)
@@ -292,25 +530,30 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 	err = verify_all(plan, &bufs);
 	if (err)
 		goto cleanup;
-	ticks = calloc(nr_jobs * plan->sizes.n * plan->runs, sizeof(*ticks));
-	if (!ticks) {
+	rs.max = plan->max_runs > plan->runs ? plan->max_runs : plan->runs;
+	rs.nr_sizes = plan->sizes.n;
+	rs.nr_points = nr_jobs * plan->sizes.n;
+	rs.ticks = calloc(rs.nr_points * (size_t)rs.max, sizeof(*rs.ticks));
+	rs.n = calloc(rs.nr_points, sizeof(*rs.n));
+	if (!rs.ticks || !rs.n) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	err = measure_all(plan, &timer, &bufs, jobs, nr_jobs, ticks);
+	calib_noise_start(&noise, cpu);
+	err = measure_all(plan, &timer, &bufs, jobs, nr_jobs, &rs, &noise);
 	if (err)
 		goto cleanup;
 	for (i = 0; i < nr_jobs && !err; i++)
 		for (j = 0; j < plan->sizes.n && !err; j++)
-			err = add_point(jobs[i].curve, plan->sizes.v[j],
-					&ticks[(i * plan->sizes.n + j) * plan->runs], plan->runs,
+			err = add_point(jobs[i].curve, plan->sizes.v[j], &rs, i * plan->sizes.n + j,
 					&timer);
 	m->meta.duration_s = monotime_s() - t0;
 	report_spread(m, m->meta.duration_s);
 cleanup:
 	if (stop_requested())
 		err = -EINTR;
-	free(ticks);
+	free(rs.ticks);
+	free(rs.n);
 	free(jobs);
 	calib_bufs_free(&bufs);
 	if (err) {

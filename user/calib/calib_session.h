@@ -15,18 +15,34 @@ struct calib_plan {
 	bool cache_given; /* --cache was given: say so when one does not apply */
 	struct calib_sizes sizes;
 	uint32_t align_dst, align_src;
-	int cpu; /* -1: the CPU the command started on */
-	int runs;
+	int cpu;	    /* -1: the CPU the command started on */
+	int runs;	    /* runs every point gets */
+	int max_runs;	    /* adaptive: at most this many (0: 5 x runs) */
+	double budget_s;    /* adaptive: stop adding runs after this long (0: 20 s quick, 150 s) */
 	bool quick;	    /* fewer samples per measurement, shorter TSC calibration */
 	uint64_t threshold; /* erms_threshold's T */
 	char *command;	    /* recorded in the model's meta */
 };
 
+/* A point is precise enough when its 95% interval's half-width is at most this of its value. */
+#define CALIB_TARGET_CI 0.02
+/* No CPU copies faster than this (bytes per ns) ... */
+#define CALIB_MAX_BYTES_PER_NS 256.0
+/* ... nor makes a call in less than this (ns) */
+#define CALIB_MIN_CALL_NS 0.2
+/* A point this many times off both of its neighbours (in the same direction) is impossible. */
+#define CALIB_NEIGHBOUR_FACTOR 3.0
+
 /*
- * Measures every (implementation, cache state) of @plan at every size, @plan->runs times, and
- * returns the model with, per point, the median of the per-run medians and their spread.
- * Returns 0; -EINTR if SIGINT/SIGTERM/SIGHUP stopped it (nothing returned); -EIO if an
- * implementation produced wrong bytes; another -errno for a runtime failure. Prints why.
+ * Measures every (implementation, cache state) of @plan at every size, @plan->runs times, then
+ * adds runs to the points whose 95% interval (of the median over runs) is wider than
+ * CALIB_TARGET_CI, until all are within it, @plan->max_runs is reached or @plan->budget_s has
+ * passed (then says which points are noisy, what was seen and what to do). Checks every point
+ * against a physical floor and its neighbours, measures the failures again, and refuses
+ * (-ERANGE) a model that still fails. Returns the model with, per point, the median over runs,
+ * its interval and the spread. Returns 0; -EINTR if SIGINT/SIGTERM/SIGHUP stopped it (nothing
+ * returned); -EIO if an implementation produced wrong bytes; another -errno for a runtime
+ * failure. Prints why.
  */
 int calib_session_run(const struct calib_plan *plan, struct costmodel **out);
 

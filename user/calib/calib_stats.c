@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* calib_stats.c: median and outlier-trimmed mean of timing samples */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "calib_stats.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -29,4 +31,26 @@ double calib_robust_mean(double *v, size_t n, double quantum)
 	for (i = 0; i < n && v[i] <= cut; i++)
 		sum += v[i];
 	return sum / (double)i; /* i >= 1: the smallest sample is below the cut */
+}
+
+double calib_median_ci(const double *v, size_t n)
+{
+	/* Expected range of n normal samples in standard deviations (Tippett's d2). */
+	static const double d2[] = { 0, 0, 1.128, 1.693, 2.059 };
+	double w[64], med, sigma;
+	size_t i, m = n < 64 ? n : 64;
+
+	if (n < 2)
+		return INFINITY;
+	memcpy(w, v, m * sizeof(*w));
+	med = calib_median(w, m);
+	if (m < 5) {
+		sigma = (w[m - 1] - w[0]) / d2[m];
+	} else {
+		for (i = 0; i < m; i++)
+			w[i] = fabs(w[i] - med);
+		sigma = 1.4826 * calib_median(w, m);
+	}
+	/* The median's standard error is about 1.2533 sigma / sqrt(n). */
+	return 1.96 * 1.2533 * sigma / sqrt((double)m);
 }

@@ -8,6 +8,7 @@
 #include "calib_timer.h"
 #include "lib/log.h"
 
+#define OVERHEAD_ROUNDS 7
 #define OVERHEAD_TRIES 2001 /* pairs of reads for the TSC step, then for the overhead */
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -50,9 +51,9 @@ static double tsc_hz_once(unsigned int ms)
 int calib_timer_init(struct calib_timer *t, unsigned int ms)
 {
 	unsigned int a, b, c, d;
-	double hz[3], *ov;
+	double hz[3], *ov, rounds[OVERHEAD_ROUNDS];
 	uint64_t step;
-	int i;
+	int i, r;
 
 	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8))) {
 		p_err("this CPU has no invariant TSC: the timer's rate would change with the clock "
@@ -74,12 +75,20 @@ int calib_timer_init(struct calib_timer *t, unsigned int ms)
 		step = gcd(step, t1 - t0);
 	}
 	t->quantum = step ? (double)step : 1;
-	for (i = 0; i < OVERHEAD_TRIES; i++) {
-		uint64_t t0 = calib_tsc_begin();
+	/*
+	 * The overhead is subtracted from every sample: one disturbed measurement of it (121 and
+	 * 863 ticks were seen against 56-95 normally) would shift every point. So it is measured
+	 * OVERHEAD_ROUNDS times and the median round kept.
+	 */
+	for (r = 0; r < OVERHEAD_ROUNDS; r++) {
+		for (i = 0; i < OVERHEAD_TRIES; i++) {
+			uint64_t t0 = calib_tsc_begin();
 
-		ov[i] = (double)(calib_tsc_end(t) - t0);
+			ov[i] = (double)(calib_tsc_end(t) - t0);
+		}
+		rounds[r] = calib_robust_mean(ov, OVERHEAD_TRIES, t->quantum);
 	}
-	t->overhead = calib_robust_mean(ov, OVERHEAD_TRIES, t->quantum);
+	t->overhead = calib_median(rounds, OVERHEAD_ROUNDS);
 	free(ov);
 	p_debug("timer: %s, TSC %.1f MHz (tries %.1f/%.1f/%.1f), step %.0f ticks, overhead %.1f "
 		"ticks",

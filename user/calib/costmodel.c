@@ -45,6 +45,7 @@ void costmodel_free(struct costmodel *m)
 	host_meta_free(&m->meta);
 	free(m->note);
 	free(m->timer);
+	json_object_put(m->corrections);
 	for (i = 0; i < m->nr_curves; i++) {
 		free(m->curves[i].name);
 		free(m->curves[i].family);

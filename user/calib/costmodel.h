@@ -27,6 +27,8 @@ struct costmodel_point {
 	double spread; /* (max - min) / median of the per-run medians */
 	double ns_min; /* fastest and slowest per-run median (0 if unknown) */
 	double ns_max;
+	double ci; /* half-width of the 95% interval of @ns (ns; 0 if unknown) */
+	int runs;  /* runs behind @ns (0 if unknown: the model's runs) */
 };
 
 /* The cost of one implementation in one cache state, by size; points sorted by size. */
@@ -53,6 +55,12 @@ struct costmodel {
 	int runs;
 	struct costmodel_curve *curves;
 	size_t nr_curves;
+	/*
+	 * calibrate --mix's corrections for given length mixes (docs/costmodel-format.md): a JSON
+	 * array owned by the model (NULL: none), kept whole on read and write; the estimate layer
+	 * reads and writes its entries.
+	 */
+	json_object *corrections;
 };
 
 struct costmodel *costmodel_new(void);

@@ -62,6 +62,10 @@ static json_object *point_to_json(const struct costmodel_point *p)
 		put_num(o, "cycles", "%.1f", p->cycles);
 	if (p->spread >= 0)
 		put_num(o, "spread", "%.4f", p->spread);
+	if (p->ci > 0)
+		put_num(o, "ci_ns", "%.4f", p->ci);
+	if (p->runs > 0)
+		json_object_object_add(o, "runs", json_object_new_int(p->runs));
 	if (p->ns_max > 0) {
 		put_num(o, "ns_min", "%.2f", p->ns_min);
 		put_num(o, "ns_max", "%.2f", p->ns_max);
@@ -100,6 +104,8 @@ json_object *costmodel_to_json(const struct costmodel *m)
 	for (i = 0; i < m->nr_curves; i++)
 		json_object_array_add(impls, curve_to_json(&m->curves[i]));
 	json_object_object_add(root, "impls", impls);
+	if (m->corrections && json_object_array_length(m->corrections))
+		json_object_object_add(root, "corrections", json_object_get(m->corrections));
 	return root;
 }
 
@@ -142,7 +148,7 @@ static void meta_from_json(json_object *o, struct costmodel *m)
 static int point_from_json(json_object *o, struct costmodel_curve *c, const char *name, size_t idx)
 {
 	struct costmodel_point p = { .spread = -1 };
-	double size;
+	double size, runs = 0;
 	int err;
 
 	if (jsonr_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
@@ -156,12 +162,15 @@ static int point_from_json(json_object *o, struct costmodel_curve *c, const char
 	if (jsonr_num(o, "cycles", &p.cycles) == -EINVAL ||
 	    jsonr_num(o, "spread", &p.spread) == -EINVAL ||
 	    jsonr_num(o, "ns_min", &p.ns_min) == -EINVAL ||
-	    jsonr_num(o, "ns_max", &p.ns_max) == -EINVAL) {
-		p_err("%s: %s (%s) point at size %llu: cycles, spread, ns_min and ns_max must be "
-		      "numbers",
+	    jsonr_num(o, "ns_max", &p.ns_max) == -EINVAL ||
+	    jsonr_num(o, "ci_ns", &p.ci) == -EINVAL || jsonr_num(o, "runs", &runs) == -EINVAL ||
+	    !(p.ci >= 0) || !(runs >= 0 && runs <= 1e6)) {
+		p_err("%s: %s (%s) point at size %llu: cycles, spread, ns_min, ns_max, ci_ns and "
+		      "runs must be numbers (ci_ns and runs >= 0)",
 		      name, c->name, costmodel_cache_name(c->cache), (unsigned long long)p.size);
 		return -EINVAL;
 	}
+	p.runs = (int)runs;
 	err = costmodel_curve_add_point(c, &p);
 	if (err == -EEXIST)
 		p_err("%s: %s (%s) has two points at size %llu", name, c->name,
@@ -273,6 +282,14 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 			break;
 		}
 		err = curve_from_json(c, m, name, i);
+	}
+	if (!err && json_object_object_get_ex(root, "corrections", &v)) {
+		if (json_object_is_type(v, json_type_array)) {
+			m->corrections = json_object_get(v);
+		} else {
+			p_err("%s: \"corrections\" is not an array", name);
+			err = -EINVAL;
+		}
 	}
 	if (err) {
 		costmodel_free(m);

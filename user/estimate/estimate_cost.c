@@ -78,6 +78,9 @@ double est_point_sigma(const struct costmodel_point *p, int runs)
 				     2.534, 2.704, 2.847, 2.970, 3.078 };
 	double range;
 
+	/* calibrate's own interval of the median (1.96 sigma), where it wrote one. */
+	if (p->ci > 0)
+		return p->ci / 1.96;
 	if (p->ns_max > 0 && p->ns_max >= p->ns_min)
 		range = p->ns_max - p->ns_min;
 	else if (p->spread >= 0)

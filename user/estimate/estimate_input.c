@@ -43,6 +43,8 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->family = est_site_family(s);
 	v->counted = true; /* calls, or samples: counts either way */
 	v->time_weighted = s->sample != NULL;
+	v->user = s->mechanism && !strcmp(s->mechanism, "uprobe");
+	v->symbol = s->symbol;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		v->n[b] = (double)slots[b].count;
 		v->bytes[b] = (double)slots[b].bytes;

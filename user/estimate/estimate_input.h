@@ -17,6 +17,8 @@ struct est_site {
 	enum est_family family;
 	bool time_weighted;	   /* n[] are samples (time-weighted), not calls */
 	bool counted;		   /* n[] are event counts: Poisson counting error applies */
+	bool user;		   /* a uprobe in a user-space program (not the kernel's code) */
+	const char *symbol;	   /* the probed function (borrowed), or NULL */
 	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
 	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
 };

@@ -3,10 +3,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "estimate_corr.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
 #include "estimate_summary.h"
 #include "estimate_validation.h"
+#include "estimate_verdict.h"
 
 static void put_str(json_object *o, const char *key, const char *val)
 {
@@ -68,7 +70,11 @@ static json_object *sites_to_json(const struct est_family_result *fr)
 		json_object *o = json_object_new_object();
 
 		put_str(o, "site", s->site->label);
-		put_num(o, "calls", s->calls);
+		if (fr->samples > 0)
+			json_object_object_add(o, "calls",
+					       json_object_new_int64(llround(s->calls)));
+		else
+			put_num(o, "calls", s->calls);
 		put_num(o, "today_ns", s->today_ns);
 		put_num(o, "at_ns", s->at_ns);
 		put_num(o, "delta_pct",
@@ -224,6 +230,31 @@ static json_object *neighbour_to_json(const struct est_family_result *fr)
 	return o;
 }
 
+/* The verdict (docs/estimate.md#the-verdict): the same sentence as the text's. */
+static json_object *verdict_to_json(const struct est_family_result *fr)
+{
+	json_object *v = json_object_new_object();
+	enum est_verdict_kind k = est_verdict(fr);
+	char text[192];
+	size_t i;
+
+	est_verdict_text(fr, text, sizeof(text));
+	put_str(v, "kind", est_verdict_name(k));
+	put_str(v, "text", text);
+	put_str(v, "policy", k == EST_VERDICT_SAVES ? fr->rows[fr->best].pol.name : NULL);
+	if (k == EST_VERDICT_SAVES) {
+		put_num(v, "saving_pct", -fr->rows[fr->best].delta_pct);
+		put_num(v, "saving_ci_low", -fr->rows[fr->best].ci_high);
+		put_num(v, "saving_ci_high", -fr->rows[fr->best].ci_low);
+	}
+	for (i = 0; i < fr->nr_rows; i++)
+		if (fr->rows[i].pol.kind == EST_THRESHOLD && fr->rows[i].pol.threshold == 0 &&
+		    fr->nr_rows > 1)
+			put_num(v, "dispatch_cost_pct",
+				fr->rows[i].delta_pct - fr->rows[1].delta_pct);
+	return v;
+}
+
 static json_object *family_to_json(const struct est_report *r, const struct est_family_result *fr)
 {
 	json_object *o = json_object_new_object(), *today = json_object_new_object();
@@ -236,15 +267,26 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	put_str(today, "why", fr->today_why);
 	json_object_object_add(today, "approximate", json_object_new_boolean(fr->today_approx));
 	json_object_object_add(o, "today", today);
-	put_num(o, "calls", fr->calls);
-	if (fr->samples > 0)
-		put_num(o, "samples", fr->samples);
+	if (fr->samples > 0) {
+		/* Inferred from samples: a whole number, and said to be inferred. */
+		json_object_object_add(o, "calls", json_object_new_int64(llround(fr->calls)));
+		json_object_object_add(o, "calls_inferred", json_object_new_boolean(true));
+		json_object_object_add(o, "samples", json_object_new_int64(llround(fr->samples)));
+	} else {
+		put_num(o, "calls", fr->calls);
+	}
 	if (fr->share >= 0)
 		put_num(o, "share", fr->share);
 	json_object_object_add(o, "dispatch_measured",
 			       json_object_new_boolean(fr->dispatch_measured));
 	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
 	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
+	{
+		char d[24];
+
+		est_corr_digest_str(fr->mix_digest, d, sizeof(d));
+		put_str(o, "mix_digest", d);
+	}
 	json_object_object_add(o, "mix_correction", mix_to_json(&fr->mix));
 	json_object_object_add(o, "neighbour_correction", neighbour_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)
@@ -254,6 +296,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	json_object_object_add(o, "policies", rows);
 	if (fr->best < 0)
 		return o;
+	json_object_object_add(o, "verdict", verdict_to_json(fr));
 	json_object_object_add(o, "best", row_to_json(&fr->rows[fr->best], NAN));
 	if (fr->measured_pct) {
 		json_object *v = json_object_new_object();

@@ -98,7 +98,7 @@ struct est_mix_split {
 
 struct est_mix {
 	bool applied;	 /* false: the pure model (see @why) */
-	char why[192];	 /* why not applied */
+	char why[512];	 /* why not applied */
 	uint64_t cutoff; /* lengths below this get the penalties */
 	size_t calls;	 /* calls in each sample */
 	int runs, cpu;

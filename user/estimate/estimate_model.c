@@ -11,33 +11,47 @@
 #include "estimate_cost.h"
 #include "estimate_model.h"
 #include "lib/log.h"
+#include "asmref.h"
 
+/*
+ * The best policy among those the kernel could run: today, always, every T (never the
+ * oracle). A row is only best if it is cheaper than today: with none, today is best. Exact ties
+ * between thresholds (no calls between them) keep the larger T.
+ */
 static void choose_best(const struct est_options *o, struct est_family_result *r)
 {
-	double best = INFINITY;
+	double best = r->nr_rows ? r->rows[0].total_ns : 0, cheapest = INFINITY;
+	int other = -1;
 	size_t i;
 
-	r->best = -1;
+	r->best = 0;
 	r->at = -1;
-	for (i = 0; i < r->nr_rows; i++) {
+	r->oracle = -1;
+	for (i = 1; i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
+		double eps = 1e-9 * fabs(best);
 
-		if (w->pol.kind == EST_ORACLE)
+		if (w->pol.kind == EST_ORACLE) {
 			r->oracle = (int)i;
-		if (w->pol.kind != EST_THRESHOLD)
 			continue;
-		/* Exact ties (e.g. no calls between two thresholds): keep the larger T. */
-		if (w->total_ns <= best + 1e-9 * fabs(best)) {
+		}
+		if (w->total_ns < best - eps ||
+		    (r->best > 0 && r->rows[r->best].pol.kind == EST_THRESHOLD &&
+		     w->pol.kind == EST_THRESHOLD && w->total_ns <= best + eps)) {
 			if (w->total_ns < best)
 				best = w->total_ns;
 			r->best = (int)i;
 		}
-		if (o->at_set && w->pol.threshold == o->at)
+		if (w->total_ns < cheapest) {
+			cheapest = w->total_ns;
+			other = (int)i;
+		}
+		if (o->at_set && w->pol.kind == EST_THRESHOLD && w->pol.threshold == o->at)
 			r->at = (int)i;
 	}
 	r->flat_lo = EST_NEVER;
 	r->flat_hi = 0;
-	for (i = 0; r->best >= 0 && i < r->nr_rows; i++) {
+	for (i = 0; r->best > 0 && i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
 
 		if (w->pol.kind != EST_THRESHOLD ||
@@ -48,8 +62,9 @@ static void choose_best(const struct est_options *o, struct est_family_result *r
 		if (w->pol.threshold > r->flat_hi)
 			r->flat_hi = w->pol.threshold;
 	}
+	/* The per-site breakdown: --at, else the best, else (today best) the next cheapest. */
 	if (r->at < 0)
-		r->at = r->best;
+		r->at = r->best > 0 ? r->best : other >= 0 ? other : 0;
 }
 
 /* The neighbour correction's ns per call for policy row @p (0 without one). */
@@ -104,6 +119,47 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 	return 0;
 }
 
+/*
+ * Today's code: --today, else for a user-space (uprobe) family the probed function's replica
+ * (a name with erms/movsb/stosb in it runs the string op, another the loop), else the kernel's
+ * dispatch for the profile's kernel and CPU flags.
+ */
+static void today_of(const struct est_input *in, enum est_family f, const struct est_options *o,
+		     struct copy_path *today)
+{
+	const struct est_family_impls *fi = est_family(f);
+	const char *fn = NULL;
+	size_t i;
+
+	memset(today, 0, sizeof(*today));
+	if (o->today) {
+		today->impl = asmref_find(o->today) ? asmref_find(o->today)->name : fi->loop;
+		snprintf(today->why, sizeof(today->why), "given with --today");
+		return;
+	}
+	for (i = 0; i < in->nr_sites; i++) {
+		if (in->sites[i].family != f)
+			continue;
+		if (!in->sites[i].user) {
+			fn = NULL;
+			break;
+		}
+		fn = fn ?: in->sites[i].symbol ?: "?";
+	}
+	if (!fn) {
+		copy_path_today(fi->name, &in->meta, today);
+		return;
+	}
+	if (asmref_find(fn))
+		today->impl = asmref_find(fn)->name;
+	else if (strstr(fn, "erms") || strstr(fn, "movsb") || strstr(fn, "stosb"))
+		today->impl = fi->string;
+	else
+		today->impl = fi->loop;
+	snprintf(today->why, sizeof(today->why),
+		 "inferred from the probed user-space function %.40s; --today IMPL to change", fn);
+}
+
 int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r)
@@ -118,7 +174,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	memset(r, 0, sizeof(*r));
 	r->family = f;
 	r->share = -1;
-	copy_path_today(est_family(f)->name, &in->meta, &today);
+	today_of(in, f, o, &today);
 	r->today_impl = today.impl;
 	snprintf(r->today_why, sizeof(r->today_why), "%s", today.why);
 	r->today_approx = today.approximate;

@@ -23,7 +23,7 @@
  */
 struct est_neighbour {
 	bool applied; /* false: not run (see @why) */
-	char why[192];
+	char why[512];
 	size_t calls; /* calls replayed in each order */
 	int runs, cpu;
 	double speed;	/* today's sorted replay / today's pure model, per call */

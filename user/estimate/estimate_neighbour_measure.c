@@ -25,9 +25,9 @@ static int alloc_rows(struct est_neighbour *nb, size_t n)
 
 int est_neighbour_measure(const struct est_family_result *fr, const double *pure_ns,
 			  const double *mixed_ns, const struct costmodel *m,
-			  const struct est_cache *cache, struct est_neighbour *nb)
+			  const struct est_cache *cache, size_t calls, struct est_neighbour *nb)
 {
-	struct replay_opts ro = { cache, m->cpu, est_mix_calls(cache), EST_MIX_RUNS, EST_NB_SEED };
+	struct replay_opts ro = { cache, m->cpu, calls, EST_MIX_RUNS, EST_NB_SEED };
 	size_t i;
 	int err, cpu = -1;
 

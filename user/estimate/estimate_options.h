@@ -29,8 +29,9 @@ struct est_options {
 	const double *residual_ns; /* per policy row, ns added to each call (neighbour), or NULL */
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
-	int family;  /* -1: every family the input has */
-	bool at_set; /* per-site breakdown at @at rather than at the best threshold */
+	int family;	   /* -1: every family the input has */
+	const char *today; /* --today IMPL: today's code (an asm-ref name), or NULL: inferred */
+	bool at_set;	   /* per-site breakdown at @at rather than at the best threshold */
 	uint64_t at;
 };
 

@@ -59,6 +59,7 @@ struct est_family_result {
 	size_t nr_sites;
 	double *bucket_calls;	 /* CP_NBUCKETS: calls per bucket over the family's sites ... */
 	double *bucket_bytes;	 /* ... and their lengths: what --validate replays */
+	uint64_t mix_digest;	 /* the digest of the mix the corrections are stored under */
 	struct est_mix mix;	 /* the mix correction, as applied or why not (set by the caller) */
 	struct est_neighbour nb; /* the neighbour correction, likewise */
 	double *measured_pct;	 /* --validate: per row, measured delta % (NAN: not replayed) */

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_calib.h"
-#include "estimate_mix_measure.h"
+#include "estimate_corr.h"
 #include "estimate_model.h"
-#include "estimate_neighbour_measure.h"
 #include "estimate_run.h"
 #include "lib/log.h"
 #include "profile/merge.h"
@@ -54,16 +53,25 @@ static int read_inputs(struct est_run *run, const char *const *profiles, size_t 
 	return err;
 }
 
+int est_run_read(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
+		 size_t nr_profiles, const char *hist)
+{
+	memset(run, 0, sizeof(*run));
+	run->opts = *opts;
+	run->profile_paths = profiles;
+	run->nr_profile_paths = nr_profiles;
+	run->hist_path = hist;
+	est_options_add_at(&run->opts.o);
+	return read_inputs(run, profiles, nr_profiles, hist);
+}
+
 int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
 		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models)
 {
 	size_t i;
 	int err;
 
-	memset(run, 0, sizeof(*run));
-	run->opts = *opts;
-	est_options_add_at(&run->opts.o);
-	err = read_inputs(run, profiles, nr_profiles, hist);
+	err = est_run_read(run, opts, profiles, nr_profiles, hist);
 	if (err)
 		return err;
 	for (i = 0; !err && i < nr_models; i++, run->nr_models++) {
@@ -72,6 +80,7 @@ int est_run_load(struct est_run *run, const struct est_run_opts *opts, const cha
 	}
 	if (err || run->nr_models)
 		return err;
+	/* Only --validate, which measures anyway, runs without a cost model. */
 	err = est_calibrate_quick(run->ins, run->nr_ins, &run->opts.o, &run->models[0]);
 	if (err)
 		return err;
@@ -103,100 +112,75 @@ static void adopt_model_machine(struct est_input *in, const struct costmodel *m)
 	in->meta.nr_cpu_flags = m->meta.nr_cpu_flags;
 }
 
-/* Each row's total_ns. */
-static double *row_totals(const struct est_family_result *fr)
+/* The command that measures the corrections for this input into its cost model. */
+static void add_command(const struct est_run *run, const struct est_input *in,
+			const char *model_name, enum est_family f, char *buf, size_t len)
 {
-	double *v = malloc((fr->nr_rows ? fr->nr_rows : 1) * sizeof(double));
+	int n = snprintf(buf, len, "copyprof calibrate -i %s", model_name);
 	size_t i;
 
-	for (i = 0; v && i < fr->nr_rows; i++)
-		v[i] = fr->rows[i].total_ns;
-	return v;
+	if (run->hist_path && in == &run->ins[run->nr_ins - 1])
+		n += snprintf(buf + n, len - (size_t)n, " --hist %s --family %s", run->hist_path,
+			      est_family(f)->name);
+	else
+		for (i = 0; i < run->nr_profile_paths && n > 0 && (size_t)n < len; i++)
+			n += snprintf(buf + n, len - (size_t)n, " --mix %s", run->profile_paths[i]);
+	if (n > 0 && (size_t)n < len && strcmp(run->opts.o.cache.label, "warm"))
+		n += snprintf(buf + n, len - (size_t)n, " --mix-cache %s", run->opts.o.cache.label);
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " -o %s", model_name);
 }
 
 /*
- * The neighbour correction (docs/estimate.md#the-neighbour-correction): every policy on the
- * whole mix, shuffled and sorted; @pure holds the pure model's row totals, @fr the result with
- * the mix correction, replaced by the one with both.
+ * The corrections the model stores for this very mix (calibrate --mix), applied; none: the
+ * pure model, and why. @fr holds the pure model's result on entry. Never measures anything.
  */
-static int evaluate_neighbour(const struct est_run_opts *opts, struct est_input *in,
-			      enum est_family f, struct costmodel *m, const char *model_name,
-			      const double *pure, struct est_family_result *fr)
+static int apply_stored(const struct est_run *run, struct est_input *in, enum est_family f,
+			struct costmodel *m, const char *model_name, struct est_family_result *fr)
 {
+	const struct est_run_opts *opts = &run->opts;
 	struct est_options o = opts->o;
+	uint64_t digest = est_corr_digest(fr, &opts->o.cache);
+	json_object *e = opts->no_mix || !m->measured ? NULL : est_corr_find(m, f, digest);
 	struct est_neighbour nb;
-	struct est_mix mix = fr->mix;
-	double *mixed = row_totals(fr);
+	struct est_mix mix;
+	char cmd[400], why[sizeof(mix.why)];
 	int err;
 
-	if (!mixed)
-		return -ENOMEM;
-	p_info("neighbour correction: replaying %s's whole mix through every policy, shuffled and "
-	       "sorted (%zu calls, %d runs)",
-	       est_family(f)->name, est_mix_calls(&opts->o.cache), EST_MIX_RUNS);
-	err = est_neighbour_measure(fr, pure, mixed, m, &opts->o.cache, &nb);
-	free(mixed);
-	if (err || !nb.applied) {
-		fr->nb = nb;
+	if (!e) {
+		if (opts->no_mix) {
+			snprintf(why, sizeof(why), "--no-mix-correction");
+		} else if (!m->measured) {
+			snprintf(why, sizeof(why),
+				 "the cost model is built from published figures, not measured");
+		} else {
+			add_command(run, in, model_name, f, cmd, sizeof(cmd));
+			snprintf(why, sizeof(why), "not measured for this mix; add it with: %.400s",
+				 cmd);
+		}
+		est_mix_skip(&fr->mix, why);
+		est_neighbour_skip(&fr->nb, why);
+		fr->mix_digest = digest;
+		return 0;
+	}
+	est_corr_mix(e, fr, &mix);
+	if (opts->no_nb)
+		est_neighbour_skip(&nb, "--no-neighbour-correction");
+	else if ((err = est_corr_neighbour(e, fr, &nb)))
 		return err;
+	if (!mix.applied && !nb.applied) {
+		fr->mix = mix;
+		fr->nb = nb;
+		fr->mix_digest = digest;
+		return 0;
 	}
 	o.mix = mix.applied ? &mix : NULL;
-	o.residual_ns = nb.residual_ns;
+	o.residual_ns = nb.applied ? nb.residual_ns : NULL;
 	est_family_result_free(fr);
 	err = est_family_evaluate(in, f, m, model_name, &o, fr);
 	fr->mix = mix;
 	fr->nb = nb;
-	return err;
-}
-
-/*
- * The mix correction (docs/estimate.md#the-mix-correction): with a model measured on this CPU,
- * replay the family's short lengths, then cost again with the penalties; then the neighbour
- * correction. @fr holds the pure model's result on entry.
- */
-static int evaluate_mixed(const struct est_run_opts *opts, struct est_input *in, enum est_family f,
-			  struct costmodel *m, const char *model_name, bool here,
-			  struct est_family_result *fr)
-{
-	struct est_options o = opts->o;
-	double *pure = NULL;
-	struct est_mix mix;
-	int err;
-
-	if (opts->no_mix) {
-		est_mix_skip(&mix, "--no-mix-correction");
-	} else if (!here) {
-		est_mix_model_is_here(m, &mix);
-	} else {
-		p_info("mix correction: replaying %s's lengths below %d bytes by size class (%zu "
-		       "calls a sample, %d runs)",
-		       est_family(f)->name, EST_MIX_CUTOFF, est_mix_calls(&opts->o.cache),
-		       EST_MIX_RUNS);
-		err = est_mix_measure(fr, m, &opts->o.cache, &mix);
-		if (err)
-			return err;
-	}
-	if (here && !opts->no_mix && !opts->no_nb) {
-		pure = row_totals(fr);
-		if (!pure)
-			return -ENOMEM;
-	}
-	if (mix.applied) {
-		o.mix = &mix;
-		est_family_result_free(fr);
-		err = est_family_evaluate(in, f, m, model_name, &o, fr);
-		if (err)
-			goto out;
-	}
-	fr->mix = mix;
-	if (pure)
-		err = evaluate_neighbour(opts, in, f, m, model_name, pure, fr);
-	else
-		est_neighbour_skip(&fr->nb, opts->no_mix  ? "--no-mix-correction"
-					    : opts->no_nb ? "--no-neighbour-correction"
-							  : mix.why);
-out:
-	free(pure);
+	fr->mix_digest = digest;
 	return err;
 }
 
@@ -207,8 +191,6 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 	size_t k = pick_model(run, in);
 	struct costmodel *m = run->models[k];
 	const char *model_name = run->model_names[k];
-	struct est_mix skipped;
-	bool here = !opts->no_mix && est_mix_model_is_here(m, &skipped);
 	int f, err = 0;
 	size_t j;
 
@@ -223,7 +205,7 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 			continue;
 		err = est_family_evaluate(in, f, m, model_name, &opts->o, &r->fam[r->nr_fam]);
 		if (!err)
-			err = evaluate_mixed(opts, in, f, m, model_name, here, &r->fam[r->nr_fam]);
+			err = apply_stored(run, in, f, m, model_name, &r->fam[r->nr_fam]);
 		if (!err)
 			r->nr_fam++;
 		else

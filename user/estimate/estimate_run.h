@@ -28,7 +28,10 @@ struct est_run {
 	struct est_run_opts opts;
 	struct est_input *ins; /* each profile group, then the size table */
 	size_t nr_ins;
-	struct profile *profile; /* the profiles read (merged): @ins borrow its strings */
+	struct profile *profile;	  /* the profiles read (merged): @ins borrow its strings */
+	const char *const *profile_paths; /* as given: the command that adds corrections */
+	size_t nr_profile_paths;
+	const char *hist_path;
 	struct costmodel *models[EST_MAX_MODELS];
 	const char *model_names[EST_MAX_MODELS];
 	size_t nr_models;
@@ -52,10 +55,15 @@ struct est_report {
  */
 int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
 		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models);
+/* Reads only the inputs (no cost model: the caller adds one). Returns 0 or -errno. */
+int est_run_read(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
+		 size_t nr_profiles, const char *hist);
 /*
  * Estimates input @i with the cost model measured on its CPU (else the first): every family
  * it has calls of (or the one asked for), under the pure model, then with the mix and the
- * neighbour corrections unless left out, then --validate's replay. Returns 0, or -errno after
+ * neighbour corrections the model stores for this very mix (calibrate --mix; none: the pure
+ * model, and the command that adds them), then --validate's replay (the one thing that
+ * measures). Without --validate a pure function of the inputs. Returns 0, or -errno after
  * printing why; est_report_free() either way.
  */
 int est_run_input(struct est_run *run, size_t i, struct est_report *r);

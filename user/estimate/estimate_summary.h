@@ -12,4 +12,10 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 /* The paste-ready commit-message paragraph for one family (wrapped at 72 columns). */
 void est_print_summary(FILE *f, const struct est_report *r, const struct est_family_result *fr);
 
+/*
+ * A count inferred from samples, rounded to 3 significant digits, as a whole number with
+ * thousands separators ("4,310,000", "1,280", "12"): never fractional, never %g. Returns @buf.
+ */
+const char *est_count_str(double n, char *buf, size_t len);
+
 #endif

@@ -9,6 +9,7 @@
 #include "estimate_summary.h"
 #include "estimate_text.h"
 #include "estimate_validation.h"
+#include "estimate_verdict.h"
 
 /* The mix correction's penalties, or why there are none (docs/estimate.md#the-mix-correction). */
 static void print_mix(FILE *f, const struct est_mix *mix)
@@ -100,14 +101,22 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 
 	for (i = 0; i < in->nr_sites; i++)
 		sites += in->sites[i].family == fr->family;
-	if (est_input_counted(in, fr->family))
+	char n[32];
+
+	if (fr->samples > 0)
+		fprintf(f,
+			"\n%s: %.0f time-weighted samples (%zu site%s), \u2248%s calls inferred "
+			"from them",
+			est_family(fr->family)->name, fr->samples, sites, sites == 1 ? "" : "s",
+			est_count_str(fr->calls, n, sizeof(n)));
+	else if (est_input_counted(in, fr->family))
 		fprintf(f, "\n%s: %.0f calls (%zu site%s)", est_family(fr->family)->name, fr->calls,
 			sites, sites == 1 ? "" : "s");
 	else
 		fprintf(f, "\n%s: a size distribution (relative weights, %zu site%s)",
 			est_family(fr->family)->name, sites, sites == 1 ? "" : "s");
-	if (fr->samples > 0)
-		fprintf(f, " from %.0f time-weighted samples", fr->samples);
+	if (fr->share >= 0)
+		fprintf(f, ", %.2f%% of the CPU time sampled", 100 * fr->share);
 	if (in->duration_s > 0)
 		fprintf(f, ", %.2f s recorded", in->duration_s);
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
@@ -131,6 +140,8 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 {
 	bool per_s = r->in->duration_s > 0, tot = est_input_counted(r->in, fr->family);
 	bool share = fr->share >= 0;
+	enum est_verdict_kind v = est_verdict(fr);
+	bool mark = v == EST_VERDICT_SAVES || v == EST_VERDICT_KEEP_TODAY;
 	char t[24];
 	size_t i;
 
@@ -159,27 +170,60 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		fprintf(f, " %+7.2f%%", w->delta_pct);
 		if (i)
 			fprintf(f, "  %+.2f .. %+.2f", w->ci_low, w->ci_high);
-		fprintf(f, "%s\n", (int)i == fr->best ? "  <- best" : "");
+		fprintf(f, "%s\n", (int)i == fr->best && mark ? "  <- best" : "");
 	}
+}
+
+/* The row of threshold 0, or -1. */
+static int t0_row(const struct est_family_result *fr)
+{
+	size_t i;
+
+	for (i = 0; i < fr->nr_rows; i++)
+		if (fr->rows[i].pol.kind == EST_THRESHOLD && fr->rows[i].pol.threshold == 0)
+			return (int)i;
+	return -1;
 }
 
 static void print_best(FILE *f, const struct est_family_result *fr)
 {
-	const struct est_row *b = &fr->rows[fr->best], *o = &fr->rows[fr->oracle];
-	char lo[24], hi[24];
+	const struct est_row *b = &fr->rows[fr->best];
+	char lo[24], hi[24], v[192];
+	int t0 = t0_row(fr);
 
+	est_verdict_text(fr, v, sizeof(v));
+	fprintf(f, "\n  verdict: %s\n", v);
 	est_threshold_str(fr->flat_lo, lo, sizeof(lo));
 	est_threshold_str(fr->flat_hi, hi, sizeof(hi));
-	fprintf(f, "\n  best threshold: %s, %+.2f%% (95%% CI %+.2f .. %+.2f) vs today\n",
-		b->pol.name, b->delta_pct, b->ci_low, b->ci_high);
-	if (fr->flat_lo == fr->flat_hi)
-		fprintf(f, "  no other threshold is within %.0f%% of it (a sharp optimum)\n",
-			100 * EST_FLAT_FRACTION);
+	if (fr->best > 0)
+		fprintf(f, "  best: %s, %+.2f%% (95%% CI %+.2f .. %+.2f) vs today\n", b->pol.name,
+			b->delta_pct, b->ci_low, b->ci_high);
 	else
-		fprintf(f, "  thresholds from %s to %s are within %.0f%% of it (a flat optimum)\n",
-			lo, hi, 100 * EST_FLAT_FRACTION);
-	fprintf(f, "  oracle (the cheaper implementation at every length): %+.2f%%\n",
-		o->delta_pct);
+		fprintf(f,
+			"  best: today's code; the cheapest other policy, %s, %+.2f%% (95%% CI "
+			"%+.2f .. %+.2f)\n",
+			fr->rows[fr->at].pol.name, fr->rows[fr->at].delta_pct,
+			fr->rows[fr->at].ci_low, fr->rows[fr->at].ci_high);
+	if (fr->best > 0 && est_verdict(fr) == EST_VERDICT_SAVES && b->pol.kind == EST_THRESHOLD) {
+		if (fr->flat_lo == fr->flat_hi)
+			fprintf(f,
+				"  no other threshold is within %.0f%% of it (a sharp optimum)\n",
+				100 * EST_FLAT_FRACTION);
+		else
+			fprintf(f,
+				"  thresholds from %s to %s are within %.0f%% of it (a flat "
+				"optimum)\n",
+				lo, hi, 100 * EST_FLAT_FRACTION);
+	}
+	if (t0 >= 0 && est_family(fr->family)->dispatch)
+		fprintf(f,
+			"  dispatch cost: T=0 runs %s at every length as always does, behind the "
+			"dispatch: %+.2f points\n",
+			est_family(fr->family)->string,
+			fr->rows[t0].delta_pct - fr->rows[1].delta_pct);
+	if (fr->oracle >= 0)
+		fprintf(f, "  oracle (the cheaper implementation at every length): %+.2f%%\n",
+			fr->rows[fr->oracle].delta_pct);
 }
 
 static void print_notes(FILE *f, const struct est_report *r, const struct est_family_result *fr)
@@ -217,7 +261,9 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 	size_t i;
 
 	fprintf(f,
-		"\n  validation: %zu calls replayed (shuffled, fixed seed), %d interleaved runs, "
+		"\n  validation (--validate MEASURED this now, on this CPU; the estimate above "
+		"is not changed by it):\n  %zu calls replayed (shuffled, fixed seed), %d "
+		"interleaved runs, "
 		"CPU %d:\n    %-8s %12s %11s %11s %9s\n",
 		fr->replay_calls, fr->replay_runs, fr->replay_cpu, "policy", "predicted %",
 		"measured %", "error pp", "relative");
@@ -251,8 +297,11 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 	fprintf(f, "\n");
 }
 
-static void print_sites(FILE *f, const struct est_family_result *fr)
+static void print_sites(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
+	/* A probability table's totals are over a weight of 1: ns per call, not ms. */
+	bool counted = est_input_counted(r->in, fr->family);
+	double unit = counted ? 1e6 : 1;
 	const struct est_row *at = &fr->rows[fr->at];
 	size_t i;
 	int w = 20;
@@ -262,14 +311,24 @@ static void print_sites(FILE *f, const struct est_family_result *fr)
 		if ((int)strlen(fr->sites[i].site->label) > w)
 			w = (int)strlen(fr->sites[i].site->label);
 	w = w > 90 ? 90 : w;
-	fprintf(f, "\n  per site at %s vs today:\n    %-*s %12s %11s %11s %8s\n", at->pol.name, w,
-		"site", "calls", "today ms", "at T ms", "delta %");
+	fprintf(f, "\n  per site at %s vs today:\n    %-*s %13s %11s %11s %8s\n", at->pol.name, w,
+		"site",
+		fr->samples > 0 ? "calls (\u2248)"
+		: counted	? "calls"
+				: "weight",
+		counted ? "today ms" : "today ns", counted ? "at T ms" : "at T ns", "delta %");
 	for (i = 0; i < fr->nr_sites; i++) {
 		const struct est_site_row *s = &fr->sites[i];
 		double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
 
-		fprintf(f, "    %-*.*s %12.6g %11.6g %11.6g %+7.2f%%  %s\n", w, w, s->site->label,
-			s->calls, s->today_ns / 1e6, s->at_ns / 1e6, d,
+		char n[32];
+
+		if (fr->samples > 0)
+			est_count_str(s->calls, n, sizeof(n));
+		else
+			snprintf(n, sizeof(n), "%.0f", s->calls);
+		fprintf(f, "    %-*.*s %13s %11.4f %11.4f %+7.2f%%  %s\n", w, w, s->site->label, n,
+			s->today_ns / unit, s->at_ns / unit, d,
 			d < -0.005  ? "wins"
 			: d > 0.005 ? "loses"
 				    : "same");
@@ -295,13 +354,13 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 
 		print_head(f, r, fr);
 		print_table(f, r, fr);
-		if (fr->best < 0)
+		if (fr->best < 0 || !fr->nr_rows)
 			continue;
 		print_best(f, fr);
 		print_notes(f, r, fr);
 		if (fr->measured_pct)
 			print_validation(f, fr);
-		print_sites(f, fr);
+		print_sites(f, r, fr);
 		fprintf(f, "\n  summary (for a commit message):\n\n");
 		est_print_summary(f, r, fr);
 	}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_verdict.c: the one-line verdict of an estimate, which never claims beyond its interval */
+#include <math.h>
+#include <stdio.h>
+#include "estimate_verdict.h"
+
+/* A policy that runs the same code as today on this mix: its delta is exactly 0. */
+static bool same_as_today(const struct est_row *w)
+{
+	return fabs(w->delta_pct) < 1e-9 && fabs(w->ci_low) < 1e-9 && fabs(w->ci_high) < 1e-9;
+}
+
+enum est_verdict_kind est_verdict(const struct est_family_result *fr)
+{
+	size_t i;
+
+	if (fr->samples > 0 && fr->samples < EST_MIN_SAMPLES)
+		return EST_VERDICT_TOO_FEW_SAMPLES;
+	if (fr->best > 0 && fr->rows[fr->best].ci_high < 0)
+		return EST_VERDICT_SAVES;
+	for (i = 1; i < fr->nr_rows; i++) {
+		const struct est_row *w = &fr->rows[i];
+
+		if (w->pol.kind == EST_ORACLE || same_as_today(w))
+			continue;
+		if (!(w->ci_low > 0))
+			return EST_VERDICT_NO_DIFFERENCE;
+	}
+	return EST_VERDICT_KEEP_TODAY;
+}
+
+const char *est_verdict_name(enum est_verdict_kind k)
+{
+	static const char *const names[] = { "saves", "no_difference", "keep_today",
+					     "too_few_samples" };
+
+	return names[k];
+}
+
+void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
+{
+	const struct est_row *b = fr->best > 0 ? &fr->rows[fr->best] : NULL;
+
+	switch (est_verdict(fr)) {
+	case EST_VERDICT_SAVES:
+		snprintf(buf, len, "%s saves %.2f%% (95%% CI %.2f .. %.2f)", b->pol.name,
+			 -b->delta_pct, -b->ci_high, -b->ci_low);
+		break;
+	case EST_VERDICT_NO_DIFFERENCE:
+		snprintf(buf, len,
+			 "no threshold differs from today's code beyond the measurement noise");
+		break;
+	case EST_VERDICT_KEEP_TODAY:
+		snprintf(buf, len, "every threshold costs more: keep today's code");
+		break;
+	case EST_VERDICT_TOO_FEW_SAMPLES:
+		snprintf(buf, len,
+			 "too few samples (%.0f, fewer than %d) for a verdict: record longer",
+			 fr->samples, EST_MIN_SAMPLES);
+		break;
+	}
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* estimate_verdict.h: the one-line verdict of an estimate, which never claims beyond its interval */
+#ifndef CP_ESTIMATE_VERDICT_H
+#define CP_ESTIMATE_VERDICT_H
+
+#include <stddef.h>
+#include "estimate_result.h"
+
+/* Fewer samples than this in a time-weighted family: too few for a verdict. */
+#define EST_MIN_SAMPLES 100
+
+enum est_verdict_kind {
+	EST_VERDICT_SAVES,	     /* the best policy's 95% interval lies below today */
+	EST_VERDICT_NO_DIFFERENCE,   /* something is cheaper, but within the measurement noise */
+	EST_VERDICT_KEEP_TODAY,	     /* every other policy costs more (or runs the same code) */
+	EST_VERDICT_TOO_FEW_SAMPLES, /* a sampled family with fewer than EST_MIN_SAMPLES */
+};
+
+/*
+ * The verdict (docs/estimate.md#the-verdict), in the way benchstat and criterion report "no
+ * change": @fr->best is the cheapest policy the kernel could run (today, always, each T; never
+ * the oracle); it is named as a saving only when its whole 95% interval lies below today.
+ */
+enum est_verdict_kind est_verdict(const struct est_family_result *fr);
+/* "saves", "no_difference", "keep_today", "too_few_samples" */
+const char *est_verdict_name(enum est_verdict_kind k);
+/*
+ * The sentence: "T=512 saves 9.35% (95% CI 9.35 .. 9.35)", "no threshold differs from today's
+ * code beyond the measurement noise", "every threshold costs more: keep today's code", or
+ * "too few samples (42) for a verdict: record longer".
+ */
+void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len);
+
+#endif

@@ -20,7 +20,8 @@ struct record_args {
 	struct record_run_args run; /* -d, --pid, --comm, -o, COMMAND */
 	struct probe_site sites[CP_MAX_SITES];
 	int nr_sites;
-	struct record_plan_args plan; /* -p, --site, --entry */
+	struct record_plan_args plan;	    /* -p, --site, --entry */
+	struct record_plan_sampled sampled; /* the plan's sites no probe takes: sampled too */
 	/* --sample (record_sample.c) */
 	bool sample;
 	uint32_t hz;
@@ -236,6 +237,7 @@ int cmd_record(int argc, char **argv)
 	struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc, children };
 	struct record_counted_args counted;
 	bool plan_fallback = false;
+	int ret;
 
 	memset(&args, 0, sizeof(args));
 	cmd_options_child(&common_options, &common, children);
@@ -244,7 +246,8 @@ int cmd_record(int argc, char **argv)
 	args.run.output = args.common.output ?: "copyprof.json";
 	log_setup_libbpf();
 	if (record_plan_wanted(&args.plan)) {
-		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES) < 0)
+		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES,
+				      &args.sampled) < 0)
 			return EXIT_RUNTIME;
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
 		if (!args.nr_sites) {
@@ -266,8 +269,6 @@ int cmd_record(int argc, char **argv)
 			.event = args.event,
 			.cgroup = args.cgroup,
 		};
-		int ret;
-
 		rs.run.all_tasks = plan_fallback;
 		ret = record_sample_run(&rs);
 
@@ -282,6 +283,10 @@ int cmd_record(int argc, char **argv)
 		.nr_sites = args.nr_sites,
 		.debuginfo = args.debuginfo,
 		.nr_debuginfo = args.nr_debuginfo,
+		.sampled = &args.sampled,
+		.hz = RECORD_SAMPLE_DEFAULT_HZ,
 	};
-	return record_counted_run(&counted);
+	ret = record_counted_run(&counted);
+	record_plan_sampled_free(&args.sampled);
+	return ret;
 }

@@ -11,6 +11,7 @@
 #include "profile/ksource.h"
 #include "lib/log.h"
 #include "profile/profile.h"
+#include "profile/profile_mux.h"
 #include "cmd_report_sample.h"
 
 struct report_args {
@@ -122,6 +123,8 @@ static void print_callers(const struct profile_site *s, int top)
 
 static void print_site(const struct profile_site *s, int top)
 {
+	char mux[64];
+
 	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
 	       s->symbol ?: "?", (unsigned long long)s->offset, s->label ? " [" : "",
 	       s->label ?: "", s->label ? "]" : "", s->mechanism ?: "?", s->len_arg ?: "?");
@@ -129,6 +132,10 @@ static void print_site(const struct profile_site *s, int top)
 		print_source(s->source);
 	printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
 	       (unsigned long long)s->bytes, s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+	if (*site_mux_describe(s, mux, sizeof(mux)))
+		printf("  %s: %llu calls counted in %.3f of %.3f s\n", mux,
+		       (unsigned long long)s->mux->raw_calls, (double)s->mux->running_ns / 1e9,
+		       (double)s->mux->enabled_ns / 1e9);
 	hist_print_log2(stdout, s->buckets);
 	if (top)
 		hist_print_top(stdout, s->buckets, top);

@@ -15,9 +15,10 @@ struct profile;
 struct est_site {
 	char *label; /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
 	enum est_family family;
-	bool time_weighted;	   /* n[] are samples (time-weighted), not calls */
-	bool counted;		   /* n[] are event counts: Poisson counting error applies */
-	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
+	bool time_weighted;    /* n[] are samples (time-weighted), not calls */
+	bool counted;	       /* n[] are event counts: Poisson counting error applies */
+	double running;	       /* share of time counted (multiplexed breakpoints); 0 read as 1 */
+	double n[CP_NBUCKETS]; /* calls, or samples when time_weighted */
 	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
 };
 

@@ -11,6 +11,7 @@ struct record_sample_args {
 	uint32_t hz;		    /* per CPU */
 	const char *event;	    /* NULL: cycles, falling back to cpu-clock */
 	const char *cgroup;	    /* cgroup v2 directory, or NULL */
+	int poll_ms;		    /* how long each wait drains the ring buffer; 0: 100 ms */
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999
@@ -20,5 +21,12 @@ struct record_sample_args {
  * symbols are in copy_family already.
  */
 int record_sample_run(const struct record_sample_args *a);
+
+/*
+ * The sampling recorder on its own (record_run.h's steps), for a recording that also counts
+ * at probes (record_counted.c); free() it after its close step. NULL when out of memory.
+ */
+void *record_sample_new(const struct record_sample_args *a);
+extern const struct recorder_ops record_sample_ops;
 
 #endif

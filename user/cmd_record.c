@@ -74,8 +74,8 @@ static const struct argp_option options[] = {
 	{ "kprobe", OPT_KPROBE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
 	  "Probe a kernel function entry or instruction with a kprobe (repeatable; same options)" },
 	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0,
-	  "Probe a kernel instruction with a hardware execution breakpoint (at most 4 at once; "
-	  "works on notrace code, not on noinstr code)" },
+	  "Probe a kernel instruction with a hardware execution breakpoint (more than 4 take turns "
+	  "on the debug registers, counts scaled; works on notrace code, not on noinstr code)" },
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
 	  "Sample every CPU at HZ (default 999) instead of probing: copy-family samples with their "
 	  "callers, stacks and recovered lengths (docs/sampling.md)" },

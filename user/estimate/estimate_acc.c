@@ -9,7 +9,7 @@
  * windows. The relative error of a scaled count measured on a known-count workload
  * (docs/kernel-targets.md#multiplexed-breakpoints), taken as one standard error per site.
  */
-#define EST_MUX_REL_ERROR 0.05
+#define EST_MUX_REL_ERROR 0.25 /* RMS over 16 sites, 6.12 and 6.1 guests */
 
 /* Adds a multiplexed site's scaling error: common to all its buckets, so per site. */
 static void add_mux_error(struct est_acc *a, const double *site_total, size_t np)

@@ -258,12 +258,12 @@ static int counted_finish(void *rec, struct profile *p)
 			return -EIO;
 	if (hist_session_collect_callers(r->hs, p->sites, (uint32_t)a->nr_sites))
 		return -EIO;
+	if (scale_mux(r, p))
+		return -ENOMEM;
 	hwbp_mux_free(r->mux);
 	r->mux = NULL;
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
-	if (scale_mux(r, p))
-		return -ENOMEM;
 	/* Sampled sites come after the counted ones, which are numbered as the probes. */
 	if (r->sampler) {
 		size_t counted = p->nr_sites;

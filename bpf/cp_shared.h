@@ -20,6 +20,11 @@
 #define CP_ALIGN_SLOTS 64
 #define CP_COMM_LEN 16
 #define CP_MAX_CALLER_SLOTS 65536 /* (site, caller, bucket) triples of entry sites */
+/*
+ * The attach cookie of a multiplexed hardware breakpoint: the event moves between sites, so
+ * the program names the site from the instruction pointer (map bp_sites) instead.
+ */
+#define CP_COOKIE_BY_IP 0xffffffffU
 
 /* Whose stack an entry site reads its caller's return address from. */
 enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1 };

@@ -52,6 +52,14 @@ struct {
 	__type(value, struct site_cfg);
 } sites SEC(".maps");
 
+/* Multiplexed breakpoints: the breakpointed instruction's address -> site id. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u64);
+	__type(value, __u32);
+} bp_sites SEC(".maps");
+
 /*
  * The registers a site may read, copied out at fixed offsets. A switch over pt_regs fields
  * compiles into one load at a variable context offset, which the verifier refuses.
@@ -134,15 +142,26 @@ static __always_inline void count_caller(__u32 site, __u32 bucket, __u64 len, __
 		__sync_fetch_and_add(miss, 1);
 }
 
-static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
+static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_ip)
 {
-	__u32 site = (__u32)bpf_get_attach_cookie(ctx);
+	__u32 site = (__u32)bpf_get_attach_cookie(ctx), *by;
 	const struct site_cfg *cfg;
 	struct hist_slot *slot;
 	struct gprs g;
-	__u64 len;
+	__u64 len, ip;
 	__u32 key;
 
+	/*
+	 * An instruction breakpoint is a fault: the registers are those before the
+	 * instruction, so ip is the breakpoint's address whichever site the event has moved to.
+	 */
+	if (by_ip && site == CP_COOKIE_BY_IP) {
+		ip = regs->ip;
+		by = bpf_map_lookup_elem(&bp_sites, &ip);
+		if (!by)
+			return 0;
+		site = *by;
+	}
 	if (site >= targ_nr_sites || !task_filter_match())
 		return 0;
 	cfg = bpf_map_lookup_elem(&sites, &site);
@@ -169,20 +188,20 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs)
 SEC("uprobe")
 int cp_uprobe(struct pt_regs *ctx)
 {
-	return count_copy(ctx, ctx);
+	return count_copy(ctx, ctx, false);
 }
 
 SEC("kprobe")
 int cp_kprobe(struct pt_regs *ctx)
 {
-	return count_copy(ctx, ctx);
+	return count_copy(ctx, ctx, false);
 }
 
 /* Hardware breakpoints: the registers at the breakpointed instruction. */
 SEC("perf_event")
 int cp_perf(struct bpf_perf_event_data *ctx)
 {
-	return count_copy(ctx, (struct pt_regs *)&ctx->regs);
+	return count_copy(ctx, (struct pt_regs *)&ctx->regs, true);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -10,6 +10,7 @@
 #include "lib/log.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
+#include "profile/profile_mux.h"
 
 struct merge_args {
 	struct cmd_options common; /* -o, --json, -v */
@@ -152,6 +153,16 @@ int cmd_merge(int argc, char **argv)
 			"  (profiles of different kernels, CPUs or sampling rates are never "
 			"summed: "
 			"estimate reports each group)\n");
+	for (i = 0; i < out->nr_sites; i++) {
+		const struct profile_site *s = &out->sites[i];
+		char mux[64];
+
+		if (*site_mux_describe(s, mux, sizeof(mux)))
+			fprintf(args.common.json ? stderr : stdout,
+				"  site %u %s:%s+0x%llx: %llu calls %s\n", s->id, s->target ?: "?",
+				s->symbol ?: "?", (unsigned long long)s->offset,
+				(unsigned long long)s->calls, mux);
+	}
 	ret = EXIT_OK;
 out:
 	for (i = 0; i < args.nr_inputs; i++)

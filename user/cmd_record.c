@@ -21,7 +21,8 @@ struct record_args {
 	struct record_run_args run; /* -d, --pid, --comm, -o, COMMAND */
 	struct probe_site sites[CP_MAX_SITES];
 	int nr_sites;
-	struct record_plan_args plan; /* -p, --site, --entry */
+	struct record_plan_args plan;	    /* -p, --site, --entry */
+	struct record_plan_sampled sampled; /* the plan's sites no probe takes: sampled too */
 	/* --sample (record_sample.c) */
 	bool sample;
 	bool hz_given;	 /* --sample=HZ or -F HZ */
@@ -77,8 +78,8 @@ static const struct argp_option options[] = {
 	{ "kprobe", OPT_KPROBE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
 	  "Probe a kernel function entry or instruction with a kprobe (repeatable; same options)" },
 	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0,
-	  "Probe a kernel instruction with a hardware execution breakpoint (at most 4 at once; "
-	  "works on notrace code, not on noinstr code)" },
+	  "Probe a kernel instruction with a hardware execution breakpoint (more than 4 take turns "
+	  "on the debug registers, counts scaled; works on notrace code, not on noinstr code)" },
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
 	  "Sample every CPU at HZ (default 999) instead of probing: copy-family samples with their "
 	  "callers, stacks and recovered lengths (docs/sampling.md). --sample 99 works too" },
@@ -312,6 +313,7 @@ int cmd_record(int argc, char **argv)
 	char fallback[256] = "";
 	char **keep = NULL;
 	size_t nr_keep = 0;
+	int ret;
 
 	memset(&args, 0, sizeof(args));
 	cmd_options_child(&common_options, &common, children);
@@ -327,7 +329,8 @@ int cmd_record(int argc, char **argv)
 	}
 	log_setup_libbpf();
 	if (record_plan_wanted(&args.plan)) {
-		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES) < 0)
+		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES,
+				      &args.sampled) < 0)
 			return EXIT_RUNTIME;
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
 		if (!args.nr_sites) {
@@ -362,8 +365,6 @@ int cmd_record(int argc, char **argv)
 			.keep = (const char *const *)keep,
 			.nr_keep = nr_keep,
 		};
-		int ret;
-
 		ret = record_sample_run(&rs);
 		record_plan_functions_free(keep, nr_keep);
 		copy_family_reset();
@@ -377,6 +378,10 @@ int cmd_record(int argc, char **argv)
 		.nr_sites = args.nr_sites,
 		.debuginfo = args.debuginfo,
 		.nr_debuginfo = args.nr_debuginfo,
+		.sampled = &args.sampled,
+		.hz = RECORD_SAMPLE_DEFAULT_HZ,
 	};
-	return record_counted_run(&counted);
+	ret = record_counted_run(&counted);
+	record_plan_sampled_free(&args.sampled);
+	return ret;
 }

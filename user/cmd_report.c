@@ -12,6 +12,7 @@
 #include "lib/log.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
+#include "profile/profile_mux.h"
 #include "cmd_report_sample.h"
 
 struct report_args {
@@ -147,6 +148,8 @@ static void print_sampled_counts(const struct profile *p, const struct profile_s
 
 static void print_site(const struct profile *p, const struct profile_site *s, int top)
 {
+	char mux[64];
+
 	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
 	       s->symbol ?: "?", (unsigned long long)s->offset, s->label ? " [" : "",
 	       s->label ?: "", s->label ? "]" : "", s->mechanism ?: "?", s->len_arg ?: "?");
@@ -158,6 +161,10 @@ static void print_site(const struct profile *p, const struct profile_site *s, in
 		printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
 		       (unsigned long long)s->bytes,
 		       s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+	if (*site_mux_describe(s, mux, sizeof(mux)))
+		printf("  %s: %llu calls counted in %.3f of %.3f s\n", mux,
+		       (unsigned long long)s->mux->raw_calls, (double)s->mux->running_ns / 1e9,
+		       (double)s->mux->enabled_ns / 1e9);
 	if (!s->sample || s->sample->quality[LEN_EXACT] + s->sample->quality[LEN_APPROX])
 		hist_print_log2(stdout, s->buckets);
 	if (top)

@@ -9,18 +9,21 @@
 #include "estimate_input.h"
 #include "lib/log.h"
 #include "profile/profile.h"
+#include "profile/profile_mux.h"
 
 /* "vmlinux:read_zero+0x0 <- vfs_read+0xe7 (kprobe)"; @caller may be NULL. */
 static char *site_label(const struct profile_site *s, const char *caller)
 {
 	const char *t = s->target ? s->target : "?", *slash = strrchr(t, '/');
-	char *out;
+	char *out, mux[64];
 
+	site_mux_describe(s, mux, sizeof(mux));
 	/* A stage label (zdss_flush) says which call site it is better than the offset does. */
-	if (asprintf(&out, "%s:%s+0x%llx%s%s%s%s%s (%s)", slash ? slash + 1 : t,
+	if (asprintf(&out, "%s:%s+0x%llx%s%s%s%s%s (%s%s%s)", slash ? slash + 1 : t,
 		     s->symbol ? s->symbol : "?", (unsigned long long)s->offset,
 		     caller ? " <- " : "", caller ?: "", s->label ? " [" : "", s->label ?: "",
-		     s->label ? "]" : "", s->mechanism ? s->mechanism : "?") < 0)
+		     s->label ? "]" : "", s->mechanism ? s->mechanism : "?", *mux ? ", " : "",
+		     mux) < 0)
 		return NULL;
 	return out;
 }
@@ -45,6 +48,7 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->time_weighted = s->sample != NULL;
 	v->user = s->mechanism && !strcmp(s->mechanism, "uprobe");
 	v->symbol = s->symbol;
+	v->running = site_mux_running(s);
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		v->n[b] = (double)slots[b].count;
 		v->bytes[b] = (double)slots[b].bytes;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "merge.h"
+#include "profile_mux.h"
 
 /* A group as merge sees it: one input profile's group, or an unmerged profile's meta. */
 struct group_view {
@@ -236,6 +237,11 @@ static int add_site(struct profile *out, const struct profile_site *s, uint32_t 
 		return -ENOMEM;
 	if ((!d->label && s->label && !(d->label = strdup(s->label))) ||
 	    (!d->build_id && s->build_id && !(d->build_id = strdup(s->build_id))))
+		return -ENOMEM;
+	/* Multiplexed recordings: times and raw counts add up; an exact one adds raw counts. */
+	if ((s->mux || d->mux) &&
+	    ((!d->mux && d->calls && site_mux_add(&d->mux, NULL, d->calls, d->bytes)) ||
+	     site_mux_add(&d->mux, s->mux, s->calls, s->bytes)))
 		return -ENOMEM;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		d->buckets[b].count += s->buckets[b].count;

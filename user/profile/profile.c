@@ -108,30 +108,38 @@ static void strv_free(char **v, size_t n)
 	free(v);
 }
 
+void profile_site_clear(struct profile_site *s)
+{
+	size_t j;
+
+	free(s->target);
+	free(s->symbol);
+	free(s->mechanism);
+	free(s->len_arg);
+	sample_site_info_free(s->sample);
+	free(s->mux);
+	source_pos_free(s->source);
+	free(s->label);
+	free(s->build_id);
+	for (j = 0; j < s->nr_callers; j++) {
+		free(s->callers[j].target);
+		free(s->callers[j].symbol);
+	}
+	free(s->callers);
+	memset(s, 0, sizeof(*s));
+}
+
 void profile_free(struct profile *p)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!p)
 		return;
 	host_meta_free(&p->meta);
 	sample_meta_free(p->sample);
 	profile_dispatch_free(p->dispatch);
-	for (i = 0; i < p->nr_sites; i++) {
-		free(p->sites[i].target);
-		free(p->sites[i].symbol);
-		free(p->sites[i].mechanism);
-		free(p->sites[i].len_arg);
-		sample_site_info_free(p->sites[i].sample);
-		source_pos_free(p->sites[i].source);
-		free(p->sites[i].label);
-		free(p->sites[i].build_id);
-		for (j = 0; j < p->sites[i].nr_callers; j++) {
-			free(p->sites[i].callers[j].target);
-			free(p->sites[i].callers[j].symbol);
-		}
-		free(p->sites[i].callers);
-	}
+	for (i = 0; i < p->nr_sites; i++)
+		profile_site_clear(&p->sites[i]);
 	free(p->sites);
 	for (i = 0; i < p->nr_groups; i++) {
 		free(p->groups[i].kernel);

@@ -13,6 +13,8 @@
 #include "profile_dispatch.h"
 #include "profile_sample.h"
 
+struct site_mux; /* profile_mux.h */
+
 #define PROFILE_FORMAT "copyprof-profile"
 #define PROFILE_VERSION 1
 
@@ -45,7 +47,8 @@ struct profile_site {
 	uint64_t src_align[CP_ALIGN_SLOTS];
 	uint32_t group; /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
-	struct source_pos *source;	 /* NULL when there was no DWARF */
+	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */
+	struct source_pos *source; /* NULL when there was no DWARF */
 	char *label;	  /* a stage name from a preset's label rule (zdss_flush ...), or NULL */
 	char *build_id;	  /* kernel sites: the build id of vmlinux or the module, or NULL */
 	uint64_t address; /* kernel sites: the instruction's address when recorded, or 0 */
@@ -97,6 +100,8 @@ struct profile_caller *profile_site_add_caller(struct profile_site *s);
 uint64_t profile_site_no_caller(const struct profile_site *s, struct hist_slot *rest);
 /* Sorts @s's callers by calls, most first (then by name and offset: reproducible output). */
 void profile_site_sort_callers(struct profile_site *s);
+/* Frees what @s holds and zeroes it (the site array stays the profile's). */
+void profile_site_clear(struct profile_site *s);
 /* Recomputes calls and bytes from the buckets. */
 void profile_site_sum(struct profile_site *s);
 

@@ -9,6 +9,7 @@
 #include "lib/jsonw.h"
 #include "lib/log.h"
 #include "profile.h"
+#include "profile_mux.h"
 
 static json_object *meta_to_json(const struct host_meta *m, const struct sample_meta *sample,
 				 const struct profile_dispatch *dispatch)
@@ -122,6 +123,7 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "src_align", align_to_json(s->src_align));
 	}
 	sample_site_to_json(s->sample, o);
+	site_mux_to_json(s->mux, o);
 	if (s->source)
 		json_object_object_add(o, "source", source_to_json(s->source));
 	if (s->label)
@@ -430,6 +432,7 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	}
 	s->has_align = a > 0 || b > 0;
 	s->sample = sample_site_from_json(o);
+	s->mux = site_mux_from_json(o);
 	s->source = source_from_json(o);
 	s->label = jsonr_str(o, "label");
 	s->build_id = jsonr_str(o, "build_id");

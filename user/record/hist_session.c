@@ -127,7 +127,7 @@ int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char 
 	return 0;
 }
 
-static int open_breakpoint(uint64_t addr, int cpu)
+int hist_session_open_bp(uint64_t addr, int cpu)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_BREAKPOINT,
@@ -146,7 +146,7 @@ static int open_breakpoint(uint64_t addr, int cpu)
  * x86 refuses kernel breakpoints where kprobes are refused (the blacklist, noinstr code), and
  * everywhere on a kernel built without kprobes.
  */
-static const char *hwbp_reason(int err)
+const char *hist_session_bp_reason(int err)
 {
 	if (err == -ENOSPC)
 		return " (all 4 debug registers of that CPU are in use)";
@@ -164,7 +164,7 @@ int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr
 	int cpu, fd, err = 0;
 
 	for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
-		fd = open_breakpoint(addr, cpu);
+		fd = hist_session_open_bp(addr, cpu);
 		if (fd < 0) {
 			err = -errno;
 			/* A CPU that is offline or not possible has nothing to watch. */
@@ -173,7 +173,8 @@ int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr
 				continue;
 			}
 			p_err("cannot set a hardware breakpoint at 0x%llx on CPU %d: %s%s",
-			      (unsigned long long)addr, cpu, strerror(-err), hwbp_reason(err));
+			      (unsigned long long)addr, cpu, strerror(-err),
+			      hist_session_bp_reason(err));
 			break;
 		}
 		links[cpu] =
@@ -193,6 +194,29 @@ int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr
 		}
 	}
 	return err;
+}
+
+int hist_session_nr_cpus(const struct hist_session *hs)
+{
+	return hs->nr_cpus;
+}
+
+int hist_session_bp_site(struct hist_session *hs, uint64_t addr, uint32_t id)
+{
+	int err = bpf_map__update_elem(hs->skel->maps.bp_sites, &addr, sizeof(addr), &id,
+				       sizeof(id), 0);
+
+	if (err)
+		p_err("cannot name the breakpoint at 0x%llx: %s", (unsigned long long)addr,
+		      strerror(-err));
+	return err;
+}
+
+struct bpf_link *hist_session_attach_bp_fd(struct hist_session *hs, int fd)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, opts, .bpf_cookie = CP_COOKIE_BY_IP);
+
+	return bpf_program__attach_perf_event_opts(hs->skel->progs.cp_perf, fd, &opts);
 }
 
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include "profile/profile.h"
 
+struct bpf_link;
+
 struct hist_session;
 
 struct hist_filter {
@@ -38,6 +40,17 @@ int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char 
  * Returns -ENOSPC when a CPU has no debug register left (x86 has four).
  */
 int hist_session_attach_hwbp(struct hist_session *hs, uint32_t id, uint64_t addr);
+/*
+ * Opens a hardware execution breakpoint event at kernel address @addr on @cpu, not yet
+ * attached: a file descriptor or -1 with errno set. hist_session_bp_reason(-errno) explains.
+ */
+int hist_session_open_bp(uint64_t addr, int cpu);
+const char *hist_session_bp_reason(int err);
+int hist_session_nr_cpus(const struct hist_session *hs);
+/* Multiplexed breakpoints: a hit at @addr counts for site @id. */
+int hist_session_bp_site(struct hist_session *hs, uint64_t addr, uint32_t id);
+/* Attaches the program to breakpoint event @fd, naming sites by address; NULL and errno. */
+struct bpf_link *hist_session_attach_bp_fd(struct hist_session *hs, int fd);
 /* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
 /*

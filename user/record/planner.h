@@ -10,8 +10,9 @@
 #include "kernel/ksyms.h"
 #include "probe_site.h"
 
-#define PLAN_MAX_HWBP 4 /* x86 debug registers per CPU */
+#define PLAN_MAX_HWBP 4 /* x86 debug registers per CPU: more are multiplexed */
 
+/* PLAN_UNCOVERED: no probe can take it; record samples its function instead. */
 enum plan_choice { PLAN_KPROBE, PLAN_HWBP, PLAN_UNCOVERED };
 
 struct plan_site {
@@ -57,6 +58,11 @@ int plan_add_preset(struct plan *p, const char *name);
  * the callers of the entries that could not be covered (list_callers).
  */
 void plan_print(const struct plan *p, FILE *f);
+/*
+ * One line of coverage ("13 sites: 0 kprobe, 13 breakpoint (multiplexed 4 of 13 at a time),
+ * 0 sampled") and one of what each mechanism costs.
+ */
+void plan_print_summary(const struct plan *p, FILE *f, unsigned int sample_hz);
 /* Number of sites that can be attached (kprobe or hwbp). */
 size_t plan_nr_covered(const struct plan *p);
 void plan_free(struct plan *p);

@@ -11,18 +11,88 @@
 #include "lib/log.h"
 #include "profile/ksource.h"
 #include "profile/profile.h"
+#include "profile/profile_mux.h"
 #include "profile/site_callers.h"
 #include "hist_session.h"
+#include "hwbp_mux.h"
 #include "probe_site.h"
 #include "record_counted.h"
 #include "record_dispatch.h"
+#include "record_mixed.h"
 #include "record_run.h"
+#include "record_sample.h"
 
 struct counted_recorder {
 	const struct record_counted_args *a;
 	struct hist_session *hs;
 	struct profile_site *last; /* record -i: each site's counts at the last interval */
+	struct hwbp_mux *mux;	   /* more breakpoint sites than debug registers: rotated */
+	int *mux_of;		   /* site -> its index in the rotation, or -1 */
+	void *sampler; /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
+	struct record_sample_args sa;
 };
+
+static int nr_hwbp(const struct record_counted_args *a)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->nr_sites; i++)
+		n += a->sites[i].mech == MECH_HWBP;
+	return n;
+}
+
+/* Breakpoint sites beyond the debug registers share them, rotated (hwbp_mux.h). */
+static bool multiplexed(const struct record_counted_args *a, int i)
+{
+	return a->sites[i].mech == MECH_HWBP && nr_hwbp(a) > HWBP_MUX_MAX_SLOTS;
+}
+
+/*
+ * Configures every multiplexed site and starts the rotation. Sites are told apart by address,
+ * so a second site at an address already taken records nothing (said). Returns the number of
+ * sites rotated.
+ */
+static int open_mux(struct counted_recorder *r)
+{
+	const struct record_counted_args *a = r->a;
+	struct hwbp_mux_site *v = calloc((size_t)a->nr_sites, sizeof(*v));
+	int i, j, n = 0;
+
+	r->mux_of = malloc(sizeof(int) * (size_t)a->nr_sites);
+	if (!v || !r->mux_of) {
+		free(v);
+		return 0;
+	}
+	for (i = 0; i < a->nr_sites; i++) {
+		const struct probe_site *s = &a->sites[i];
+
+		r->mux_of[i] = -1;
+		if (!multiplexed(a, i))
+			continue;
+		for (j = 0; j < n && v[j].addr != s->kaddr; j++)
+			;
+		if (j < n) {
+			p_warn("site %d is at the address of site %u (0x%llx): multiplexed "
+			       "breakpoints name sites by address, so it records nothing",
+			       i, v[j].id, (unsigned long long)s->kaddr);
+			continue;
+		}
+		if (hist_session_config_site(
+			    r->hs, (uint32_t)i, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
+			    probe_site_counts_callers(s) ? CP_CALLER_KERNEL : CP_CALLER_NONE))
+			continue;
+		r->mux_of[i] = n;
+		v[n++] = (struct hwbp_mux_site){ s->kaddr, (uint32_t)i };
+	}
+	r->mux = n ? hwbp_mux_open(r->hs, v, (size_t)n) : NULL;
+	free(v);
+	if (!r->mux)
+		return 0;
+	p_info("%d breakpoint sites share %d debug registers: rotated every %d ms, counts "
+	       "scaled by time enabled / time running",
+	       n, hwbp_mux_slots(r->mux), HWBP_MUX_PERIOD_MS);
+	return n;
+}
 
 /* Resolves every site into a profile site; all problems are reported, not just the first. */
 static int resolve_sites(const struct record_counted_args *a, struct profile *p)
@@ -44,14 +114,17 @@ static int resolve_sites(const struct record_counted_args *a, struct profile *p)
 	return bad ? -ENOENT : 0;
 }
 
-static int attach_sites(struct hist_session *hs, const struct record_counted_args *a)
+static int attach_sites(struct counted_recorder *r)
 {
+	const struct record_counted_args *a = r->a;
 	int i, attached = 0;
 
 	/* A site that fails to attach does not stop the others. */
 	for (i = 0; i < a->nr_sites; i++)
-		if (!probe_site_attach(&a->sites[i], hs, (uint32_t)i))
+		if (!multiplexed(a, i) && !probe_site_attach(&a->sites[i], r->hs, (uint32_t)i))
 			attached++;
+	if (nr_hwbp(a) > HWBP_MUX_MAX_SLOTS)
+		attached += open_mux(r);
 	if (attached && attached < a->nr_sites)
 		p_warn("%d of %d sites attached; the others record nothing", attached, a->nr_sites);
 	return attached;
@@ -105,7 +178,7 @@ static int counted_prepare(void *rec, struct profile *p)
 	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
 	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
 		return -EPERM;
-	return 0;
+	return r->sampler ? record_sample_ops.prepare(r->sampler, p) : 0;
 }
 
 static int counted_open(void *rec, uint32_t tgid)
@@ -122,9 +195,15 @@ static int counted_open(void *rec, uint32_t tgid)
 		p_info("kernel sites count every task while '%s' runs (--pid/--comm narrow it)",
 		       a->run.command[0]);
 	r->hs = hist_session_open(&filter, (uint32_t)a->nr_sites, counts_callers(a));
-	if (!r->hs || !attach_sites(r->hs, a)) {
+	if (!r->hs || !attach_sites(r)) {
 		p_err("no site could be attached; nothing to record");
 		return -ENOENT;
+	}
+	if (r->sampler) {
+		p_info("sampling the functions of %zu site(s) no probe can take, in the same "
+		       "recording",
+		       a->sampled->nr);
+		return record_sample_ops.open(r->sampler, tgid);
 	}
 	return 0;
 }
@@ -171,9 +250,35 @@ static int counted_interval(void *rec, FILE *f)
 /* The counts stay in the kernel until the end: only a pause. */
 static int counted_wait(void *rec)
 {
+	struct counted_recorder *r = rec;
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int err = 0;
 
-	nanosleep(&tick, NULL);
+	/* A mixed recording drains its samples for as long as the pause would last. */
+	if (r->sampler)
+		err = record_sample_ops.wait(r->sampler);
+	else
+		nanosleep(&tick, NULL);
+	if (r->mux)
+		hwbp_mux_tick(r->mux);
+	return err;
+}
+
+/* Multiplexed sites: counts scaled by the time each was on a debug register. */
+static int scale_mux(struct counted_recorder *r, struct profile *p)
+{
+	uint64_t enabled, running;
+	int i;
+
+	for (i = 0; r->mux && i < r->a->nr_sites; i++) {
+		if (r->mux_of[i] < 0)
+			continue;
+		hwbp_mux_times(r->mux, (size_t)r->mux_of[i], &enabled, &running);
+		if (site_mux_scale(&p->sites[i], enabled, running))
+			return -ENOMEM;
+	}
+	if (r->mux)
+		p_debug("%llu rotations", (unsigned long long)hwbp_mux_rotations(r->mux));
 	return 0;
 }
 
@@ -183,13 +288,27 @@ static int counted_finish(void *rec, struct profile *p)
 	const struct record_counted_args *a = r->a;
 	int i;
 
+	hwbp_mux_stop(r->mux);
 	for (i = 0; i < a->nr_sites; i++)
 		if (hist_session_collect(r->hs, (uint32_t)i, &p->sites[i]))
 			return -EIO;
 	if (hist_session_collect_callers(r->hs, p->sites, (uint32_t)a->nr_sites))
 		return -EIO;
+	if (scale_mux(r, p))
+		return -ENOMEM;
+	hwbp_mux_free(r->mux);
+	r->mux = NULL;
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
+	/* Sampled sites come after the counted ones, which are numbered as the probes. */
+	if (r->sampler) {
+		size_t counted = p->nr_sites;
+
+		if (record_sample_ops.finish(r->sampler, p))
+			return -EIO;
+		p_info("%zu sampled site(s) in the functions no probe took (of %zu sampled in all)",
+		       record_mixed_keep(p, a->sampled), p->nr_sites - counted);
+	}
 	name_callers(p);
 	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);
 	if (uses_kernel(a))
@@ -199,26 +318,42 @@ static int counted_finish(void *rec, struct profile *p)
 
 static void counted_print(void *rec, const struct profile *p, FILE *f)
 {
+	struct counted_recorder *r = rec;
 	size_t i;
 
 	for (i = 0; i < p->nr_sites; i++) {
 		const struct profile_site *s = &p->sites[i];
+		char mux[64];
 
-		fprintf(f, "site %u %s:%s+0x%llx (%s, len=%s): %llu calls, %llu bytes, mean %.1f\n",
+		if (s->sample)
+			continue;
+		site_mux_describe(s, mux, sizeof(mux));
+		fprintf(f,
+			"site %u %s:%s+0x%llx (%s, len=%s): %llu calls, %llu bytes, mean "
+			"%.1f%s%s\n",
 			s->id, s->target, s->symbol, (unsigned long long)s->offset, s->mechanism,
 			s->len_arg, (unsigned long long)s->calls, (unsigned long long)s->bytes,
-			s->calls ? (double)s->bytes / (double)s->calls : 0.0);
+			s->calls ? (double)s->bytes / (double)s->calls : 0.0, *mux ? ", " : "",
+			mux);
 	}
+	if (r->sampler)
+		record_sample_ops.print(r->sampler, p, f);
 }
 
 static void counted_close(void *rec)
 {
 	struct counted_recorder *r = rec;
 
+	hwbp_mux_free(r->mux);
+	r->mux = NULL;
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
 	free(r->last);
 	r->last = NULL;
+	free(r->mux_of);
+	r->mux_of = NULL;
+	if (r->sampler)
+		record_sample_ops.close(r->sampler);
 }
 
 static const struct recorder_ops counted_ops = {
@@ -239,7 +374,15 @@ int record_counted_run(const struct record_counted_args *a)
 	int status, i;
 
 	run.all_tasks = run.all_tasks || uses_kernel(a);
+	if (a->sampled && a->sampled->nr) {
+		/* Samples are taken from the same tasks the probes count. */
+		r.sa = (struct record_sample_args){ .run = run, .hz = a->hz, .poll_ms = 20 };
+		r.sampler = record_sample_new(&r.sa);
+		if (!r.sampler)
+			return EXIT_RUNTIME;
+	}
 	status = record_run(&run, &counted_ops, &r);
+	free(r.sampler);
 	for (i = 0; i < a->nr_sites; i++)
 		probe_site_free(&a->sites[i]);
 	return status;

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include "probe_site.h"
+#include "record_plan.h"
 #include "record_run.h"
 
 struct record_counted_args {
@@ -12,6 +13,9 @@ struct record_counted_args {
 	struct probe_site *sites;   /* as parsed or planned; resolved here, then freed */
 	int nr_sites;
 	const char *const *debuginfo; /* kernel DWARF for the sites' lines (ksource.h) */
+	/* Functions of the plan no probe can take: sampled at @hz in the same recording. */
+	const struct record_plan_sampled *sampled; /* NULL or empty: no sampling */
+	uint32_t hz;
 	size_t nr_debuginfo;
 };
 

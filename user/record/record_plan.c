@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* record_plan.c: the planner's covered sites become record's probe sites */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,39 @@
 #include "sites/preset.h"
 #include "planner.h"
 #include "record_plan.h"
+#include "record_sample.h"
 
-int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, int *nr, int max)
+/* Adds the function of uncovered site @ps once. */
+static void add_sampled(struct record_plan_sampled *s, const struct plan_site *ps)
+{
+	const struct target_spec *t = &ps->site.spec;
+	char *name;
+	size_t i;
+
+	if (asprintf(&name, "%s%s%s", t->path ?: "", t->path ? ":" : "", t->symbol) < 0)
+		return;
+	for (i = 0; i < s->nr; i++)
+		if (!strcmp(s->func[i], name) && s->entry[i] == !t->offset && !ps->copy_target)
+			break;
+	if (i < s->nr || s->nr == CP_MAX_SITES) {
+		free(name);
+		return;
+	}
+	s->func[s->nr] = name;
+	s->entry[s->nr++] = !ps->copy_target; /* an entry probe has no call target */
+}
+
+void record_plan_sampled_free(struct record_plan_sampled *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->func[i]);
+	s->nr = 0;
+}
+
+int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, int *nr, int max,
+		      struct record_plan_sampled *sampled)
 {
 	struct plan p;
 	int i, err = 0, added = 0;
@@ -30,9 +62,13 @@ int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, 
 	fprintf(stderr, "copyprof: plan (%zu sites, %zu attachable, %d hardware breakpoints):\n",
 		p.nr, plan_nr_covered(&p), p.hwbp_used);
 	plan_print(&p, stderr);
+	plan_print_summary(&p, stderr, RECORD_SAMPLE_DEFAULT_HZ);
 	for (k = 0; k < p.nr && !err; k++) {
-		if (p.v[k].choice == PLAN_UNCOVERED)
+		if (p.v[k].choice == PLAN_UNCOVERED) {
+			if (sampled)
+				add_sampled(sampled, &p.v[k]);
 			continue;
+		}
 		if (*nr >= max) {
 			p_warn("more than %d sites: the rest are not recorded", max);
 			break;

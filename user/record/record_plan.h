@@ -3,6 +3,7 @@
 #ifndef CP_RECORD_PLAN_H
 #define CP_RECORD_PLAN_H
 
+#include <stdbool.h>
 #include "probe_site.h"
 
 #define RECORD_PLAN_MAX 64
@@ -17,17 +18,31 @@ struct record_plan_args {
 	const char *vmlinux;
 };
 
+/*
+ * The functions of the sites no probe can take: record samples them in the same session.
+ * @entry: the site is the function's entry (a copy routine): its own samples are kept, not
+ * those of copies it calls.
+ */
+struct record_plan_sampled {
+	char *func[CP_MAX_SITES]; /* "[MODULE:]FUNC", owned */
+	bool entry[CP_MAX_SITES];
+	size_t nr;
+};
+
 static inline int record_plan_wanted(const struct record_plan_args *a)
 {
 	return a->nr_presets + a->nr_sites + a->nr_entries;
 }
 
 /*
- * Plans every requested site, prints the plan (mechanism and reason per site) on stderr and
- * appends the sites that can be attached to @out (at most @max in all). Returns how many were
- * appended (0: nothing here can be probed), or -errno when planning itself failed.
+ * Plans every requested site, prints the plan (mechanism and reason per site, the coverage
+ * and each mechanism's cost) on stderr and appends the sites that can be attached to @out (at
+ * most @max in all); the functions of the others go to @sampled (may be NULL). Returns how
+ * many were appended (0: nothing here can be probed), or -errno when planning itself failed.
  */
-int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, int *nr, int max);
+int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, int *nr, int max,
+		      struct record_plan_sampled *sampled);
+void record_plan_sampled_free(struct record_plan_sampled *s);
 
 /*
  * The kernel functions the plan names (the presets' items, --site and --entry), without

@@ -335,7 +335,7 @@ static void sample_announce(void *rec, char *buf, size_t size)
 static int sample_wait(void *rec)
 {
 	struct sample_recorder *r = rec;
-	int n = sample_session_poll(r->ss, 100);
+	int n = sample_session_poll(r->ss, r->a->poll_ms ? r->a->poll_ms : 100);
 
 	if (n < 0 && errno != EINTR)
 		return n;
@@ -420,7 +420,7 @@ static void sample_print(void *rec, const struct profile *p, FILE *f)
 	const struct sample_recorder *r = rec;
 	const struct sample_meta *m = p->sample;
 	uint64_t copy = sample_agg_samples(r->agg), busy = m->total - m->idle;
-	size_t i;
+	size_t i, shown = 0;
 
 	fprintf(f,
 		"samples: %llu (%s at %u Hz, %.2f s), %llu idle; copy family %llu: %.1f%% of all, "
@@ -428,9 +428,12 @@ static void sample_print(void *rec, const struct profile *p, FILE *f)
 		(unsigned long long)m->total, m->event, m->hz, p->meta.duration_s,
 		(unsigned long long)m->idle, (unsigned long long)copy,
 		m->total ? 100.0 * copy / m->total : 0.0, busy ? 100.0 * copy / busy : 0.0);
-	for (i = 0; i < p->nr_sites && i < 10; i++) {
+	for (i = 0; i < p->nr_sites && shown < 10; i++) {
 		const struct profile_site *s = &p->sites[i];
 
+		if (!s->sample)
+			continue; /* a mixed recording's counted sites print themselves */
+		shown++;
 		fprintf(f,
 			"  %-22s %s+0x%llx [%s]: %llu samples (%.1f%%), length exact %llu, "
 			"approximate %llu, unknown %llu\n",
@@ -440,8 +443,8 @@ static void sample_print(void *rec, const struct profile *p, FILE *f)
 			(unsigned long long)s->sample->quality[LEN_APPROX],
 			(unsigned long long)s->sample->quality[LEN_UNKNOWN]);
 	}
-	if (p->nr_sites > 10)
-		fprintf(f, "  ... %zu more sites (copyprof report)\n", p->nr_sites - 10);
+	if (i < p->nr_sites)
+		fprintf(f, "  ... more sites (copyprof report)\n");
 	if (r->a->nr_keep)
 		fprintf(f,
 			"  %llu copy samples outside the plan's functions left out (--all keeps "
@@ -472,7 +475,7 @@ static void sample_close(void *rec)
 	free((void *)r->o.ranges);
 }
 
-static const struct recorder_ops sample_ops = {
+const struct recorder_ops record_sample_ops = {
 	.prepare = sample_prepare,
 	.open = sample_open,
 	.announce = sample_announce,
@@ -483,16 +486,25 @@ static const struct recorder_ops sample_ops = {
 	.interval = sample_interval,
 };
 
-int record_sample_run(const struct record_sample_args *a)
+void *record_sample_new(const struct record_sample_args *a)
 {
 	struct sample_recorder *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->a = a;
+	r->o = (struct sample_opts){ .comm = a->run.comm, .hz = a->hz, .event = a->event };
+	return r;
+}
+
+int record_sample_run(const struct record_sample_args *a)
+{
+	struct sample_recorder *r = record_sample_new(a);
 	int status;
 
 	if (!r)
 		return EXIT_RUNTIME;
-	r->a = a;
-	r->o = (struct sample_opts){ .comm = a->run.comm, .hz = a->hz, .event = a->event };
-	status = record_run(&a->run, &sample_ops, r);
+	status = record_run(&a->run, &record_sample_ops, r);
 	free(r);
 	return status;
 }

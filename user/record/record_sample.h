@@ -15,6 +15,7 @@ struct record_sample_args {
 	/* Keep only samples whose stack goes through one of these functions (0: keep all). */
 	const char *const *keep;
 	size_t nr_keep;
+	int poll_ms; /* how long each wait drains the ring buffer; 0: 100 ms */
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999
@@ -24,5 +25,12 @@ struct record_sample_args {
  * symbols are in copy_family already.
  */
 int record_sample_run(const struct record_sample_args *a);
+
+/*
+ * The sampling recorder on its own (record_run.h's steps), for a recording that also counts
+ * at probes (record_counted.c); free() it after its close step. NULL when out of memory.
+ */
+void *record_sample_new(const struct record_sample_args *a);
+extern const struct recorder_ops record_sample_ops;
 
 #endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0034-multiplex-profile: a mixed profile (a kprobe site, a multiplexed breakpoint site scaled
+# by enabled/running time, a sampled site) is read by report, merge, estimate, flamegraph and
+# export; scaled sites say so as perf stat does, exact ones do not, and the scaling widens the
+# estimate's interval. The recording itself is tested in the VM (tests/vm/t-multiplex.sh).
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+G="$ROOT/tests/golden"
+P="$G/profile-multiplexed.json"
+CM="$ROOT/examples/costmodels/cooperlake-8321hc-seed.json"
+cd "$TMP"
+
+expect_exit 0 "$COPYPROF" report -i "$P"
+expect_out "site 1: vmlinux:_copy_to_iter\+0xb5  \(hwbp, len=rdx\)"
+expect_out "scaled \(running 31% of the time\): 1100 calls counted in 0.620 of 2.000 s"
+expect_eq "only the multiplexed site is scaled" "$(grep -c 'scaled (running' "$TMP/out")" 1
+expect_out "calls 3549  bytes 9605744"
+
+# The fields survive a read and a write unchanged; an old profile without them stays exact.
+expect_exit 0 "$COPYPROF" report -i "$P" --json
+expect_eq "multiplex fields kept" "$(jq -c '.sites[1].multiplex' "$TMP/out")" \
+	'{"time_enabled_ns":2000000000,"time_running_ns":620000000,"running":0.31,"raw_calls":1100,"raw_bytes":2977600}'
+expect_eq "kprobe site has none" "$(jq '.sites[0].multiplex' "$TMP/out")" null
+jq 'del(.sites[1].multiplex)' "$P" > exact.json
+expect_exit 0 "$COPYPROF" report -i exact.json
+expect_eq "without the fields nothing is scaled" "$(grep -c 'scaled' "$TMP/out")" 0
+
+# merge: raw counts and times add up, the ratio stays; an exact recording of the same site
+# adds raw calls and no time.
+expect_exit 0 "$COPYPROF" merge -o m.json "$P" "$P"
+expect_out "site [0-9]+ vmlinux:_copy_to_iter\+0xb5: 7098 calls scaled \(running 31% of the time\)"
+expect_eq "merged times and raw counts" "$(jq -c '.sites[] | select(.symbol == "_copy_to_iter") |
+	.multiplex | [.time_enabled_ns, .time_running_ns, .raw_calls, .raw_bytes]' m.json)" \
+	'[4000000000,1240000000,2200,5955200]'
+expect_exit 0 "$COPYPROF" merge -o mx.json "$P" exact.json
+expect_eq "exact + scaled: raw adds the exact calls" "$(jq -c '.sites[] |
+	select(.symbol == "_copy_to_iter") | .multiplex | [.time_running_ns, .raw_calls]' mx.json)" \
+	'[620000000,4649]'
+
+# estimate: the scaled site is named so, and its scaling widens the interval.
+expect_exit 0 "$COPYPROF" estimate -i "$P" -m "$CM"
+expect_out "_copy_to_iter\+0xb5 \(hwbp, scaled \(running 31% of the time\)\)"
+expect_out "filemap_read\+0x2a0 \(kprobe\) "
+width() {
+	"$COPYPROF" estimate -i "$1" -m "$CM" --json |
+		jq '.inputs[0].families[] | select(.family == "memcpy") | .policies[] |
+			select(.threshold == 4096) | .ci_high - .ci_low'
+}
+w_scaled=$(width "$P") w_exact=$(width exact.json)
+[ -n "$w_scaled" ] && [ -n "$w_exact" ] || fail "estimate --json has no T=4096 interval"
+awk -v s="$w_scaled" -v e="$w_exact" 'BEGIN { exit !(s > e) }' ||
+	fail "the scaled profile's interval ($w_scaled) is not wider than the exact one's ($w_exact)"
+
+# flamegraph and export read the mixed profile.
+expect_exit 0 "$COPYPROF" flamegraph -i "$P" -o f.svg
+expect_exit 0 "$COPYPROF" export -i "$P" -f openmetrics
+expect_out "_copy_to_iter"
+echo "ok"

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest half of t-multiplex.sh (busybox sh, btrfs-zstd disk at /mnt): multiplexed hardware
+# breakpoints and mixed plans. Every run leaves NAME.json, NAME.out, NAME.err and NAME.rc in /out.
+# MUX_N (default 20000) sets the known-count loop's reads.
+
+. /bin/guest-lib.sh
+n=${MUX_N:-20000}
+
+# (a) Known counts: dd reads /dev/zero and writes /dev/null N times, 3000 bytes each. Eight
+# breakpoints, four debug registers: each entry below sees every read (or write) once with
+# length 3000 (rw_verify_area twice: the read and the write).
+if grep -q ' rep_stos_alternative$' /proc/kallsyms; then cz=rep_stos_alternative; else
+	cz=clear_user_erms; fi
+echo "$cz" >/out/clear_symbol
+echo "$n" >/out/mux_n
+run mux record --hwbp ksys_read,len=arg3 --hwbp vfs_read,len=arg3 --hwbp read_zero,len=arg3 \
+	--hwbp "$cz,len=rcx" --hwbp ksys_write,len=arg3 --hwbp vfs_write,len=arg3 \
+	--hwbp write_null,len=arg3 --hwbp rw_verify_area,len=arg4 --comm dd -o /out/mux.json -- \
+	dd if=/dev/zero of=/dev/null bs=3000 count="$n"
+
+# (b) -p iov_iter on a write and on a read workload; the read one also names the noinstr
+# memcpy routine, which no probe can take: it is sampled in the same recording.
+if grep -q ' memcpy_orig$' /proc/kallsyms && ! grep -q ' memcpy_erms$' /proc/kallsyms; then
+	mc=memcpy_orig; else mc=memcpy_erms; fi
+echo "$mc" >/out/memcpy_symbol
+yes "2026-11-30T09:00:00Z host042 GET /api/v1/item/12345 status=200 bytes=5120" |
+	head -c 20000000 >/tmp/data
+run iov_write record -p iov_iter -o /out/iov_write.json -- dd if=/tmp/data of=/mnt/data bs=3000
+sync
+echo 3 >/proc/sys/vm/drop_caches
+run iov_read record -p iov_iter --entry "$mc" -o /out/iov_read.json -- \
+	dd if=/mnt/data of=/dev/null bs=3000
+# (c) What a hit costs, for the planner's figures: one-byte reads of /dev/zero, bare, with a
+# kprobe and with a breakpoint on read_zero (one hit per read), at MUX_COST and 3 x MUX_COST
+# reads, so that the slope leaves out record's start and end (uptime, in 10 ms).
+if [ -n "${MUX_COST:-}" ]; then
+	up() { cut -d' ' -f1 /proc/uptime; }
+	for what in bare kprobe hwbp; do
+		for n in "$MUX_COST" $((3 * MUX_COST)); do
+			case $what in
+			bare) set -- ;;
+			kprobe) set -- copyprof record --kprobe read_zero,len=arg3 --comm dd -o /tmp/c.json -- ;;
+			hwbp) set -- copyprof record --hwbp read_zero,len=arg3 --comm dd -o /tmp/c.json -- ;;
+			esac
+			t0=$(up)
+			"$@" dd if=/dev/zero of=/dev/null bs=1 count="$n" >/dev/null 2>&1
+			echo "$what $n $t0 $(up)" >>/out/cost
+		done
+	done
+fi
+exit 0

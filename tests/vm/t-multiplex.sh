@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t-multiplex: more hardware breakpoint sites than debug registers on real Debian kernels (6.12
+# and 6.1 under qemu): every site rotated over the 4 registers, each count scaled by time
+# enabled / running and checked against a known count; -p iov_iter covers every planned site
+# of a read and of a write workload in one profile, with sampled sites next to the counted
+# ones. Usage: tests/vm/t-multiplex.sh [SERIES...] (default 6.12 6.1); MUX_N=reads.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/check-lib.sh"
+BIN=${COPYPROF_BIN:-$HERE/../../build/copyprof}
+work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-multiplex.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# The scaled count's error bound: docs/kernel-targets.md#multiplexed-breakpoints.
+MAX_ERR_PCT=${MAX_ERR_PCT:-50} # measured under TCG: at most 44.6%
+
+[[ -x $BIN ]] || { echo "t-multiplex: build $BIN first" >&2; exit 1; }
+command -v jq >/dev/null || { echo "skipped: needs jq"; exit 77; }
+
+test_kernel() {
+	local series=$1 out=$work/$1 rc=0 n sym want got err f
+	"$HERE/run.sh" --kernel "$series" --disk btrfs-zstd --bin "$BIN" \
+		--bin "$HERE/t-multiplex-guest.sh" --bin "$HERE/guest-lib.sh" --out "$out" \
+		--timeout 900 -- "MUX_N=${MUX_N:-20000} t-multiplex-guest.sh" > "$work/$series.log" 2>&1 || rc=$?
+	if ((rc == 4)); then echo "skipped: host setup for $series failed"; tail -3 "$work/$series.log"; exit 77; fi
+	check_eq "$series: guest ran" "$rc" 0
+	[[ -f $out/mux.rc ]] || { tail -40 "$work/$series.log"; failed=$((failed + 1)); return; }
+
+	f=$out/mux.json n=$(cat "$out/mux_n")
+	check_eq "$series: 8 breakpoints record ($(head -c 300 "$out/mux.err"))" "$(cat "$out/mux.rc")" 0
+	check_eq "$series: 8 sites, all multiplexed" "$(jq '[.sites[] | select(.mechanism == "hwbp" and
+		.multiplex != null)] | length' "$f")" 8
+	check_eq "$series: rotation said" "$(grep -c 'share 4 debug registers' "$out/mux.err")" 1
+	# Each site ran part of the time, none all of it; raw counts are below the scaled ones.
+	check_jq "$series: every site ran between 20% and 80% of the time" \
+		'[.sites[].multiplex.running] | all(. > 0.2 and . < 0.8)' "$f"
+	check_jq "$series: raw calls below scaled calls" \
+		'[.sites[] | .multiplex.raw_calls < .calls] | all' "$f"
+	for sym in ksys_read vfs_read read_zero "$(cat "$out/clear_symbol")" ksys_write vfs_write \
+		write_null rw_verify_area; do
+		want=$n; [[ $sym == rw_verify_area ]] && want=$((2 * n))
+		# 3000-byte calls: the bucket [2944, 3072) holds them and nothing else dd does.
+		got=$(jq --arg s "$sym" '[.sites[] | select(.symbol == $s)][0] |
+			[.buckets[] | select(.lo <= 3000 and .hi > 3000)][0].count // 0' "$f")
+		err=$(awk -v g="$got" -v w="$want" 'BEGIN { e = (g - w) / w * 100; printf "%.2f", e }')
+		echo "# $series $sym: scaled $got, known $want, error $err%, running $(jq --arg s "$sym" \
+			'[.sites[] | select(.symbol == $s)][0].multiplex.running' "$f")"
+		check_eq "$series: $sym scaled count within $MAX_ERR_PCT% of $want ($got, $err%)" \
+			"$(awk -v e="$err" -v m="$MAX_ERR_PCT" 'BEGIN { print (e < 0 ? -e : e) <= m }')" 1
+	done
+	check_eq "$series: report says scaled" "$("$BIN" report -i "$f" | grep -c 'scaled (running [0-9]*% of the time)')" 8
+
+	local io
+	for io in iov_write iov_read; do
+		f=$out/$io.json
+		check_eq "$series: $io record exit ($(head -c 300 "$out/$io.err"))" "$(cat "$out/$io.rc")" 0
+		check_eq "$series: $io plan says the coverage" \
+			"$(grep -cE '^  [0-9]+ sites: [0-9]+ kprobe, [0-9]+ breakpoint' "$out/$io.err")" 1
+		# Every site of the plan is in the profile: one profile site per planned kprobe/hwbp.
+		check_eq "$series: $io: every planned probe site is in the profile" \
+			"$(grep -cE '^  (kprobe|hwbp) ' "$out/$io.err")" \
+			"$(jq '[.sites[] | select(.mechanism != "sample")] | length' "$f")"
+		check_eq "$series: $io: no site left uncovered by the iov_iter preset" \
+			"$(grep -E '^  sample ' "$out/$io.err" | grep -vc memcpy || true)" 0
+		check_jq "$series: $io: lib/iov_iter.c sites counted" '[.sites[] | select(.mechanism ==
+			"hwbp" and (.symbol | test("iter")))] | length > 0' "$f"
+		grep -E 'sites:|cost:' "$out/$io.err" | sed "s/^/# $series $io: /"
+	done
+	check_jq "$series: iov_write: copy_page_from_iter_atomic copied the data" \
+		'[.sites[] | select(.symbol == "copy_page_from_iter_atomic") | .calls] | add > 0' \
+		"$out/iov_write.json"
+	check_jq "$series: iov_read: _copy_to_iter copied the data" \
+		'[.sites[] | select(.symbol == "_copy_to_iter") | .calls] | add > 0' "$out/iov_read.json"
+	check_jq "$series: iov_read: $(cat "$out/memcpy_symbol") sampled in the same profile" \
+		"[.sites[] | select(.mechanism == \"sample\" and .leaf == \"$(cat "$out/memcpy_symbol")\")] | length > 0" \
+		"$out/iov_read.json"
+	check_jq "$series: iov_read: only that function's samples kept" \
+		"[.sites[] | select(.mechanism == \"sample\") | .leaf] | unique == [\"$(cat "$out/memcpy_symbol")\"]" \
+		"$out/iov_read.json"
+	local cm=$HERE/../../examples/costmodels/cooperlake-8321hc-seed.json
+	for cmd in report "estimate -m $cm" "flamegraph -o $work/f.svg" "export -f openmetrics"; do
+		# shellcheck disable=SC2086
+		check_eq "$series: $cmd reads the mixed profile" \
+			"$("$BIN" $cmd -i "$out/iov_read.json" >/dev/null 2>"$work/cmd.err"; echo $?)" 0
+	done
+	[[ -z ${MUX_KEEP:-} ]] || cp -r "$out" "$MUX_KEEP/"
+	check_eq "$series: merge reads it" "$("$BIN" merge -o "$work/m.json" "$out/iov_read.json" \
+		"$out/iov_write.json" >/dev/null; echo $?)" 0
+}
+
+(($#)) || set -- 6.12 6.1
+for s in "$@"; do test_kernel "$s"; done
+checks_done

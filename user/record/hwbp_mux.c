@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hwbp_mux.c: rotate a few hardware breakpoint events over many sites, timing each site */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <bpf/libbpf.h>
+#include "hwbp_mux.h"
+#include "lib/log.h"
+#include "lib/monotime.h"
+
+struct mux_site {
+	struct hwbp_mux_site s;
+	int slot;	  /* the debug register holding it, or -1 */
+	bool bad;	  /* the kernel refused to move a breakpoint there: out of the rotation */
+	double on_since;  /* monotonic seconds, while on a register */
+	double running_s; /* time on a register, summed */
+};
+
+struct hwbp_mux {
+	struct mux_site *v;
+	size_t n;
+	int slots, nr_cpus;
+	int *cpu_fds;			   /* slots x nr_cpus, -1 where none */
+	struct bpf_link **links;	   /* slots x nr_cpus */
+	uint64_t addr[HWBP_MUX_MAX_SLOTS]; /* where each slot's events are */
+	size_t pos;			   /* the first site of the current window */
+	double start, end, last;
+	uint64_t rotations;
+	bool stopped;
+};
+
+static int *fd_at(struct hwbp_mux *m, int slot, int cpu)
+{
+	return &m->cpu_fds[slot * m->nr_cpus + cpu];
+}
+
+/* Closes slot @slot's events on every CPU. */
+static void close_slot(struct hwbp_mux *m, int slot)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		bpf_link__destroy(m->links[slot * m->nr_cpus + cpu]);
+		m->links[slot * m->nr_cpus + cpu] = NULL;
+		if (*fd_at(m, slot, cpu) >= 0)
+			close(*fd_at(m, slot, cpu));
+		*fd_at(m, slot, cpu) = -1;
+	}
+}
+
+/* Opens slot @slot at @addr on every CPU: 0, -ENOSPC (no register left), or another -errno. */
+static int open_slot(struct hwbp_mux *m, struct hist_session *hs, int slot, uint64_t addr)
+{
+	int cpu, fd, err;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		fd = hist_session_open_bp(addr, cpu);
+		if (fd < 0 && errno == ENODEV)
+			continue; /* offline or absent CPU */
+		if (fd < 0) {
+			err = -errno;
+			close_slot(m, slot);
+			if (err != -ENOSPC)
+				p_err("cannot set a hardware breakpoint at 0x%llx on CPU %d: %s%s",
+				      (unsigned long long)addr, cpu, strerror(-err),
+				      hist_session_bp_reason(err));
+			return err;
+		}
+		*fd_at(m, slot, cpu) = fd;
+		m->links[slot * m->nr_cpus + cpu] = hist_session_attach_bp_fd(hs, fd);
+		if (!m->links[slot * m->nr_cpus + cpu]) {
+			err = -errno;
+			p_err("cannot attach to the breakpoint at 0x%llx: %s",
+			      (unsigned long long)addr, strerror(-err));
+			close_slot(m, slot);
+			return err;
+		}
+	}
+	m->addr[slot] = addr;
+	return 0;
+}
+
+struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_site *v, size_t n)
+{
+	struct hwbp_mux *m = calloc(1, sizeof(*m));
+	size_t i;
+	int slot, err = 0;
+
+	if (!m)
+		goto nomem;
+	m->nr_cpus = hist_session_nr_cpus(hs);
+	m->v = calloc(n, sizeof(*m->v));
+	m->cpu_fds = malloc(sizeof(int) * HWBP_MUX_MAX_SLOTS * (size_t)m->nr_cpus);
+	m->links = calloc((size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus, sizeof(*m->links));
+	if (!m->v || !m->cpu_fds || !m->links)
+		goto nomem;
+	for (i = 0; i < (size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus; i++)
+		m->cpu_fds[i] = -1;
+	m->n = n;
+	for (i = 0; i < n; i++) {
+		m->v[i] = (struct mux_site){ .s = v[i], .slot = -1 };
+		if (hist_session_bp_site(hs, v[i].addr, v[i].id))
+			goto fail;
+	}
+	/* As many registers as every CPU has free (a debugger may hold some). */
+	for (slot = 0; slot < HWBP_MUX_MAX_SLOTS && (size_t)slot < n; slot++) {
+		err = open_slot(m, hs, slot, v[slot].addr);
+		if (err)
+			break;
+	}
+	m->slots = slot;
+	if (!m->slots) {
+		if (err == -ENOSPC)
+			p_err("no debug register is free on some CPU (a debugger or another "
+			      "tracer holds them all)");
+		goto fail;
+	}
+	m->start = m->last = monotime_s();
+	for (slot = 0; slot < m->slots; slot++) {
+		m->v[slot].slot = slot;
+		m->v[slot].on_since = m->start;
+	}
+	return m;
+nomem:
+	p_err("out of memory");
+fail:
+	hwbp_mux_free(m);
+	return NULL;
+}
+
+int hwbp_mux_slots(const struct hwbp_mux *m)
+{
+	return m->slots;
+}
+
+/* Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved. */
+static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_X,
+		.bp_addr = addr,
+		.bp_len = sizeof(long),
+		.sample_period = 1,
+		.exclude_user = 1,
+	};
+	int cpu, back, err;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (*fd_at(m, slot, cpu) < 0)
+			continue;
+		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr))
+			continue;
+		err = -errno;
+		attr.bp_addr = m->addr[slot];
+		for (back = 0; back < cpu; back++)
+			if (*fd_at(m, slot, back) >= 0)
+				ioctl(*fd_at(m, slot, back), PERF_EVENT_IOC_MODIFY_ATTRIBUTES,
+				      &attr);
+		return err;
+	}
+	m->addr[slot] = addr;
+	return 0;
+}
+
+static bool in_window(const struct hwbp_mux *m, size_t pos, size_t i)
+{
+	size_t d = (i + m->n - pos) % m->n;
+
+	return d < (size_t)m->slots;
+}
+
+/* The next site in rotation order from @i that the kernel has not refused. */
+static size_t next_good(const struct hwbp_mux *m, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < m->n; k++, i = (i + 1) % m->n)
+		if (!m->v[i].bad)
+			break;
+	return i;
+}
+
+void hwbp_mux_tick(struct hwbp_mux *m)
+{
+	double t0, t1, t;
+	size_t i, pos;
+	int slot;
+
+	if (m->stopped || m->n <= (size_t)m->slots)
+		return;
+	t0 = monotime_s();
+	if ((t0 - m->last) * 1000 < HWBP_MUX_PERIOD_MS)
+		return;
+	/*
+	 * The next window: the sites after the current one, in the order given (sites of one
+	 * function are next to each other, so they mostly share windows). A site in both
+	 * windows keeps its register; the others change places.
+	 */
+	pos = (m->pos + (size_t)m->slots) % m->n;
+	for (i = 0; i < m->n; i++) {
+		struct mux_site *s = &m->v[i];
+		size_t j;
+
+		if (s->slot < 0 || in_window(m, pos, i))
+			continue;
+		slot = s->slot;
+		for (j = 0; j < m->n; j++) {
+			struct mux_site *e = &m->v[j];
+
+			if (e->slot >= 0 || e->bad || !in_window(m, pos, j))
+				continue;
+			if (move_slot(m, slot, e->s.addr)) {
+				p_warn("cannot move a breakpoint to 0x%llx: %s; that site records "
+				       "nothing",
+				       (unsigned long long)e->s.addr, strerror(errno));
+				e->bad = true;
+				continue;
+			}
+			t = monotime_s();
+			s->running_s += t - s->on_since;
+			s->slot = -1;
+			e->slot = slot;
+			e->on_since = t;
+			break;
+		}
+	}
+	t1 = monotime_s();
+	m->pos = next_good(m, pos);
+	m->last = t1;
+	m->rotations++;
+}
+
+void hwbp_mux_stop(struct hwbp_mux *m)
+{
+	size_t i;
+	int slot, cpu;
+
+	if (!m || m->stopped)
+		return;
+	for (slot = 0; slot < m->slots; slot++)
+		for (cpu = 0; cpu < m->nr_cpus; cpu++)
+			if (*fd_at(m, slot, cpu) >= 0)
+				ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_DISABLE, 0);
+	m->end = monotime_s();
+	for (i = 0; i < m->n; i++)
+		if (m->v[i].slot >= 0)
+			m->v[i].running_s += m->end - m->v[i].on_since;
+	m->stopped = true;
+}
+
+void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint64_t *running)
+{
+	double end = m->stopped ? m->end : monotime_s();
+
+	*enabled = (uint64_t)((end - m->start) * 1e9);
+	*running = (uint64_t)(m->v[i].running_s * 1e9);
+	if (*running > *enabled)
+		*running = *enabled;
+}
+
+uint64_t hwbp_mux_rotations(const struct hwbp_mux *m)
+{
+	return m->rotations;
+}
+
+void hwbp_mux_free(struct hwbp_mux *m)
+{
+	int slot;
+
+	if (!m)
+		return;
+	for (slot = 0; m->cpu_fds && slot < HWBP_MUX_MAX_SLOTS; slot++)
+		close_slot(m, slot);
+	free(m->cpu_fds);
+	free(m->links);
+	free(m->v);
+	free(m);
+}

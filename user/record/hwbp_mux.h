@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* hwbp_mux.h: more breakpoint sites than debug registers: a few events rotated over them */
+#ifndef CP_HWBP_MUX_H
+#define CP_HWBP_MUX_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "hist_session.h"
+
+/* How long each window of sites holds the debug registers (docs/kernel-targets.md). */
+#define HWBP_MUX_PERIOD_MS 20
+#define HWBP_MUX_MAX_SLOTS 4 /* x86 debug registers per CPU */
+
+struct hwbp_mux;
+
+/* One multiplexed site: its instruction's address and its id in the hist session. */
+struct hwbp_mux_site {
+	uint64_t addr;
+	uint32_t id;
+};
+
+/*
+ * Opens as many breakpoint events per CPU as there are free debug registers (at most 4; all
+ * CPUs get the same number) on the first sites and starts every site's clock. Sites must have
+ * distinct addresses. Prints why and returns NULL on failure.
+ */
+struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_site *v, size_t n);
+/* The debug registers used per CPU. */
+int hwbp_mux_slots(const struct hwbp_mux *m);
+/* Moves the events to the next window of sites when HWBP_MUX_PERIOD_MS have passed. */
+void hwbp_mux_tick(struct hwbp_mux *m);
+/* Stops counting (events disabled) and closes every site's clock. */
+void hwbp_mux_stop(struct hwbp_mux *m);
+/* Site @i's (input order) nanoseconds recording and nanoseconds on a debug register. */
+void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint64_t *running);
+/* Number of rotations done. */
+uint64_t hwbp_mux_rotations(const struct hwbp_mux *m);
+/* Detaches and closes every event; NULL is fine. */
+void hwbp_mux_free(struct hwbp_mux *m);
+
+#endif

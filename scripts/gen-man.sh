@@ -59,9 +59,10 @@ page() {
 
 while IFS= read -r line; do
 	if [ "$line" = '.\" @COMMANDS@' ]; then
+		# A help line that starts with "..." is text, not a roff request.
 		for c in $commands; do
 			page "$c"
-		done
+		done | sed 's/^\.\./\\\&../'
 	else
 		printf '%s\n' "$line"
 	fi

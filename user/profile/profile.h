@@ -76,6 +76,7 @@ struct profile {
 	struct sample_meta *sample; /* sampled recordings only (profile_sample.h) */
 	struct profile_site *sites;
 	size_t nr_sites;
+	size_t cap_sites; /* allocated slots of sites (profile_add_site() doubles them) */
 	struct profile_group *groups; /* empty unless merged */
 	size_t nr_groups;
 };

@@ -224,7 +224,8 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 			return -ENOMEM;
 		di->nr_stacks++;
 	}
-	qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), cmp_stack_q);
+	if (di->nr_stacks) /* none: di->stacks is NULL, which qsort may not take */
+		qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), cmp_stack_q);
 	return 0;
 }
 
@@ -417,7 +418,8 @@ static int sort_canonical(struct profile *out)
 	for (i = 0; i < out->nr_sites; i++)
 		out->sites[i].group = rank[out->sites[i].group];
 	memcpy(out->groups, sorted, out->nr_groups * sizeof(*sorted));
-	qsort(out->sites, out->nr_sites, sizeof(*out->sites), cmp_site_q);
+	if (out->nr_sites)
+		qsort(out->sites, out->nr_sites, sizeof(*out->sites), cmp_site_q);
 	for (i = 0; i < out->nr_sites; i++)
 		out->sites[i].id = (uint32_t)i;
 	free(sorted);

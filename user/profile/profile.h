@@ -14,6 +14,12 @@
 
 #define PROFILE_FORMAT "copyprof-profile"
 #define PROFILE_VERSION 1
+/*
+ * What profile_read() accepts (docs/profile-format.md#limits): a file's JSON tree and the
+ * sites' histograms (337 buckets each, dense) cost memory in proportion, so both are bounded.
+ */
+#define PROFILE_MAX_BYTES (256ULL << 20)
+#define PROFILE_MAX_SITES 250000
 
 /*
  * Who called an entry site (a kernel function probed at its first instruction), found from the

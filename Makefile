@@ -58,7 +58,7 @@ FUZZ_CFLAGS    = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample demo \
+.PHONY: all clean install deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale demo \
 	format format-check check-layers golden
 all: $(OUTPUT)/copyprof
 
@@ -221,6 +221,10 @@ bench: $(OUTPUT)/copyprof $(WORKLOADS)
 
 bench-calibrate: $(OUTPUT)/copyprof
 	./bench/perfbench_compare.sh $(OUTPUT)
+
+# estimate and merge by number of sites: time and peak RSS (docs/benchmarks.md).
+bench-scale: $(OUTPUT)/copyprof
+	./bench/scale.sh $(OUTPUT)
 
 bench-sample: $(OUTPUT)/copyprof
 	./bench/sample_overhead.sh $(OUTPUT)

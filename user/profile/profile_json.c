@@ -475,7 +475,7 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 		return -EINVAL;
 	}
 	if (json_object_array_length(sites) > PROFILE_MAX_SITES) {
-		p_err("%s: %zu sites; copyprof reads at most %d sites per profile (about 17 KB of "
+		p_err("%s: %zu sites; copyprof reads at most %d sites per profile (about 16.5 KB of "
 		      "memory each, docs/profile-format.md#limits): merge or estimate fewer hosts "
 		      "at "
 		      "once",

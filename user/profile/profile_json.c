@@ -475,10 +475,9 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 		return -EINVAL;
 	}
 	if (json_object_array_length(sites) > PROFILE_MAX_SITES) {
-		p_err("%s: %zu sites; copyprof reads at most %d sites per profile (about 16.5 KB of "
-		      "memory each, docs/profile-format.md#limits): merge or estimate fewer hosts "
-		      "at "
-		      "once",
+		p_err("%s: %zu sites; copyprof reads at most %d sites per profile (about 16.5 KB "
+		      "of memory each, docs/profile-format.md#limits): merge or estimate fewer "
+		      "hosts at once",
 		      name, json_object_array_length(sites), PROFILE_MAX_SITES);
 		return -E2BIG;
 	}

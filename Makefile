@@ -46,10 +46,19 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
 FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*.c))
+# The parser fuzzers link the library built again with clang and the sanitizers, into its own
+# folder and archive (only the objects a target needs are linked). fuzz_asmref needs asm-ref only.
+FUZZ_LIB_SRCS := $(wildcard user/lib/*.c user/kernel/*.c user/sites/*.c user/profile/*.c \
+		 user/calib/*.c user/estimate/*.c flamegraph/*.c)
+FUZZ_OBJDIR   := $(OUTPUT)/fuzz-obj
+FUZZ_LIB      := $(FUZZ_OBJDIR)/libcopyprof-fuzz.a
+FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize=function
+FUZZ_CFLAGS    = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
+		 $(REQUIRED_CFLAGS) -Itests/fuzz
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample demo \
+.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale demo \
 	format format-check check-layers golden
 all: $(OUTPUT)/copyprof
 
@@ -122,10 +131,32 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.c %.o,$^) -lcmocka $(LDLIBS) -o $@
 
 # libFuzzer targets: clang with the fuzzer and address sanitizer runtimes (libclang-rt-dev).
-$(OUTPUT)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(ASM_OBJS) $(ASM_CSRCS)
+$(OUTPUT)/tests/fuzz_asmref: tests/fuzz/fuzz_asmref.c $(ASM_OBJS) $(ASM_CSRCS)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address -Iasm-ref $(filter %.c %.o,$^) -o $@
+
+# The parser fuzzers (tests/cli/t0021-fuzz-parsers.sh): address + undefined behaviour sanitizers,
+# linked dynamically (the copyprof binary itself stays static).
+$(FUZZ_OBJDIR)/%.o: %.c | $(SKELS)
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_OBJDIR)/presets_builtin.o: $(OUTPUT)/presets_builtin.c
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_LIB): $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(FUZZ_LIB_SRCS)) $(FUZZ_OBJDIR)/presets_builtin.o
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(OUTPUT)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) tests/fuzz/fuzz_file.h
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) \
+		$(LDLIBS) -o $@
 
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
@@ -198,6 +229,10 @@ bench: $(OUTPUT)/copyprof $(WORKLOADS)
 
 bench-calibrate: $(OUTPUT)/copyprof
 	./bench/perfbench_compare.sh $(OUTPUT)
+
+# estimate and merge by number of sites: time and peak RSS (docs/benchmarks.md).
+bench-scale: $(OUTPUT)/copyprof
+	./bench/scale.sh $(OUTPUT)
 
 bench-sample: $(OUTPUT)/copyprof
 	./bench/sample_overhead.sh $(OUTPUT)

@@ -9,7 +9,7 @@ packages=(
 	make gcc clang clang-format llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
 	libjson-c-dev libcapstone-dev liblzma-dev libdw-dev libbz2-dev
 	# tests and benchmarks
-	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils
+	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils time
 	# flame graph tests: a real browser (headless) and its WebDriver
 	chromium chromium-driver curl
 	# export: pprof's protobuf in C; its tests read the output with protoc, Go's pprof, promtool

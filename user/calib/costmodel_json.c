@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* costmodel_json.c: the cost model's JSON form (docs/costmodel-format.md), written and read */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,9 +139,10 @@ static void meta_from_json(json_object *o, struct costmodel *m)
 		m->timer_overhead_cycles = d;
 	if (!jsonr_num(o, "timer_step_cycles", &d))
 		m->timer_step_cycles = d;
-	if (!jsonr_num(o, "cpu", &d))
+	/* Out of int's range (1e300) is no CPU or run count: the default stays. */
+	if (!jsonr_num(o, "cpu", &d) && d >= -1 && d <= INT_MAX)
 		m->cpu = (int)d;
-	if (!jsonr_num(o, "runs", &d))
+	if (!jsonr_num(o, "runs", &d) && d >= 0 && d <= INT_MAX)
 		m->runs = (int)d;
 	m->meta.cpu_flags = jsonr_strv(o, "cpu_flags", &m->meta.nr_cpu_flags);
 }
@@ -212,7 +214,7 @@ static int curve_from_json(json_object *o, struct costmodel *m, const char *name
 		c->align_dst = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 0));
 		c->align_src = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 1));
 	}
-	if (!jsonr_num(o, "threshold", &t) && t >= 0)
+	if (!jsonr_num(o, "threshold", &t) && t >= 0 && t < 0x1p62)
 		c->threshold = (int64_t)t;
 	if (!json_object_object_get_ex(o, "points", &points) ||
 	    !json_object_is_type(points, json_type_array)) {

@@ -28,17 +28,18 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 		 const struct est_policy *pol, size_t np, const struct est_site *only,
 		 struct est_acc *a, bool full)
 {
-	size_t i, p;
+	/* One site (the per-site rows) visits that site alone: linear in sites, not quadratic. */
+	size_t i = only ? (size_t)(only - in->sites) : 0, end = only ? i + 1 : in->nr_sites, p;
 	int b;
 
 	memset(a, 0, sizeof(*a));
-	for (i = 0; i < in->nr_sites; i++) {
+	for (; i < end; i++) {
 		const struct est_site *s = &in->sites[i];
 
 		double site_total[EST_MAX_POLICIES] = { 0 };
 		double running = s->running > 0 && s->running < 1 ? s->running : 1;
 
-		if (s->family != f || (only && s != only))
+		if (s->family != f)
 			continue;
 		for (b = 0; b < CP_NBUCKETS; b++) {
 			uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);

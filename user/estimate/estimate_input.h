@@ -33,6 +33,7 @@ struct est_input {
 	double sample_hz;      /* sampled: samples per second per CPU; 0 if unknown */
 	struct est_site *sites;
 	size_t nr_sites;
+	size_t cap_sites; /* allocated slots of sites (doubled as rows are added) */
 };
 
 /* One input per group of @p (one in all for an unmerged profile); *@nr inputs. 0 or -ENOMEM. */

@@ -124,6 +124,62 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+/*
+ * The output's sites by key (same_site()), so that each input site finds its sum in O(1) and a
+ * merge is linear in sites: open addressing, slots hold a site's index + 1 (0 is empty).
+ */
+struct site_index {
+	size_t *slots;
+	size_t cap; /* a power of two, at least twice the number of sites */
+};
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (s = s ?: ""; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return (h ^ 0xff) * 0x100000001b3ULL; /* a separator: "ab","c" differs from "a","bc" */
+}
+
+static uint64_t hash_site(const struct profile_site *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ s->group;
+
+	h = hash_str(hash_str(h, s->target), s->symbol);
+	h = (h ^ s->offset) * 0x100000001b3ULL;
+	h = hash_str(hash_str(h, s->mechanism), s->len_arg);
+	return h ^ (h >> 29);
+}
+
+/* The slot of @key: the one holding its site, or the empty one where it would go. */
+static size_t *site_index_slot(const struct site_index *x, const struct profile *out,
+			       const struct profile_site *key)
+{
+	size_t i = (size_t)hash_site(key) & (x->cap - 1);
+
+	while (x->slots[i] && !same_site(&out->sites[x->slots[i] - 1], key))
+		i = (i + 1) & (x->cap - 1);
+	return &x->slots[i];
+}
+
+/* Room for one more site: the table stays at most half full. */
+static int site_index_reserve(struct site_index *x, const struct profile *out)
+{
+	struct site_index n;
+	size_t i;
+
+	if ((out->nr_sites + 1) * 2 <= x->cap)
+		return 0;
+	n.cap = x->cap ? x->cap * 2 : 1024;
+	n.slots = calloc(n.cap, sizeof(*n.slots));
+	if (!n.slots)
+		return -ENOMEM;
+	for (i = 0; i < out->nr_sites; i++)
+		*site_index_slot(&n, out, &out->sites[i]) = i + 1;
+	free(x->slots);
+	*x = n;
+	return 0;
+}
+
 static int cmp_stack_q(const void *pa, const void *pb)
 {
 	const struct sample_stack *a = pa, *b = pb;
@@ -169,7 +225,8 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 			return -ENOMEM;
 		di->nr_stacks++;
 	}
-	qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), cmp_stack_q);
+	if (di->nr_stacks) /* none: di->stacks is NULL, which qsort may not take */
+		qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), cmp_stack_q);
 	return 0;
 }
 
@@ -211,20 +268,24 @@ static int add_callers(struct profile_site *d, const struct profile_site *s)
 	return 0;
 }
 
-static int add_site(struct profile *out, const struct profile_site *s, uint32_t gi)
+static int add_site(struct profile *out, struct site_index *x, const struct profile_site *s,
+		    uint32_t gi)
 {
 	struct profile_site key = *s, *d = NULL;
-	size_t i;
+	size_t *slot;
 	int b;
 
 	key.group = gi;
-	for (i = 0; i < out->nr_sites && !d; i++)
-		if (same_site(&out->sites[i], &key))
-			d = &out->sites[i];
+	if (site_index_reserve(x, out))
+		return -ENOMEM;
+	slot = site_index_slot(x, out, &key);
+	if (*slot)
+		d = &out->sites[*slot - 1];
 	if (!d) {
 		d = profile_add_site(out);
 		if (!d)
 			return -ENOMEM;
+		*slot = out->nr_sites;
 		d->group = gi;
 		d->target = dup_or_null(s->target);
 		d->symbol = dup_or_null(s->symbol);
@@ -260,7 +321,8 @@ static int add_site(struct profile *out, const struct profile_site *s, uint32_t 
 	return s->sample ? add_sample_info(d, s->sample) : 0;
 }
 
-static int add_profile(struct profile *out, const struct profile *p, double *duration, char **start)
+static int add_profile(struct profile *out, struct site_index *x, const struct profile *p,
+		       double *duration, char **start)
 {
 	uint32_t map[p->nr_groups ? p->nr_groups : 1];
 	size_t i;
@@ -301,7 +363,7 @@ static int add_profile(struct profile *out, const struct profile *p, double *dur
 		err = add_to_group(out, &v, &map[i]);
 	}
 	for (i = 0; !err && i < p->nr_sites; i++)
-		err = add_site(out, &p->sites[i], map[p->nr_groups ? p->sites[i].group : 0]);
+		err = add_site(out, x, &p->sites[i], map[p->nr_groups ? p->sites[i].group : 0]);
 	*duration = round_us(*duration + p->meta.duration_s);
 	if (p->meta.start && (!*start || strcmp(p->meta.start, *start) < 0))
 		*start = p->meta.start;
@@ -362,7 +424,8 @@ static int sort_canonical(struct profile *out)
 	for (i = 0; i < out->nr_sites; i++)
 		out->sites[i].group = rank[out->sites[i].group];
 	memcpy(out->groups, sorted, out->nr_groups * sizeof(*sorted));
-	qsort(out->sites, out->nr_sites, sizeof(*out->sites), cmp_site_q);
+	if (out->nr_sites)
+		qsort(out->sites, out->nr_sites, sizeof(*out->sites), cmp_site_q);
 	for (i = 0; i < out->nr_sites; i++)
 		out->sites[i].id = (uint32_t)i;
 	free(sorted);
@@ -395,13 +458,15 @@ static int fill_meta(struct profile *out, double duration, const char *start)
 int merge_profiles(struct profile *const *in, size_t n, struct profile **out)
 {
 	struct profile *p = profile_new();
+	struct site_index index = { 0 };
 	double duration = 0;
 	char *start = NULL;
 	size_t i;
 	int err = p ? 0 : -ENOMEM;
 
 	for (i = 0; !err && i < n; i++)
-		err = add_profile(p, in[i], &duration, &start);
+		err = add_profile(p, &index, in[i], &duration, &start);
+	free(index.slots);
 	if (!err && !p->nr_groups)
 		err = -EINVAL;
 	if (!err)

@@ -13,10 +13,17 @@ struct profile_site *profile_add_site(struct profile *p)
 {
 	struct profile_site *sites, *s;
 
-	sites = realloc(p->sites, (p->nr_sites + 1) * sizeof(*sites));
-	if (!sites)
-		return NULL;
-	p->sites = sites;
+	/* Doubling: a profile of n sites costs O(n) copies, not O(n^2) (bench/scale.sh). */
+	if (p->nr_sites >= p->cap_sites) {
+		size_t cap = p->nr_sites < 16 ? 16 : 2 * p->nr_sites;
+
+		sites = realloc(p->sites, cap * sizeof(*sites));
+		if (!sites)
+			return NULL;
+		p->sites = sites;
+		p->cap_sites = cap;
+	}
+	sites = p->sites;
 	s = &sites[p->nr_sites];
 	*s = (struct profile_site){ .id = (uint32_t)p->nr_sites };
 	p->nr_sites++;

@@ -17,6 +17,12 @@ struct site_mux; /* profile_mux.h */
 
 #define PROFILE_FORMAT "copyprof-profile"
 #define PROFILE_VERSION 1
+/*
+ * What profile_read() accepts (docs/profile-format.md#limits): a file's JSON tree and the
+ * sites' histograms (337 buckets each, dense) cost memory in proportion, so both are bounded.
+ */
+#define PROFILE_MAX_BYTES (256ULL << 20)
+#define PROFILE_MAX_SITES 250000
 
 /*
  * Who called an entry site (a kernel function probed at its first instruction), found from the
@@ -81,6 +87,7 @@ struct profile {
 	struct profile_dispatch *dispatch; /* meta.dispatch: kernel recordings; NULL if absent */
 	struct profile_site *sites;
 	size_t nr_sites;
+	size_t cap_sites; /* allocated slots of sites (profile_add_site() doubles them) */
 	struct profile_group *groups; /* empty unless merged */
 	size_t nr_groups;
 };

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/log.h"
@@ -479,6 +480,13 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 		p_err("%s: profile has no \"sites\" array", name);
 		return -EINVAL;
 	}
+	if (json_object_array_length(sites) > PROFILE_MAX_SITES) {
+		p_err("%s: %zu sites; copyprof reads at most %d sites per profile (about 16.5 KB "
+		      "of memory each, docs/profile-format.md#limits): merge or estimate fewer "
+		      "hosts at once",
+		      name, json_object_array_length(sites), PROFILE_MAX_SITES);
+		return -E2BIG;
+	}
 	p = profile_new();
 	if (!p)
 		return -ENOMEM;
@@ -511,12 +519,21 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 int profile_read(const char *path, struct profile **out)
 {
 	json_object *root;
+	struct stat st;
 	int err;
 
 	if (access(path, R_OK)) {
 		err = -errno;
 		p_err("cannot read profile %s: %s", path, strerror(errno));
 		return err;
+	}
+	/* Checked before parsing: json-c's tree takes about 10 times the file's size. */
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > PROFILE_MAX_BYTES) {
+		p_err("%s: %llu MiB; copyprof reads profiles of at most %llu MiB "
+		      "(docs/profile-format.md#limits): merge or estimate fewer hosts at once",
+		      path, (unsigned long long)st.st_size >> 20,
+		      (unsigned long long)PROFILE_MAX_BYTES >> 20);
+		return -E2BIG;
 	}
 	root = json_object_from_file(path);
 	if (!root) {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
+# regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
+# golden files, examples/data, presets/). Any crash, leak or UBSan report fails; the number of
+# executions per target is printed. FUZZ_SECONDS (default 10) bounds each run; the run's length
+# never decides the result (a slow machine runs fewer inputs, nothing else).
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+SECONDS_EACH=${FUZZ_SECONDS:-10}
+G="$ROOT/tests/golden"
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+
+# seed TARGET: the seed corpus of TARGET in $TMP/corpus/TARGET.
+seed() {
+	local d="$TMP/corpus/$1"
+	mkdir -p "$d"
+	case $1 in
+	profile) cp "$G"/profile-*.json "$d/" ;;
+	costmodel) cp "$G"/costmodel-*.json "$ROOT"/examples/costmodels/*.json "$d/" ;;
+	hist)
+		cp "$ROOT"/examples/data/fleetbench-2023/*.txt "$d/"
+		printf 'size,count\n16,1000\n4096,10\n# a comment\n1048576;2\n' > "$d/table.csv"
+		;;
+	folded)
+		jq -r '.[].stacks[]?' "$G/perf-script-fixture.sites.json" > "$d/fixture.folded"
+		jq -r '.sites[].stacks[]?' "$G/profile-synthetic-sampled.json" > "$d/sampled.folded"
+		;;
+	perf_script) cp "$G"/perf-script-fixture.txt "$d/" ;;
+	preset) cp "$ROOT"/presets/*.preset "$d/" ;;
+	esac
+}
+
+shopt -s nullglob
+total=0
+for t in profile costmodel hist folded perf_script preset; do
+	FUZZ="$OUT_DIR/tests/fuzz_$t"
+	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
+	# Every input that once failed, replayed as is.
+	regress=("$ROOT/tests/fuzz/regress/$t"/*)
+	if [ ${#regress[@]} -gt 0 ]; then
+		"$FUZZ" -close_fd_mask=1 -error_exitcode=99 "${regress[@]}" > "$TMP/$t.regress.log" 2>&1 ||
+			fail "fuzz_$t: a regression input fails again: $(grep -E 'ERROR|runtime error|SUMMARY|Running' "$TMP/$t.regress.log" | tail -n 8)"
+		n=$(grep -c '^Executed ' "$TMP/$t.regress.log")
+		expect_eq "fuzz_$t regression inputs replayed" "$n" "${#regress[@]}"
+	fi
+	seed "$t"
+	rc=0
+	"$FUZZ" -seed=1 -max_total_time="$SECONDS_EACH" -rss_limit_mb=2048 -error_exitcode=99 \
+		-timeout_exitcode=98 -close_fd_mask=1 -artifact_prefix="$TMP/$t-" "$TMP/corpus/$t" \
+		> "$TMP/$t.log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		grep -vE '^#[0-9]|warning:|^INFO' "$TMP/$t.log" | tail -n 40 >&2
+		art=$(ls "$TMP/$t-"* 2>/dev/null | head -n 1)
+		[ -n "$art" ] && { echo "input that fails (base64; keep it in tests/fuzz/regress/$t/):" >&2; base64 "$art" >&2; }
+		fail "fuzz_$t found a failure (exit $rc)"
+	fi
+	runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$TMP/$t.log")
+	[ -n "$runs" ] && [ "$runs" -gt 0 ] || fail "fuzz_$t did not report its runs: $(tail -n 5 "$TMP/$t.log")"
+	echo "fuzz_$t: $runs executions in ${SECONDS_EACH} s, ${#regress[@]} regression input(s), no failure"
+	total=$((total + runs))
+done
+echo "all parsers: $total executions"
+exit 0

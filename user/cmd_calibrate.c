@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "calib/costmodel.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "lib/stop.h"
 
 struct calibrate_args {
@@ -328,6 +329,8 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	}
 
+	if (outfile_check(args.common.output))
+		goto cleanup;
 	if (!args.impl_list && parse_impls(NULL, &args.plan, "all"))
 		goto cleanup;
 	if (!args.runs_given)

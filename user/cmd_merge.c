@@ -3,9 +3,11 @@
 #include <argp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cmd_options.h"
 #include "commands.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
 
@@ -72,6 +74,8 @@ int cmd_merge(int argc, char **argv)
 
 	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
+	if (outfile_check(args.common.output))
+		return EXIT_RUNTIME;
 	in = calloc(args.nr_inputs, sizeof(*in));
 	if (!in) {
 		p_err("merge: out of memory");
@@ -93,7 +97,7 @@ int cmd_merge(int argc, char **argv)
 	for (i = 0; i < out->nr_sites; i++)
 		sites++;
 	groups = out->nr_groups;
-	fprintf(args.common.json ? stderr : stdout,
+	fprintf(args.common.json || !strcmp(args.common.output, "-") ? stderr : stdout,
 		"merged %zu profile%s into %s: %zu group%s "
 		"(kernel x CPU), %zu site%s\n",
 		args.nr_inputs, args.nr_inputs == 1 ? "" : "s", args.common.output, groups,
@@ -101,7 +105,7 @@ int cmd_merge(int argc, char **argv)
 	for (i = 0; i < out->nr_groups; i++) {
 		const struct profile_group *g = &out->groups[i];
 
-		fprintf(args.common.json ? stderr : stdout,
+		fprintf(args.common.json || !strcmp(args.common.output, "-") ? stderr : stdout,
 			"  group %zu: %s, kernel %s, %zu host%s, "
 			"%llu profile%s\n",
 			i, g->cpu_model ?: "unknown CPU", g->kernel ?: "unknown", g->nr_hosts,

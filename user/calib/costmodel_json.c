@@ -342,22 +342,13 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 int costmodel_read(const char *path, struct costmodel **out)
 {
 	json_object *root;
-	FILE *f;
+	char why[160];
 	int err;
 
-	/* json-c only says "failed"; open first to tell a missing file from bad JSON. */
-	f = fopen(path, "r");
-	if (!f) {
-		err = -errno;
-		p_err("cannot read cost model %s: %s", path, strerror(errno));
+	err = jsonr_read_file(path, &root, why, sizeof(why));
+	if (err) {
+		p_err("cannot read cost model %s: %s", path, why);
 		return err;
-	}
-	fclose(f);
-	root = json_object_from_file(path);
-	if (!root) {
-		p_err("cannot read cost model %s: not valid JSON (%s)", path,
-		      json_util_get_last_err() ?: "parse error");
-		return -EINVAL;
 	}
 	err = costmodel_from_json(root, path, out);
 	json_object_put(root);

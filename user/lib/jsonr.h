@@ -40,4 +40,14 @@ bool jsonr_bool(json_object *o, const char *key, bool dflt);
  */
 char **jsonr_strv(json_object *o, const char *key, size_t *n_out);
 
+/* The largest file jsonr_read_file() reads. */
+#define JSONR_MAX_FILE (1UL << 30)
+
+/*
+ * Parses @path ("-": stdin) as one strict JSON value (RFC 8259): no data after it, no NaN or
+ * Infinity, valid UTF-8; at most JSONR_MAX_FILE bytes. 0 and *@out (caller puts it), or
+ * -errno with @why (@whylen bytes) saying what is wrong, starting "not valid JSON" for -EINVAL.
+ */
+int jsonr_read_file(const char *path, json_object **out, char *why, size_t whylen);
+
 #endif

@@ -127,8 +127,8 @@ static int write_replace(const char *path, const struct stat *old, const void *d
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = -errno;
-		p_err("cannot create a temporary file %s to write %s: %s", tmp, path,
-		      strerror(errno));
+		p_err("cannot create %s: %s (the temporary file %s)", path,
+		      errno == ENOENT ? "its folder does not exist" : strerror(errno), tmp);
 		goto out;
 	}
 	/* A new file is 0644; a replaced one keeps its mode and, where allowed, its owner. */

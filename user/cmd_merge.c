@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_merge.c: `copyprof merge`: sum profiles from many runs or hosts, by kernel and CPU group */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,10 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	err = merge_profiles(in, args.nr_inputs, &out);
 	if (err) {
-		p_err("merge: out of memory");
+		if (err == -ENOMEM)
+			p_err("merge: out of memory");
+		else if (err == -EINVAL)
+			p_err("merge: the profiles hold no group to merge");
 		goto out;
 	}
 	if (profile_write(out, args.common.output))

@@ -171,8 +171,9 @@ static int point_from_json(json_object *o, struct costmodel_curve *c, const char
 	int err;
 
 	if (jsonr_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
-	    jsonr_num(o, "ns", &p.ns) || p.ns < 0) {
-		p_err("%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" >= "
+	    jsonr_num(o, "ns", &p.ns) || !(p.ns > 0)) {
+		/* ns 0 would make every ratio infinite: no copy takes no time. */
+		p_err("%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" > "
 		      "0",
 		      name, c->name, costmodel_cache_name(c->cache), idx);
 		return -EINVAL;

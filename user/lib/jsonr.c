@@ -27,6 +27,9 @@ int jsonr_u64(json_object *o, const char *key, uint64_t *out)
 	/* json-c keeps values above INT64_MAX as unsigned; get_int64 then saturates. */
 	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
 		return -EINVAL;
+	/* json-c reads anything larger as 2^64 - 1: that value cannot be trusted. */
+	if (json_object_get_uint64(v) == UINT64_MAX)
+		return -ERANGE;
 	*out = json_object_get_uint64(v);
 	return 0;
 }

@@ -17,7 +17,8 @@
 char *jsonr_str(json_object *o, const char *key);
 
 /*
- * 0 and *@out set; -ENOENT if @key is absent; -EINVAL if it is not a non-negative integer.
+ * 0 and *@out set; -ENOENT if @key is absent; -EINVAL if it is not a non-negative integer;
+ * -ERANGE if it is 2^64 - 1 or more (json-c saturates larger numbers to 2^64 - 1).
  * *@out is left alone unless 0 is returned.
  */
 int jsonr_u64(json_object *o, const char *key, uint64_t *out);

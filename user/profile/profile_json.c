@@ -311,7 +311,8 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 
 		if (jsonr_u64(row, "lo", &lo) || jsonr_u64(row, "hi", &hi) ||
 		    jsonr_u64(row, "count", &count)) {
-			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count",
+			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count "
+			      "below 2^64 - 1",
 			      name, id, i);
 			return -EINVAL;
 		}
@@ -325,7 +326,7 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 		err = jsonr_u64(row, "bytes", &bytes);
 		if (err && err != -ENOENT) {
 			p_err("%s: site %u: bucket [%llu, %llu) needs \"bytes\" as an unsigned "
-			      "integer",
+			      "integer below 2^64 - 1",
 			      name, id, (unsigned long long)lo, (unsigned long long)hi);
 			return -EINVAL;
 		}

@@ -309,8 +309,13 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 		uint64_t lo, hi, count, bytes = 0, min, max, sum_count, sum_bytes;
 		int b, err;
 
-		if (jsonr_u64(row, "lo", &lo) || jsonr_u64(row, "hi", &hi) ||
-		    jsonr_u64(row, "count", &count)) {
+		/* The last bucket's "hi" is 2^64 - 1, which jsonr_u64() refuses for counts. */
+		err = jsonr_u64(row, "hi", &hi);
+		if (err == -ERANGE) {
+			hi = UINT64_MAX;
+			err = 0;
+		}
+		if (err || jsonr_u64(row, "lo", &lo) || jsonr_u64(row, "count", &count)) {
 			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count "
 			      "below 2^64 - 1",
 			      name, id, i);

@@ -284,14 +284,19 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, struc
 	return failed;
 }
 
-/* What record would attach for the same sites and entries, and why (this machine only). */
-static void run_plan(const struct probe_args *a, json_object *jplan)
+/*
+ * What record would attach for the same sites and entries, and why (this machine only).
+ * 1 if it could not be planned (printed: e.g. zero addresses for a user who is not root).
+ */
+static int run_plan(const struct probe_args *a, json_object *jplan)
 {
 	struct plan pl;
 	size_t i;
 
-	if (a->kallsyms || (!a->nr_sites && !a->nr_entries) || plan_init(&pl, a->vmlinux))
-		return;
+	if (a->kallsyms || (!a->nr_sites && !a->nr_entries))
+		return 0;
+	if (plan_init(&pl, a->vmlinux))
+		return 1;
 	for (i = 0; i < a->nr_sites; i++)
 		plan_add_function(&pl, a->sites[i]);
 	for (i = 0; i < a->nr_entries; i++)
@@ -301,6 +306,7 @@ static void run_plan(const struct probe_args *a, json_object *jplan)
 	else
 		probe_plan_print(&pl);
 	plan_free(&pl);
+	return 0;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -361,10 +367,10 @@ int cmd_probe(int argc, char **argv)
 	if (root) {
 		json_object *jplan = json_object_new_array();
 
-		run_plan(&args, jplan);
+		failed |= run_plan(&args, jplan);
 		probe_json_print(root, jsites, jentries, jplan);
 	} else {
-		run_plan(&args, NULL);
+		failed |= run_plan(&args, NULL);
 	}
 	while (args.nr_presets)
 		preset_free(args.presets[--args.nr_presets]);

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_record.c: `copyprof record`: histogram copy lengths at probes and write a profile */
 #include <argp.h>
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_options.h"
 #include "commands.h"
 #include "kernel/kdebuginfo.h"
+#include "kernel/feature.h"
 #include "lib/log.h"
 #include "record/probe_site.h"
 #include "record/record_counted.h"
@@ -169,9 +174,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SAMPLE:
 		a->sample = true;
 		a->hz = RECORD_SAMPLE_DEFAULT_HZ;
-		errno = 0;
-		if (arg && ((a->hz = (uint32_t)strtoul(arg, &end, 10)), errno || *end || !a->hz))
-			argp_error(state, "--sample=%s: give a frequency in Hz", arg);
+		if (arg) {
+			unsigned long long hz;
+
+			errno = 0;
+			hz = strtoull(arg, &end, 10);
+			if (errno || *end || !hz || hz > UINT32_MAX ||
+			    !isdigit((unsigned char)*arg))
+				argp_error(state,
+					   "--sample=%s: give a frequency in Hz, from 1 to %u "
+					   "(kernel.perf_event_max_sample_rate bounds it further)",
+					   arg, UINT32_MAX);
+			a->hz = (uint32_t)hz;
+		}
 		break;
 	case 'e':
 		if (sample_event_parse(arg) < 0)
@@ -195,12 +210,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (errno || *end || a->run.duration <= 0)
 			argp_error(state, "-d %s: give a positive number of seconds", arg);
 		break;
-	case OPT_PID:
+	case OPT_PID: {
+		long long pid;
+
 		errno = 0;
-		a->run.pid = (uint32_t)strtoul(arg, &end, 10);
-		if (errno || *end || !a->run.pid)
-			argp_error(state, "--pid %s: not a process id", arg);
+		pid = strtoll(arg, &end, 10);
+		if (errno || *end || pid < 1 || pid > INT_MAX || !isdigit((unsigned char)*arg))
+			argp_error(state, "--pid %s: not a process id (a number from 1 to %d)", arg,
+				   INT_MAX);
+		a->run.pid = (uint32_t)pid;
 		break;
+	}
 	case 'c':
 		if (strlen(arg) >= CP_COMM_LEN)
 			argp_error(state, "--comm %s: command names have at most %d characters",
@@ -243,6 +263,14 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	args.run.output = args.common.output ?: "copyprof.json";
 	log_setup_libbpf();
+	/* A process that is not there would record nothing, and say so only at the end. */
+	if (args.run.pid && kill((pid_t)args.run.pid, 0) && errno == ESRCH) {
+		p_err("--pid %u: no such process (list them with ps -e)", args.run.pid);
+		return EXIT_RUNTIME;
+	}
+	/* Before planning: a user without the capabilities hears of them, not of kallsyms. */
+	if (feature_check_bpf())
+		return EXIT_RUNTIME;
 	if (record_plan_wanted(&args.plan)) {
 		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES) < 0)
 			return EXIT_RUNTIME;

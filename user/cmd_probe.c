@@ -15,6 +15,7 @@
 #include "lib/host.h"
 #include "lib/log.h"
 #include "record/planner.h"
+#include "record/target_spec.h"
 #include "sites/callers.h"
 #include "sites/callsites.h"
 #include "sites/dispatch.h"
@@ -105,14 +106,48 @@ static const char doc[] = "Show which code this kernel and CPU run for memcpy, m
 			  "Exit status: 0 ok, 1 a site or entry could not be resolved or read\n"
 			  "(the others are still printed), 2 usage error.";
 
+/* [MOD:]FUNC[+OFF][,len=REG]: the module ("" for vmlinux) and function (checked at parsing). */
+static void split_site(const char *spec, char *module, size_t mlen, char *func, size_t flen)
+{
+	struct target_spec t;
+	char err[128];
+
+	*module = *func = 0;
+	if (target_spec_parse_kernel(spec, &t, err, sizeof(err))) {
+		snprintf(func, flen, "%s", spec);
+		return;
+	}
+	snprintf(module, mlen, "%s", t.path ?: "");
+	snprintf(func, flen, "%s", t.symbol);
+	target_spec_free(&t);
+}
+
+/* A --site or --entry (or a preset's) that does not parse: the reason, else NULL. */
+static const char *spec_error(const char *spec, char *err, size_t len)
+{
+	struct target_spec t;
+
+	if (target_spec_parse_kernel(spec, &t, err, len))
+		return err;
+	target_spec_free(&t);
+	return NULL;
+}
+
 static void add_preset_items(struct argp_state *state, struct probe_args *a,
 			     const struct preset *pr)
 {
 	size_t i;
 
+	char err[160];
+
 	for (i = 0; i < pr->nr_items; i++) {
 		size_t *n = pr->items[i].kind == PRESET_SITE ? &a->nr_sites : &a->nr_entries;
 
+		if (spec_error(pr->items[i].spec, err, sizeof(err)))
+			argp_failure(state, EXIT_RUNTIME, 0, "%s:%d: %s '%s': %s", pr->path,
+				     pr->items[i].line,
+				     pr->items[i].kind == PRESET_SITE ? "site" : "entry",
+				     pr->items[i].spec, err);
 		if (*n == MAX_TARGETS)
 			argp_error(state, "preset %s: more than %d sites or entries", pr->name,
 				   MAX_TARGETS);
@@ -126,6 +161,7 @@ static void add_preset_items(struct argp_state *state, struct probe_args *a,
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct probe_args *a = state->input;
+	char err[160];
 
 	switch (key) {
 	case ARGP_KEY_INIT:
@@ -143,6 +179,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   MAX_TARGETS);
 		if (!*arg)
 			argp_error(state, "--%s wants a name", key == OPT_SITE ? "site" : "entry");
+		if (spec_error(arg, err, sizeof(err)))
+			argp_error(state, "--%s %s: %s", key == OPT_SITE ? "site" : "entry", arg,
+				   err);
 		if (key == OPT_SITE)
 			a->sites[a->nr_sites++] = arg;
 		else
@@ -184,32 +223,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 /* Splits "btrfs:func" into module and function; "func" has no module. */
-static void split_site(const char *spec, char *module, size_t mlen, const char **func)
-{
-	const char *colon = strchr(spec, ':');
-
-	*module = 0;
-	*func = spec;
-	if (!colon || (size_t)(colon - spec) >= mlen)
-		return;
-	memcpy(module, spec, (size_t)(colon - spec));
-	module[colon - spec] = 0;
-	*func = colon + 1;
-}
-
 static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct kimage *ki,
 		     json_object *jsites)
 {
 	struct callsite_opts o = { .modules_dir = a->modules, .include_inline = true };
 	struct callsite_list *l;
-	char module[64], *why;
-	const char *func;
+	char module[64], func[256], *why;
 	int n, j, failed = 0;
 	size_t i;
 	json_object *err;
 
 	for (i = 0; i < a->nr_sites; i++) {
-		split_site(a->sites[i], module, sizeof(module), &func);
+		split_site(a->sites[i], module, sizeof(module), func, sizeof(func));
 		n = callsites_find(ks, ki, func, *module ? module : NULL, &o, &l, &why);
 		if (n < 0) {
 			/* Presets name functions of several kernels: one this kernel lacks is skipped. */
@@ -269,8 +294,11 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, struc
 	int failed = 0;
 	size_t i;
 
+	char module[64], func[256];
+
 	for (i = 0; i < a->nr_entries; i++) {
-		if (callsites_entry_info(ks, a->entries[i], NULL, &e)) {
+		split_site(a->entries[i], module, sizeof(module), func, sizeof(func));
+		if (callsites_entry_info(ks, func, NULL, &e)) {
 			p_err("--entry %s: not in %s", a->entries[i], ks->path);
 			failed = 1;
 		}

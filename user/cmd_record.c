@@ -13,6 +13,7 @@
 #include "kernel/kdebuginfo.h"
 #include "kernel/feature.h"
 #include "lib/log.h"
+#include "record/target_spec.h"
 #include "record/probe_site.h"
 #include "record/record_counted.h"
 #include "record/record_plan.h"
@@ -160,6 +161,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (*n == RECORD_PLAN_MAX)
 			argp_error(state, "at most %d of each of -p, --site and --entry",
 				   RECORD_PLAN_MAX);
+		if (key != 'p') {
+			struct target_spec t;
+			char err[160];
+
+			if (target_spec_parse_kernel(arg, &t, err, sizeof(err)))
+				argp_error(state, "--%s %s: %s", key == OPT_SITE ? "site" : "entry",
+					   arg, err);
+			target_spec_free(&t);
+		}
 		v[(*n)++] = arg;
 		break;
 	}

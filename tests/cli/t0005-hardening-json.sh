@@ -127,6 +127,11 @@ grep -q "zstd_$(printf '\357\277\275\357\277\275')bio" imported.json ||
 	fail "the invalid bytes were not replaced by U+FFFD: $(grep -a zstd_ imported.json | head -3)"
 "$COPYPROF" report -i imported.json --json > report.json || fail "report --json failed"
 strict report.json
+# An import without any copy-family sample: no site array to sort (UBSan: qsort of NULL).
+printf 'dd 1/1 [000] 1.0: cpu-clock:ppp: \n\tffffffff81000000 do_nothing+0x1 ([kernel.kallsyms])\n\n' > nocopy.txt
+expect_exit 0 "$COPYPROF" import-perf --script nocopy.txt --no-kernel-text -o nocopy.json
+expect_eq "sites of an import without copies" "$(jq '.sites | length' nocopy.json)" 0
+strict nocopy.json
 "$COPYPROF" merge -o merged.json "$G" "$G" >/dev/null || fail "merge failed"
 strict merged.json
 "$COPYPROF" estimate -i "$G" -m "$M" --json > est.json || fail "estimate --json failed"

@@ -18,11 +18,10 @@ struct layout {
 	double scale; /* px per unit of weight */
 };
 
-static int place(struct layout *L, const struct fg_node *n, unsigned depth, double x)
+/* Adds @n's rectangle; 1 if drawn, 0 if too narrow (its frames above are left out too). */
+static int place_one(struct layout *L, const struct fg_node *n, unsigned depth, double x)
 {
-	double w = n->weight * L->scale, cx = x;
-	size_t i;
-	int err;
+	double w = n->weight * L->scale;
 
 	if (w < FG_MIN_WIDTH) {
 		L->omitted++;
@@ -38,13 +37,55 @@ static int place(struct layout *L, const struct fg_node *n, unsigned depth, doub
 		L->cap = cap;
 	}
 	L->v[L->nr++] = (struct fg_rect){ n, depth, x, w };
-	for (i = 0; i < n->nr_children; i++) {
-		err = place(L, n->children[i], depth + 1, cx);
-		if (err)
-			return err;
-		cx += n->children[i]->weight * L->scale;
+	return 1;
+}
+
+/* A frame being laid out: its next child and where that child starts. */
+struct place_frame {
+	const struct fg_node *n;
+	size_t next;
+	double cx;
+};
+
+/*
+ * Parents first, children left to right, as drawn; an explicit stack instead of recursion,
+ * so that a 200,000-frame stack lays out like any other.
+ */
+static int place(struct layout *L, const struct fg_node *root, double x)
+{
+	const struct fg_node *n = root; /* the frame just drawn, whose children come next */
+	struct place_frame *st = NULL, *f;
+	size_t sp = 0, cap = 0;
+	int r = place_one(L, n, 0, x);
+
+	while (r > 0) {
+		if (sp == cap) {
+			size_t c = cap ? 2 * cap : 64;
+			struct place_frame *v = realloc(st, c * sizeof(*v));
+
+			if (!v) {
+				r = -ENOMEM;
+				break;
+			}
+			st = v;
+			cap = c;
+		}
+		st[sp++] = (struct place_frame){ n, 0, x };
+		r = 0;
+		while (sp && !r) {
+			f = &st[sp - 1];
+			if (f->next == f->n->nr_children) {
+				sp--;
+				continue;
+			}
+			n = f->n->children[f->next++];
+			x = f->cx;
+			f->cx += n->weight * L->scale;
+			r = place_one(L, n, (unsigned)sp, x);
+		}
 	}
-	return 0;
+	free(st);
+	return r < 0 ? r : 0;
 }
 
 int fg_layout(const struct fg_tree *t, double width, struct fg_rect **out, size_t *nr,
@@ -56,7 +97,7 @@ int fg_layout(const struct fg_tree *t, double width, struct fg_rect **out, size_
 	if (!(t->root.weight > 0) || !isfinite(t->root.weight))
 		return -EINVAL;
 	L.scale = (width - 2 * FG_PAD) / t->root.weight;
-	err = place(&L, &t->root, 0, FG_PAD);
+	err = place(&L, &t->root, FG_PAD);
 	if (err) {
 		free(L.v);
 		return err;

@@ -18,16 +18,27 @@ struct fg_tree *fg_tree_new(const char *root_name)
 	return t;
 }
 
-static void node_free(struct fg_node *n)
+/*
+ * Frees @top's frames below it, without recursion (a folded stack may be 200,000 frames deep):
+ * go down to a childless frame through the parent links, free it, climb back.
+ */
+static void node_free(struct fg_node *top)
 {
-	size_t i;
+	struct fg_node *n = top, *up;
 
-	for (i = 0; i < n->nr_children; i++) {
-		node_free(n->children[i]);
-		free(n->children[i]);
+	while (n) {
+		if (n->nr_children) {
+			n = n->children[--n->nr_children];
+			continue;
+		}
+		free(n->children);
+		free(n->name);
+		if (n == top)
+			break;
+		up = n->parent;
+		free(n);
+		n = up;
 	}
-	free(n->children);
-	free(n->name);
 }
 
 void fg_tree_free(struct fg_tree *t)
@@ -111,20 +122,37 @@ void fg_tree_add(struct fg_node *leaf, double w, double today, double at, double
 	}
 }
 
-static unsigned node_depth(const struct fg_node *n)
-{
-	unsigned d = 0, c;
-	size_t i;
-
-	for (i = 0; i < n->nr_children; i++) {
-		c = 1 + node_depth(n->children[i]);
-		if (c > d)
-			d = c;
-	}
-	return d;
-}
-
 unsigned fg_tree_depth(const struct fg_tree *t)
 {
-	return node_depth(&t->root);
+	const struct fg_node *n = &t->root;
+	unsigned d = 0, deepest = 0;
+	size_t *next, cap = 64;
+
+	/* Depth-first without recursion: next[d] is the next child to visit at depth d. */
+	next = calloc(cap, sizeof(*next));
+	if (!next)
+		return 0;
+	while (n) {
+		if (d > deepest)
+			deepest = d;
+		if (next[d] < n->nr_children) {
+			if (d + 1 == cap) {
+				size_t *v = realloc(next, 2 * cap * sizeof(*v));
+
+				if (!v)
+					break;
+				memset(v + cap, 0, cap * sizeof(*v));
+				next = v;
+				cap *= 2;
+			}
+			n = n->children[next[d]++];
+			next[++d] = 0;
+			continue;
+		}
+		n = d ? n->parent : NULL;
+		if (d)
+			d--;
+	}
+	free(next);
+	return deepest;
 }

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "calib/costmodel.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "lib/stop.h"
 #include "estimate/estimate_corr_measure.h"
 #include "estimate/estimate_family.h"
@@ -427,6 +428,8 @@ int cmd_calibrate(int argc, char **argv)
 		goto cleanup;
 	}
 
+	if (outfile_check(args.common.output))
+		goto cleanup;
 	if (!args.impl_list && parse_impls(NULL, &args.plan, "all"))
 		goto cleanup;
 	if (!args.runs_given)

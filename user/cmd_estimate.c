@@ -10,6 +10,7 @@
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_run.h"
 #include "estimate/estimate_text.h"
+#include "lib/jsonw.h"
 #include "lib/log.h"
 #include "asmref.h"
 
@@ -217,8 +218,7 @@ int cmd_estimate(int argc, char **argv)
 	if (!err && jout) {
 		json_object *doc = est_json_document(&run.opts.o.cache, jout);
 
-		printf("%s\n", json_object_to_json_string_ext(
-				       doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		jsonw_print(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 		json_object_put(doc);
 	}
 	json_object_put(jout);

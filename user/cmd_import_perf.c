@@ -5,6 +5,7 @@
 #include "cmd_options.h"
 #include "commands.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "profile/import_perf.h"
 #include "profile/perf_script.h"
 #include "profile/profile.h"
@@ -98,7 +99,7 @@ int cmd_import_perf(int argc, char **argv)
 	if (!args.import.script && !args.import.input)
 		args.import.input = "perf.data";
 	p = profile_new();
-	if (!p || import_perf_run(&args.import, p, &st))
+	if (!p || outfile_check(args.common.output) || import_perf_run(&args.import, p, &st))
 		goto out;
 	if (st.other_kernel && !st.copy)
 		p_info("the samples' kernel symbols do not match this machine's: inline rep "

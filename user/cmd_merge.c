@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_merge.c: `copyprof merge`: sum profiles from many runs or hosts, by kernel and CPU group */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "cmd_options.h"
 #include "commands.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
 #include "profile/profile_mux.h"
@@ -120,6 +122,8 @@ int cmd_merge(int argc, char **argv)
 
 	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
+	if (outfile_check(args.common.output))
+		return EXIT_RUNTIME;
 	in = calloc(args.nr_inputs, sizeof(*in));
 	if (!in) {
 		p_err("merge: out of memory");
@@ -131,7 +135,10 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	err = merge_profiles(in, args.nr_inputs, &out);
 	if (err) {
-		p_err("merge: out of memory");
+		if (err == -ENOMEM)
+			p_err("merge: out of memory");
+		else if (err == -EINVAL)
+			p_err("merge: the profiles hold no group to merge");
 		goto out;
 	}
 	if (profile_write(out, args.common.output))
@@ -141,15 +148,16 @@ int cmd_merge(int argc, char **argv)
 	for (i = 0; i < out->nr_sites; i++)
 		sites++;
 	groups = out->nr_groups;
-	fprintf(args.common.json ? stderr : stdout,
+	fprintf(args.common.json || !strcmp(args.common.output, "-") ? stderr : stdout,
 		"merged %zu profile%s into %s: %zu group%s "
 		"(kernel x CPU), %zu site%s\n",
 		args.nr_inputs, args.nr_inputs == 1 ? "" : "s", args.common.output, groups,
 		groups == 1 ? "" : "s", sites, sites == 1 ? "" : "s");
 	for (i = 0; i < out->nr_groups; i++)
-		print_group(args.common.json ? stderr : stdout, out, i);
+		print_group(args.common.json || !strcmp(args.common.output, "-") ? stderr : stdout,
+			    out, i);
 	if (out->nr_groups > 1)
-		fprintf(args.common.json ? stderr : stdout,
+		fprintf(args.common.json || !strcmp(args.common.output, "-") ? stderr : stdout,
 			"  (profiles of different kernels, CPUs or sampling rates are never "
 			"summed: "
 			"estimate reports each group)\n");
@@ -158,7 +166,8 @@ int cmd_merge(int argc, char **argv)
 		char mux[64];
 
 		if (*site_mux_describe(s, mux, sizeof(mux)))
-			fprintf(args.common.json ? stderr : stdout,
+			fprintf(args.common.json || !strcmp(args.common.output, "-") ? stderr
+										     : stdout,
 				"  site %u %s:%s+0x%llx: %llu calls %s\n", s->id, s->target ?: "?",
 				s->symbol ?: "?", (unsigned long long)s->offset,
 				(unsigned long long)s->calls, mux);

@@ -15,6 +15,7 @@
 #include "lib/host.h"
 #include "lib/log.h"
 #include "record/planner.h"
+#include "record/target_spec.h"
 #include "sites/callers.h"
 #include "sites/callsites.h"
 #include "sites/dispatch.h"
@@ -107,14 +108,48 @@ static const char doc[] =
 	"others are still printed; a preset's site this kernel lacks is skipped, but "
 	"if all are skipped the status is 1), 2 usage error.";
 
+/* [MOD:]FUNC[+OFF][,len=REG]: the module ("" for vmlinux) and function (checked at parsing). */
+static void split_site(const char *spec, char *module, size_t mlen, char *func, size_t flen)
+{
+	struct target_spec t;
+	char err[128];
+
+	*module = *func = 0;
+	if (target_spec_parse_kernel(spec, &t, err, sizeof(err))) {
+		snprintf(func, flen, "%s", spec);
+		return;
+	}
+	snprintf(module, mlen, "%s", t.path ?: "");
+	snprintf(func, flen, "%s", t.symbol);
+	target_spec_free(&t);
+}
+
+/* A --site or --entry (or a preset's) that does not parse: the reason, else NULL. */
+static const char *spec_error(const char *spec, char *err, size_t len)
+{
+	struct target_spec t;
+
+	if (target_spec_parse_kernel(spec, &t, err, len))
+		return err;
+	target_spec_free(&t);
+	return NULL;
+}
+
 static void add_preset_items(struct argp_state *state, struct probe_args *a,
 			     const struct preset *pr)
 {
 	size_t i;
 
+	char err[160];
+
 	for (i = 0; i < pr->nr_items; i++) {
 		size_t *n = pr->items[i].kind == PRESET_SITE ? &a->nr_sites : &a->nr_entries;
 
+		if (spec_error(pr->items[i].spec, err, sizeof(err)))
+			argp_failure(state, EXIT_RUNTIME, 0, "%s:%d: %s '%s': %s", pr->path,
+				     pr->items[i].line,
+				     pr->items[i].kind == PRESET_SITE ? "site" : "entry",
+				     pr->items[i].spec, err);
 		if (*n == MAX_TARGETS)
 			argp_error(state, "preset %s: more than %d sites or entries", pr->name,
 				   MAX_TARGETS);
@@ -128,6 +163,7 @@ static void add_preset_items(struct argp_state *state, struct probe_args *a,
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct probe_args *a = state->input;
+	char err[160];
 
 	switch (key) {
 	case ARGP_KEY_INIT:
@@ -145,6 +181,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   MAX_TARGETS);
 		if (!*arg)
 			argp_error(state, "--%s wants a name", key == OPT_SITE ? "site" : "entry");
+		if (spec_error(arg, err, sizeof(err)))
+			argp_error(state, "--%s %s: %s", key == OPT_SITE ? "site" : "entry", arg,
+				   err);
 		if (key == OPT_SITE)
 			a->sites[a->nr_sites++] = arg;
 		else
@@ -185,20 +224,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* Splits "btrfs:func" into module and function; "func" has no module. */
-static void split_site(const char *spec, char *module, size_t mlen, const char **func)
-{
-	const char *colon = strchr(spec, ':');
-
-	*module = 0;
-	*func = spec;
-	if (!colon || (size_t)(colon - spec) >= mlen)
-		return;
-	memcpy(module, spec, (size_t)(colon - spec));
-	module[colon - spec] = 0;
-	*func = colon + 1;
-}
-
 /* @why without a leading "FUNC: " that the skipped line already names. */
 static const char *reason_of(const char *why, const char *func)
 {
@@ -215,15 +240,15 @@ static int run_sites(const struct probe_args *a, const struct ksyms *ks, struct 
 {
 	struct callsite_opts o = { .modules_dir = a->modules, .include_inline = true };
 	struct callsite_list *l;
-	char module[64], *why;
-	const char *func, *mod;
+	char module[64], func[256], *why;
+	const char *mod;
 	int n, j, failed = 0;
 	size_t i;
 	json_object *err;
 
 	*found = 0;
 	for (i = 0; i < a->nr_sites; i++) {
-		split_site(a->sites[i], module, sizeof(module), &func);
+		split_site(a->sites[i], module, sizeof(module), func, sizeof(func));
 		mod = *module ? module : NULL;
 		/* A built-in module's functions are in the core kernel: no .ko to look for. */
 		if (mod && ksyms_module_builtin(ks, mod))
@@ -298,8 +323,11 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, struc
 	int failed = 0;
 	size_t i;
 
+	char module[64], func[256];
+
 	for (i = 0; i < a->nr_entries; i++) {
-		if (callsites_entry_info(ks, a->entries[i], NULL, &e)) {
+		split_site(a->entries[i], module, sizeof(module), func, sizeof(func));
+		if (callsites_entry_info(ks, func, NULL, &e)) {
 			p_err("--entry %s: not in %s", a->entries[i], ks->path);
 			failed = 1;
 		}
@@ -313,14 +341,19 @@ static int run_entries(const struct probe_args *a, const struct ksyms *ks, struc
 	return failed;
 }
 
-/* What record would attach for the same sites and entries, and why (this machine only). */
-static void run_plan(const struct probe_args *a, json_object *jplan)
+/*
+ * What record would attach for the same sites and entries, and why (this machine only).
+ * 1 if it could not be planned (printed: e.g. zero addresses for a user who is not root).
+ */
+static int run_plan(const struct probe_args *a, json_object *jplan)
 {
 	struct plan pl;
 	size_t i;
 
-	if (a->kallsyms || (!a->nr_sites && !a->nr_entries) || plan_init(&pl, a->vmlinux))
-		return;
+	if (a->kallsyms || (!a->nr_sites && !a->nr_entries))
+		return 0;
+	if (plan_init(&pl, a->vmlinux))
+		return 1;
 	for (i = 0; i < a->nr_sites; i++)
 		plan_add_function(&pl, a->sites[i]);
 	for (i = 0; i < a->nr_entries; i++)
@@ -330,6 +363,7 @@ static void run_plan(const struct probe_args *a, json_object *jplan)
 	else
 		probe_plan_print(&pl);
 	plan_free(&pl);
+	return 0;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -397,10 +431,10 @@ int cmd_probe(int argc, char **argv)
 	if (root) {
 		json_object *jplan = json_object_new_array();
 
-		run_plan(&args, jplan);
+		failed |= run_plan(&args, jplan);
 		probe_json_print(root, jsites, jentries, jplan);
 	} else {
-		run_plan(&args, NULL);
+		failed |= run_plan(&args, NULL);
 	}
 	while (args.nr_presets)
 		preset_free(args.presets[--args.nr_presets]);

@@ -289,8 +289,7 @@ void probe_json_print(json_object *root, json_object *jsites, json_object *jentr
 	json_object_object_add(root, "sites", jsites);
 	json_object_object_add(root, "entries", jentries);
 	json_object_object_add(root, "plan", jplan);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_SPACED |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+	jsonw_print(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				  JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(root);
 }

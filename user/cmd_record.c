@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_record.c: `copyprof record`: histogram copy lengths at probes and write a profile */
 #include <argp.h>
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_options.h"
 #include "commands.h"
 #include "kernel/kdebuginfo.h"
+#include "kernel/feature.h"
 #include "lib/log.h"
+#include "record/target_spec.h"
 #include "record/probe_site.h"
 #include "record/record_counted.h"
 #include "record/record_plan.h"
@@ -195,6 +200,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (*n == RECORD_PLAN_MAX)
 			argp_error(state, "at most %d of each of -p, --site and --entry",
 				   RECORD_PLAN_MAX);
+		if (key != 'p') {
+			struct target_spec t;
+			char err[160];
+
+			if (target_spec_parse_kernel(arg, &t, err, sizeof(err)))
+				argp_error(state, "--%s %s: %s", key == OPT_SITE ? "site" : "entry",
+					   arg, err);
+			target_spec_free(&t);
+		}
 		v[(*n)++] = arg;
 		break;
 	}
@@ -214,8 +228,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!arg)
 			break;
 		if (parse_hz(arg, &a->hz))
-			argp_error(state, "%s %s: give a frequency in Hz",
-				   key == 'F' ? "-F" : "--sample", arg);
+			argp_error(state,
+				   "%s %s: give a frequency in Hz, from 1 to %u "
+				   "(kernel.perf_event_max_sample_rate bounds it further)",
+				   key == 'F' ? "-F" : "--sample", arg, UINT32_MAX);
 		a->hz_given = true;
 		break;
 	case OPT_ALL:
@@ -253,12 +269,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (errno || *end || a->run.duration <= 0)
 			argp_error(state, "-d %s: give a positive number of seconds", arg);
 		break;
-	case 'P':
+	case 'P': {
+		long long pid;
+
 		errno = 0;
-		a->run.pid = (uint32_t)strtoul(arg, &end, 10);
-		if (errno || *end || !a->run.pid)
-			argp_error(state, "--pid %s: not a process id", arg);
+		pid = strtoll(arg, &end, 10);
+		if (errno || *end || pid < 1 || pid > INT_MAX || !isdigit((unsigned char)*arg))
+			argp_error(state, "--pid %s: not a process id (a number from 1 to %d)", arg,
+				   INT_MAX);
+		a->run.pid = (uint32_t)pid;
 		break;
+	}
 	case 'c':
 		if (strlen(arg) >= CP_COMM_LEN)
 			argp_error(state, "--comm %s: command names have at most %d characters",
@@ -328,6 +349,14 @@ int cmd_record(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	log_setup_libbpf();
+	/* A process that is not there would record nothing, and say so only at the end. */
+	if (args.run.pid && kill((pid_t)args.run.pid, 0) && errno == ESRCH) {
+		p_err("--pid %u: no such process (list them with ps -e)", args.run.pid);
+		return EXIT_RUNTIME;
+	}
+	/* Before planning: a user without the capabilities hears of them, not of kallsyms. */
+	if (feature_check_bpf())
+		return EXIT_RUNTIME;
 	if (record_plan_wanted(&args.plan)) {
 		if (record_plan_sites(&args.plan, args.sites, &args.nr_sites, CP_MAX_SITES,
 				      &args.sampled) < 0)

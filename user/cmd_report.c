@@ -9,6 +9,7 @@
 #include "lib/hist_print.h"
 #include "kernel/kdebuginfo.h"
 #include "profile/ksource.h"
+#include "lib/jsonw.h"
 #include "lib/log.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
@@ -238,8 +239,7 @@ int cmd_report(int argc, char **argv)
 	if (args.common.json) {
 		json_object *root = profile_to_json(p);
 
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								  JSON_C_TO_STRING_SPACED));
+		jsonw_print(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 		json_object_put(root);
 	} else {
 		print_text(p, args.top);

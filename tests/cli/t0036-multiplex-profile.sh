@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0034-multiplex-profile: a mixed profile (a kprobe site, a multiplexed breakpoint site scaled
+# t0036-multiplex-profile: a mixed profile (a kprobe site, a multiplexed breakpoint site scaled
 # by enabled/running time, a sampled site) is read by report, merge, estimate, flamegraph and
 # export; scaled sites say so as perf stat does, exact ones do not, and the scaling widens the
 # estimate's interval. The recording itself is tested in the VM (tests/vm/t-multiplex.sh).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0034-profile-limits: profiles over the documented limits (docs/profile-format.md#limits) are
+# t0037-profile-limits: profiles over the documented limits (docs/profile-format.md#limits) are
 # refused with a message naming the limit, exit 1, before their memory is spent; a merge of
 # thousands of sites (found by hash since issue 13) sums each site once, in any input order.
 . "$(dirname "$0")/lib.sh"

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/elfsyms.h"
+#include "lib/insn_bound.h"
 
 __attribute__((noinline)) int elfsyms_probe_me(int x)
 {
@@ -39,10 +40,21 @@ static void pie_offset_matches_memory(void **state)
 static void offset_inside_function(void **state)
 {
 	struct elf_func a, b;
+	struct insn_bound bound;
+	uint8_t code[16];
+	int fd;
 
 	assert_int_equal(elfsyms_resolve("/proc/self/exe", "elfsyms_probe_me", 0, &a), 0);
-	assert_int_equal(elfsyms_resolve("/proc/self/exe", "elfsyms_probe_me", 1, &b), 0);
-	assert_int_equal(b.file_offset, a.file_offset + 1);
+	/* The first instruction is longer than one byte: +1 is inside it, and refused. */
+	fd = open(a.path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, code, sizeof(code), (off_t)a.file_offset), sizeof(code));
+	close(fd);
+	assert_int_equal(insn_bound_find(code, sizeof(code), 1, &bound), 1);
+	assert_int_equal(elfsyms_resolve("/proc/self/exe", "elfsyms_probe_me", 1, &b), -EINVAL);
+	/* The next instruction's start is a boundary, and resolves to its own file offset. */
+	assert_int_equal(elfsyms_resolve("/proc/self/exe", "elfsyms_probe_me", bound.after, &b), 0);
+	assert_int_equal(b.file_offset, a.file_offset + bound.after);
 	elf_func_free(&a);
 	elf_func_free(&b);
 	assert_int_equal(elfsyms_resolve("/proc/self/exe", "elfsyms_probe_me", 1 << 20, &a),

@@ -62,6 +62,39 @@ static void exact_widths(void **state)
 	fg_tree_free(t);
 }
 
+/* 200,000 frames deep (issue 13: recursion overflowed the stack), plus a two-frame branch. */
+static void deep_stack(void **state)
+{
+	struct fg_tree *t = fg_tree_new("all");
+	struct fg_node *n = &t->root, *side;
+	struct fg_rect *r;
+	size_t nr, omitted, i;
+	char name[16];
+
+	for (i = 0; i < 200000; i++) {
+		int len = snprintf(name, sizeof(name), "f%zu", i);
+
+		n = fg_tree_child(t, n, name, (size_t)len, 0, FG_KIND_FRAME);
+		assert_non_null(n);
+	}
+	fg_tree_add(n, 3, 0, 0, 0);
+	side = fg_tree_child(t, fg_tree_child(t, &t->root, "zz", 2, 0, FG_KIND_FRAME), "y", 1, 0,
+			     FG_KIND_FRAME);
+	fg_tree_add(side, 1, 0, 0, 0);
+	assert_int_equal(fg_tree_depth(t), 200000);
+	assert_int_equal(fg_layout(t, 1200, &r, &nr, &omitted), 0);
+	assert_int_equal(nr, 200003);
+	assert_int_equal(omitted, 0);
+	/* Parents first, depth-first: the deep stack, then the branch. */
+	assert_int_equal(r[200000].depth, 200000);
+	assert_string_equal(r[200000].node->name, "f199999");
+	assert_string_equal(r[200001].node->name, "zz");
+	assert_int_equal(r[200002].depth, 2);
+	assert_float_equal(r[200001].x, r[1].x + r[1].w, 1e-9);
+	free(r);
+	fg_tree_free(t);
+}
+
 static void narrow_frames_left_out(void **state)
 {
 	struct fg_tree *t = fg_tree_new("all");
@@ -203,9 +236,13 @@ static void whole_svg(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exact_widths), cmocka_unit_test(narrow_frames_left_out),
-		cmocka_unit_test(labels),	cmocka_unit_test(escape_after_truncation),
-		cmocka_unit_test(colours),	cmocka_unit_test(whole_svg),
+		cmocka_unit_test(exact_widths),
+		cmocka_unit_test(deep_stack),
+		cmocka_unit_test(narrow_frames_left_out),
+		cmocka_unit_test(labels),
+		cmocka_unit_test(escape_after_truncation),
+		cmocka_unit_test(colours),
+		cmocka_unit_test(whole_svg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

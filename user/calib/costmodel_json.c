@@ -117,9 +117,26 @@ int costmodel_write(const struct costmodel *m, const char *path)
 
 /* ---- reading: unknown keys are ignored, missing optional ones keep their defaults ---- */
 
-static void meta_from_json(json_object *o, struct costmodel *m)
+/* An integer in [@lo, @hi] at @key: 0, -ENOENT if absent, -EINVAL (printed) if not. */
+static int int_in(json_object *o, const char *key, double lo, double hi, double *out,
+		  const char *name, const char *where)
+{
+	int err = jsonr_num(o, key, out);
+
+	if (err == -ENOENT)
+		return err;
+	if (err || *out != floor(*out) || *out < lo || *out > hi) {
+		p_err("%s: %s\"%s\" must be an integer from %.0f to %.0f", name, where, key, lo,
+		      hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int meta_from_json(json_object *o, struct costmodel *m, const char *name)
 {
 	double d;
+	int err;
 
 	m->meta.tool_version = jsonr_str(o, "tool_version");
 	m->meta.kernel = jsonr_str(o, "kernel");
@@ -139,12 +156,18 @@ static void meta_from_json(json_object *o, struct costmodel *m)
 		m->timer_overhead_cycles = d;
 	if (!jsonr_num(o, "timer_step_cycles", &d))
 		m->timer_step_cycles = d;
-	/* Out of int's range (1e300) is no CPU or run count: the default stays. */
-	if (!jsonr_num(o, "cpu", &d) && d >= -1 && d <= INT_MAX)
-		m->cpu = (int)d;
-	if (!jsonr_num(o, "runs", &d) && d >= 0 && d <= INT_MAX)
-		m->runs = (int)d;
 	m->meta.cpu_flags = jsonr_strv(o, "cpu_flags", &m->meta.nr_cpu_flags);
+	err = int_in(o, "cpu", -1, INT_MAX, &d, name, "meta ");
+	if (!err)
+		m->cpu = (int)d;
+	else if (err != -ENOENT)
+		return err;
+	err = int_in(o, "runs", 0, INT_MAX, &d, name, "meta ");
+	if (!err)
+		m->runs = (int)d;
+	else if (err != -ENOENT)
+		return err;
+	return 0;
 }
 
 static int point_from_json(json_object *o, struct costmodel_curve *c, const char *name, size_t idx)
@@ -154,8 +177,9 @@ static int point_from_json(json_object *o, struct costmodel_curve *c, const char
 	int err;
 
 	if (jsonr_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
-	    jsonr_num(o, "ns", &p.ns) || p.ns < 0) {
-		p_err("%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" >= "
+	    jsonr_num(o, "ns", &p.ns) || !(p.ns > 0)) {
+		/* ns 0 would make every ratio infinite: no copy takes no time. */
+		p_err("%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" > "
 		      "0",
 		      name, c->name, costmodel_cache_name(c->cache), idx);
 		return -EINVAL;
@@ -209,16 +233,40 @@ static int curve_from_json(json_object *o, struct costmodel *m, const char *name
 		err = -ENOMEM;
 		goto out;
 	}
-	if (json_object_object_get_ex(o, "align", &align) &&
-	    json_object_is_type(align, json_type_array) && json_object_array_length(align) == 2) {
-		c->align_dst = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 0));
-		c->align_src = (uint32_t)json_object_get_int64(json_object_array_get_idx(align, 1));
+	if (json_object_object_get_ex(o, "align", &align)) {
+		json_object *d = json_object_array_get_idx(align, 0),
+			    *s = json_object_array_get_idx(align, 1);
+
+		if (!json_object_is_type(align, json_type_array) ||
+		    json_object_array_length(align) != 2 ||
+		    !json_object_is_type(d, json_type_int) ||
+		    !json_object_is_type(s, json_type_int) || json_object_get_int64(d) < 0 ||
+		    json_object_get_int64(d) > 63 || json_object_get_int64(s) < 0 ||
+		    json_object_get_int64(s) > 63) {
+			p_err("%s: %s (%s): \"align\" must be [dst, src], integers from 0 to 63",
+			      name, impl, cache_s);
+			err = -EINVAL;
+			goto out;
+		}
+		c->align_dst = (uint32_t)json_object_get_int64(d);
+		c->align_src = (uint32_t)json_object_get_int64(s);
 	}
-	if (!jsonr_num(o, "threshold", &t) && t >= 0 && t < 0x1p62)
+	/* -1: none; a threshold is a length, at most 2^62 like a point's size. */
+	err = int_in(o, "threshold", -1, 0x1p62, &t, name, "");
+	if (!err)
 		c->threshold = (int64_t)t;
+	else if (err != -ENOENT)
+		goto out;
+	err = 0;
 	if (!json_object_object_get_ex(o, "points", &points) ||
 	    !json_object_is_type(points, json_type_array)) {
 		p_err("%s: %s (%s) has no \"points\" array", name, impl, cache_s);
+		err = -EINVAL;
+		goto out;
+	}
+	if (!json_object_array_length(points)) {
+		p_err("%s: %s (%s) has an empty \"points\" array: nothing to estimate with", name,
+		      impl, cache_s);
 		err = -EINVAL;
 		goto out;
 	}
@@ -270,11 +318,15 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 		p_err("%s: cost model has no \"impls\" array", name);
 		return -EINVAL;
 	}
+	if (!json_object_array_length(impls)) {
+		p_err("%s: cost model has an empty \"impls\" array: calibrate again", name);
+		return -EINVAL;
+	}
 	m = costmodel_new();
 	if (!m)
 		return -ENOMEM;
 	if (json_object_object_get_ex(root, "meta", &v) && json_object_is_type(v, json_type_object))
-		meta_from_json(v, m);
+		err = meta_from_json(v, m, name);
 	for (i = 0; !err && i < json_object_array_length(impls); i++) {
 		json_object *c = json_object_array_get_idx(impls, i);
 
@@ -284,6 +336,10 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 			break;
 		}
 		err = curve_from_json(c, m, name, i);
+	}
+	if (!err && !m->nr_curves) {
+		p_err("%s: no curve of the cost model has a cache state this copyprof knows", name);
+		err = -EINVAL;
 	}
 	if (!err && json_object_object_get_ex(root, "corrections", &v)) {
 		if (json_object_is_type(v, json_type_array)) {
@@ -304,22 +360,13 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 int costmodel_read(const char *path, struct costmodel **out)
 {
 	json_object *root;
-	FILE *f;
+	char why[160];
 	int err;
 
-	/* json-c only says "failed"; open first to tell a missing file from bad JSON. */
-	f = fopen(path, "r");
-	if (!f) {
-		err = -errno;
-		p_err("cannot read cost model %s: %s", path, strerror(errno));
+	err = jsonr_read_file(path, &root, why, sizeof(why));
+	if (err) {
+		p_err("cannot read cost model %s: %s", path, why);
 		return err;
-	}
-	fclose(f);
-	root = json_object_from_file(path);
-	if (!root) {
-		p_err("cannot read cost model %s: not valid JSON (%s)", path,
-		      json_util_get_last_err() ?: "parse error");
-		return -EINVAL;
 	}
 	err = costmodel_from_json(root, path, out);
 	json_object_put(root);

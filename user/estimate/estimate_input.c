@@ -165,12 +165,18 @@ static int parse_row(char *line, unsigned long long *size, double *w)
 		return 0;
 	if (!isdigit((unsigned char)*p))
 		return -1;
+	errno = 0;
 	*size = strtoull(p, &end, 10);
+	if (errno)
+		return -1;
 	p = end;
 	while (*p == ' ' || *p == '\t' || *p == ',' || *p == ';')
 		p++;
+	/* A decimal number only: strtod would also take 0x10, inf or nan. */
+	if (!isdigit((unsigned char)*p) && *p != '.')
+		return -1;
 	*w = strtod(p, &end);
-	if (end == p)
+	if (end == p || strcspn(p, "xXnNiIpP") < (size_t)(end - p))
 		return -1;
 	while (isspace((unsigned char)*end))
 		end++;
@@ -182,6 +188,7 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 	const char *slash = strrchr(path, '/');
 	struct est_site *s;
 	size_t lineno = 0, rows = 0;
+	ssize_t len;
 	char *line = NULL;
 	size_t cap = 0;
 	int err = 0;
@@ -205,16 +212,25 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 	in->nr_sites = 1;
 	s->family = family;
 	s->counted = true;
-	while (getline(&line, &cap, f) > 0) {
+	while ((len = getline(&line, &cap, f)) > 0) {
 		unsigned long long size;
 		double w;
 		int r = parse_row(line, &size, &w);
+		const char *first = line + strspn(line, " \t");
 
 		lineno++;
+		if (strlen(line) != (size_t)len) {
+			p_err("%s:%zu: a NUL byte in the line: not a text size table", path,
+			      lineno);
+			err = -EINVAL;
+			goto out;
+		}
 		if (r == 0)
 			continue;
-		if (r < 0 && !rows && lineno == 1)
-			continue; /* a header such as "size,count" */
+		/* A header such as "size,count" starts with a letter (a quote in CSV). */
+		if (r < 0 && !rows && lineno == 1 &&
+		    (isalpha((unsigned char)*first) || *first == '"'))
+			continue;
 		if (r < 0 || !(w >= 0) || !isfinite(w) || size >= (1ULL << 40)) {
 			p_err("%s:%zu: expected 'size,count' or 'size<TAB>probability' with a size "
 			      "below 2^40 and a weight >= 0",

@@ -27,12 +27,20 @@ static bool has_cap(int cap)
 	return data[cap / 32].effective & (1u << (cap % 32));
 }
 
+static int read_sysctl_int(const char *path, int *val);
+
 int feature_check_bpf(void)
 {
+	int paranoid = 2;
+
 	if (geteuid() != 0 && !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)) &&
 	    !has_cap(CAP_SYS_ADMIN)) {
-		p_err("recording needs root, or CAP_BPF and CAP_PERFMON: run it with sudo, or "
-		      "'setcap cap_bpf,cap_perfmon+ep copyprof'");
+		read_sysctl_int("/proc/sys/kernel/perf_event_paranoid", &paranoid);
+		p_err("recording needs root, or the capabilities CAP_BPF and CAP_PERFMON (BPF "
+		      "programs on uprobes, kprobes and perf events; kernel.perf_event_paranoid is "
+		      "%d, and even -1 does not let a user load them): run it with sudo, or "
+		      "'setcap cap_bpf,cap_perfmon+ep copyprof'",
+		      paranoid);
 		return -EPERM;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {

@@ -117,9 +117,19 @@ void child_end(struct child *c, const char *name, bool warn_status)
 		return;
 	if (c->gate_fd >= 0)
 		child_abort(c);
+	/* A child that already ended on its own is reported; one we stopped is not. */
+	if (child_poll(c) && warn_status) {
+		if (WIFEXITED(c->status) && WEXITSTATUS(c->status))
+			p_warn("'%s' exited with status %d", name, WEXITSTATUS(c->status));
+		else if (WIFSIGNALED(c->status))
+			p_warn("'%s' was killed by signal %d (SIG%s%s); a shell would show exit "
+			       "status %d",
+			       name, WTERMSIG(c->status), sigabbrev_np(WTERMSIG(c->status)) ?: "?",
+			       WCOREDUMP(c->status) ? ", core dumped" : "",
+			       128 + WTERMSIG(c->status));
+		return;
+	}
 	child_stop(c, SIGTERM);
-	if (WIFEXITED(c->status) && WEXITSTATUS(c->status) && warn_status)
-		p_warn("'%s' exited with status %d", name, WEXITSTATUS(c->status));
 }
 
 char *child_command_line(char *const argv[])

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "elfsyms.h"
+#include "insn_bound.h"
 #include "log.h"
 
 static const char *const lib_dirs[] = {
@@ -128,7 +129,8 @@ static int find_symbol(Elf *elf, const char *symbol, GElf_Sym *out)
 	return 0;
 }
 
-static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
+/* File offset of @vaddr in an executable segment; @left gets the file bytes from there on. */
+static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off, uint64_t *left)
 {
 	size_t i, n;
 
@@ -141,9 +143,63 @@ static int vaddr_to_offset(Elf *elf, uint64_t vaddr, uint64_t *off)
 			continue;
 		if (vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + ph.p_memsz) {
 			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			if (left)
+				*left = vaddr - ph.p_vaddr < ph.p_filesz
+						? ph.p_filesz - (vaddr - ph.p_vaddr)
+						: 0;
 			return 0;
 		}
 	}
+	return -EINVAL;
+}
+
+/*
+ * A uprobe writes an int3 over the first byte of an instruction; anywhere else it corrupts
+ * every process running the file (SIGSEGV, or a different instruction). Decode the function
+ * from its start and refuse an offset that is not an instruction boundary.
+ */
+static int check_boundary(Elf *elf, const char *path, const char *symbol, const GElf_Sym *sym,
+			  uint64_t offset)
+{
+	uint64_t start, left, len;
+	struct insn_bound b;
+	size_t file_size;
+	const char *raw = elf_rawfile(elf, &file_size);
+	int r;
+
+	if (!raw || vaddr_to_offset(elf, sym->st_value, &start, &left) || start > file_size) {
+		p_err("%s: cannot read the code of %s to check offset 0x%llx", path, symbol,
+		      (unsigned long long)offset);
+		return -EINVAL;
+	}
+	/* No st_size (hand-written assembly): decode just past the offset. */
+	len = sym->st_size ?: offset + 16;
+	if (len > left)
+		len = left;
+	if (len > file_size - start)
+		len = file_size - start;
+	r = insn_bound_find((const uint8_t *)raw + start, len, offset, &b);
+	if (!r)
+		return 0;
+	if (r == 1)
+		p_err("offset 0x%llx is inside an instruction of %s (%s+0x%llx: %s, %llu bytes): a "
+		      "uprobe there would corrupt the program; the nearest instruction boundaries "
+		      "are %s+0x%llx and %s+0x%llx",
+		      (unsigned long long)offset, symbol, symbol, (unsigned long long)b.before,
+		      b.mnemonic, (unsigned long long)(b.after - b.before), symbol,
+		      (unsigned long long)b.before, symbol, (unsigned long long)b.after);
+	else if (r == -ERANGE)
+		p_err("offset 0x%llx is past the code of %s in %s", (unsigned long long)offset,
+		      symbol, path);
+	else if (r == -EINVAL)
+		p_err("cannot decode %s in %s from +0x%llx on, before offset 0x%llx: refusing a "
+		      "uprobe at an offset that may not start an instruction (probe %s+0x%llx or "
+		      "an earlier boundary)",
+		      symbol, path, (unsigned long long)b.before, (unsigned long long)offset,
+		      symbol, (unsigned long long)b.before);
+	else
+		p_err("cannot check offset 0x%llx of %s: %s", (unsigned long long)offset, symbol,
+		      strerror(-r));
 	return -EINVAL;
 }
 
@@ -169,17 +225,20 @@ static int resolve_in_elf(Elf *elf, const char *path, const char *symbol, uint64
 		return -EINVAL;
 	}
 	if (sym.st_size && offset >= sym.st_size) {
-		p_err("offset 0x%llx is past the end of %s (size 0x%llx)",
-		      (unsigned long long)offset, symbol, (unsigned long long)sym.st_size);
+		p_err("offset 0x%llx is past the end of %s (size 0x%llx): give an offset below "
+		      "0x%llx",
+		      (unsigned long long)offset, symbol, (unsigned long long)sym.st_size,
+		      (unsigned long long)sym.st_size);
 		return -EINVAL;
 	}
 	out->vaddr = sym.st_value;
 	out->size = sym.st_size;
-	if (vaddr_to_offset(elf, sym.st_value + offset, &out->file_offset)) {
-		p_err("%s: %s is not in an executable segment", path, symbol);
+	if (vaddr_to_offset(elf, sym.st_value + offset, &out->file_offset, NULL)) {
+		p_err("%s: %s+0x%llx is not in an executable segment", path, symbol,
+		      (unsigned long long)offset);
 		return -EINVAL;
 	}
-	return 0;
+	return offset ? check_boundary(elf, path, symbol, &sym, offset) : 0;
 }
 
 int elfsyms_resolve(const char *name, const char *symbol, uint64_t offset, struct elf_func *out)

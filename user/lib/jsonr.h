@@ -17,7 +17,8 @@
 char *jsonr_str(json_object *o, const char *key);
 
 /*
- * 0 and *@out set; -ENOENT if @key is absent; -EINVAL if it is not a non-negative integer.
+ * 0 and *@out set; -ENOENT if @key is absent; -EINVAL if it is not a non-negative integer;
+ * -ERANGE if it is 2^64 - 1 or more (json-c saturates larger numbers to 2^64 - 1).
  * *@out is left alone unless 0 is returned.
  */
 int jsonr_u64(json_object *o, const char *key, uint64_t *out);
@@ -39,5 +40,15 @@ bool jsonr_bool(json_object *o, const char *key, bool dflt);
  * non-strings are skipped. NULL and 0 if absent or not an array.
  */
 char **jsonr_strv(json_object *o, const char *key, size_t *n_out);
+
+/* The largest file jsonr_read_file() reads. */
+#define JSONR_MAX_FILE (1UL << 30)
+
+/*
+ * Parses @path ("-": stdin) as one strict JSON value (RFC 8259): no data after it, no NaN or
+ * Infinity, valid UTF-8; at most JSONR_MAX_FILE bytes. 0 and *@out (caller puts it), or
+ * -errno with @why (@whylen bytes) saying what is wrong, starting "not valid JSON" for -EINVAL.
+ */
+int jsonr_read_file(const char *path, json_object **out, char *why, size_t whylen);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef CP_JSONW_H
 #define CP_JSONW_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
 
@@ -12,7 +13,17 @@ void jsonw_put_str(json_object *o, const char *key, const char *val);
 json_object *jsonw_new_hex(uint64_t v);
 
 /*
- * Writes @root pretty-printed with a final newline, atomically (outfile.h); "-" is stdout.
+ * Makes @o strict JSON in place, down its whole tree: a NaN or infinite number becomes null,
+ * a string with invalid UTF-8 gets U+FFFD for each bad byte. Object keys are left as they are
+ * (copyprof's keys are its own ASCII names).
+ */
+void jsonw_sanitize(json_object *o);
+
+/* jsonw_sanitize(), then @root on stdout with @flags (JSON_C_TO_STRING_*) and a newline. */
+int jsonw_print(json_object *root, int flags);
+
+/*
+ * Sanitized (jsonw_sanitize()), then written pretty-printed with a final newline, atomically (outfile.h); "-" is stdout.
  * Takes @root over: it is released whatever happens. Returns 0 or -errno (printed).
  */
 int jsonw_write_file(json_object *root, const char *path);

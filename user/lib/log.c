@@ -2,9 +2,11 @@
 /* log.c: message printing for every subcommand, and the libbpf print callback */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 #include "log.h"
+#include "utf8.h"
 
 bool log_verbose;
 bool log_json;
@@ -14,8 +16,10 @@ static char last_error[512];
 static void print_json_error(const char *msg)
 {
 	json_object *o = json_object_new_object();
+	char *clean = utf8_sanitize(msg); /* a path or symbol may hold any bytes */
 
-	json_object_object_add(o, "error", json_object_new_string(msg));
+	json_object_object_add(o, "error", json_object_new_string(clean ?: "out of memory"));
+	free(clean);
 	fflush(stdout);
 	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 								 JSON_C_TO_STRING_NOSLASHESCAPE));

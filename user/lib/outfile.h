@@ -1,11 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* outfile.h: write a whole file or nothing (temp file in the same folder, fsync, rename) */
+/* outfile.h: write -o's file whole or not at all; never replace a device, FIFO or symlink */
 #ifndef CP_OUTFILE_H
 #define CP_OUTFILE_H
 
 #include <stddef.h>
 
-/* Returns 0, or -errno after printing what failed; @path is never left half-written. */
+/*
+ * Writes @data to @path (docs/cli.md, "Output files"): "-" is stdout; a FIFO, terminal or
+ * character device is written in place; a regular file (or a symlink to one, which stays) is
+ * replaced by a temp file in the same folder, fsync'd and renamed, keeping the old mode and
+ * owner (a warning if it had other hard links, which keep the old contents). A folder, block
+ * device, socket or dangling symlink is refused. Returns 0, or -errno after printing what failed;
+ * a regular @path is never left half-written.
+ */
 int outfile_write(const char *path, const void *data, size_t len);
+
+/*
+ * Before long work: can @path be written as outfile_write() would? Makes and removes a temp
+ * file in the folder. Returns 0, or -errno after printing why not.
+ */
+int outfile_check(const char *path);
 
 #endif

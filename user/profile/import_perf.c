@@ -129,23 +129,11 @@ static bool perf_in_path(void)
 	return found;
 }
 
-/* Starts `perf script` on @input; its stdout is returned, its stderr goes to @err_fd. */
-static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
+/* Starts perf with @argv; its stdout is returned, its stderr goes to @err_fd. */
+static FILE *spawn_perf(char *const argv[], int err_fd, pid_t *pid)
 {
-	char *argv[] = { "perf", "script",	"--header", "-F", PERF_SCRIPT_FIELDS,
-			 "-i",	 (char *)input, NULL };
 	int fds[2];
 
-	if (!perf_in_path()) {
-		p_err("perf is not installed or not in PATH: install it (Debian: linux-perf), or "
-		      "run 'perf script -F %s' where it is and give the text with --script",
-		      PERF_SCRIPT_FIELDS);
-		return NULL;
-	}
-	if (access(input, R_OK)) {
-		p_err("cannot read %s: %s", input, strerror(errno));
-		return NULL;
-	}
 	if (pipe2(fds, O_CLOEXEC) || (*pid = fork()) < 0) {
 		p_err("cannot start perf: %s", strerror(errno));
 		return NULL;
@@ -158,6 +146,89 @@ static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
 	}
 	close(fds[1]);
 	return fdopen(fds[0], "r");
+}
+
+/* Is @flag ("CPU") in every event's "sample_type: IP|TID|TIME|..." of perf evlist -v? */
+static bool all_have(char *const *types, size_t n, const char *flag)
+{
+	size_t i, len = strlen(flag);
+
+	for (i = 0; i < n; i++) {
+		const char *p = types[i];
+		bool found = false;
+
+		while (!found && *p) {
+			size_t l = strcspn(p, "|");
+
+			found = l == len && !strncmp(p, flag, len);
+			p += l + (p[l] == '|');
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The -F fields to ask perf script for: PERF_SCRIPT_FIELDS less those the file's events do not
+ * record (plain `perf record -g -- CMD` has no CPU; perf script refuses a field it lacks).
+ * The full list if perf evlist cannot tell.
+ */
+static void perf_fields(const char *input, char *out, size_t len)
+{
+	char *argv[] = { "perf", "evlist", "-v", "-i", (char *)input, NULL };
+	char *line = NULL, *types[64];
+	size_t cap = 0, n = 0;
+	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC), status;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(out, len, "%s", PERF_SCRIPT_FIELDS);
+	f = devnull >= 0 ? spawn_perf(argv, devnull, &pid) : NULL;
+	while (f && getline(&line, &cap, f) > 0) {
+		const char *t = strstr(line, "sample_type: ");
+
+		if (t && n < sizeof(types) / sizeof(*types))
+			types[n++] = strndup(t + 13, strcspn(t + 13, ", \n"));
+	}
+	if (f) {
+		fclose(f);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (n && WIFEXITED(status) && !WEXITSTATUS(status))
+			snprintf(out, len, "comm%s%s,event%s",
+				 all_have(types, n, "TID") ? ",pid,tid" : "",
+				 all_have(types, n, "CPU") ? ",cpu" : "",
+				 all_have(types, n, "TIME") ? ",time" : "");
+		if (n && WIFEXITED(status) && !WEXITSTATUS(status))
+			snprintf(out + strlen(out), len - strlen(out), ",ip,sym,symoff,dso");
+	}
+	while (n)
+		free(types[--n]);
+	free(line);
+	if (devnull >= 0)
+		close(devnull);
+}
+
+/* Starts `perf script` on @input; its stdout is returned, its stderr goes to @err_fd. */
+static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
+{
+	char fields[128];
+	char *argv[] = { "perf", "script", "--header", "-F", fields, "-i", (char *)input, NULL };
+
+	if (!perf_in_path()) {
+		p_err("perf is not installed or not in PATH: install it (Debian: linux-perf), or "
+		      "run 'perf script -F %s' where it is and give the text with --script",
+		      PERF_SCRIPT_FIELDS);
+		return NULL;
+	}
+	if (access(input, R_OK)) {
+		p_err("cannot read %s: %s", input, strerror(errno));
+		return NULL;
+	}
+	perf_fields(input, fields, sizeof(fields));
+	p_debug("perf script -F %s -i %s", fields, input);
+	return spawn_perf(argv, err_fd, pid);
 }
 
 /* perf's exit status and the first lines of what it said, in one message. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/log.h"
 #include "merge.h"
 #include "profile_mux.h"
 
@@ -20,6 +21,19 @@ struct group_view {
 	uint32_t sample_hz;
 	uint64_t total_samples, idle_samples;
 };
+
+/* The first sum that passed 2^64 - 1, and whose (NULL: a group's): merge refuses it. */
+static const char *overflow_field;
+static const struct profile_site *overflow_site;
+
+/* @a += @b for any unsigned field; a wrap is remembered, never written. */
+#define SUM(a, b, field, site)                                                                     \
+	do {                                                                                       \
+		if (__builtin_add_overflow((a), (b), &(a)) && !overflow_field) {                   \
+			overflow_field = (field);                                                  \
+			overflow_site = (site);                                                    \
+		}                                                                                  \
+	} while (0)
 
 static int cmp_str(const char *a, const char *b)
 {
@@ -104,9 +118,9 @@ static int add_to_group(struct profile *out, const struct group_view *v, uint32_
 		err = strv_add_unique(&g->hosts, &g->nr_hosts, v->hosts[i]);
 	if (!err)
 		err = strv_add_unique(&g->hosts, &g->nr_hosts, v->host);
-	g->profiles += v->profiles;
-	g->total_samples += v->total_samples;
-	g->idle_samples += v->idle_samples;
+	SUM(g->profiles, v->profiles, "profiles", NULL);
+	SUM(g->total_samples, v->total_samples, "total_samples", NULL);
+	SUM(g->idle_samples, v->idle_samples, "idle_samples", NULL);
 	g->duration_s = round_us(g->duration_s + v->duration_s);
 	*gi = (uint32_t)(g - out->groups);
 	return err;
@@ -204,7 +218,7 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 		di->family = dup_or_null(si->family);
 	}
 	for (k = 0; k < 3; k++)
-		di->quality[k] += si->quality[k];
+		SUM(di->quality[k], si->quality[k], "sample quality", d);
 	for (i = 0; i < si->nr_stacks; i++) {
 		struct sample_stack *st;
 
@@ -212,7 +226,7 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 		     j++)
 			;
 		if (j < di->nr_stacks) {
-			di->stacks[j].count += si->stacks[i].count;
+			SUM(di->stacks[j].count, si->stacks[i].count, "stacks' count", d);
 			continue;
 		}
 		st = realloc(di->stacks, (di->nr_stacks + 1) * sizeof(*st));
@@ -257,13 +271,13 @@ static int add_callers(struct profile_site *d, const struct profile_site *s)
 			t->offset = c->offset;
 		}
 		for (b = 0; b < CP_NBUCKETS; b++) {
-			t->buckets[b].count += c->buckets[b].count;
-			t->buckets[b].bytes += c->buckets[b].bytes;
+			SUM(t->buckets[b].count, c->buckets[b].count, "callers' count", d);
+			SUM(t->buckets[b].bytes, c->buckets[b].bytes, "callers' bytes", d);
 		}
-		t->calls += c->calls;
-		t->bytes += c->bytes;
+		SUM(t->calls, c->calls, "callers' calls", d);
+		SUM(t->bytes, c->bytes, "callers' bytes", d);
 	}
-	d->caller_misses += s->caller_misses;
+	SUM(d->caller_misses, s->caller_misses, "caller_misses", d);
 	profile_site_sort_callers(d);
 	return 0;
 }
@@ -305,17 +319,17 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 	     site_mux_add(&d->mux, s->mux, s->calls, s->bytes)))
 		return -ENOMEM;
 	for (b = 0; b < CP_NBUCKETS; b++) {
-		d->buckets[b].count += s->buckets[b].count;
-		d->buckets[b].bytes += s->buckets[b].bytes;
+		SUM(d->buckets[b].count, s->buckets[b].count, "count", d);
+		SUM(d->buckets[b].bytes, s->buckets[b].bytes, "bytes", d);
 	}
 	for (b = 0; s->has_align && b < CP_ALIGN_SLOTS; b++) {
-		d->dst_align[b] += s->dst_align[b];
-		d->src_align[b] += s->src_align[b];
+		SUM(d->dst_align[b], s->dst_align[b], "dst_align", d);
+		SUM(d->src_align[b], s->src_align[b], "src_align", d);
 	}
 	d->has_align |= s->has_align;
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
-	d->calls += s->calls;
-	d->bytes += s->bytes;
+	SUM(d->calls, s->calls, "calls", d);
+	SUM(d->bytes, s->bytes, "bytes", d);
 	if (add_callers(d, s))
 		return -ENOMEM;
 	return s->sample ? add_sample_info(d, s->sample) : 0;
@@ -464,8 +478,25 @@ int merge_profiles(struct profile *const *in, size_t n, struct profile **out)
 	size_t i;
 	int err = p ? 0 : -ENOMEM;
 
+	overflow_field = NULL;
 	for (i = 0; !err && i < n; i++)
 		err = add_profile(p, &index, in[i], &duration, &start);
+	for (i = 0; !err && i < p->nr_groups && !overflow_field; i++)
+		if (!isfinite(p->groups[i].duration_s))
+			overflow_field = "duration_s";
+	if (!err && (overflow_field || !isfinite(duration))) {
+		const struct profile_site *s = overflow_site;
+
+		p_err("merge: the merged \"%s\"%s%s%s%s passes %s: refusing a sum that would be "
+		      "wrong",
+		      overflow_field ?: "duration_s", s ? " of site " : " of a group",
+		      s ? s->target ?: "" : "", s && s->target ? ":" : "",
+		      s ? s->symbol ?: "?" : "",
+		      overflow_field && strcmp(overflow_field, "duration_s")
+			      ? "2^64 - 1"
+			      : "the largest double");
+		err = -EOVERFLOW;
+	}
 	free(index.slots);
 	if (!err && !p->nr_groups)
 		err = -EINVAL;

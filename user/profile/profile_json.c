@@ -214,6 +214,32 @@ int profile_save(const struct profile *p, const char *path)
 
 /* ---- reading ---- */
 
+/* A duration in seconds: absent (0), or a finite number >= 0. */
+static int duration_from_json(json_object *o, double *out, const char *name, const char *where)
+{
+	int err = jsonr_num(o, "duration_s", out);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err || *out < 0) {
+		p_err("%s: %s\"duration_s\" must be a number of seconds >= 0", name, where);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* @a += @b, refused by name if it passes 2^64 - 1: a wrapped count would be silently wrong. */
+static int add_u64(uint64_t *a, uint64_t b, const char *name, uint32_t id, const char *field)
+{
+	if (__builtin_add_overflow(*a, b, a)) {
+		p_err("%s: site %u: the sum of its \"%s\" passes 2^64 - 1: refusing a count that "
+		      "would wrap",
+		      name, id, field);
+		return -EOVERFLOW;
+	}
+	return 0;
+}
+
 static int groups_from_json(json_object *arr, struct profile *p, const char *name)
 {
 	size_t i, n = json_object_array_length(arr);
@@ -236,8 +262,9 @@ static int groups_from_json(json_object *arr, struct profile *p, const char *nam
 		g->hosts = jsonr_strv(o, "hosts", &g->nr_hosts);
 		if (jsonr_u64(o, "profiles", &g->profiles))
 			g->profiles = 1;
-		if (json_object_object_get_ex(o, "duration_s", &v))
-			g->duration_s = json_object_get_double(v);
+		(void)v;
+		if (duration_from_json(o, &g->duration_s, name, "a group's "))
+			return -EINVAL;
 		if (!jsonr_u64(o, "sample_hz", &n))
 			g->sample_hz = (uint32_t)n;
 		jsonr_u64(o, "total_samples", &g->total_samples);
@@ -246,19 +273,16 @@ static int groups_from_json(json_object *arr, struct profile *p, const char *nam
 	return 0;
 }
 
-static void meta_from_json(json_object *o, struct host_meta *m)
+static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 {
-	json_object *v;
-
 	m->tool_version = jsonr_str(o, "tool_version");
 	m->kernel = jsonr_str(o, "kernel");
 	m->cpu_model = jsonr_str(o, "cpu_model");
 	m->hostname = jsonr_str(o, "hostname");
 	m->start = jsonr_str(o, "start");
 	m->command = jsonr_str(o, "command");
-	if (json_object_object_get_ex(o, "duration_s", &v))
-		m->duration_s = json_object_get_double(v);
 	m->cpu_flags = jsonr_strv(o, "cpu_flags", &m->nr_cpu_flags);
+	return duration_from_json(o, &m->duration_s, name, "meta ");
 }
 
 static int align_from_json(json_object *o, const char *key, uint64_t *counts)
@@ -271,8 +295,13 @@ static int align_from_json(json_object *o, const char *key, uint64_t *counts)
 	if (!json_object_is_type(a, json_type_array) ||
 	    json_object_array_length(a) != CP_ALIGN_SLOTS)
 		return -EINVAL;
-	for (i = 0; i < CP_ALIGN_SLOTS; i++)
-		counts[i] = json_object_get_uint64(json_object_array_get_idx(a, i));
+	for (i = 0; i < CP_ALIGN_SLOTS; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+			return -EINVAL;
+		counts[i] = json_object_get_uint64(v);
+	}
 	return 1;
 }
 
@@ -283,12 +312,18 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 
 	for (i = 0; i < n; i++) {
 		json_object *row = json_object_array_get_idx(arr, i);
-		uint64_t lo, hi, count, bytes = 0;
-		int b;
+		uint64_t lo, hi, count, bytes = 0, min, max, sum_count, sum_bytes;
+		int b, err;
 
-		if (jsonr_u64(row, "lo", &lo) || jsonr_u64(row, "hi", &hi) ||
-		    jsonr_u64(row, "count", &count)) {
-			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count",
+		/* The last bucket's "hi" is 2^64 - 1, which jsonr_u64() refuses for counts. */
+		err = jsonr_u64(row, "hi", &hi);
+		if (err == -ERANGE) {
+			hi = UINT64_MAX;
+			err = 0;
+		}
+		if (err || jsonr_u64(row, "lo", &lo) || jsonr_u64(row, "count", &count)) {
+			p_err("%s: site %u bucket %zu needs unsigned integers lo, hi and count "
+			      "below 2^64 - 1",
 			      name, id, i);
 			return -EINVAL;
 		}
@@ -299,10 +334,41 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 			      name, id, (unsigned long long)lo, (unsigned long long)hi);
 			return -EINVAL;
 		}
-		if (jsonr_u64(row, "bytes", &bytes) == -ENOENT)
-			bytes = count * lo; /* older writers: the lower edge is a safe bound */
-		slots[b].count += count;
-		slots[b].bytes += bytes;
+		err = jsonr_u64(row, "bytes", &bytes);
+		if (err && err != -ENOENT) {
+			p_err("%s: site %u: bucket [%llu, %llu) needs \"bytes\" as an unsigned "
+			      "integer below 2^64 - 1",
+			      name, id, (unsigned long long)lo, (unsigned long long)hi);
+			return -EINVAL;
+		}
+		/* Every length in the bucket is in [lo, hi - 1], and so is the mean of its calls. */
+		if (__builtin_mul_overflow(count, lo, &min)) {
+			p_err("%s: site %u: bucket [%llu, %llu): %llu calls of at least %llu bytes "
+			      "pass 2^64 - 1 bytes",
+			      name, id, (unsigned long long)lo, (unsigned long long)hi,
+			      (unsigned long long)count, (unsigned long long)lo);
+			return -EOVERFLOW;
+		}
+		if (__builtin_mul_overflow(count, hi - 1, &max))
+			max = UINT64_MAX;
+		if (err == -ENOENT) {
+			bytes = min; /* older writers: the lower edge is a safe bound */
+		} else if (bytes < min || bytes > max) {
+			p_err("%s: site %u: bucket [%llu, %llu) holds %llu calls, so its \"bytes\" "
+			      "must be from %llu to %llu, not %llu",
+			      name, id, (unsigned long long)lo, (unsigned long long)hi,
+			      (unsigned long long)count, (unsigned long long)min,
+			      (unsigned long long)max, (unsigned long long)bytes);
+			return -EINVAL;
+		}
+		/* Two rows of one bucket add up (hist_slot's fields are __u64). */
+		sum_count = slots[b].count;
+		sum_bytes = slots[b].bytes;
+		if (add_u64(&sum_count, count, name, id, "count") ||
+		    add_u64(&sum_bytes, bytes, name, id, "bytes"))
+			return -EOVERFLOW;
+		slots[b].count = sum_count;
+		slots[b].bytes = sum_bytes;
 	}
 	return 0;
 }
@@ -349,10 +415,11 @@ static int callers_from_json(json_object *o, struct profile_site *s, const char 
 		address_from_json(c, &d->address);
 		if (buckets_from_json(buckets, d->buckets, s->id, name))
 			return -EINVAL;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			d->calls += d->buckets[b].count;
-			d->bytes += d->buckets[b].bytes;
-		}
+		for (b = 0; b < CP_NBUCKETS; b++)
+			if (add_u64(&d->calls, d->buckets[b].count, name, s->id,
+				    "callers' count") ||
+			    add_u64(&d->bytes, d->buckets[b].bytes, name, s->id, "callers' bytes"))
+				return -EOVERFLOW;
 	}
 	return 0;
 }
@@ -418,7 +485,11 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	}
 	if (buckets_from_json(buckets, s->buckets, s->id, name))
 		return -EINVAL;
-	profile_site_sum(s);
+	s->calls = s->bytes = 0;
+	for (b = 0; b < CP_NBUCKETS; b++)
+		if (add_u64(&s->calls, s->buckets[b].count, name, s->id, "count") ||
+		    add_u64(&s->bytes, s->buckets[b].bytes, name, s->id, "bytes"))
+			return -EOVERFLOW;
 	/* A writer may count calls it could not bucket (e.g. samples without a length). */
 	if (!jsonr_u64(o, "calls", &v) && v > s->calls)
 		s->calls = v;
@@ -427,8 +498,9 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	a = align_from_json(o, "dst_align", s->dst_align);
 	b = align_from_json(o, "src_align", s->src_align);
 	if (a < 0 || b < 0) {
-		p_err("%s: site %u: dst_align/src_align must be arrays of %d counts", name, s->id,
-		      CP_ALIGN_SLOTS);
+		p_err("%s: site %u: dst_align/src_align must be arrays of %d unsigned integer "
+		      "counts",
+		      name, s->id, CP_ALIGN_SLOTS);
 		return -EINVAL;
 	}
 	s->has_align = a > 0 || b > 0;
@@ -491,7 +563,10 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 	if (!p)
 		return -ENOMEM;
 	if (json_object_object_get_ex(root, "meta", &v)) {
-		meta_from_json(v, &p->meta);
+		if (meta_from_json(v, &p->meta, name)) {
+			profile_free(p);
+			return -EINVAL;
+		}
 		p->sample = sample_meta_from_json(v);
 		if (json_object_object_get_ex(v, "dispatch", &d))
 			p->dispatch = profile_dispatch_from_json(d);
@@ -520,29 +595,26 @@ int profile_read(const char *path, struct profile **out)
 {
 	json_object *root;
 	struct stat st;
+	char why[160];
 	int err;
 
-	if (access(path, R_OK)) {
-		err = -errno;
-		p_err("cannot read profile %s: %s", path, strerror(errno));
-		return err;
-	}
 	/* Checked before parsing: json-c's tree takes about 10 times the file's size. */
-	if (!stat(path, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > PROFILE_MAX_BYTES) {
+	if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > PROFILE_MAX_BYTES) {
 		p_err("%s: %llu MiB; copyprof reads profiles of at most %llu MiB "
 		      "(docs/profile-format.md#limits): merge or estimate fewer hosts at once",
 		      path, (unsigned long long)st.st_size >> 20,
 		      (unsigned long long)PROFILE_MAX_BYTES >> 20);
 		return -E2BIG;
 	}
-	root = json_object_from_file(path);
-	if (!root) {
-		const char *why = json_util_get_last_err();
-
-		/* json-c ends its message with a newline. */
-		p_err("%s is not valid JSON: %.*s", path, why ? (int)strcspn(why, "\n") : 0,
-		      why ?: "");
-		return -EINVAL;
+	err = jsonr_read_file(path, &root, why, sizeof(why));
+	if (err == -EINVAL) {
+		p_err("%s is %s", path, why);
+		return err;
+	}
+	if (err) {
+		p_err("cannot read profile %s: %s", path, why);
+		return err;
 	}
 	err = profile_from_json(root, path, out);
 	json_object_put(root);

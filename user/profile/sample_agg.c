@@ -246,7 +246,7 @@ int sample_agg_to_profile(struct sample_agg *a, struct profile *p)
 {
 	size_t i;
 
-	if (a->nr) /* no copy sites: a->sites is NULL, which qsort may not take */
+	if (a->nr) /* no copy site: no array (qsort of NULL is undefined even for 0) */
 		qsort(a->sites, a->nr, sizeof(*a->sites), site_cmp);
 	for (i = 0; i < a->nr; i++) {
 		struct agg_site *as = a->sites[i];

@@ -301,6 +301,20 @@ int plan_add_preset(struct plan *p, const char *name)
 
 	if (preset_load(name, &pr))
 		return -ENOENT;
+	/* A line that does not parse is a broken preset, not a function this kernel lacks. */
+	for (i = 0; i < pr->nr_items; i++) {
+		struct target_spec t;
+		char why[160];
+
+		if (target_spec_parse_kernel(pr->items[i].spec, &t, why, sizeof(why))) {
+			p_err("%s:%d: %s '%s': %s", pr->path, pr->items[i].line,
+			      pr->items[i].kind == PRESET_SITE ? "site" : "entry",
+			      pr->items[i].spec, why);
+			preset_free(pr);
+			return -EBADMSG;
+		}
+		target_spec_free(&t);
+	}
 	for (i = 0; i < pr->nr_items && !err; i++)
 		err = pr->items[i].kind == PRESET_SITE ? plan_add_function(p, pr->items[i].spec)
 						       : plan_add_entry(p, pr->items[i].spec);

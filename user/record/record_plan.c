@@ -59,6 +59,10 @@ int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, 
 		err = plan_add_entry(&p, a->entries[i]);
 	if (err == -EINVAL)
 		err = 0; /* a malformed item is one of the plan's reported problems */
+	if (err) {	 /* a broken or missing preset (printed): no plan to show */
+		plan_free(&p);
+		return err;
+	}
 	fprintf(stderr, "copyprof: plan (%zu sites, %zu attachable, %d hardware breakpoints):\n",
 		p.nr, plan_nr_covered(&p), p.hwbp_used);
 	plan_print(&p, stderr);

@@ -8,6 +8,7 @@
 #include "lib/child.h"
 #include "lib/host.h"
 #include "lib/log.h"
+#include "lib/outfile.h"
 #include "lib/monotime.h"
 #include "lib/stop.h"
 #include "profile/profile.h"
@@ -113,7 +114,8 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (!p || ops->prepare(rec, p))
+	/* A recording can't be repeated: make sure its file can be written before it starts. */
+	if (!p || outfile_check(a->output) || ops->prepare(rec, p))
 		goto out;
 	stop_install();
 	if (a->command) {

@@ -73,15 +73,25 @@ static int add_label(struct preset *p, char *val, int line)
 	return 0;
 }
 
-static int parse_file(FILE *f, struct preset *p)
+/* A preset line is at most this long: a spec is a module, a function and a register or two. */
+#define PRESET_LINE_MAX 4096
+
+static int parse_lines(FILE *f, struct preset *p, char **buf, size_t *cap)
 {
-	char line[1024];
+	ssize_t len;
 	int nr = 0;
 
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(buf, cap, f)) > 0) {
+		char *line = *buf;
 		char *key, *val, *save = NULL;
 
 		nr++;
+		if (len > PRESET_LINE_MAX || strlen(line) != (size_t)len) {
+			p_err("%s:%d: %s", p->path, nr,
+			      len > PRESET_LINE_MAX ? "line longer than 4096 bytes"
+						    : "a NUL byte: not a text preset");
+			return -EINVAL;
+		}
 		line[strcspn(line, "#\n")] = 0;
 		key = strtok_r(line, " \t", &save);
 		if (!key)
@@ -116,6 +126,16 @@ static int parse_file(FILE *f, struct preset *p)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int parse_file(FILE *f, struct preset *p)
+{
+	size_t cap = 0;
+	char *line = NULL;
+	int err = parse_lines(f, p, &line, &cap);
+
+	free(line);
+	return err;
 }
 
 static char *find_file(const char *name)

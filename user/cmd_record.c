@@ -344,10 +344,6 @@ int cmd_record(int argc, char **argv)
 	args.run.output = args.common.output ?: args.run.interval ? NULL : "copyprof.json";
 	if (args.every_task)
 		args.run.all_tasks = true;
-	if (args.run.pid && kill((pid_t)args.run.pid, 0) && errno == ESRCH) {
-		p_err("--pid %u: no such process (ps -e lists them)", args.run.pid);
-		return EXIT_USAGE;
-	}
 	log_setup_libbpf();
 	/* A process that is not there would record nothing, and say so only at the end. */
 	if (args.run.pid && kill((pid_t)args.run.pid, 0) && errno == ESRCH) {

@@ -27,13 +27,13 @@ expect_exit 2 "$COPYPROF" record -F 99 -- 99
 expect_err "is a number, not a command"
 expect_exit 2 "$COPYPROF" record -F 0 -d 1
 expect_err "-F 0: give a frequency in Hz"
-# --pid of a process that does not exist.
+# --pid of a process that does not exist: the machine refuses it (exit 1, not a usage error).
 pid=4194300
 while kill -0 $pid 2>/dev/null; do pid=$((pid - 1)); done
-expect_exit 2 "$COPYPROF" record --sample --pid $pid -d 1 -o none.json
+expect_exit 1 "$COPYPROF" record --sample --pid $pid -d 1 -o none.json
 expect_err "--pid $pid: no such process"
 [ ! -e none.json ] || fail "a profile was written for a missing pid"
-expect_exit 2 "$COPYPROF" record --uprobe "$WL:wl_copy" -P $pid -d 1
+expect_exit 1 "$COPYPROF" record --uprobe "$WL:wl_copy" -P $pid -d 1
 expect_err "-P|--pid $pid: no such process"
 expect_exit 2 "$COPYPROF" record -a -P $$ --uprobe "$WL:wl_copy" -d 1
 expect_err "-a \(every task\) and --pid/--comm exclude each other"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0005-hardening-json: profiles and cost models that must be refused (trailing data, NaN,
+# t0090-hardening-json: profiles and cost models that must be refused (trailing data, NaN,
 # impossible bytes, bad alignment or duration, sums past 2^64 - 1, empty or out-of-range cost
 # models), each with its exit code and message; and every JSON copyprof writes parses strictly.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0005-hardening-output: -o never replaces a special file (character device, FIFO, symlink to
+# t0091-hardening-output: -o never replaces a special file (character device, FIFO, symlink to
 # stdout), keeps a replaced file's mode, owner and symlink, says when hard links part, takes a
 # name of NAME_MAX bytes, and refuses an unwritable place BEFORE a recording starts.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0005-hardening-perf: import-perf -i on a plain `perf record -g -- CMD` file (no CPU in its
+# t0092-hardening-perf: import-perf -i on a plain `perf record -g -- CMD` file (no CPU in its
 # samples) asks perf script only for the fields the file has, and imports every sample.
 . "$(dirname "$0")/lib.sh"
 need_root

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0005-hardening-refusals: input that was accepted but must be refused (--hist rows, --pid,
+# t0093-hardening-refusals: input that was accepted but must be refused (--hist rows, --pid,
 # --sample, malformed --site/--entry and preset lines), the exit codes of probe and record for a
 # user who is not root, and a 200,000-frame folded stack drawn without a crash.
 . "$(dirname "$0")/lib.sh"
@@ -29,7 +29,7 @@ expect_err "--pid -5: not a process id \(a number from 1 to 2147483647\)"
 expect_exit 2 "$COPYPROF" record --uprobe "$WL:wl_copy" --pid 0x10 -d 1
 expect_err "--pid 0x10: not a process id"
 expect_exit 2 "$COPYPROF" record --sample=99999999999 -d 1
-expect_err "--sample=99999999999: give a frequency in Hz, from 1 to 4294967295"
+expect_err "--sample 99999999999: give a frequency in Hz, from 1 to 4294967295"
 pid=999999999
 while kill -0 "$pid" 2>/dev/null; do pid=$((pid - 1)); done
 expect_exit 1 "$COPYPROF" record --uprobe "$WL:wl_copy" --pid "$pid" -d 1 -o p.json

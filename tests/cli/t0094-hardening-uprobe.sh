@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0005-hardening-uprobe: a uprobe offset inside an instruction (or past the function) is refused
+# t0094-hardening-uprobe: a uprobe offset inside an instruction (or past the function) is refused
 # before anything is attached, and the workload running the same binary is unharmed; a boundary
 # offset counts exactly; a COMMAND killed by a signal is reported with the signal's name.
 . "$(dirname "$0")/lib.sh"

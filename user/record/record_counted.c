@@ -216,7 +216,7 @@ static void counted_announce(void *rec, char *buf, size_t size)
 }
 
 /* record -i: each site's histogram of the calls since the last interval, bcc style. */
-static int counted_interval(void *rec, FILE *f)
+static int counted_interval(void *rec, const struct profile *final, FILE *f)
 {
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
@@ -231,7 +231,10 @@ static int counted_interval(void *rec, FILE *f)
 
 		memset(&now, 0, sizeof(now));
 		memset(&diff, 0, sizeof(diff));
-		if (hist_session_collect(r->hs, (uint32_t)i, &now))
+		/* The last interval: the profile's counts (the session is gone), scaled if multiplexed. */
+		if (final)
+			memcpy(now.buckets, final->sites[i].buckets, sizeof(now.buckets));
+		else if (hist_session_collect(r->hs, (uint32_t)i, &now))
 			return -EIO;
 		for (b = 0; b < CP_NBUCKETS; b++) {
 			diff.buckets[b].count = now.buckets[b].count - r->last[i].buckets[b].count;

@@ -35,7 +35,7 @@ static void record_run_countdown(double end, long *shown)
 }
 
 static void record_run_interval(const struct record_run_args *a, const struct recorder_ops *ops,
-				void *rec)
+				void *rec, const struct profile *final)
 {
 	FILE *f = record_run_text(a);
 	char when[16];
@@ -44,17 +44,17 @@ static void record_run_interval(const struct record_run_args *a, const struct re
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime_r(&now, &tm));
 	fprintf(f, "\n%s\n", when);
-	if (ops->interval(rec, f))
+	if (ops->interval(rec, final, f))
 		p_warn("cannot read this interval's counts");
 	fflush(f);
 }
 
 /*
- * Records until due; with -i prints every interval. With -d, the intervals are exactly
- * ceil(duration / interval), the last one possibly shorter; otherwise a last partial interval
- * is printed when it is longer than 50 ms.
+ * Records until due; with -i prints every interval but the last. With -d, the intervals are
+ * exactly ceil(duration / interval), the last one possibly shorter; otherwise a last partial
+ * interval is due when it is longer than 50 ms. Returns whether the last one is due.
  */
-static void record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
+static bool record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
 			    void *rec, struct child *c, bool countdown)
 {
 	double start = monotime_s(), next = a->interval ? start + a->interval : 0;
@@ -69,17 +69,16 @@ static void record_run_wait(const struct record_run_args *a, const struct record
 			break;
 		if (next && monotime_s() >= next) {
 			next += a->interval;
-			record_run_interval(a, ops, rec);
+			record_run_interval(a, ops, rec, NULL);
 			printed++;
 		}
 	}
 	if (countdown)
 		fprintf(stderr, "\r%20s\r", "");
 	if (!a->interval)
-		return;
-	if (a->duration ? printed < (long)ceil(a->duration / a->interval - 1e-9)
-			: monotime_s() - (next - a->interval) > 0.05)
-		record_run_interval(a, ops, rec);
+		return false;
+	return a->duration ? printed < (long)ceil(a->duration / a->interval - 1e-9)
+			   : monotime_s() - (next - a->interval) > 0.05;
 }
 
 /* The start message: always when only Ctrl-C ends it; with -d only on a terminal. */
@@ -106,7 +105,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	struct profile *p = profile_new();
 	uint32_t tgid = a->pid;
 	int status = EXIT_RUNTIME;
-	bool countdown;
+	bool countdown, last_due;
 	double t0;
 
 	if (a->interval && !ops->interval) {
@@ -115,7 +114,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 		goto out;
 	}
 	/* A recording can't be repeated: make sure its file can be written before it starts. */
-	if (!p || outfile_check(a->output) || ops->prepare(rec, p))
+	if (!p || (a->output && outfile_check(a->output)) || ops->prepare(rec, p))
 		goto out;
 	stop_install();
 	if (a->command) {
@@ -132,10 +131,12 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
 	countdown = record_run_announce(a, ops, rec);
-	record_run_wait(a, ops, rec, &child, countdown);
+	last_due = record_run_wait(a, ops, rec, &child, countdown);
 	p->meta.duration_s = monotime_s() - t0;
 	if (ops->finish(rec, p))
 		goto out;
+	if (last_due)
+		record_run_interval(a, ops, rec, p);
 	if (!a->interval)
 		ops->print(rec, p, record_run_text(a));
 	fflush(stdout);

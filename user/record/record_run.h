@@ -34,8 +34,12 @@ struct recorder_ops {
 	int (*finish)(void *rec, struct profile *p);
 	/* The summary, on @f (stdout; stderr when the profile goes to stdout). */
 	void (*print)(void *rec, const struct profile *p, FILE *f);
-	/* record -i: prints what was recorded since the last call on @f; NULL: not supported. */
-	int (*interval)(void *rec, FILE *f);
+	/*
+	 * record -i: prints what was recorded since the last call on @f; NULL: not supported.
+	 * The last interval is printed after finish, from the profile @final (NULL before), so
+	 * that the intervals add up to the profile exactly.
+	 */
+	int (*interval)(void *rec, const struct profile *final, FILE *f);
 	/* Releases what open and finish left, whichever step failed; before COMMAND is ended. */
 	void (*close)(void *rec);
 };

@@ -366,7 +366,7 @@ static char *scope_text(const struct record_sample_args *a)
 }
 
 /* record -i: the copy samples of this interval and the lengths recovered for them. */
-static int sample_interval(void *rec, FILE *f)
+static int sample_interval(void *rec, const struct profile *final, FILE *f)
 {
 	struct sample_recorder *r = rec;
 	uint64_t all =

@@ -70,8 +70,8 @@ static const struct argp_option options[] = {
 	  "that failed" },
 	{ "host", OPT_HOST, "NAME", 0, "The host label (default: the host name)" },
 	{ "keep-privileges", OPT_KEEP_PRIVS, NULL, 0,
-	  "Keep every capability after attaching (default: keep only CAP_BPF, CAP_PERFMON and "
-	  "CAP_SYSLOG)" },
+	  "Keep every capability after attaching (default: keep only CAP_BPF, CAP_PERFMON, "
+	  "CAP_SYSLOG and CAP_SYS_ADMIN, which re-plans need)" },
 	{},
 };
 

@@ -10,7 +10,9 @@ PROTOC_C  ?= protoc-c
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 VERSION   := $(shell cat VERSION)
 
-# The binary is linked statically so that it also runs inside a bare VM guest.
+# Two links of the same objects (docs/design.md#linking): build/copyprof, dynamically linked as
+# Debian packages it, with the HTTP parts (agent: libmicrohttpd; estimate --prometheus:
+# libcurl), and build/copyprof-static for the bare VM guest, without them.
 STATIC    ?= -static
 CFLAGS    ?= -O2 -g
 # What the build needs whatever CFLAGS a user passes (make CFLAGS=-O0 keeps these).
@@ -18,6 +20,7 @@ REQUIRED_CFLAGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initia
 	     -D_GNU_SOURCE -MMD -MP -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph \
 	     -DCOPYPROF_VERSION='"$(VERSION)"' -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
 ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
+NET_LDLIBS := -lmicrohttpd -lcurl -lyaml -lcrypt -lpthread
 LDLIBS    := -lprotobuf-c -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 
@@ -42,6 +45,11 @@ LIB_OBJS  += $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard flamegraph/*.c)) $(OUTPUT)/
 # pprof's messages (proto/pprof.proto) in C, generated with protoc-c into $(OUTPUT)/proto/.
 PROTO_GEN := $(patsubst proto/%.proto,$(OUTPUT)/proto/%.pb-c.c,$(wildcard proto/*.proto))
 LIB_OBJS  += $(PROTO_GEN:.c=.o)
+# The HTTP parts (user/agent/, user/fleet/) and what stands in for them in the static link.
+NET_ABSENT := $(patsubst %.c,$(OUTPUT)/%.o,$(wildcard user/*/*_absent.c))
+NET_OBJS  := $(filter-out $(NET_ABSENT),$(patsubst %.c,$(OUTPUT)/%.o,$(wildcard user/agent/*.c user/fleet/*.c)))
+LIB_OBJS  := $(filter-out $(NET_ABSENT),$(LIB_OBJS))
+STATIC_OBJS := $(filter-out $(NET_OBJS),$(LIB_OBJS)) $(NET_ABSENT)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workload/%.c,$(OUTPUT)/tests/%,$(wildcard tests/workload/*.c))
@@ -60,7 +68,7 @@ ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
 .PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale demo \
 	format format-check check-layers golden
-all: $(OUTPUT)/copyprof
+all: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static
 
 .PRECIOUS: $(OUTPUT)/%.bpf.o
 
@@ -123,12 +131,16 @@ $(OUTPUT)/%.o: %.S
 
 $(OUTPUT)/copyprof: $(OUTPUT)/user/main.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
+	$(Q)$(CC) $^ $(NET_LDLIBS) $(LDLIBS) -o $@
+
+$(OUTPUT)/copyprof-static: $(OUTPUT)/user/main.o $(STATIC_OBJS)
+	$(call msg,LINK,$@)
 	$(Q)$(CC) $(STATIC) $^ $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS)
 	$(call msg,CC-TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.c %.o,$^) -lcmocka $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.c %.o,$^) -lcmocka $(NET_LDLIBS) $(LDLIBS) -o $@
 
 # libFuzzer targets: clang with the fuzzer and address sanitizer runtimes (libclang-rt-dev).
 $(OUTPUT)/tests/fuzz_asmref: tests/fuzz/fuzz_asmref.c $(ASM_OBJS) $(ASM_CSRCS)
@@ -173,7 +185,7 @@ man: $(OUTPUT)/copyprof.1
 $(OUTPUT)/copyprof.1: $(OUTPUT)/copyprof docs/copyprof.1.in scripts/gen-man.sh
 	./scripts/gen-man.sh $(OUTPUT)/copyprof docs/copyprof.1.in > $@.tmp && mv $@.tmp $@
 
-install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof.1
+install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(OUTPUT)/copyprof.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/copyprof
 	install -m 0755 $(OUTPUT)/copyprof $(DESTDIR)$(PREFIX)/bin/copyprof
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
@@ -184,11 +196,11 @@ install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof.1
 deps:
 	./scripts/deps.sh
 
-test: check-layers format-check $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+test: check-layers format-check $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT)
 
 # The layer rule, the format, unit and CLI tests, no VM: the quick check before a commit.
-check: check-layers format-check $(OUTPUT)/copyprof $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+check: check-layers format-check $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT) unit cli
 
 check-layers:
@@ -221,7 +233,7 @@ cli-test: $(OUTPUT)/copyprof $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT) cli
 
 # The real-kernel tests alone: Debian 6.12 and 6.1 under qemu (tests/vm/run.sh).
-vmtest: $(OUTPUT)/copyprof
+vmtest: $(OUTPUT)/copyprof-static
 	./tests/run.sh $(OUTPUT) vm
 
 bench: $(OUTPUT)/copyprof $(WORKLOADS)

@@ -8,8 +8,13 @@ packages=(
 	# build: BPF compiler, skeletons, libraries linked statically into copyprof
 	make gcc clang clang-format llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev libzstd-dev
 	libjson-c-dev libcapstone-dev liblzma-dev libdw-dev libbz2-dev
+	# the agent (HTTP server, TLS through gnutls, web.config.yml) and estimate --prometheus;
+	# linked dynamically only (docs/design.md#linking)
+	libmicrohttpd-dev libcurl4-gnutls-dev libyaml-dev libcrypt-dev
 	# tests and benchmarks
 	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils time
+	# agent tests: a TLS certificate, a bcrypt hash, free ports
+	openssl python3
 	# flame graph tests: a real browser (headless) and its WebDriver
 	chromium chromium-driver curl
 	# export: pprof's protobuf in C; its tests read the output with protoc, Go's pprof, promtool

@@ -37,7 +37,9 @@ done
 for t in "$ROOT"/tests/vm/t-*.sh; do
 	[[ $SUITES == *" vm "* ]] || break
 	case $t in *-guest.sh) continue ;; esac
-	run_one "vm/$(basename "$t" .sh)" bash "$t"
+	# The guest runs the static build (docs/design.md#linking).
+	COPYPROF="$ROOT/$OUT/copyprof-static" COPYPROF_BIN="$ROOT/$OUT/copyprof-static" \
+		run_one "vm/$(basename "$t" .sh)" bash "$t"
 done
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"

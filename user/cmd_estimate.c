@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_estimate.c: `copyprof estimate`: what each REP MOVSB/STOSB threshold would save */
 #include <argp.h>
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include "cmd_options.h"
 #include "commands.h"
 #include "estimate/estimate_family.h"
@@ -11,6 +15,7 @@
 #include "estimate/estimate_run.h"
 #include "estimate/estimate_text.h"
 #include "lib/jsonw.h"
+#include "fleet/fleet_profile.h"
 #include "lib/log.h"
 #include "asmref.h"
 
@@ -20,6 +25,8 @@ struct estimate_args {
 	size_t nr_models;
 	const char *hist;
 	struct est_run_opts run;
+	struct fleet_query prom;	   /* --prometheus, --selector, --range */
+	char *model_files[EST_MAX_MODELS]; /* a -m folder's files */
 };
 
 enum {
@@ -32,7 +39,10 @@ enum {
 	OPT_VALIDATE,
 	OPT_NO_MIX,
 	OPT_NO_NB,
-	OPT_TODAY
+	OPT_TODAY,
+	OPT_PROMETHEUS,
+	OPT_SELECTOR,
+	OPT_RANGE
 };
 
 _Static_assert(CMD_MAX_INPUTS <= EST_MAX_PROFILES, "every -i must fit est_run_load()");
@@ -45,8 +55,17 @@ static const struct cmd_options_spec common_options = {
 
 static const struct argp_option options[] = {
 	{ "costmodel", 'm', "FILE", 0,
-	  "Cost model from calibrate (repeat: each profile group takes its CPU's model); "
-	  "required, except with --validate (then: calibrate --quick now)" },
+	  "Cost model from calibrate (repeat: each profile group takes its CPU's model), "
+	  "or a folder of them: then a CPU without its own model is left out, with a "
+	  "warning; required, except with --validate (then: calibrate --quick now)" },
+	{ "prometheus", OPT_PROMETHEUS, "URL", 0,
+	  "Read the fleet's histograms from Prometheus (or Thanos, Mimir) at URL instead of "
+	  "profiles: what copyprof agents counted, summed over hosts, per CPU model "
+	  "(docs/fleet.md)" },
+	{ "selector", OPT_SELECTOR, "{LABEL=VALUE,...}", 0,
+	  "With --prometheus: only these series, e.g. '{job=\"copyprof\",kernel=~\"6.12.*\"}'" },
+	{ "range", OPT_RANGE, "DURATION", 0,
+	  "With --prometheus: the increase over this range (default 1h; 7d, 90m ...)" },
 	{ "hist", OPT_HIST, "FILE", 0,
 	  "A size table instead of (or besides) profiles: 'size,count' CSV or fleetbench's "
 	  "'size<TAB>probability'" },
@@ -98,6 +117,8 @@ static const char doc[] =
 	"  copyprof estimate -i copyprof.json -m cm.json --no-mix-correction\n"
 	"  copyprof estimate -i app.json -m cm.json --today memcpy_orig  # user space\n"
 	"  copyprof estimate -i copyprof.json --validate   # measures: calibrate --quick\n"
+	"  copyprof estimate --prometheus http://prom:9090 --range 7d \\\n"
+	"      --selector '{job=\"copyprof\"}' -m costmodels/   # one model per CPU\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family\n"
 	"calls, a cost model without a needed implementation or cache state), 2 usage\n"
@@ -168,12 +189,37 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 		a->run.o.today = arg;
 		break;
+	case OPT_PROMETHEUS:
+		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
+			argp_error(state, "--prometheus %s: give an http:// or https:// URL", arg);
+		a->prom.url = arg;
+		break;
+	case OPT_SELECTOR:
+		if (!fleet_selector_valid(arg))
+			argp_error(state,
+				   "--selector %s: give a label selector in braces, e.g. "
+				   "'{job=\"copyprof\"}'",
+				   arg);
+		a->prom.selector = arg;
+		break;
+	case OPT_RANGE:
+		if (!fleet_range_valid(arg))
+			argp_error(state,
+				   "--range %s: give a Prometheus duration such as 1h, 90m or 7d",
+				   arg);
+		a->prom.range = arg;
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (profiles are given with -i)", arg);
 		break;
 	case ARGP_KEY_END:
-		if (!a->common.nr_inputs && !a->hist)
-			argp_error(state, "give a profile with -i or a size table with --hist");
+		if (a->prom.url && (a->common.nr_inputs || a->hist))
+			argp_error(state, "--prometheus excludes -i and --hist");
+		if ((a->prom.selector || a->prom.range) && !a->prom.url)
+			argp_error(state, "--selector and --range go with --prometheus");
+		if (!a->common.nr_inputs && !a->hist && !a->prom.url)
+			argp_error(state, "give a profile with -i, a size table with --hist, or "
+					  "--prometheus URL");
 		if (!a->nr_models && !a->run.validate)
 			argp_error(state, "give a cost model with -m (make one with `copyprof "
 					  "calibrate -o costmodel.json`; estimate itself times "
@@ -185,6 +231,63 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A -m folder: its *.json files, sorted; each input then needs its own CPU's model. */
+static int expand_model_folder(struct estimate_args *a)
+{
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	size_t n = 0;
+
+	if (a->nr_models != 1 || stat(a->models[0], &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	d = opendir(a->models[0]);
+	if (!d) {
+		p_err("-m %s: %s", a->models[0], strerror(errno));
+		return -errno;
+	}
+	while ((e = readdir(d)) && n < EST_MAX_MODELS) {
+		size_t l = strlen(e->d_name);
+
+		if (l > 5 && !strcmp(e->d_name + l - 5, ".json") &&
+		    asprintf(&a->model_files[n], "%s/%s", a->models[0], e->d_name) > 0)
+			n++;
+	}
+	closedir(d);
+	if (!n) {
+		p_err("-m %s: no cost model (*.json) in that folder", a->models[0]);
+		return -ENOENT;
+	}
+	qsort(a->model_files, n, sizeof(char *), by_name);
+	memcpy(a->models, a->model_files, n * sizeof(char *));
+	a->nr_models = n;
+	a->run.match_cpu = true;
+	return 0;
+}
+
+static int load(struct estimate_args *a, struct est_run *run)
+{
+	struct profile *p;
+	int err;
+
+	if (!a->prom.url)
+		return est_run_load(run, &a->run, a->common.inputs, a->common.nr_inputs, a->hist,
+				    a->models, a->nr_models);
+	if (!a->prom.range)
+		a->prom.range = "1h";
+	err = fleet_profile_fetch(&a->prom, &p);
+	if (err) {
+		memset(run, 0, sizeof(*run));
+		return err;
+	}
+	return est_run_load_profile(run, &a->run, p, a->prom.url, a->models, a->nr_models);
+}
+
 int cmd_estimate(int argc, char **argv)
 {
 	struct argp common;
@@ -193,22 +296,30 @@ int cmd_estimate(int argc, char **argv)
 	struct estimate_args args = { 0 };
 	struct est_run run;
 	json_object *jout = NULL;
-	size_t i;
+	size_t i, done = 0;
 	int err;
 
 	est_options_default(&args.run.o);
 	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
-	err = est_run_load(&run, &args.run, args.common.inputs, args.common.nr_inputs, args.hist,
-			   args.models, args.nr_models);
+	err = expand_model_folder(&args);
+	if (!err)
+		err = load(&args, &run);
 	if (!err && args.common.json)
 		jout = json_object_new_array();
 	for (i = 0; !err && i < run.nr_ins; i++) {
 		struct est_report r;
 
-		if (i && !args.common.json)
+		if (done && !args.common.json)
 			printf("\n");
 		err = est_run_input(&run, i, &r);
+		/* A CPU without its own model in a -m folder is left out (est_run_input says so). */
+		if (err == -ENOENT && args.run.match_cpu) {
+			est_report_free(&r);
+			err = 0;
+			continue;
+		}
+		done++;
 		if (!err && jout)
 			json_object_array_add(jout, est_report_to_json(&r));
 		else if (!err)
@@ -223,5 +334,11 @@ int cmd_estimate(int argc, char **argv)
 	}
 	json_object_put(jout);
 	est_run_free(&run);
+	for (i = 0; i < EST_MAX_MODELS; i++)
+		free(args.model_files[i]);
+	if (!err && !done) {
+		p_err("no input had a cost model of its CPU in -m %s", args.models[0]);
+		return EXIT_RUNTIME;
+	}
 	return err ? EXIT_RUNTIME : EXIT_OK;
 }

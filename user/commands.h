@@ -13,5 +13,6 @@ int cmd_import_perf(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	  "a profile or folded stacks as an interactive SVG flame graph" },
 	{ "export", cmd_export,
 	  "a profile as pprof or OpenMetrics for fleet profilers and Prometheus" },
+	{ "agent", cmd_agent, "record without end and serve live counters over HTTP (Prometheus)" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -102,7 +102,7 @@ expect_err "no curve for movsb in cache state warm"
 expect_exit 1 "$COPYPROF" estimate -i missing.json -m "$G/costmodel-synthetic.json"
 expect_err "cannot read profile missing.json"
 expect_exit 2 "$COPYPROF" estimate -m "$G/costmodel-synthetic.json"
-expect_err "give a profile with -i or a size table with --hist"
+expect_err "give a profile with -i, a size table with --hist, or --prometheus URL"
 expect_exit 2 "$COPYPROF" estimate -i x.json --thresholds 12x
 expect_err "'12x' is not a length"
 expect_exit 2 "$COPYPROF" estimate -i x.json --cache cold

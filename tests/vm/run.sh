@@ -40,8 +40,9 @@ Options:
   --kernel SERIES   kernel series, 6.12 (default) or 6.1
   --cpu MODEL       qemu -cpu value (default: $qemu_cpu, i.e. ERMS without FSRM)
   --disk btrfs-zstd attach a fresh 512 MiB btrfs disk, mounted at /mnt with compress-force=zstd
-  --bin PATH        copy PATH into the guest's /bin (repeatable; default: build/copyprof if it
-                    exists). Static binaries always work; dynamic ones get the host's libraries.
+  --bin PATH        copy PATH into the guest's /bin (repeatable; default: build/copyprof-static if it
+                    exists; copyprof-static is installed as /bin/copyprof). Static binaries
+                    always work; dynamic ones get the host's libraries.
   --module NAME     also load kernel module NAME (and its dependencies) before the command
   --append ARGS     extra kernel command line arguments
   --out DIR         copy the guest's /out back to DIR (default: a new temporary directory)
@@ -61,7 +62,7 @@ Examples:
   $SELF -- uname -r
   $SELF --kernel 6.1 -- 'grep -c kprobe /proc/kallsyms; exit 7'   # exits with 7
   $SELF --disk btrfs-zstd --out /tmp/res -- 'cp /proc/kallsyms /out/; ls /mnt'
-  $SELF --bin build/copyprof -- copyprof --help
+  $SELF --bin build/copyprof-static -- copyprof --help
 EOF
 }
 
@@ -97,8 +98,8 @@ parse_args() {
 		local a
 		for a in "$@"; do guest_cmd+="'${a//\'/\'\\\'\'}' "; done
 	fi
-	if ((${#bins[@]} == 0)) && [[ -f $REPO/build/copyprof ]]; then
-		bins=("$REPO/build/copyprof")
+	if ((${#bins[@]} == 0)) && [[ -f $REPO/build/copyprof-static ]]; then
+		bins=("$REPO/build/copyprof-static")
 	fi
 }
 
@@ -200,8 +201,10 @@ ship_module() {
 
 # Copy a host binary; for a dynamic one also its loader and libraries (best effort).
 ship_bin() {
-	local lib
-	install -m 755 "$1" "$initrd/bin/${1##*/}"
+	local lib name=${1##*/}
+	# The static build is the guest's copyprof (docs/design.md#linking).
+	[[ $name == copyprof-static ]] && name=copyprof
+	install -m 755 "$1" "$initrd/bin/$name"
 	ldd "$1" >/dev/null 2>&1 || return 0
 	note "warning: $1 is dynamically linked; copying the host's libraries"
 	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do

@@ -9,7 +9,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/check-lib.sh"
 REPO=$(cd "$HERE/../.." && pwd)
-BIN=${COPYPROF_BIN:-$REPO/build/copyprof}
+BIN=${COPYPROF_BIN:-$REPO/build/copyprof-static}
 CACHE=${COPYPROF_VM_CACHE:-$REPO/.cache/vm}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-lockdown.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -13,7 +13,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/check-lib.sh"
 REPO=$(cd "$HERE/../.." && pwd)
 RUN=$HERE/run.sh
-COPYPROF=${COPYPROF:-$REPO/build/copyprof}
+COPYPROF=${COPYPROF:-$REPO/build/copyprof-static}
 CACHE=${COPYPROF_VM_CACHE:-$REPO/.cache/vm}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-probe.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -6,7 +6,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/check-lib.sh"
-BIN=${COPYPROF_BIN:-$HERE/../../build/copyprof}
+BIN=${COPYPROF_BIN:-$HERE/../../build/copyprof-static}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-record.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

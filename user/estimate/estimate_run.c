@@ -65,15 +65,11 @@ int est_run_read(struct est_run *run, const struct est_run_opts *opts, const cha
 	return read_inputs(run, profiles, nr_profiles, hist);
 }
 
-int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
-		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models)
+static int read_models(struct est_run *run, const char *const *models, size_t nr_models)
 {
 	size_t i;
-	int err;
+	int err = 0;
 
-	err = est_run_read(run, opts, profiles, nr_profiles, hist);
-	if (err)
-		return err;
 	for (i = 0; !err && i < nr_models; i++, run->nr_models++) {
 		run->model_names[i] = models[i];
 		err = costmodel_read(models[i], &run->models[i]);
@@ -87,6 +83,27 @@ int est_run_load(struct est_run *run, const struct est_run_opts *opts, const cha
 	run->nr_models = 1;
 	run->model_names[0] = "(calibrate --quick, this run)";
 	return 0;
+}
+
+int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
+		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models)
+{
+	int err = est_run_read(run, opts, profiles, nr_profiles, hist);
+
+	return err ? err : read_models(run, models, nr_models);
+}
+
+int est_run_load_profile(struct est_run *run, const struct est_run_opts *opts, struct profile *p,
+			 const char *name, const char *const *models, size_t nr_models)
+{
+	int err;
+
+	memset(run, 0, sizeof(*run));
+	run->opts = *opts;
+	est_options_add_at(&run->opts.o);
+	run->profile = p;
+	err = est_inputs_from_profile(p, name, &run->ins, &run->nr_ins);
+	return err ? err : read_models(run, models, nr_models);
 }
 
 /* The model measured on the input's CPU if one was, else the first. */
@@ -191,6 +208,15 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 	size_t k = pick_model(run, in);
 	struct costmodel *m = run->models[k];
 	const char *model_name = run->model_names[k];
+
+	if (opts->match_cpu && (!in->meta.cpu_model || !m->meta.cpu_model ||
+				strcmp(in->meta.cpu_model, m->meta.cpu_model))) {
+		memset(r, 0, sizeof(*r));
+		p_warn("%s: no cost model was measured on CPU '%s'; run calibrate -o MODEL.json "
+		       "on one and add it",
+		       in->name, in->meta.cpu_model ?: "(unknown)");
+		return -ENOENT;
+	}
 	int f, err = 0;
 	size_t j;
 

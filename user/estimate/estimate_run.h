@@ -19,9 +19,10 @@ struct profile;
 /* What a run is asked for. */
 struct est_run_opts {
 	struct est_options o;
-	bool validate; /* replay the lengths through the replicas, measured against predicted */
-	bool no_mix;   /* the pure cost model: neither correction */
-	bool no_nb;    /* no neighbour correction */
+	bool validate;	/* replay the lengths through the replicas, measured against predicted */
+	bool no_mix;	/* the pure cost model: neither correction */
+	bool no_nb;	/* no neighbour correction */
+	bool match_cpu; /* an input whose CPU model has no cost model is refused (-ENOENT) */
 };
 
 struct est_run {
@@ -58,6 +59,12 @@ int est_run_load(struct est_run *run, const struct est_run_opts *opts, const cha
 /* Reads only the inputs (no cost model: the caller adds one). Returns 0 or -errno. */
 int est_run_read(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
 		 size_t nr_profiles, const char *hist);
+/*
+ * est_run_load() for a profile built in memory (estimate --prometheus: fleet/), which @run
+ * takes over; @name says what it is in the output.
+ */
+int est_run_load_profile(struct est_run *run, const struct est_run_opts *opts, struct profile *p,
+			 const char *name, const char *const *models, size_t nr_models);
 /*
  * Estimates input @i with the cost model measured on its CPU (else the first): every family
  * it has calls of (or the one asked for), under the pure model, then with the mix and the

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_openmetrics.h"
+#include "estimate/estimate_family.h"
 #include "export_origin.h"
 #include "lib/log.h"
 #include "lib/utf8.h"
@@ -18,11 +19,11 @@ const uint64_t om_edges[OM_NR_EDGES] = {
 	1ULL << 27, 1ULL << 28, 1ULL << 29, 1ULL << 30, 1ULL << 31, 1ULL << 32,
 };
 
-#define FAMILY_CALLS "copyprof_copy_length_bytes"
+#define FAMILY_CALLS OM_FAMILY_CALLS
 #define FAMILY_SAMPLED "copyprof_sampled_copy_length_bytes"
 #define FAMILY_SAMPLES "copyprof_copy_samples"
 #define FAMILY_DURATION "copyprof_recording_duration_seconds"
-#define MAX_LABELS 12
+#define MAX_LABELS 13
 
 void om_cumulate(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES])
 {
@@ -94,6 +95,7 @@ struct om_writer {
 	FILE *f;
 	char ts[32]; /* " 1796029200" with --timestamp, else "" */
 	struct om_stats *st;
+	bool live;
 };
 
 /* name{labels,le="..."} value[ timestamp] */
@@ -140,8 +142,7 @@ static const char *doublestr(char buf[40], double v)
 	return buf;
 }
 
-static void put_family(FILE *f, const char *name, const char *type, const char *unit,
-		       const char *help)
+void om_put_family(FILE *f, const char *name, const char *type, const char *unit, const char *help)
 {
 	fprintf(f, "# TYPE %s %s\n", name, type);
 	if (unit)
@@ -152,8 +153,8 @@ static void put_family(FILE *f, const char *name, const char *type, const char *
 }
 
 /* The labels of a site's series: who it is, then where it was recorded. */
-static size_t site_labels(const struct profile *p, const struct profile_site *s, struct om_label *l,
-			  char *id, char *off)
+static size_t site_labels(const struct om_writer *w, const struct profile *p,
+			  const struct profile_site *s, struct om_label *l, char *id, char *off)
 {
 	struct export_origin o;
 	size_t n = 0;
@@ -170,6 +171,8 @@ static size_t site_labels(const struct profile *p, const struct profile_site *s,
 	if (s->sample) {
 		l[n++] = (struct om_label){ "leaf", s->sample->leaf };
 		l[n++] = (struct om_label){ "family", s->sample->family };
+	} else if (w->live) {
+		l[n++] = (struct om_label){ "family", est_family(est_site_family(s))->name };
 	}
 	l[n++] = (struct om_label){ "kernel", o.kernel };
 	l[n++] = (struct om_label){ "cpu_model", o.cpu_model };
@@ -177,13 +180,46 @@ static size_t site_labels(const struct profile *p, const struct profile_site *s,
 	return n;
 }
 
+/* Bytes of @buckets' calls whose length is below each edge (the byte-weighted cumulation). */
+static void cumulate_bytes(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES])
+{
+	uint64_t below = 0;
+	uint32_t b = 0;
+	size_t i;
+
+	for (i = 0; i < OM_NR_EDGES; i++) {
+		for (; b < cp_bucket_of(om_edges[i]); b++)
+			below += buckets[b].bytes;
+		cum[i] = below;
+	}
+}
+
+/* _bucket lines for every bound and +Inf, then _count and _sum unless @total is NULL. */
+static void put_buckets(struct om_writer *w, const char *family, const struct om_label *l, size_t n,
+			const uint64_t cum[OM_NR_EDGES], uint64_t all, const uint64_t *total)
+{
+	char le[32], v[24];
+	size_t i;
+
+	for (i = 0; i < OM_NR_EDGES; i++) {
+		om_format_le(le, sizeof(le), om_edges[i] - 1);
+		put_sample(w, family, "_bucket", l, n, le, u64str(v, cum[i]));
+	}
+	/* Lengths without a bucket are in no histogram: +Inf and _count are the bucketed ones. */
+	put_sample(w, family, "_bucket", l, n, "+Inf", u64str(v, all));
+	if (!total)
+		return;
+	put_sample(w, family, "_count", l, n, NULL, u64str(v, all));
+	put_sample(w, family, "_sum", l, n, NULL, u64str(v, *total));
+}
+
 static void put_histogram(struct om_writer *w, const char *family, const struct profile *p,
 			  const struct profile_site *s)
 {
 	struct om_label l[MAX_LABELS];
 	uint64_t cum[OM_NR_EDGES], count = 0, bytes = 0;
-	char id[16], off[24], le[32], v[24];
-	size_t n = site_labels(p, s, l, id, off), i;
+	char id[16], off[24];
+	size_t n = site_labels(w, p, s, l, id, off);
 	uint32_t b;
 
 	om_cumulate(s->buckets, cum);
@@ -191,15 +227,38 @@ static void put_histogram(struct om_writer *w, const char *family, const struct 
 		count += s->buckets[b].count;
 		bytes += s->buckets[b].bytes;
 	}
-	for (i = 0; i < OM_NR_EDGES; i++) {
-		om_format_le(le, sizeof(le), om_edges[i] - 1);
-		put_sample(w, family, "_bucket", l, n, le, u64str(v, cum[i]));
-	}
-	/* Lengths without a bucket are in no histogram: +Inf and _count are the bucketed ones. */
-	put_sample(w, family, "_bucket", l, n, "+Inf", u64str(v, count));
-	put_sample(w, family, "_count", l, n, NULL, u64str(v, count));
-	put_sample(w, family, "_sum", l, n, NULL, u64str(v, bytes));
+	put_buckets(w, family, l, n, cum, count, &bytes);
 	w->st->series++;
+}
+
+/*
+ * The byte-weighted twin: each copied byte observed at its copy's length, so a bound's
+ * bucket is the bytes of the calls below it. With the calls' histogram it gives each range's
+ * mean length, which estimate --prometheus needs. No _sum (it would be the sum of squared
+ * lengths, which the kernel does not count), hence no _count either, as OpenMetrics allows.
+ */
+static void put_bytes_histograms(struct om_writer *w, const struct profile *p)
+{
+	uint64_t cum[OM_NR_EDGES], bytes;
+	struct om_label l[MAX_LABELS];
+	char id[16], off[24];
+	size_t i, n;
+	uint32_t b;
+
+	om_put_family(w->f, OM_FAMILY_BYTES, "histogram", "bytes",
+		      "Bytes copied at a copy site by the length of their copy: le=L counts the "
+		      "bytes of calls of length <= L; live counters since the agent started.");
+	for (i = 0; i < p->nr_sites; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		if (export_site_is_sampled(s))
+			continue;
+		n = site_labels(w, p, s, l, id, off);
+		cumulate_bytes(s->buckets, cum);
+		for (b = 0, bytes = 0; b < CP_NBUCKETS; b++)
+			bytes += s->buckets[b].bytes;
+		put_buckets(w, OM_FAMILY_BYTES, l, n, cum, bytes, NULL);
+	}
 }
 
 static void put_histograms(struct om_writer *w, const struct profile *p, bool sampled)
@@ -212,26 +271,34 @@ static void put_histograms(struct om_writer *w, const struct profile *p, bool sa
 	if (!any)
 		return;
 	if (sampled)
-		put_family(w->f, FAMILY_SAMPLED, "histogram", "bytes",
-			   "Samples (record --sample, import-perf) inside copies of each length in "
-			   "bytes: time-weighted, not calls; totals over the recording, not live.");
+		om_put_family(
+			w->f, FAMILY_SAMPLED, "histogram", "bytes",
+			"Samples (record --sample, import-perf) inside copies of each length in "
+			"bytes: time-weighted, not calls; totals over the recording, not live.");
+	else if (w->live)
+		om_put_family(
+			w->f, FAMILY_CALLS, "histogram", "bytes",
+			"Calls of a copy site by length in bytes, live counters since the agent "
+			"started; le is a copyprof bucket edge minus 1, so every count is exact.");
 	else
-		put_family(
+		om_put_family(
 			w->f, FAMILY_CALLS, "histogram", "bytes",
 			"Calls of a copy site by length in bytes, totals over the recording (not "
 			"live); le is a copyprof bucket edge minus 1, so every count is exact.");
 	for (i = 0; i < p->nr_sites; i++)
 		if (export_site_is_sampled(&p->sites[i]) == sampled)
 			put_histogram(w, sampled ? FAMILY_SAMPLED : FAMILY_CALLS, p, &p->sites[i]);
+	if (!sampled && w->live)
+		put_bytes_histograms(w, p);
 	if (!sampled)
 		return;
 	/*
 	 * A gauge, not a counter: a counter's sample is named <family>_total, which the
 	 * Prometheus text format (textfile collectors, promtool) takes for another family.
 	 */
-	put_family(w->f, FAMILY_SAMPLES, "gauge", NULL,
-		   "Samples of a sampled copy site, with a known length or not, over the whole "
-		   "recording.");
+	om_put_family(w->f, FAMILY_SAMPLES, "gauge", NULL,
+		      "Samples of a sampled copy site, with a known length or not, over the whole "
+		      "recording.");
 	for (i = 0; i < p->nr_sites; i++) {
 		const struct profile_site *s = &p->sites[i];
 		struct om_label l[MAX_LABELS];
@@ -240,7 +307,7 @@ static void put_histograms(struct om_writer *w, const struct profile *p, bool sa
 
 		if (!export_site_is_sampled(s))
 			continue;
-		n = site_labels(p, s, l, id, off);
+		n = site_labels(w, p, s, l, id, off);
 		put_sample(w, FAMILY_SAMPLES, "", l, n, NULL, u64str(v, s->calls));
 	}
 }
@@ -252,8 +319,8 @@ static void put_durations(struct om_writer *w, const struct profile *p)
 	char group[16], v[40];
 	uint32_t g;
 
-	put_family(w->f, FAMILY_DURATION, "gauge", "seconds",
-		   "Seconds recorded, summed over a group's recordings (host-seconds).");
+	om_put_family(w->f, FAMILY_DURATION, "gauge", "seconds",
+		      "Seconds recorded, summed over a group's recordings (host-seconds).");
 	for (g = 0; g < export_nr_groups(p); g++) {
 		struct om_label l[4];
 
@@ -270,7 +337,7 @@ static void put_durations(struct om_writer *w, const struct profile *p)
 int export_openmetrics(const struct profile *p, FILE *f, const struct om_opts *o,
 		       struct om_stats *st)
 {
-	struct om_writer w = { .f = f, .st = st };
+	struct om_writer w = { .f = f, .st = st, .live = o->live };
 	int64_t start;
 
 	memset(st, 0, sizeof(*st));
@@ -284,6 +351,7 @@ int export_openmetrics(const struct profile *p, FILE *f, const struct om_opts *o
 	put_histograms(&w, p, false);
 	put_histograms(&w, p, true);
 	put_durations(&w, p);
-	fputs("# EOF\n", f);
+	if (!o->live)
+		fputs("# EOF\n", f);
 	return fflush(f) || ferror(f) ? -EIO : 0;
 }

@@ -30,7 +30,18 @@ void om_put_escaped(FILE *f, const char *s);
 
 struct om_opts {
 	bool timestamp; /* stamp each sample with the recording's start (meta.start) */
+	/*
+	 * The agent's /metrics (docs/fleet.md): the values are live counters since the agent
+	 * started (HELP says so), counted sites carry their copy family (memcpy, clear_user ...),
+	 * each counted histogram has a byte-weighted twin (FAMILY_BYTES: bytes below each bound,
+	 * so that a reader gets each range's mean length), and "# EOF" is left to the caller.
+	 */
+	bool live;
 };
+
+/* The byte-weighted twin of a counted site's histogram (om_opts.live). */
+#define OM_FAMILY_BYTES "copyprof_copy_bytes_by_length_bytes"
+#define OM_FAMILY_CALLS "copyprof_copy_length_bytes"
 
 /* What went into the exposition, for the summary line. */
 struct om_stats {
@@ -38,8 +49,11 @@ struct om_stats {
 	uint64_t lines;	 /* sample lines */
 };
 
+/* Starts a metric family: # TYPE, # UNIT (when @unit), # HELP (escaped). */
+void om_put_family(FILE *f, const char *name, const char *type, const char *unit, const char *help);
+
 /*
- * Writes the whole exposition, ending in "# EOF". Returns 0, -EINVAL when --timestamp is asked
+ * Writes the whole exposition, ending in "# EOF" (not with om_opts.live). Returns 0, -EINVAL when --timestamp is asked
  * of a profile without meta.start (printed), or -EIO if @f failed.
  */
 int export_openmetrics(const struct profile *p, FILE *f, const struct om_opts *o,

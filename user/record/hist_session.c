@@ -355,6 +355,40 @@ int hist_session_collect_callers(struct hist_session *hs, struct profile_site *s
 	return err;
 }
 
+void hist_session_detach(struct hist_session *hs, uint32_t id)
+{
+	int cpu;
+
+	if (id >= hs->nr_sites)
+		return;
+	bpf_link__destroy(hs->links[id]);
+	hs->links[id] = NULL;
+	for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
+		bpf_link__destroy(hs->cpu_links[(size_t)id * hs->nr_cpus + cpu]);
+		hs->cpu_links[(size_t)id * hs->nr_cpus + cpu] = NULL;
+	}
+}
+
+int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint64_t *run_cnt)
+{
+	const struct bpf_program *progs[] = { hs->skel->progs.cp_uprobe, hs->skel->progs.cp_kprobe,
+					      hs->skel->progs.cp_perf };
+	size_t i;
+
+	*run_time_ns = *run_cnt = 0;
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(progs[i]), &info, &len))
+			return -errno;
+		*run_time_ns += info.run_time_ns;
+		*run_cnt += info.run_cnt;
+	}
+	return 0;
+}
+
 void hist_session_destroy(struct hist_session *hs)
 {
 	size_t i;

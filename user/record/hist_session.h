@@ -59,6 +59,13 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
  * their misses. One walk of the kernel's table serves every site.
  */
 int hist_session_collect_callers(struct hist_session *hs, struct profile_site *sites, uint32_t nr);
+/* Detaches site @id's probes (its counts stay readable); a site not attached is fine. */
+void hist_session_detach(struct hist_session *hs, uint32_t id);
+/*
+ * The run time and runs of the session's BPF programs since load, summed; the kernel counts
+ * them only while BPF statistics are on (BPF_ENABLE_STATS, kernel.bpf_stats_enabled).
+ */
+int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint64_t *run_cnt);
 /* Detaches every probe and frees the session; NULL is fine. */
 void hist_session_destroy(struct hist_session *hs);
 

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0080-agent-prometheus: two agents count their own uprobe workloads with known lengths; a real
+# Prometheus (Debian's) scrapes them as two hosts; exact totals per host and fleet-wide through
+# the query API; estimate --prometheus against estimate on the merge of both /profile snapshots;
+# promtool on a scrape; bad input (port in use, bad address, 404, 405, Prometheus unreachable,
+# 4xx, empty result, a series without cpu_model); SIGTERM exits 0 and leaves no program.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+need_cmd curl
+need_cmd prometheus
+need_cmd promtool
+cd "$TMP"
+pids=()
+stop_all() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap stop_all EXIT
+
+# A free TCP port on 127.0.0.1 (bound and released by the kernel's own choice).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# wait_for WHAT CMD...: retry CMD until it succeeds (a slow machine only waits longer).
+wait_for() {
+	local what=$1 i; shift
+	for i in $(seq 1 600); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+	fail "gave up waiting for $what"
+}
+
+PA=$(free_port) PB=$(free_port) PP=$(free_port)
+mkdir -p a b
+cp "$WL" a/copyload
+cp "$WL" b/copyload
+# Each host's workload is its own file: a uprobe is per file, so each agent counts its own.
+start_agent() { # NAME PORT ARGS...
+	local name=$1 port=$2; shift 2
+	"$COPYPROF" agent --uprobe "$TMP/$name/copyload:wl_copy" \
+		--uprobe "$TMP/$name/copyload:wl_clear,len=arg2" --listen "127.0.0.1:$port" \
+		--host "host$name" "$@" 2>"$name.log" &
+	pids+=($!)
+	wait_for "agent $name" curl -sf "127.0.0.1:$port/metrics"
+}
+start_agent a "$PA"
+start_agent b "$PB"
+
+cat > prom.yml <<YML
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+scrape_configs:
+  - job_name: copyprof
+    static_configs: [{ targets: ['127.0.0.1:$PA', '127.0.0.1:$PB'] }]
+  - job_name: nocpu
+    static_configs: [{ targets: ['127.0.0.1:$PA'] }]
+    metric_relabel_configs: [{ action: labeldrop, regex: cpu_model }]
+YML
+prometheus --config.file=prom.yml --storage.tsdb.path="$TMP/tsdb" \
+	--web.listen-address="127.0.0.1:$PP" > prom.log 2>&1 &
+pids+=($!)
+PROM="http://127.0.0.1:$PP"
+wait_for prometheus curl -sf "$PROM/-/ready"
+q() { curl -sf "$PROM/api/v1/query" --data-urlencode "query=$1" | jq -r "$2"; }
+# q_is QUERY WANT: the query's first value is WANT now (for wait_for, which retries it).
+q_is() { [ "$(q "$1" '.data.result[0].value[1]')" = "$2" ]; }
+
+a/copyload copy=100:1000 copy=3000:500 clear=64:7 || fail "workload a"
+b/copyload copy=100:2000 copy=5000:300 clear=64:3 || fail "workload b"
+# Prometheus has the final counts once a scrape after the workloads is in.
+wait_for "the scrapes" q_is 'sum(copyprof_copy_length_bytes_count{job="copyprof"})' 3810
+
+# Exact, per host and fleet-wide.
+perhost() { q "sum by (host) (copyprof_copy_length_bytes_$1{job=\"copyprof\"})" \
+	'.data.result | sort_by(.metric.host) | map("\(.metric.host)=\(.value[1])") | join(" ")'; }
+expect_eq "calls per host" "$(perhost count)" "hosta=1507 hostb=2303"
+expect_eq "bytes per host" "$(perhost sum)" "hosta=1600448 hostb=1700192"
+expect_eq "calls below 128 B per host" "$(q 'sum by (host) (copyprof_copy_length_bytes_bucket{job="copyprof",family="memcpy",le="127.0"})' \
+	'.data.result | sort_by(.metric.host) | map(.value[1]) | join(" ")')" "1000 2000"
+expect_eq "fleet calls of 4 KiB and more" "$(q 'sum(copyprof_copy_length_bytes_count{job="copyprof"}) - sum(copyprof_copy_length_bytes_bucket{job="copyprof",le="4095.0"})' '.data.result[0].value[1]')" 300
+expect_eq "fleet bytes below 4 KiB" "$(q 'sum(copyprof_copy_bytes_by_length_bytes_bucket{job="copyprof",le="4095.0"})' '.data.result[0].value[1]')" \
+	$((100 * 3000 + 3000 * 500 + 64 * 10))
+expect_eq "clear_user calls" "$(q 'sum(copyprof_copy_length_bytes_count{job="copyprof",family="clear_user"})' '.data.result[0].value[1]')" 10
+
+# promtool on a scrape; no kernel or user address anywhere.
+curl -sf "127.0.0.1:$PA/metrics" > scrape.om || fail "scrape"
+promtool check metrics < scrape.om > lint.txt 2>&1 || fail "promtool: $(cat lint.txt)"
+grep -q '^# EOF$' scrape.om || fail "no # EOF"
+grep -Eq '0x[0-9a-f]{8,}' scrape.om && fail "an address in /metrics: $(grep -Eo '0x[0-9a-f]{8,}' scrape.om | head -1)"
+
+# /profile snapshots merged, and estimate on both ways: the same calls, totals within 0.5%.
+curl -sf "127.0.0.1:$PA/profile" > pa.json && curl -sf "127.0.0.1:$PB/profile" > pb.json ||
+	fail "/profile"
+expect_eq "profile a calls" "$(jq '[.sites[].calls] | add' pa.json)" 1507
+jq -e '[.sites[] | .address // 0] | all(. == 0)' pa.json > /dev/null || fail "an address in /profile"
+expect_exit 0 "$COPYPROF" merge -o merged.json pa.json pb.json
+CM="$ROOT/tests/golden/costmodel-synthetic.json"
+expect_exit 0 "$COPYPROF" estimate -i merged.json -m "$CM" --no-mix-correction --json
+cp out est-merge.json
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="copyprof"}' --range 1h \
+	-m "$CM" --no-mix-correction --json
+cp out est-prom.json
+rows() { jq -r '.inputs[] | .families[] | .family as $f | .policies[] | "\($f) \(.name) \(.total_ns)"' "$1" | sort; }
+expect_eq "families and policies" "$(rows est-prom.json | cut -d' ' -f1,2)" "$(rows est-merge.json | cut -d' ' -f1,2)"
+expect_eq "calls" "$(jq -c '[.inputs[].families[] | [.family, .calls]]' est-prom.json)" \
+	"$(jq -c '[.inputs[].families[] | [.family, .calls]]' est-merge.json)"
+paste -d' ' <(rows est-prom.json) <(rows est-merge.json) | awk '
+	{ d = $3 - $6; if (d < 0) d = -d; if ($6 > 0 && d / $6 > 0.005) { print; bad = 1 } }
+	END { exit bad }' > off.txt || fail "estimate --prometheus differs by more than 0.5%: $(cat off.txt)"
+
+# A folder of models: each CPU takes its own; a CPU without one is left out, with a warning.
+cpu=$(jq -r .meta.cpu_model pa.json)
+mkdir models
+jq --arg c "$cpu" '.meta.cpu_model = $c' "$CM" > models/here.json
+cp "$CM" models/other.json
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="copyprof"}' -m models \
+	--no-mix-correction --json
+expect_eq "model picked by cpu_model" "$(jq -r '.inputs[0].cost_model.file' out | sed 's|.*/||')" "here.json"
+expect_eq "one input (one CPU here)" "$(jq '.inputs | length' out)" 1
+
+# Bad input, each with its message.
+expect_exit 1 "$COPYPROF" estimate --prometheus "http://127.0.0.1:$(free_port)" -m "$CM"
+expect_err "cannot query Prometheus at"
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=}' -m "$CM"
+expect_err "answered HTTP 400"
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="nothing"}' -m "$CM"
+expect_err "no copyprof histograms match"
+wait_for "the nocpu job" q_is 'count(copyprof_copy_length_bytes_count{job="nocpu"})' 2
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="nocpu"}' -m "$CM"
+expect_err "a series without cpu_model"
+expect_exit 2 "$COPYPROF" estimate --prometheus "$PROM" --range 1x -m "$CM"
+expect_err "Prometheus duration"
+expect_exit 1 "$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "127.0.0.1:$PP"
+expect_err "another program listens there"
+expect_exit 2 "$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "localhost:1"
+expect_err "not a numeric IPv4"
+expect_exit 2 "$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "0.0.0.0:$(free_port)"
+expect_err "needs TLS and a password"
+expect_eq "unknown path" "$(curl -s -o /dev/null -w '%{http_code}' "127.0.0.1:$PA/nope")" 404
+expect_eq "POST" "$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x "127.0.0.1:$PA/metrics")" 405
+expect_eq "HEAD" "$(curl -sI -o /dev/null -w '%{http_code}' "127.0.0.1:$PA/metrics")" 200
+# A scraper that goes away mid-response does not stop the agent.
+curl -s --max-filesize 100 "127.0.0.1:$PA/profile" > /dev/null
+curl -sf "127.0.0.1:$PA/metrics" > /dev/null || fail "the agent stopped answering"
+
+# SIGTERM: every probe detached, exit 0.
+kill -TERM "${pids[0]}"
+wait "${pids[0]}"
+expect_eq "agent a's exit on SIGTERM" "$?" 0
+grep -q "detaching every probe" a.log || fail "no detach message: $(cat a.log)"
+kill -TERM "${pids[1]}"
+wait "${pids[1]}"
+expect_no_leftover_progs

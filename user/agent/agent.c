@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/* agent.c: the agent's life: plan, attach, serve, re-plan, keep to the budget, detach on a signal */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+#include "agent.h"
+#include "agent_budget.h"
+#include "agent_http.h"
+#include "agent_metrics.h"
+#include "agent_privs.h"
+#include "agent_sites.h"
+#include "export/export_openmetrics.h"
+#include "export/export_pprof.h"
+#include "kernel/feature.h"
+#include "lib/log.h"
+#include "lib/monotime.h"
+#include "web_config.h"
+
+#define AGENT_MIN_SLOTS 16
+
+static volatile sig_atomic_t agent_stop, agent_hup;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		agent_hup = 1;
+	else
+		agent_stop = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+struct agent {
+	struct agent_args *a;
+	struct agent_sites t;
+	struct agent_budget budget;
+	struct agent_http *http;
+	double start_mono, start_time;
+	double last_scrape_s;
+	unsigned long long replans;
+	char *cpu_flags;
+};
+
+static char *join_flags(const struct host_meta *m)
+{
+	size_t i, n = 1;
+	char *s;
+
+	for (i = 0; i < m->nr_cpu_flags; i++)
+		n += strlen(m->cpu_flags[i]) + 1;
+	s = calloc(1, n);
+	for (i = 0; s && i < m->nr_cpu_flags; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, m->cpu_flags[i]);
+	}
+	return s;
+}
+
+static int render_metrics(struct agent *ag, struct agent_reply *r)
+{
+	struct om_opts o = { .live = true };
+	struct agent_health h = { .sites = &ag->t, .budget = &ag->budget };
+	struct om_stats st;
+	FILE *f = open_memstream(&r->body, &r->len);
+	int err;
+
+	if (!f)
+		return -ENOMEM;
+	agent_budget_totals(&ag->budget, ag->t.hs);
+	if (ag->http)
+		agent_http_stats(ag->http, &h.http);
+	h.start_time = ag->start_time;
+	h.last_scrape_s = ag->last_scrape_s;
+	h.replans = ag->replans;
+	h.cpu_flags = ag->cpu_flags;
+	err = export_openmetrics(ag->t.view, f, &o, &st);
+	if (!err)
+		agent_metrics_put(f, &h);
+	if (fclose(f) || err)
+		return -EIO;
+	r->type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+	return 0;
+}
+
+static int render_profile(struct agent *ag, struct agent_reply *r)
+{
+	json_object *j = profile_to_json(ag->t.view);
+	const char *s;
+
+	if (!j)
+		return -ENOMEM;
+	s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
+	r->body = s ? strdup(s) : NULL;
+	r->len = r->body ? strlen(r->body) : 0;
+	json_object_put(j);
+	r->type = "application/json";
+	return r->body ? 0 : -ENOMEM;
+}
+
+static int render_pprof(struct agent *ag, struct agent_reply *r)
+{
+	struct export_pprof_stats st;
+	void *buf = NULL;
+	int err = export_pprof(ag->t.view, &buf, &r->len, &st);
+
+	r->body = buf;
+	r->type = "application/octet-stream";
+	return err;
+}
+
+/* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
+static int on_route(void *ctx, enum agent_route route, struct agent_reply *r)
+{
+	struct agent *ag = ctx;
+	double t0 = monotime_s();
+	int err;
+
+	pthread_mutex_lock(&ag->t.lock);
+	err = agent_sites_read(&ag->t);
+	ag->t.view->meta.duration_s = t0 - ag->start_mono;
+	if (!err)
+		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, r)
+		      : route == AGENT_ROUTE_PROFILE ? render_profile(ag, r)
+						     : render_pprof(ag, r);
+	if (route == AGENT_ROUTE_METRICS)
+		ag->last_scrape_s = monotime_s() - t0;
+	pthread_mutex_unlock(&ag->t.lock);
+	return err;
+}
+
+/* Plans -p/--site/--entry (again) into @v; the first time also takes the given sites. */
+static int plan_sites(struct agent_args *a, bool first, struct probe_site *v)
+{
+	int n = 0, i;
+
+	if (record_plan_wanted(&a->plan) &&
+	    record_plan_sites(&a->plan, v, &n, CP_MAX_SITES, NULL) < 0)
+		p_warn("planning failed; the sites planned before are kept");
+	for (i = 0; first && i < a->nr_sites && n < CP_MAX_SITES; i++) {
+		v[n++] = a->sites[i];
+		memset(&a->sites[i], 0, sizeof(a->sites[i]));
+	}
+	return n;
+}
+
+static void add_sites(struct agent *ag, struct probe_site *v, int n)
+{
+	int i;
+
+	pthread_mutex_lock(&ag->t.lock);
+	for (i = 0; i < n; i++)
+		agent_sites_add(&ag->t, &v[i]);
+	pthread_mutex_unlock(&ag->t.lock);
+}
+
+static void replan(struct agent *ag, const char *why)
+{
+	struct probe_site *v = calloc(CP_MAX_SITES, sizeof(*v));
+	int added;
+
+	ag->replans++;
+	p_info("re-plan (%s)", why);
+	if (v)
+		add_sites(ag, v, plan_sites(ag->a, false, v));
+	free(v);
+	added = agent_sites_attach_pending(&ag->t);
+	if (added)
+		p_info("re-plan attached %d more site(s)", added);
+}
+
+/* Over budget: the site with the most calls since the budget last looked is detached. */
+static void keep_budget(struct agent *ag)
+{
+	struct agent_sites *t = &ag->t;
+	uint64_t window_ns, best_calls = 0;
+	size_t i, best = SIZE_MAX;
+
+	pthread_mutex_lock(&t->lock);
+	if (!agent_budget_over(&ag->budget, t->hs, &window_ns) || agent_sites_read(t))
+		goto out;
+	for (i = 0; i < t->nr; i++) {
+		struct agent_site *s = &t->v[i];
+		uint64_t calls, d;
+
+		if (s->slot < 0)
+			continue;
+		calls = t->view->sites[s->slot].calls;
+		d = calls - s->calls_mark;
+		s->calls_mark = calls;
+		if (s->state == AGENT_SITE_ATTACHED && d > best_calls) {
+			best_calls = d;
+			best = i;
+		}
+	}
+	if (best == SIZE_MAX) {
+		p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but no site "
+		       "was called: scrapes cost it",
+		       100 * ag->budget.last, 100 * ag->budget.limit);
+		goto out;
+	}
+	agent_sites_detach(t, best, AGENT_SITE_OVER_BUDGET);
+	ag->budget.actions++;
+	p_warn("site %s detached: the agent cost %.2f%% of one CPU (BPF %.3f ms in the last "
+	       "%.0f s) over --max-overhead %.2f%%; it had %llu calls in that time; its counts so "
+	       "far are still served (copyprof_agent_site_over_budget)",
+	       t->v[best].key, 100 * ag->budget.last, (double)window_ns / 1e6,
+	       AGENT_BUDGET_WINDOW_S, 100 * ag->budget.limit, (unsigned long long)best_calls);
+out:
+	pthread_mutex_unlock(&t->lock);
+}
+
+static int check_listen(const struct agent_args *a, const struct web_config *web)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char why[256];
+
+	if (agent_http_parse_listen(a->listen, &ss, &len, why, sizeof(why))) {
+		p_err("--listen %s: %s", a->listen, why);
+		return EXIT_USAGE;
+	}
+	if (!agent_http_is_loopback(&ss) && (!web || !web->cert_pem || !web->nr_users)) {
+		p_err("--listen %s is beyond loopback: what the agent serves names the kernel's "
+		      "code and load, so it needs TLS and a password there: give --web-config "
+		      "FILE with tls_server_config and basic_auth_users (docs/fleet.md)",
+		      a->listen);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void loop(struct agent *ag)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double next_plan = monotime_s() + ag->a->replan_s;
+
+	while (!agent_stop) {
+		nanosleep(&tick, NULL);
+		if (agent_hup) {
+			agent_hup = 0;
+			replan(ag, "SIGHUP");
+		} else if (ag->a->replan_s && monotime_s() >= next_plan) {
+			replan(ag, "periodic");
+			next_plan = monotime_s() + ag->a->replan_s;
+		}
+		keep_budget(ag);
+	}
+	p_info("signal %d: detaching every probe", (int)agent_stop);
+}
+
+int agent_run(struct agent_args *a)
+{
+	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
+	struct web_config web = { 0 };
+	struct agent ag = { .a = a };
+	struct profile *view = NULL;
+	struct probe_site *planned = NULL;
+	int status = EXIT_RUNTIME, nr = 0;
+	size_t cap;
+
+	if (a->web_config && web_config_load(a->web_config, &web))
+		return EXIT_RUNTIME;
+	status = check_listen(a, a->web_config ? &web : NULL);
+	if (status)
+		goto out_web;
+	status = EXIT_RUNTIME;
+	install_signals();
+	if (feature_check_bpf() || !(view = profile_new()) ||
+	    !(planned = calloc(CP_MAX_SITES, sizeof(*planned))))
+		goto out_web;
+	host_fill_meta(&view->meta);
+	if (a->host) {
+		free(view->meta.hostname);
+		view->meta.hostname = strdup(a->host);
+	}
+	ag.cpu_flags = join_flags(&view->meta);
+	ag.start_mono = monotime_s();
+	ag.start_time = (double)time(NULL);
+	/* Twice the first plan's sites, so that re-plans find free slots: memory stays bounded. */
+	nr = plan_sites(a, true, planned);
+	cap = (size_t)nr * 2 < AGENT_MIN_SLOTS ? AGENT_MIN_SLOTS : (size_t)nr * 2;
+	if (agent_sites_open(&ag.t, &filter, (uint32_t)cap, view)) {
+		while (nr)
+			probe_site_free(&planned[--nr]);
+		goto out_web;
+	}
+	add_sites(&ag, planned, nr);
+	nr = agent_sites_attach_pending(&ag.t);
+	p_info("%d of %zu site(s) attached%s", nr, ag.t.nr,
+	       (size_t)nr < ag.t.nr ? "; the others are retried at each re-plan" : "");
+	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
+	if (!a->keep_privileges)
+		agent_privs_drop();
+	ag.http = agent_http_start(a->listen, a->web_config ? &web : NULL, on_route, &ag);
+	if (!ag.http)
+		goto out;
+	p_info("serving %s://%s/metrics, /profile and /debug/pprof/profile; SIGHUP re-plans, "
+	       "SIGTERM ends",
+	       web.cert_pem ? "https" : "http", a->listen);
+	loop(&ag);
+	status = EXIT_OK;
+out:
+	agent_http_stop(ag.http);
+	agent_budget_stop(&ag.budget);
+	agent_sites_close(&ag.t);
+	view = NULL;
+	free(ag.cpu_flags);
+out_web:
+	free(planned);
+	profile_free(view);
+	web_config_free(&web);
+	return status;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* agent.h: `copyprof agent`: record without end and serve the live counters over HTTP */
+#ifndef CP_AGENT_H
+#define CP_AGENT_H
+
+#include <stdint.h>
+#include "record/probe_site.h"
+#include "record/record_plan.h"
+
+#define AGENT_DEFAULT_REPLAN_S 60.0
+
+struct agent_args {
+	struct record_plan_args plan; /* -p, --site, --entry: planned as record plans them */
+	struct probe_site *sites;     /* --uprobe, --kprobe, --hwbp as parsed; taken */
+	int nr_sites;
+	uint32_t pid;		 /* --pid; 0: every process */
+	const char *comm;	 /* --comm */
+	const char *listen;	 /* ADDR:PORT */
+	const char *web_config;	 /* exporter-toolkit web.config.yml, or NULL */
+	const char *host;	 /* the host label; NULL: the hostname */
+	double max_overhead_pct; /* of one CPU; 0: no budget */
+	double replan_s;	 /* between periodic re-plans; 0: only on SIGHUP */
+	bool keep_privileges;	 /* do not drop capabilities after attaching */
+};
+
+/*
+ * Plans and attaches every site (one that fails never stops the others), serves /metrics,
+ * /profile and /debug/pprof/profile until SIGTERM or SIGINT, re-plans on SIGHUP and every
+ * replan_s, and detaches the hottest site whenever its cost goes over the budget. Returns an
+ * exit status (log.h): 0 after a signal, 1 when it cannot start, 2 for a bad listen address.
+ */
+int agent_run(struct agent_args *a);
+
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* agent_http.h: the agent's HTTP server (libmicrohttpd): routes, limits, TLS and basic auth */
+#ifndef CP_AGENT_HTTP_H
+#define CP_AGENT_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include "web_config.h"
+
+#define AGENT_HTTP_DEFAULT_LISTEN "127.0.0.1:9477"
+#define AGENT_HTTP_MAX_CONNECTIONS 16
+#define AGENT_HTTP_MAX_PER_IP 4
+#define AGENT_HTTP_TIMEOUT_S 10
+#define AGENT_HTTP_REQUEST_MEMORY (32 * 1024) /* request line and headers */
+
+enum agent_route { AGENT_ROUTE_METRICS, AGENT_ROUTE_PROFILE, AGENT_ROUTE_PPROF };
+
+/* What a route answers: @body is malloc()ed and taken over by the server. */
+struct agent_reply {
+	char *body;
+	size_t len;
+	const char *type;
+	unsigned int status;
+};
+
+/* Renders @route into @r; called from the server's threads, one call per request. */
+typedef int (*agent_http_handler)(void *ctx, enum agent_route route, struct agent_reply *r);
+
+struct agent_http_stats {
+	unsigned long long requests, refused, unauthorized;
+};
+
+struct agent_http;
+
+/*
+ * Parses "ADDR:PORT" (IPv4, or [IPv6]:PORT; numeric only) into @ss. Returns 0, or -EINVAL
+ * with why in @err.
+ */
+int agent_http_parse_listen(const char *text, struct sockaddr_storage *ss, socklen_t *len,
+			    char *err, size_t errlen);
+bool agent_http_is_loopback(const struct sockaddr_storage *ss);
+/*
+ * Binds @listen and serves GET and HEAD of /metrics, /profile and /debug/pprof/profile (404
+ * for another path, 405 for another method), with TLS and basic auth when @web has them.
+ * Prints why and returns NULL (port in use, bad address, TLS refused).
+ */
+struct agent_http *agent_http_start(const char *listen, const struct web_config *web,
+				    agent_http_handler h, void *ctx);
+void agent_http_stats(struct agent_http *s, struct agent_http_stats *st);
+/* Stops serving: waits for the requests under way; NULL is fine. */
+void agent_http_stop(struct agent_http *s);
+
+#endif

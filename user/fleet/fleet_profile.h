@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* fleet_profile.h: a fleet's histograms from Prometheus as a profile, one group per CPU model */
+#ifndef CP_FLEET_PROFILE_H
+#define CP_FLEET_PROFILE_H
+
+#include <stdbool.h>
+#include "profile/profile.h"
+
+struct fleet_query {
+	const char *url;      /* Prometheus (or Thanos, Mimir's /prometheus) base URL */
+	const char *selector; /* "{job=\"copyprof\"}" or NULL */
+	const char *range;    /* a PromQL duration: "1h", "7d" */
+};
+
+/* Whether @s is a PromQL duration such as 1h, 90m, 7d or 1h30m. */
+bool fleet_range_valid(const char *s);
+/* Whether @s looks like a label selector: "{...}". */
+bool fleet_selector_valid(const char *s);
+/*
+ * Asks Prometheus for the increase of every agent's counters over the range, summed over hosts
+ * per (CPU model, kernel) and site, and builds a merged-style profile: one group per CPU
+ * model and kernel (with the CPU flags the agents report), one site per site and group, each
+ * collapsed range's calls and bytes in the copyprof bucket of its mean length
+ * (docs/fleet.md#precision). Prints why and returns -errno: unreachable, HTTP errors, nothing
+ * matched, a series without cpu_model.
+ */
+int fleet_profile_fetch(const struct fleet_query *q, struct profile **out);
+
+#endif

@@ -357,7 +357,7 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 			 base_name(a->common.input));
 	else
 		snprintf(title, len, "Copy %s by %s: %s", flame_weight_name(fo.weight),
-			 fo.weight == FLAME_SAMPLES ? "stack" : "site, caller and length",
+			 fo.weight == FLAME_SAMPLES ? "stack" : "caller, site and length",
 			 base_name(a->common.input));
 	profile_subtitle(p, a, o, fo.weight, t, sub, len);
 out:

@@ -33,7 +33,7 @@ static uint8_t mix(uint8_t from, uint8_t to, double s)
 	return (uint8_t)lround(from + (to - from) * s);
 }
 
-struct fg_rgb fg_palette_delta(double delta)
+struct fg_rgb fg_palette_delta(double delta, double full)
 {
 	const struct fg_rgb grey = { 215, 215, 210 }, green = { 40, 170, 60 },
 			    red = { 220, 45, 40 };
@@ -41,7 +41,7 @@ struct fg_rgb fg_palette_delta(double delta)
 
 	if (!isfinite(delta))
 		return grey;
-	s = fabs(delta) / FG_DELTA_FULL;
+	s = full > 0 ? fabs(delta) / full : 0;
 	if (s > 1)
 		s = 1;
 	if (delta < 0)

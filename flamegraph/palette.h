@@ -10,19 +10,16 @@ struct fg_rgb {
 	uint8_t r, g, b;
 };
 
-/* A change of this fraction or more (50%) is drawn in full green or red. */
-#define FG_DELTA_FULL 0.5
-
 /*
  * Warm colours (red to yellow) for code frames, blue ones for length frames; the shade comes
  * from a hash of the name (FNV-1a), so a function has one colour in every graph.
  */
 struct fg_rgb fg_palette_name(enum fg_kind kind, const char *name);
 /*
- * The threshold view: @delta = at / today - 1. Grey at 0, greener towards -FG_DELTA_FULL
- * (a saving), redder towards +FG_DELTA_FULL (a loss), full colour beyond.
+ * The threshold view: @delta = at / today - 1. Grey at 0, greener towards -@full (a saving),
+ * redder towards +@full (a loss), full colour beyond; grey everywhere if @full is 0.
  */
-struct fg_rgb fg_palette_delta(double delta);
+struct fg_rgb fg_palette_delta(double delta, double full);
 
 /*
  * The differential view: @delta = after / before - 1. Grey at 0, redder towards +@full

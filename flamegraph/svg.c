@@ -219,6 +219,59 @@ static void write_legend(FILE *f, const struct fg_svg_opts *o, double width)
 		x0 + 30 * steps + 6, y + 10, 100 * o->diff_full);
 }
 
+/* @ns in ms to three significant digits, never in scientific notation ("0.0248", "312"). */
+void fg_format_ms(double ns, char *buf, size_t len)
+{
+	double ms = ns / 1e6, mag = fabs(ms);
+	int dec = mag > 0 ? 2 - (int)floor(log10(mag)) : 0;
+
+	if (dec < 0)
+		dec = 0;
+	if (dec > 9)
+		dec = 9;
+	snprintf(buf, len, "%.*f", dec, ms);
+}
+
+/* The threshold view's colour scale, green (saves) through grey to red (costs), and totals. */
+static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o,
+			       double full, double width)
+{
+	const int steps = 9;
+	double x0 = width / 2 - 135, y = FG_TOP - 6, today = t->root.today_ns, at = t->root.at_ns;
+	char a[32], b[32], d[32];
+	struct fg_rgb c;
+	int i;
+
+	fprintf(f,
+		"<g id=\"legend\"><text x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: end\">"
+		"saves %.1f%%</text>\n",
+		x0 - 6, y + 10, 100 * full);
+	for (i = 0; i < steps; i++) {
+		c = fg_palette_delta(full * (2.0 * i / (steps - 1) - 1), full);
+		fprintf(f,
+			"<rect x=\"%.1f\" y=\"%.1f\" width=\"30\" height=\"12\" "
+			"fill=\"rgb(%u,%u,%u)\"/>\n",
+			x0 + 30 * i, y, c.r, c.g, c.b);
+	}
+	fg_format_ms(today, a, sizeof(a));
+	fg_format_ms(at, b, sizeof(b));
+	fg_format_ms(fabs(at - today), d, sizeof(d));
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">costs %.1f%%</text>\n", x0 + 30 * steps + 6, y + 10,
+		100 * full);
+	fprintf(f,
+		"<text id=\"totals\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"
+		"all: %s ms today, %s ms at ",
+		width / 2, y + 28, a, b);
+	escape_str(f, o->at_name ? o->at_name : "T");
+	fprintf(f, ": %s %s ms (%+.2f%%)", at <= today ? "saves" : "costs", d,
+		today > 0 ? 100 * (at / today - 1) : 0.0);
+	if (o->note) {
+		fputs("; ", f);
+		escape_str(f, o->note);
+	}
+	fputs("</text></g>\n", f);
+}
+
 static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *root,
 			const struct fg_svg_opts *o)
 {
@@ -255,7 +308,7 @@ static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *
 }
 
 static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *root,
-			const struct fg_svg_opts *o, double y, char *label, size_t len)
+			const struct fg_svg_opts *o, double full, double y, char *label, size_t len)
 {
 	const struct fg_node *n = r->node;
 	struct fg_rgb rgb;
@@ -264,7 +317,7 @@ static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *
 		rgb = fg_palette_change(n->today_ns > 0 ? n->weight / n->today_ns - 1 : NAN,
 					o->diff_full);
 	else if (o->delta)
-		rgb = fg_palette_delta(n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN);
+		rgb = fg_palette_delta(n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN, full);
 	else
 		rgb = fg_palette_name(n->kind, n->name);
 	fputs("<g class=\"f\"><title>", f);
@@ -285,6 +338,7 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 	size_t nr, omitted, i, len = 0;
 	struct fg_rect *rects;
 	unsigned depth = 0;
+	double full = 0;
 	char *label;
 	int err;
 
@@ -296,17 +350,27 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 			depth = rects[i].depth;
 		if (strlen(rects[i].node->name) > len)
 			len = strlen(rects[i].node->name);
+		/* The threshold view's full colour: the largest change a drawn frame shows. */
+		if (o->delta && rects[i].node->today_ns > 0 &&
+		    fabs(rects[i].node->at_ns / rects[i].node->today_ns - 1) > full)
+			full = fabs(rects[i].node->at_ns / rects[i].node->today_ns - 1);
 	}
 	label = malloc(len + 3);
 	if (!label) {
 		free(rects);
 		return -ENOMEM;
 	}
-	height = FG_TOP + (o->diff ? FG_LEGEND : 0) + (depth + 1) * FG_FRAME_H + FG_BOTTOM;
+	height = FG_TOP +
+		 (o->diff    ? FG_LEGEND
+		  : o->delta ? 2 * FG_LEGEND
+			     : 0) +
+		 (depth + 1) * FG_FRAME_H + FG_BOTTOM;
 	base = height - FG_BOTTOM;
 	write_head(f, o, width, height);
 	if (o->diff)
 		write_legend(f, o, width);
+	else if (o->delta)
+		write_delta_legend(f, t, o, full, width);
 	fprintf(f,
 		"<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
 		"<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"
@@ -318,8 +382,8 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 			FG_MIN_WIDTH);
 	fputs("<g id=\"frames\">\n", f);
 	for (i = 0; i < nr; i++)
-		write_frame(f, &rects[i], &t->root, o, base - (rects[i].depth + 1) * FG_FRAME_H,
-			    label, len + 3);
+		write_frame(f, &rects[i], &t->root, o, full,
+			    base - (rects[i].depth + 1) * FG_FRAME_H, label, len + 3);
 	fprintf(f, "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
 		fg_js);
 	free(label);

@@ -15,7 +15,7 @@
 #define FG_MIN_WIDTH 0.1   /* frames narrower than this (px) are left out, with their children */
 #define FG_TOP 60	   /* title, subtitle and buttons, px */
 #define FG_BOTTOM 36	   /* the details line, px */
-#define FG_LEGEND 22	   /* the differential view's legend, px */
+#define FG_LEGEND 22	   /* a legend's line (the differential view: one; threshold: two), px */
 
 /* One frame's rectangle: x and w in px; depth 0 is the root, drawn at the bottom. */
 struct fg_rect {
@@ -40,15 +40,20 @@ int fg_layout(const struct fg_tree *t, double width, struct fg_rect **out, size_
  */
 void fg_label_fit(const char *name, double w, char *buf, size_t len);
 
+/* @ns in ms to three significant digits, never in scientific notation ("0.0248", "312"). */
+void fg_format_ms(double ns, char *buf, size_t len);
+
 struct fg_svg_opts {
 	const char *title;
 	const char *subtitle; /* a second line under the title, or NULL */
 	const char *unit;     /* what a weight counts: "samples", "calls", "bytes", "ns" */
 	double width;	      /* px; 0: FG_WIDTH */
-	bool delta;	      /* threshold view: colour by saving, tooltips with both costs */
-	const char *at_name;  /* the threshold view's policy, "T=1024" */
-	bool diff;	      /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
-	double diff_full;     /* the |after / before - 1| drawn in full colour (with a legend) */
+	bool delta; /* threshold view: colour by saving (full at the largest change drawn, with a
+		       legend and the totals in ms), tooltips with both costs */
+	const char *at_name; /* the threshold view's policy, "T=1024" */
+	const char *note;    /* threshold view: which corrections the numbers include, or NULL */
+	bool diff;	     /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
+	double diff_full;    /* the |after / before - 1| drawn in full colour (with a legend) */
 };
 
 /*

@@ -244,19 +244,32 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 	return 0;
 }
 
+/* Which corrections family result @fr's totals carry: "mix and neighbour corrections", or "". */
+static void corrections_of(const struct est_family_result *fr, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", fr->mix.applied ? "mix" : "",
+		 fr->mix.applied && fr->nb.applied ? " and " : "",
+		 fr->nb.applied ? "neighbour" : "");
+}
+
 /*
  * estimate's verdict for the profile and model, the same sentence as estimate prints
- * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing.
+ * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing; and in
+ * @corr, which corrections the frames and the verdicts include: the frames are costed by the
+ * pure model, the verdicts with what the model stores for this mix (calibrate --mix).
  */
-static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len)
+static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, char *corr,
+		       size_t clen)
 {
 	const char *profiles[1] = { a->common.input }, *models[1] = { a->model };
 	struct est_run_opts opts = { 0 };
 	struct est_report r = { 0 };
 	struct est_run run;
-	size_t i, n = 0;
+	size_t i, n = 0, c = 0;
+	const char *why = NULL;
 
 	buf[0] = '\0';
+	corr[0] = '\0';
 	est_options_default(&opts.o);
 	opts.o.cache = a->cache;
 	opts.o.family = a->family;
@@ -275,14 +288,33 @@ static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, "; verdict (%s): %s",
 					      est_family(r.fam[i].family)->name, v);
 		}
+		for (i = 0; i < r.nr_fam && c < clen; i++) {
+			char k[32];
+
+			corrections_of(&r.fam[i], k, sizeof(k));
+			if (k[0])
+				c += (size_t)snprintf(corr + c, clen - c,
+						      "%s%s's verdict with the "
+						      "stored %s correction%s",
+						      c ? ", " : "",
+						      est_family(r.fam[i].family)->name, k,
+						      strchr(k, ' ') ? "s" : "");
+			else if (!why && r.fam[i].mix.why[0])
+				why = r.fam[i].mix.why;
+		}
 	}
+	/* The frames never carry them: a correction is a total over the whole mix. */
+	if (c && c < clen)
+		snprintf(corr + c, clen - c, "; frames uncorrected (the pure cost model)");
+	else if (!c)
+		snprintf(corr, clen, "uncorrected: no mix or neighbour correction (%.*s)",
+			 why ? (int)strcspn(why, ";") : 25, why ?: "none stored for this mix");
 	est_report_free(&r);
 	est_run_free(&run);
 }
 
 static void profile_subtitle(const struct profile *p, const struct flamegraph_args *a,
-			     const struct fg_svg_opts *o, enum flame_weight w,
-			     const struct fg_tree *t, char *sub, size_t len)
+			     enum flame_weight w, char *sub, size_t len, char *corr, size_t clen)
 {
 	int n = snprintf(sub, len, "kernel %s, %s", p->meta.kernel ?: "?",
 			 p->meta.cpu_model ?: "unknown CPU");
@@ -290,16 +322,8 @@ static void profile_subtitle(const struct profile *p, const struct flamegraph_ar
 	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
 		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->model),
 			      a->cache.label);
-	if (w == FLAME_TIME && n > 0 && (size_t)n < len) {
-		verdict_of(a, sub + n, len - (size_t)n);
-		n += (int)strlen(sub + n);
-	}
-	if (o->delta && n > 0 && (size_t)n < len)
-		snprintf(sub + n, len - (size_t)n,
-			 "; all: %.0f ns today, %.0f at %s (%+.2f%%); "
-			 "green saves, red costs (full at 50%%)",
-			 t->root.today_ns, t->root.at_ns, o->at_name ?: "T",
-			 100 * (t->root.at_ns / t->root.today_ns - 1));
+	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
+		verdict_of(a, sub + n, len - (size_t)n, corr, clen);
 }
 
 static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
@@ -311,6 +335,7 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 	struct flame_costs fc = { 0 };
 	struct profile *p = NULL;
 	struct flame_stats st;
+	char corr[512] = "";
 	int err;
 
 	err = profile_read(a->common.input, &p);
@@ -357,9 +382,11 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 			 base_name(a->common.input));
 	else
 		snprintf(title, len, "Copy %s by %s: %s", flame_weight_name(fo.weight),
-			 fo.weight == FLAME_SAMPLES ? "stack" : "site, caller and length",
+			 fo.weight == FLAME_SAMPLES ? "stack" : "caller, site and length",
 			 base_name(a->common.input));
-	profile_subtitle(p, a, o, fo.weight, t, sub, len);
+	profile_subtitle(p, a, fo.weight, sub, len, corr, sizeof(corr));
+	if (corr[0])
+		o->note = strdup(corr);
 out:
 	if (fo.costs)
 		flame_costs_free(&fc);
@@ -498,6 +525,7 @@ int cmd_flamegraph(int argc, char **argv)
 	if (render(&args, t, &o, err ? log_last_error() : NULL))
 		err = err ?: -EIO;
 	free((char *)o.at_name);
+	free((char *)o.note);
 	fg_tree_free(t);
 	return err ? EXIT_RUNTIME : EXIT_OK;
 }

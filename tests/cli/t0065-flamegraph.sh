@@ -34,13 +34,15 @@ proportional() {
 	} END { exit bad }' "$1" || fail "widths are not proportional to weights: $(cat "$1")"
 }
 
-# 1. A counted profile: all > site > length, widths proportional to calls.
+# 1. A counted profile: all > site > length, widths proportional to calls. A bucket whose bytes
+# are its count times its lowest length holds that one length: "64 B" (50 calls, 3200 bytes),
+# "4096 B" (10 calls, 40960 bytes); 100 calls of 110000 bytes stay "1024-1151 B".
 expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -o calls.svg
 expect_err "wrote calls.svg \(8 frames\)"
 xmllint --noout calls.svg || fail "calls.svg is not well-formed XML"
 frames calls.svg > calls.tsv
 expect_eq "frames by calls" "$(cut -f1,2 calls.tsv | tr '\t\n' '=,')" \
-	"all=1165,app:app_clear+0x0=55,64-71 B=50,4096-4607 B=5,app:app_copy+0x0=1110,16 B=1000,1024-1151 B=100,4096-4607 B=10,"
+	"all=1165,app:app_clear+0x0=55,64 B=50,4096 B=5,app:app_copy+0x0=1110,16 B=1000,1024-1151 B=100,4096 B=10,"
 proportional calls.tsv
 expect_eq "app_copy's 1110 of 1165 calls" "$(sed -n 5p calls.tsv | cut -f3,4)" "$(printf '65.71\t1124.29')"
 expect_eq "lengths drawn by length, left-aligned on their site" "$(sed -n 6p calls.tsv | cut -f3)" 65.71
@@ -54,12 +56,20 @@ expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -o calls2.sv
 cmp -s calls.svg calls2.svg || fail "two runs gave different SVGs"
 ls | grep -q '\.tmp' && fail "a temporary file was left: $(ls)"
 
-# 2. An entry site with callers: site > caller > length; "(no caller)" for the 10 calls none took.
+# 2. An entry site with callers, drawn as stacks read: caller > site > length; "(no caller)" for
+# the 10 calls none took (1110 - 1000 alpha - 100 beta).
 expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-callers.json" -o callers.svg
 frames callers.svg > callers.tsv
 expect_eq "caller frames" "$(cut -f1,2 callers.tsv | tr '\t\n' '=,')" \
-	"all=1110,vmlinux:k_copy+0x0=1110,(no caller)=10,4096-4607 B=10,alpha+0x10=1000,16 B=1000,beta+0x20=100,1024-1151 B=100,"
+	"all=1110,(no caller)=10,vmlinux:k_copy+0x0=10,4096 B=10,alpha+0x10=1000,vmlinux:k_copy+0x0=1000,16 B=1000,beta+0x20=100,vmlinux:k_copy+0x0=100,1024-1151 B=100,"
 proportional callers.tsv
+# The same stacks in the threshold view, costed per caller (estimate's per-bucket costs).
+expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-callers.json" -m "$CM" --threshold 1024 -o ct.svg
+xmllint --noout ct.svg || fail "ct.svg is not well-formed XML"
+frames ct.svg > ct.tsv
+expect_eq "caller frames by ns today" "$(cut -f1,2 ct.tsv | tr '\t\n' '=,')" \
+	"all=25492,(no caller)=4132,vmlinux:k_copy+0x0=4132,4096 B=4132,alpha+0x10=10000,vmlinux:k_copy+0x0=10000,16 B=10000,beta+0x20=11360,vmlinux:k_copy+0x0=11360,1024-1151 B=11360,"
+proportional ct.tsv
 
 # 3. A sampled profile (import-perf's golden fixture): its stacks, widths proportional to
 # samples, identical frame for frame to the same stacks given as folded text.
@@ -111,7 +121,7 @@ expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -m "$CM" --t
 xmllint --noout t1024.svg || fail "t1024.svg is not well-formed XML"
 frames t1024.svg > t1024.tsv
 expect_eq "ns today" "$(cut -f1,2 t1024.tsv | tr '\t\n' '=,')" \
-	"all=26932,app:app_clear+0x0=1440,64-71 B=400,4096-4607 B=1040,app:app_copy+0x0=25492,16 B=10000,1024-1151 B=11360,4096-4607 B=4132,"
+	"all=26932,app:app_clear+0x0=1440,64 B=400,4096 B=1040,app:app_copy+0x0=25492,16 B=10000,1024-1151 B=11360,4096 B=4132,"
 proportional t1024.tsv
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$CM" --at 1024 --no-mix-correction --json
 est=$(jq -r '.inputs[0].families[].sites[] | "\(.today_ns | round) ns today, \(.at_ns | round) ns at T=1024"' "$TMP/out" | sort)
@@ -121,20 +131,41 @@ title=$(xmllint --xpath "string((//*[local-name()='g'][@class='f'])[6]/*[local-n
 expect_eq "16 B at T=1024" "$title" "16 B
 10000 ns today, 11000 ns at T=1024 (+10.00%), 37.13% of today's time, 1000 calls"
 fill() { xmllint --xpath "string((//*[local-name()='g'][@class='f'])[$2]/*[local-name()='rect']/@fill)" "$1"; }
-# -15.24%: 30.5% of the way from grey (215,215,210) to green (40,170,60); +10%: 20% to red.
-expect_eq "app_copy's colour" "$(fill t1024.svg 5)" "rgb(162,201,164)"
-expect_eq "16 B's colour (a loss)" "$(fill t1024.svg 6)" "rgb(216,181,176)"
-expect_eq "4096 B's colour (-66%: full green)" "$(fill t1024.svg 4)" "rgb(40,170,60)"
-grep -q 'all: 26932 ns today, 22356 at T=1024 (-16.99%)' t1024.svg || fail "no totals in the subtitle"
+# The colour scale is the data's: full green at the largest change drawn, app_clear's 4096 B
+# (1040 -> 350 ns: -66.35%); app_copy's -15.24% is 22.97% of the way from grey (215,215,210) to
+# green (40,170,60); 16 B's +10% is 15.07% of the way to red (220,45,40).
+expect_eq "4096 B's colour (the largest change: full green)" "$(fill t1024.svg 4)" "rgb(40,170,60)"
+expect_eq "app_copy's colour" "$(fill t1024.svg 5)" "rgb(175,205,176)"
+expect_eq "16 B's colour (a loss)" "$(fill t1024.svg 6)" "rgb(216,189,184)"
+legend() { xmllint --xpath "string(//*[local-name()='g'][@id='legend'])" "$1" | tr -s '\n' ' '; }
+expect_eq "legend in % and ms, with the corrections" "$(legend t1024.svg)" \
+	"saves 66.3% costs 66.3% all: 0.0269 ms today, 0.0224 ms at T=1024: saves 0.00458 ms (-16.99%); uncorrected: no mix or neighbour correction (not measured for this mix) "
+expect_eq "legend swatches" "$(xmllint --xpath "count(//*[local-name()='g'][@id='legend']/*[local-name()='rect'])" t1024.svg)" 9
+grep -q '(full at 50%)\| ns today, [0-9]* at ' t1024.svg && fail "the old fixed scale or raw ns totals are back"
 # Time without a threshold: the same widths, colours by name; a sampled profile's time is its
 # samples' (1 ns each at 10^9 Hz), as estimate converts them.
 expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -m "$CM" --weight time -o time.svg
 frames time.svg > time.tsv
 expect_eq "time = threshold widths" "$(cut -f3,4 time.tsv)" "$(cut -f3,4 t1024.tsv)"
+# A sampled site: its stack (ZSTD_decompressStream) > the site > its leaf (memcpy) > lengths.
 expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic-sampled.json" -m "$CM" --threshold 1024 -o st.svg
 frames st.svg > st.tsv
-expect_eq "sampled site's time" "$(sed -n 2p st.tsv | cut -f1,2)" "$(printf 'vmlinux:zdss_flush+0x0\t25492')"
+expect_eq "sampled site's stack and time" "$(cut -f1,2 st.tsv | tr '\t\n' '=,')" \
+	"all=25492,ZSTD_decompressStream=25492,vmlinux:zdss_flush+0x0=25492,memcpy=25492,16 B=10000,1024-1151 B=11360,4096 B=4132,"
 grep -q '25492 ns today, 21606 ns at T=1024' st.svg || fail "sampled threshold view: $(sed -n 2p st.tsv)"
+# Stacks that part: only the frames all of them share are drawn under the site (the profile keeps
+# lengths per site, not per stack); "b" and "bx" are different frames, the site's own function
+# (zdss_flush) is the site frame.
+jq '.sites[0].stacks = ["a;b;c;zdss_flush;memcpy 20000", "a;bx;c;zdss_flush;memcpy 5492"]' \
+	"$G/profile-synthetic-sampled.json" > parted.json
+expect_exit 0 "$COPYPROF" flamegraph -i parted.json -m "$CM" --threshold 1024 -o parted.svg
+expect_eq "parted stacks" "$(frames parted.svg | cut -f1 | tr '\n' ',')" \
+	"all,a,vmlinux:zdss_flush+0x0,memcpy,16 B,1024-1151 B,4096 B,"
+jq '.sites[0].stacks = ["a;b;zdss_flush;memcpy 20000", "a;b;zdss_flush;memcpy 5492"]' \
+	"$G/profile-synthetic-sampled.json" > shared.json
+expect_exit 0 "$COPYPROF" flamegraph -i shared.json -m "$CM" --threshold 1024 -o shared.svg
+expect_eq "shared stacks" "$(frames shared.svg | cut -f1 | tr '\n' ',')" \
+	"all,a,b,vmlinux:zdss_flush+0x0,memcpy,16 B,1024-1151 B,4096 B,"
 
 # 6. Bad input: a valid SVG that says what went wrong, exit 1.
 expect_exit 1 "$COPYPROF" flamegraph -i missing.json -o bad1.svg
@@ -169,5 +200,5 @@ expect_err "apply to profiles"
 [ -e u.svg ] && fail "a usage error wrote an SVG"
 # -v says how many frames and levels.
 expect_exit 0 "$COPYPROF" flamegraph -v -i "$G/profile-callers.json" -o v.svg
-expect_err "debug: 8 frames, 3 levels, total weight 1110"
+expect_err "debug: 10 frames, 3 levels, total weight 1110"
 exit 0

@@ -176,16 +176,20 @@ static void colours(void **state)
 	assert_memory_equal(&a, &b, sizeof(a));
 	assert_true(a.r >= 210 && a.b <= 70);  /* warm */
 	assert_true(l.b >= 200 && l.r <= 130); /* blue */
-	c = fg_palette_delta(0);
+	c = fg_palette_delta(0, 0.5);
 	assert_true(c.r == 215 && c.g == 215 && c.b == 210);
-	c = fg_palette_delta(-0.5);
+	c = fg_palette_delta(-0.5, 0.5);
 	assert_true(c.r == 40 && c.g == 170 && c.b == 60);
-	c = fg_palette_delta(-0.9); /* beyond the full colour */
+	c = fg_palette_delta(-0.9, 0.5); /* beyond the full colour */
 	assert_true(c.r == 40 && c.g == 170 && c.b == 60);
-	c = fg_palette_delta(1.0);
+	c = fg_palette_delta(1.0, 0.5);
 	assert_true(c.r == 220 && c.g == 45 && c.b == 40);
-	c = fg_palette_delta(-0.25); /* half-way from grey to green */
+	c = fg_palette_delta(-0.25, 0.5); /* half-way from grey to green */
 	assert_true(c.r == 128 && c.g == 193 && c.b == 135);
+	c = fg_palette_delta(-0.25, 0.25); /* the scale is the data's: full green */
+	assert_true(c.r == 40 && c.g == 170 && c.b == 60);
+	c = fg_palette_delta(0.3, 0); /* no change anywhere: grey */
+	assert_true(c.r == 215 && c.g == 215 && c.b == 210);
 }
 
 static size_t count(const char *hay, const char *needle)

@@ -46,6 +46,21 @@ void flame_bucket_frame(uint32_t b, char *buf, size_t len)
 		snprintf(buf, len, "%llu-%llu B", lo, hi - 1);
 }
 
+void flame_slot_frame(uint32_t b, const struct hist_slot *slot, char *buf, size_t len)
+{
+	unsigned long long lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
+
+	/* Every length is >= lo (< hi): a sum of count * lo (or hi - 1) means all of them are. */
+	if (slot->count && b != CP_OVERFLOW_BUCKET && slot->bytes / slot->count == lo &&
+	    slot->bytes % slot->count == 0)
+		snprintf(buf, len, "%llu B", lo);
+	else if (slot->count && b != CP_OVERFLOW_BUCKET && slot->bytes / slot->count == hi - 1 &&
+		 slot->bytes % slot->count == 0)
+		snprintf(buf, len, "%llu B", hi - 1);
+	else
+		flame_bucket_frame(b, buf, len);
+}
+
 /* One frame per non-empty bucket of @slots on @parent (a site or a caller of site @s). */
 static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct profile_site *s,
 		       const struct hist_slot *slots, const struct flame_opts *o)
@@ -70,7 +85,7 @@ static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct p
 		}
 		if (!(w > 0))
 			continue;
-		flame_bucket_frame(b, name, sizeof(name));
+		flame_slot_frame(b, &slots[b], name, sizeof(name));
 		/* Keyed by bucket, so lengths are drawn in length order, not by name. */
 		leaf = fg_tree_child(t, parent, name, strlen(name), b + 1, FG_KIND_LENGTH);
 		if (!leaf)
@@ -92,7 +107,75 @@ static struct fg_node *named_child(struct fg_tree *t, struct fg_node *parent, co
 	return fg_tree_child(t, parent, name, strlen(name), 0, FG_KIND_FRAME);
 }
 
-/* Site > callers (an entry site that counted them) > lengths; rows add up to the site. */
+/* The site's own frame: "target:symbol+0xOFF [label]" on @parent. */
+static struct fg_node *site_frame(struct fg_tree *t, struct fg_node *parent,
+				  const struct profile_site *s)
+{
+	return named_child(t, parent, s->target ?: "?", s->symbol, s->offset, s->label);
+}
+
+/* How many bytes of frames (up to a ';') all of @si's stacks share below their leaves. */
+static size_t shared_prefix(const struct sample_site_info *si)
+{
+	const char *first = si->stacks[0].frames, *semi = strrchr(first, ';');
+	size_t n = semi ? (size_t)(semi - first) : 0, i, k, m;
+
+	for (i = 1; i < si->nr_stacks && n; i++) {
+		const char *f = si->stacks[i].frames;
+
+		semi = strrchr(f, ';');
+		m = semi ? (size_t)(semi - f) : 0;
+		if (m > n)
+			m = n;
+		for (k = 0; k < m && f[k] == first[k]; k++)
+			;
+		/* Whole frames: back to a ';' in both (the one before a leaf counts). */
+		while (k && !(first[k] == ';' && f[k] == ';'))
+			k--;
+		n = k;
+	}
+	return n;
+}
+
+/*
+ * A sampled site's frames from the root: the frames every one of its stacks shares (the
+ * profile keeps lengths per site, not per stack), the site in place of its own function, then
+ * its leaf. @parent gets the leaf, the frame the lengths go on.
+ */
+static int add_sampled_path(struct fg_tree *t, const struct profile_site *s,
+			    struct fg_node **parent)
+{
+	const struct sample_site_info *si = s->sample;
+	const char *p, *semi, *stop;
+	struct fg_node *n = &t->root;
+	size_t len = si->nr_stacks ? shared_prefix(si) : 0, flen;
+
+	p = len ? si->stacks[0].frames : "";
+	stop = p + len;
+	while (p < stop) {
+		semi = memchr(p, ';', (size_t)(stop - p));
+		flen = semi ? (size_t)(semi - p) : (size_t)(stop - p);
+		/* The site's own function is drawn as the site, with its offset. */
+		if (!(p + flen == stop && s->symbol && strlen(s->symbol) == flen &&
+		      !memcmp(p, s->symbol, flen))) {
+			n = fg_tree_child(t, n, p, flen, 0, FG_KIND_FRAME);
+			if (!n)
+				return -ENOMEM;
+		}
+		p += flen + (semi ? 1 : 0);
+	}
+	n = site_frame(t, n, s);
+	if (n && si->leaf)
+		n = fg_tree_child(t, n, si->leaf, strlen(si->leaf), 0, FG_KIND_FRAME);
+	*parent = n;
+	return n ? 0 : -ENOMEM;
+}
+
+/*
+ * As a stack reads, root first: an entry site's callers (that counted them; "(no caller)" for
+ * calls none took) > the site > its lengths; a sampled site's shared stack > the site > its
+ * leaf > its lengths; any other site > its lengths. The rows add up to the site.
+ */
 static int add_site(struct fg_tree *t, const struct profile_site *s, const struct flame_opts *o)
 {
 	struct hist_slot rest[CP_NBUCKETS];
@@ -100,28 +183,33 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 	size_t i;
 	int err;
 
-	site = named_child(t, &t->root, s->target ?: "?", s->symbol, s->offset, s->label);
-	if (!site)
-		return -ENOMEM;
-	if (!s->nr_callers)
-		return add_buckets(t, site, s, s->buckets, o);
+	if (s->sample) {
+		err = add_sampled_path(t, s, &site);
+		return err ?: add_buckets(t, site, s, s->buckets, o);
+	}
+	if (!s->nr_callers) {
+		site = site_frame(t, &t->root, s);
+		return site ? add_buckets(t, site, s, s->buckets, o) : -ENOMEM;
+	}
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
 		bool kernel = !c->target || !strcmp(c->target, "vmlinux");
 
 		/* As estimate names them: "vfs_read+0xe7", or "module:func+0x10". */
-		caller =
-			named_child(t, site, kernel ? NULL : c->target, c->symbol, c->offset, NULL);
-		if (!caller)
+		caller = named_child(t, &t->root, kernel ? NULL : c->target, c->symbol, c->offset,
+				     NULL);
+		site = caller ? site_frame(t, caller, s) : NULL;
+		if (!site)
 			return -ENOMEM;
-		err = add_buckets(t, caller, s, c->buckets, o);
+		err = add_buckets(t, site, s, c->buckets, o);
 		if (err)
 			return err;
 	}
 	if (!profile_site_no_caller(s, rest))
 		return 0;
-	caller = fg_tree_child(t, site, "(no caller)", strlen("(no caller)"), 0, FG_KIND_FRAME);
-	return caller ? add_buckets(t, caller, s, rest, o) : -ENOMEM;
+	caller = fg_tree_child(t, &t->root, "(no caller)", strlen("(no caller)"), 0, FG_KIND_FRAME);
+	site = caller ? site_frame(t, caller, s) : NULL;
+	return site ? add_buckets(t, site, s, rest, o) : -ENOMEM;
 }
 
 static int add_stacks(struct fg_tree *t, const struct sample_site_info *si)

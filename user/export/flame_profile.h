@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* flame_profile.h: a profile's flame graph frames: stacks, or site > caller > length */
+/* flame_profile.h: a profile's flame graph frames: stacks, or caller > site > length */
 #ifndef CP_FLAME_PROFILE_H
 #define CP_FLAME_PROFILE_H
 
@@ -16,6 +16,12 @@ const char *flame_weight_name(enum flame_weight w);
 int flame_weight_parse(const char *s);
 /* "1024-1151 B": bucket @b's lengths; exact buckets are one length ("16 B"). */
 void flame_bucket_frame(uint32_t b, char *buf, size_t len);
+/*
+ * The frame of @slot, bucket @b's count and bytes: one length where they show every length in
+ * it was the same ("4096 B": bytes are count times the bucket's lowest or highest length),
+ * else the bucket's range as flame_bucket_frame() names it.
+ */
+void flame_slot_frame(uint32_t b, const struct hist_slot *slot, char *buf, size_t len);
 /* Samples when every site of @p is sampled, else calls. */
 enum flame_weight flame_default_weight(const struct profile *p);
 
@@ -34,9 +40,11 @@ struct flame_stats {
 
 /*
  * Adds @p's frames to @t. Samples: every sampled site's folded stacks, weighted by samples.
- * Calls, bytes, time: per site a frame "target:symbol+0xOFF [label]" (the target's base
- * name), under it one frame per caller for an entry site that counted them ("(no caller)"
- * for calls none took), and on top one frame per length bucket ("16 B", "1024-1151 B") in
+ * Calls, bytes, time: the frames of a stack, root first: for an entry site that counted its
+ * callers, one frame per caller ("(no caller)" for calls none took) under the site's frame
+ * "target:symbol+0xOFF [label]" (the target's base name); for a sampled site, the frames all
+ * its stacks share, the site and its leaf; on top one frame per length bucket ("16 B",
+ * "1024-1151 B", or "4096 B" where every length in it was one, flame_slot_frame()) in
  * length order; time is ns today, and with a threshold each frame also sums the ns at T (the
  * colour of the threshold view). 0, -ENOMEM, or -ENOENT when the cost model lacks a curve.
  */

@@ -256,6 +256,21 @@ out:
 	return err;
 }
 
+int hist_session_site_calls(struct hist_session *hs, uint32_t id, uint64_t *calls)
+{
+	uint64_t *v = calloc(hs->nr_cpus, sizeof(*v));
+	int err = -ENOMEM, cpu;
+
+	*calls = 0;
+	if (!v)
+		return err;
+	err = bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.site_calls), &id, v) ? -errno : 0;
+	for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++)
+		*calls += v[cpu];
+	free(v);
+	return err;
+}
+
 struct caller_row {
 	struct caller_key key;
 	struct hist_slot slot;

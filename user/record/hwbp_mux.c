@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hwbp_mux.c: rotate a few hardware breakpoint events over many sites, timing each site */
+/* hwbp_mux.c: rotate a few hardware breakpoint events over many sites, one pinned as reference */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -15,20 +15,30 @@
 
 struct mux_site {
 	struct hwbp_mux_site s;
-	int slot;	  /* the debug register holding it, or -1 */
-	bool bad;	  /* the kernel refused to move a breakpoint there: out of the rotation */
-	double on_since;  /* monotonic seconds, while on a register */
-	double running_s; /* time on a register, summed */
+	int slot;	   /* the debug register holding it, or -1 */
+	bool bad;	   /* the kernel refused to move a breakpoint there: out of the rotation */
+	double on_since;   /* monotonic seconds, while on a register */
+	double running_s;  /* time on a register, summed */
+	uint64_t ref_on;   /* the reference's calls when it was last armed */
+	uint64_t ref_seen; /* the reference's calls while it was armed, summed */
 };
 
 struct hwbp_mux {
+	struct hist_session *hs;
 	struct mux_site *v;
 	size_t n;
+	/*
+	 * Rotated sites: v[base..n-1] over registers base..slots-1. base is 1 when v[0] is the
+	 * reference, pinned on register 0; 0 without one (a single register).
+	 */
+	size_t base;
+	uint64_t ref_calls; /* the reference's calls at the end */
+	bool ref_failed;    /* its count could not be read: time scaling for all */
 	int slots, nr_cpus;
 	int *cpu_fds;			   /* slots x nr_cpus, -1 where none */
 	struct bpf_link **links;	   /* slots x nr_cpus */
 	uint64_t addr[HWBP_MUX_MAX_SLOTS]; /* where each slot's events are */
-	size_t pos;			   /* the first site of the current window */
+	size_t pos;			   /* the first rotated site of the window, from base */
 	double start, end, last;
 	uint64_t rotations;
 	bool stopped;
@@ -120,6 +130,8 @@ struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_si
 			      "tracer holds them all)");
 		goto fail;
 	}
+	m->hs = hs;
+	m->base = m->slots >= 2 && n > (size_t)m->slots;
 	m->start = m->last = monotime_s();
 	for (slot = 0; slot < m->slots; slot++) {
 		m->v[slot].slot = slot;
@@ -169,28 +181,51 @@ static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 	return 0;
 }
 
+/* Whether rotated site @i is in the window that starts at @pos (both counted from base). */
 static bool in_window(const struct hwbp_mux *m, size_t pos, size_t i)
 {
-	size_t d = (i + m->n - pos) % m->n;
+	size_t rn = m->n - m->base, d;
 
-	return d < (size_t)m->slots;
+	if (i < m->base)
+		return true; /* the reference never leaves its register */
+	d = (i - m->base + rn - pos) % rn;
+	return d < (size_t)m->slots - m->base;
 }
 
-/* The next site in rotation order from @i that the kernel has not refused. */
+/* The next rotated position from @i (counted from base) that the kernel has not refused. */
 static size_t next_good(const struct hwbp_mux *m, size_t i)
 {
-	size_t k;
+	size_t k, rn = m->n - m->base;
 
-	for (k = 0; k < m->n; k++, i = (i + 1) % m->n)
-		if (!m->v[i].bad)
+	for (k = 0; k < rn; k++, i = (i + 1) % rn)
+		if (!m->v[m->base + i].bad)
 			break;
 	return i;
+}
+
+/* The reference's calls so far; 0 without a reference or when they cannot be read. */
+static uint64_t ref_now(struct hwbp_mux *m)
+{
+	uint64_t calls = 0;
+	int err;
+
+	if (!m->base || m->ref_failed)
+		return 0;
+	err = hist_session_site_calls(m->hs, m->v[0].s.id, &calls);
+	if (err) {
+		p_warn("cannot read the reference site's calls: %s; multiplexed counts are scaled "
+		       "by time",
+		       strerror(-err));
+		m->ref_failed = true;
+	}
+	return calls;
 }
 
 void hwbp_mux_tick(struct hwbp_mux *m)
 {
 	double t0, t1, t;
 	size_t i, pos;
+	uint64_t ref;
 	int slot;
 
 	if (m->stopped || m->n <= (size_t)m->slots)
@@ -203,7 +238,7 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 	 * function are next to each other, so they mostly share windows). A site in both
 	 * windows keeps its register; the others change places.
 	 */
-	pos = (m->pos + (size_t)m->slots) % m->n;
+	pos = (m->pos + (size_t)m->slots - m->base) % (m->n - m->base);
 	for (i = 0; i < m->n; i++) {
 		struct mux_site *s = &m->v[i];
 		size_t j;
@@ -224,6 +259,10 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 				continue;
 			}
 			t = monotime_s();
+			/* The reference's calls between the two moves that bound a site's turn. */
+			ref = ref_now(m);
+			s->ref_seen += ref - s->ref_on;
+			e->ref_on = ref;
 			s->running_s += t - s->on_since;
 			s->slot = -1;
 			e->slot = slot;
@@ -249,9 +288,12 @@ void hwbp_mux_stop(struct hwbp_mux *m)
 			if (*fd_at(m, slot, cpu) >= 0)
 				ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_DISABLE, 0);
 	m->end = monotime_s();
+	m->ref_calls = ref_now(m);
 	for (i = 0; i < m->n; i++)
-		if (m->v[i].slot >= 0)
+		if (m->v[i].slot >= 0) {
 			m->v[i].running_s += m->end - m->v[i].on_since;
+			m->v[i].ref_seen += m->ref_calls - m->v[i].ref_on;
+		}
 	m->stopped = true;
 }
 
@@ -263,6 +305,21 @@ void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint6
 	*running = (uint64_t)(m->v[i].running_s * 1e9);
 	if (*running > *enabled)
 		*running = *enabled;
+}
+
+void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out)
+{
+	*out = (struct site_mux){ .scaling = MUX_SCALING_TIME, .ref_site = -1 };
+	hwbp_mux_times(m, i, &out->enabled_ns, &out->running_ns);
+	if (!m->base || m->ref_failed)
+		return;
+	out->ref_site = (int32_t)m->v[0].s.id;
+	out->ref_calls = m->ref_calls;
+	out->ref_calls_running = i ? m->v[i].ref_seen : m->ref_calls;
+	if (!i)
+		out->scaling = MUX_SCALING_NONE;
+	else if (m->v[i].ref_seen >= HWBP_MUX_REF_MIN_CALLS && m->v[i].ref_seen <= m->ref_calls)
+		out->scaling = MUX_SCALING_REFERENCE;
 }
 
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m)

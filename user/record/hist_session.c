@@ -256,19 +256,10 @@ out:
 	return err;
 }
 
-int hist_session_site_calls(struct hist_session *hs, uint32_t id, uint64_t *calls)
+int hist_session_site_calls(struct hist_session *hs, uint32_t id, uint64_t *per_cpu)
 {
-	uint64_t *v = calloc(hs->nr_cpus, sizeof(*v));
-	int err = -ENOMEM, cpu;
-
-	*calls = 0;
-	if (!v)
-		return err;
-	err = bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.site_calls), &id, v) ? -errno : 0;
-	for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++)
-		*calls += v[cpu];
-	free(v);
-	return err;
+	return bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.site_calls), &id, per_cpu) ? -errno
+											 : 0;
 }
 
 struct caller_row {

@@ -19,7 +19,7 @@ struct mux_site {
 	bool bad;	   /* the kernel refused to move a breakpoint there: out of the rotation */
 	double on_since;   /* monotonic seconds, while on a register */
 	double running_s;  /* time on a register, summed */
-	uint64_t ref_on;   /* the reference's calls when it was last armed */
+	uint64_t *ref_on;  /* per CPU: the reference's calls when it was armed there */
 	uint64_t ref_seen; /* the reference's calls while it was armed, summed */
 };
 
@@ -32,8 +32,12 @@ struct hwbp_mux {
 	 * reference, pinned on register 0; 0 without one (a single register).
 	 */
 	size_t base;
-	uint64_t ref_calls; /* the reference's calls at the end */
-	bool ref_failed;    /* its count could not be read: time scaling for all */
+	uint64_t ref_calls;   /* the reference's calls at the end */
+	uint64_t *ref_buf;    /* nr_cpus: the last read of the reference's per-CPU calls */
+	uint64_t *ref_off;    /* nr_cpus: the reference's calls just before a CPU's move */
+	uint64_t *ref_arm;    /* nr_cpus: and just after it */
+	uint64_t *ref_on_all; /* n x nr_cpus, for mux_site.ref_on */
+	bool ref_failed;      /* its count could not be read: time scaling for all */
 	int slots, nr_cpus;
 	int *cpu_fds;			   /* slots x nr_cpus, -1 where none */
 	struct bpf_link **links;	   /* slots x nr_cpus */
@@ -107,13 +111,19 @@ struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_si
 	m->v = calloc(n, sizeof(*m->v));
 	m->cpu_fds = malloc(sizeof(int) * HWBP_MUX_MAX_SLOTS * (size_t)m->nr_cpus);
 	m->links = calloc((size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus, sizeof(*m->links));
-	if (!m->v || !m->cpu_fds || !m->links)
+	m->ref_buf = calloc((size_t)m->nr_cpus * 3, sizeof(*m->ref_buf));
+	m->ref_on_all = calloc(n * (size_t)m->nr_cpus, sizeof(*m->ref_on_all));
+	if (!m->v || !m->cpu_fds || !m->links || !m->ref_buf || !m->ref_on_all)
 		goto nomem;
+	m->ref_off = m->ref_buf + m->nr_cpus;
+	m->ref_arm = m->ref_off + m->nr_cpus;
 	for (i = 0; i < (size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus; i++)
 		m->cpu_fds[i] = -1;
 	m->n = n;
 	for (i = 0; i < n; i++) {
-		m->v[i] = (struct mux_site){ .s = v[i], .slot = -1 };
+		m->v[i] = (struct mux_site){ .s = v[i],
+					     .slot = -1,
+					     .ref_on = m->ref_on_all + i * (size_t)m->nr_cpus };
 		if (hist_session_bp_site(hs, v[i].addr, v[i].id))
 			goto fail;
 	}
@@ -150,7 +160,32 @@ int hwbp_mux_slots(const struct hwbp_mux *m)
 	return m->slots;
 }
 
-/* Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved. */
+/*
+ * Reads the reference's per-CPU calls into ref_buf. false without a reference or when they
+ * cannot be read (then every site is scaled by time, said once).
+ */
+static bool ref_read(struct hwbp_mux *m)
+{
+	int err;
+
+	if (!m->base || m->ref_failed)
+		return false;
+	err = hist_session_site_calls(m->hs, m->v[0].s.id, m->ref_buf);
+	if (err) {
+		p_warn("cannot read the reference site's calls: %s; multiplexed counts are scaled "
+		       "by time",
+		       strerror(-err));
+		m->ref_failed = true;
+	}
+	return !err;
+}
+
+/*
+ * Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved.
+ * Around each CPU's move, the reference's calls on that CPU are read into ref_off (before) and
+ * ref_arm (after): a move disables the event and enables it again, so hits during it belong
+ * to neither site and are credited to neither.
+ */
 static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 {
 	struct perf_event_attr attr = {
@@ -163,12 +198,19 @@ static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 		.exclude_user = 1,
 	};
 	int cpu, back, err;
+	bool ref = ref_read(m);
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (*fd_at(m, slot, cpu) < 0)
 			continue;
-		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr))
+		m->ref_off[cpu] = m->ref_buf[cpu];
+		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) {
+			if (ref && ref_read(m))
+				m->ref_arm[cpu] = m->ref_buf[cpu];
+			else
+				m->ref_arm[cpu] = m->ref_off[cpu];
 			continue;
+		}
 		err = -errno;
 		attr.bp_addr = m->addr[slot];
 		for (back = 0; back < cpu; back++)
@@ -203,30 +245,11 @@ static size_t next_good(const struct hwbp_mux *m, size_t i)
 	return i;
 }
 
-/* The reference's calls so far; 0 without a reference or when they cannot be read. */
-static uint64_t ref_now(struct hwbp_mux *m)
-{
-	uint64_t calls = 0;
-	int err;
-
-	if (!m->base || m->ref_failed)
-		return 0;
-	err = hist_session_site_calls(m->hs, m->v[0].s.id, &calls);
-	if (err) {
-		p_warn("cannot read the reference site's calls: %s; multiplexed counts are scaled "
-		       "by time",
-		       strerror(-err));
-		m->ref_failed = true;
-	}
-	return calls;
-}
-
 void hwbp_mux_tick(struct hwbp_mux *m)
 {
 	double t0, t1, t;
 	size_t i, pos;
-	uint64_t ref;
-	int slot;
+	int slot, cpu;
 
 	if (m->stopped || m->n <= (size_t)m->slots)
 		return;
@@ -260,9 +283,12 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 			}
 			t = monotime_s();
 			/* The reference's calls between the two moves that bound a site's turn. */
-			ref = ref_now(m);
-			s->ref_seen += ref - s->ref_on;
-			e->ref_on = ref;
+			for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+				if (*fd_at(m, slot, cpu) < 0)
+					continue;
+				s->ref_seen += m->ref_off[cpu] - s->ref_on[cpu];
+				e->ref_on[cpu] = m->ref_arm[cpu];
+			}
 			s->running_s += t - s->on_since;
 			s->slot = -1;
 			e->slot = slot;
@@ -288,12 +314,17 @@ void hwbp_mux_stop(struct hwbp_mux *m)
 			if (*fd_at(m, slot, cpu) >= 0)
 				ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_DISABLE, 0);
 	m->end = monotime_s();
-	m->ref_calls = ref_now(m);
-	for (i = 0; i < m->n; i++)
-		if (m->v[i].slot >= 0) {
-			m->v[i].running_s += m->end - m->v[i].on_since;
-			m->v[i].ref_seen += m->ref_calls - m->v[i].ref_on;
-		}
+	if (ref_read(m))
+		for (cpu = 0; cpu < m->nr_cpus; cpu++)
+			m->ref_calls += m->ref_buf[cpu];
+	for (i = 0; i < m->n; i++) {
+		if (m->v[i].slot < 0)
+			continue;
+		m->v[i].running_s += m->end - m->v[i].on_since;
+		for (cpu = 0; cpu < m->nr_cpus && !m->ref_failed; cpu++)
+			if (*fd_at(m, m->v[i].slot, cpu) >= 0)
+				m->v[i].ref_seen += m->ref_buf[cpu] - m->v[i].ref_on[cpu];
+	}
 	m->stopped = true;
 }
 
@@ -337,6 +368,8 @@ void hwbp_mux_free(struct hwbp_mux *m)
 		close_slot(m, slot);
 	free(m->cpu_fds);
 	free(m->links);
+	free(m->ref_buf);
+	free(m->ref_on_all);
 	free(m->v);
 	free(m);
 }

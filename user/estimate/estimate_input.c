@@ -56,6 +56,7 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->user = s->mechanism && !strcmp(s->mechanism, "uprobe");
 	v->symbol = s->symbol;
 	v->running = site_mux_share(s);
+	v->ref_scaled = s->mux && s->mux->scaling == MUX_SCALING_REFERENCE;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		v->n[b] = (double)slots[b].count;
 		v->bytes[b] = (double)slots[b].bytes;

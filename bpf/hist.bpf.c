@@ -52,6 +52,17 @@ struct {
 	__type(value, struct site_cfg);
 } sites SEC(".maps");
 
+/*
+ * Per site: calls counted, all buckets together. One lookup reads a site's progress, which
+ * multiplexed breakpoints read at every rotation (the reference site, hwbp_mux.c).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u32);
+	__type(value, __u64);
+} site_calls SEC(".maps");
+
 /* Multiplexed breakpoints: the breakpointed instruction's address -> site id. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -148,7 +159,7 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 	const struct site_cfg *cfg;
 	struct hist_slot *slot;
 	struct gprs g;
-	__u64 len, ip;
+	__u64 len, ip, *calls;
 	__u32 key;
 
 	/*
@@ -179,6 +190,9 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 		__sync_fetch_and_add(&slot->count, 1);
 		__sync_fetch_and_add(&slot->bytes, len);
 	}
+	calls = bpf_map_lookup_elem(&site_calls, &site);
+	if (calls)
+		__sync_fetch_and_add(calls, 1);
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));

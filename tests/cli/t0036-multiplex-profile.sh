@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # t0036-multiplex-profile: a mixed profile (a kprobe site, a multiplexed breakpoint site scaled
-# by enabled/running time, a sampled site) is read by report, merge, estimate, flamegraph and
+# by enabled/running time or by a reference site's calls, a sampled site) is read by report, merge, estimate, flamegraph and
 # export; scaled sites say so as perf stat does, exact ones do not, and the scaling widens the
 # estimate's interval. The recording itself is tested in the VM (tests/vm/t-multiplex.sh).
 . "$(dirname "$0")/lib.sh"
@@ -20,11 +20,34 @@ expect_out "calls 3549  bytes 9605744"
 # The fields survive a read and a write unchanged; an old profile without them stays exact.
 expect_exit 0 "$COPYPROF" report -i "$P" --json
 expect_eq "multiplex fields kept" "$(jq -c '.sites[1].multiplex' "$TMP/out")" \
-	'{"time_enabled_ns":2000000000,"time_running_ns":620000000,"running":0.31,"raw_calls":1100,"raw_bytes":2977600}'
+	'{"time_enabled_ns":2000000000,"time_running_ns":620000000,"running":0.31,"raw_calls":1100,"raw_bytes":2977600,"scaling":"time"}'
 expect_eq "kprobe site has none" "$(jq '.sites[0].multiplex' "$TMP/out")" null
 jq 'del(.sites[1].multiplex)' "$P" > exact.json
 expect_exit 0 "$COPYPROF" report -i exact.json
 expect_eq "without the fields nothing is scaled" "$(grep -c 'scaled' "$TMP/out")" 0
+
+# Reference scaling (a site pinned on a register, the others scaled by its calls while each
+# was armed): said with the reference's share, and kept; an impossible share reads as time.
+jq '.sites[1].multiplex += {"scaling": "reference", "reference_site": 0,
+	"reference_calls": 10000, "reference_calls_running": 2500}' "$P" > ref.json
+expect_exit 0 "$COPYPROF" report -i ref.json
+expect_out "scaled \(running 31% of the time, 25% of site 0's calls\): 1100 calls counted"
+expect_exit 0 "$COPYPROF" report -i ref.json --json
+expect_eq "reference fields kept" "$(jq -c '.sites[1].multiplex | [.scaling, .reference_site,
+	.reference_calls, .reference_calls_running]' "$TMP/out")" '["reference",0,10000,2500]'
+jq '.sites[1].multiplex.reference_calls_running = 20000' ref.json > badref.json
+expect_exit 0 "$COPYPROF" report -i badref.json --json
+expect_eq "a share above 1 reads as time scaling" "$(jq -r '.sites[1].multiplex.scaling' \
+	"$TMP/out")" time
+expect_exit 0 "$COPYPROF" merge -o mr.json ref.json ref.json
+expect_eq "merge of two reference-scaled recordings adds the reference's calls" "$(jq -c \
+	'.sites[] | select(.symbol == "_copy_to_iter") | .multiplex | [.scaling,
+	.reference_calls, .reference_calls_running]' mr.json)" '["reference",20000,5000]'
+expect_exit 0 "$COPYPROF" merge -o mm.json ref.json "$P"
+expect_eq "reference + time scaled: mixed" "$(jq -r '.sites[] | select(.symbol ==
+	"_copy_to_iter") | .multiplex.scaling' mm.json)" mixed
+expect_exit 0 "$COPYPROF" estimate -i ref.json -m "$CM"
+expect_out "_copy_to_iter\+0xb5 \(hwbp, scaled \(running 31% of the time, 25% of site 0's calls\)\)"
 
 # merge: raw counts and times add up, the ratio stays; an exact recording of the same site
 # adds raw calls and no time.

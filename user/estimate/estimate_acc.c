@@ -5,16 +5,18 @@
 
 /*
  * Multiplexed breakpoints: besides the Poisson error of the raw counts (each scaled call
- * stands for 1/running calls), the workload's calls need not fall evenly over the rotation
+ * stands for 1/share calls), the workload's calls need not fall evenly over the rotation
  * windows. The relative error of a scaled count measured on a known-count workload
- * (docs/kernel-targets.md#multiplexed-breakpoints), taken as one standard error per site.
+ * (docs/kernel-targets.md#multiplexed-breakpoints), taken as one standard error per site:
+ * scaled by the reference site's calls, and scaled by time (the fallback).
  */
-#define EST_MUX_REL_ERROR 0.25 /* RMS over 16 sites, 6.12 and 6.1 guests */
+#define EST_MUX_REL_ERROR 0.07	    /* reference scaling: RMS over 14 sites, 6.12 and 6.1 */
+#define EST_MUX_TIME_REL_ERROR 0.25 /* time scaling: RMS over 16 sites, 6.12 and 6.1 */
 
 /* Adds a multiplexed site's scaling error: common to all its buckets, so per site. */
-static void add_mux_error(struct est_acc *a, const double *site_total, size_t np)
+static void add_mux_error(struct est_acc *a, const double *site_total, size_t np, bool ref)
 {
-	double e2 = EST_MUX_REL_ERROR * EST_MUX_REL_ERROR, t = site_total[0];
+	double e = ref ? EST_MUX_REL_ERROR : EST_MUX_TIME_REL_ERROR, e2 = e * e, t = site_total[0];
 	size_t p;
 
 	for (p = 0; p < np; p++) {
@@ -93,6 +95,6 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 			a->split |= split;
 		}
 		if (full && s->counted && running < 1)
-			add_mux_error(a, site_total, np);
+			add_mux_error(a, site_total, np, s->ref_scaled);
 	}
 }

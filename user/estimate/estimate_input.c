@@ -55,7 +55,8 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->time_weighted = s->sample != NULL;
 	v->user = s->mechanism && !strcmp(s->mechanism, "uprobe");
 	v->symbol = s->symbol;
-	v->running = site_mux_running(s);
+	v->running = site_mux_share(s);
+	v->ref_scaled = s->mux && s->mux->scaling == MUX_SCALING_REFERENCE;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		v->n[b] = (double)slots[b].count;
 		v->bytes[b] = (double)slots[b].bytes;

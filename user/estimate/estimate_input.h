@@ -15,12 +15,13 @@ struct profile;
 struct est_site {
 	char *label; /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
 	enum est_family family;
-	bool time_weighted;    /* n[] are samples (time-weighted), not calls */
-	bool counted;	       /* n[] are event counts: Poisson counting error applies */
-	bool user;	       /* a uprobe in a user-space program (not the kernel's code) */
-	const char *symbol;    /* the probed function (borrowed), or NULL */
-	double running;	       /* share of time counted (multiplexed breakpoints); 0 read as 1 */
-	double n[CP_NBUCKETS]; /* calls, or samples when time_weighted */
+	bool time_weighted; /* n[] are samples (time-weighted), not calls */
+	bool counted;	    /* n[] are event counts: Poisson counting error applies */
+	bool user;	    /* a uprobe in a user-space program (not the kernel's code) */
+	const char *symbol; /* the probed function (borrowed), or NULL */
+	double running;	    /* share of the calls counted (multiplexed breakpoints); 0 read as 1 */
+	bool ref_scaled;    /* scaled by a reference site's calls, not by time */
+	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
 	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
 };
 

@@ -9,28 +9,49 @@
 
 struct profile_site;
 
+/* How a multiplexed site's counts were scaled (profile-format.md#multiplexed-sites). */
+enum site_mux_scaling {
+	MUX_SCALING_TIME,      /* enabled / running, perf stat's rule */
+	MUX_SCALING_REFERENCE, /* reference calls / reference calls while this site was armed */
+	MUX_SCALING_NONE,      /* the reference site itself: on a register all the time, exact */
+	MUX_SCALING_MIXED,     /* merge of recordings scaled differently */
+};
+
 /*
  * A site that shared the debug registers with others (docs/profile-format.md#multiplexed-
- * sites): counted only while on a register, its counts scaled by enabled / running.
+ * sites): counted only while on a register, its counts scaled by the share it saw.
  */
 struct site_mux {
 	uint64_t enabled_ns; /* time the site was meant to be counted */
 	uint64_t running_ns; /* of that, time it was on a debug register */
 	uint64_t raw_calls;  /* calls counted, before scaling */
 	uint64_t raw_bytes;
+	enum site_mux_scaling scaling;
+	int32_t ref_site;	    /* the reference site's id, -1 for none */
+	uint64_t ref_calls;	    /* the reference's calls over the recording */
+	uint64_t ref_calls_running; /* of those, the calls while this site was armed */
 };
 
 /*
- * Scales @s's buckets (and its callers') by @enabled_ns / @running_ns, keeping the raw totals
- * and the times in s->mux (allocated here). Each bucket's mean length is kept; calls and bytes
- * become the scaled buckets' sums. 0 or -ENOMEM.
+ * Scales @s's buckets (and its callers') by the factor @m's scaling gives (time: enabled /
+ * running; reference: ref_calls / ref_calls_running; none: 1), keeping the raw totals, the
+ * times and the reference counts in s->mux (a copy of @m, allocated here). Each bucket's mean
+ * length is kept; calls and bytes become the scaled buckets' sums. 0 or -ENOMEM.
  */
-int site_mux_scale(struct profile_site *s, uint64_t enabled_ns, uint64_t running_ns);
-/* The share of time @s was counted: running / enabled; 1 for a site that was not multiplexed. */
+int site_mux_scale(struct profile_site *s, const struct site_mux *m);
+/* The share of time @s was on a register: running / enabled; 1 when not multiplexed. */
 double site_mux_running(const struct profile_site *s);
 /*
- * "scaled (running 31% of the time)", as perf stat says it, into @buf; "" for a site that was
- * not multiplexed or ran all the time (its counts are exact).
+ * The share of @s's calls that were counted, which scaling inverts: running / enabled for time
+ * scaling, the reference's share for reference scaling, raw / scaled calls after a merge of
+ * both; 1 when not multiplexed.
+ */
+double site_mux_share(const struct profile_site *s);
+const char *site_mux_scaling_name(enum site_mux_scaling sc);
+/*
+ * "scaled (running 31% of the time)", as perf stat says it, with ", 38% of site 0's calls" for
+ * reference scaling, into @buf (64 bytes are enough); "" for a site that was not multiplexed
+ * or ran all the time (its counts are exact).
  */
 const char *site_mux_describe(const struct profile_site *s, char *buf, size_t len);
 void site_mux_to_json(const struct site_mux *m, json_object *site);

@@ -256,6 +256,12 @@ out:
 	return err;
 }
 
+int hist_session_site_calls(struct hist_session *hs, uint32_t id, uint64_t *per_cpu)
+{
+	return bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.site_calls), &id, per_cpu) ? -errno
+											 : 0;
+}
+
 struct caller_row {
 	struct caller_key key;
 	struct hist_slot slot;

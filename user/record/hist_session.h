@@ -54,6 +54,11 @@ struct bpf_link *hist_session_attach_bp_fd(struct hist_session *hs, int fd);
 /* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
 /*
+ * Site @id's calls counted so far on each CPU, into @per_cpu (hist_session_nr_cpus() values),
+ * with one map lookup: 0 or -errno, not said.
+ */
+int hist_session_site_calls(struct hist_session *hs, uint32_t id, uint64_t *per_cpu);
+/*
  * Adds the per-caller counts of entry sites (configured with a caller stack) to @sites[id], for
  * ids below @nr, as callers with an address and no name yet (site_callers.h names them), and
  * their misses. One walk of the kernel's table serves every site.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hwbp_mux.c: rotate a few hardware breakpoint events over many sites, timing each site */
+/* hwbp_mux.c: rotate a few hardware breakpoint events over many sites, one pinned as reference */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -15,20 +15,34 @@
 
 struct mux_site {
 	struct hwbp_mux_site s;
-	int slot;	  /* the debug register holding it, or -1 */
-	bool bad;	  /* the kernel refused to move a breakpoint there: out of the rotation */
-	double on_since;  /* monotonic seconds, while on a register */
-	double running_s; /* time on a register, summed */
+	int slot;	   /* the debug register holding it, or -1 */
+	bool bad;	   /* the kernel refused to move a breakpoint there: out of the rotation */
+	double on_since;   /* monotonic seconds, while on a register */
+	double running_s;  /* time on a register, summed */
+	uint64_t *ref_on;  /* per CPU: the reference's calls when it was armed there */
+	uint64_t ref_seen; /* the reference's calls while it was armed, summed */
 };
 
 struct hwbp_mux {
+	struct hist_session *hs;
 	struct mux_site *v;
 	size_t n;
+	/*
+	 * Rotated sites: v[base..n-1] over registers base..slots-1. base is 1 when v[0] is the
+	 * reference, pinned on register 0; 0 without one (a single register).
+	 */
+	size_t base;
+	uint64_t ref_calls;   /* the reference's calls at the end */
+	uint64_t *ref_buf;    /* nr_cpus: the last read of the reference's per-CPU calls */
+	uint64_t *ref_off;    /* nr_cpus: the reference's calls just before a CPU's move */
+	uint64_t *ref_arm;    /* nr_cpus: and just after it */
+	uint64_t *ref_on_all; /* n x nr_cpus, for mux_site.ref_on */
+	bool ref_failed;      /* its count could not be read: time scaling for all */
 	int slots, nr_cpus;
 	int *cpu_fds;			   /* slots x nr_cpus, -1 where none */
 	struct bpf_link **links;	   /* slots x nr_cpus */
 	uint64_t addr[HWBP_MUX_MAX_SLOTS]; /* where each slot's events are */
-	size_t pos;			   /* the first site of the current window */
+	size_t pos;			   /* the first rotated site of the window, from base */
 	double start, end, last;
 	uint64_t rotations;
 	bool stopped;
@@ -97,13 +111,19 @@ struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_si
 	m->v = calloc(n, sizeof(*m->v));
 	m->cpu_fds = malloc(sizeof(int) * HWBP_MUX_MAX_SLOTS * (size_t)m->nr_cpus);
 	m->links = calloc((size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus, sizeof(*m->links));
-	if (!m->v || !m->cpu_fds || !m->links)
+	m->ref_buf = calloc((size_t)m->nr_cpus * 3, sizeof(*m->ref_buf));
+	m->ref_on_all = calloc(n * (size_t)m->nr_cpus, sizeof(*m->ref_on_all));
+	if (!m->v || !m->cpu_fds || !m->links || !m->ref_buf || !m->ref_on_all)
 		goto nomem;
+	m->ref_off = m->ref_buf + m->nr_cpus;
+	m->ref_arm = m->ref_off + m->nr_cpus;
 	for (i = 0; i < (size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus; i++)
 		m->cpu_fds[i] = -1;
 	m->n = n;
 	for (i = 0; i < n; i++) {
-		m->v[i] = (struct mux_site){ .s = v[i], .slot = -1 };
+		m->v[i] = (struct mux_site){ .s = v[i],
+					     .slot = -1,
+					     .ref_on = m->ref_on_all + i * (size_t)m->nr_cpus };
 		if (hist_session_bp_site(hs, v[i].addr, v[i].id))
 			goto fail;
 	}
@@ -120,6 +140,8 @@ struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_si
 			      "tracer holds them all)");
 		goto fail;
 	}
+	m->hs = hs;
+	m->base = m->slots >= 2 && n > (size_t)m->slots;
 	m->start = m->last = monotime_s();
 	for (slot = 0; slot < m->slots; slot++) {
 		m->v[slot].slot = slot;
@@ -138,7 +160,32 @@ int hwbp_mux_slots(const struct hwbp_mux *m)
 	return m->slots;
 }
 
-/* Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved. */
+/*
+ * Reads the reference's per-CPU calls into ref_buf. false without a reference or when they
+ * cannot be read (then every site is scaled by time, said once).
+ */
+static bool ref_read(struct hwbp_mux *m)
+{
+	int err;
+
+	if (!m->base || m->ref_failed)
+		return false;
+	err = hist_session_site_calls(m->hs, m->v[0].s.id, m->ref_buf);
+	if (err) {
+		p_warn("cannot read the reference site's calls: %s; multiplexed counts are scaled "
+		       "by time",
+		       strerror(-err));
+		m->ref_failed = true;
+	}
+	return !err;
+}
+
+/*
+ * Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved.
+ * Around each CPU's move, the reference's calls on that CPU are read into ref_off (before) and
+ * ref_arm (after): a move disables the event and enables it again, so hits during it belong
+ * to neither site and are credited to neither.
+ */
 static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 {
 	struct perf_event_attr attr = {
@@ -151,12 +198,19 @@ static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 		.exclude_user = 1,
 	};
 	int cpu, back, err;
+	bool ref = ref_read(m);
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (*fd_at(m, slot, cpu) < 0)
 			continue;
-		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr))
+		m->ref_off[cpu] = m->ref_buf[cpu];
+		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) {
+			if (ref && ref_read(m))
+				m->ref_arm[cpu] = m->ref_buf[cpu];
+			else
+				m->ref_arm[cpu] = m->ref_off[cpu];
 			continue;
+		}
 		err = -errno;
 		attr.bp_addr = m->addr[slot];
 		for (back = 0; back < cpu; back++)
@@ -169,20 +223,24 @@ static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 	return 0;
 }
 
+/* Whether rotated site @i is in the window that starts at @pos (both counted from base). */
 static bool in_window(const struct hwbp_mux *m, size_t pos, size_t i)
 {
-	size_t d = (i + m->n - pos) % m->n;
+	size_t rn = m->n - m->base, d;
 
-	return d < (size_t)m->slots;
+	if (i < m->base)
+		return true; /* the reference never leaves its register */
+	d = (i - m->base + rn - pos) % rn;
+	return d < (size_t)m->slots - m->base;
 }
 
-/* The next site in rotation order from @i that the kernel has not refused. */
+/* The next rotated position from @i (counted from base) that the kernel has not refused. */
 static size_t next_good(const struct hwbp_mux *m, size_t i)
 {
-	size_t k;
+	size_t k, rn = m->n - m->base;
 
-	for (k = 0; k < m->n; k++, i = (i + 1) % m->n)
-		if (!m->v[i].bad)
+	for (k = 0; k < rn; k++, i = (i + 1) % rn)
+		if (!m->v[m->base + i].bad)
 			break;
 	return i;
 }
@@ -191,7 +249,7 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 {
 	double t0, t1, t;
 	size_t i, pos;
-	int slot;
+	int slot, cpu;
 
 	if (m->stopped || m->n <= (size_t)m->slots)
 		return;
@@ -203,7 +261,7 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 	 * function are next to each other, so they mostly share windows). A site in both
 	 * windows keeps its register; the others change places.
 	 */
-	pos = (m->pos + (size_t)m->slots) % m->n;
+	pos = (m->pos + (size_t)m->slots - m->base) % (m->n - m->base);
 	for (i = 0; i < m->n; i++) {
 		struct mux_site *s = &m->v[i];
 		size_t j;
@@ -224,6 +282,13 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 				continue;
 			}
 			t = monotime_s();
+			/* The reference's calls between the two moves that bound a site's turn. */
+			for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+				if (*fd_at(m, slot, cpu) < 0)
+					continue;
+				s->ref_seen += m->ref_off[cpu] - s->ref_on[cpu];
+				e->ref_on[cpu] = m->ref_arm[cpu];
+			}
 			s->running_s += t - s->on_since;
 			s->slot = -1;
 			e->slot = slot;
@@ -249,9 +314,17 @@ void hwbp_mux_stop(struct hwbp_mux *m)
 			if (*fd_at(m, slot, cpu) >= 0)
 				ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_DISABLE, 0);
 	m->end = monotime_s();
-	for (i = 0; i < m->n; i++)
-		if (m->v[i].slot >= 0)
-			m->v[i].running_s += m->end - m->v[i].on_since;
+	if (ref_read(m))
+		for (cpu = 0; cpu < m->nr_cpus; cpu++)
+			m->ref_calls += m->ref_buf[cpu];
+	for (i = 0; i < m->n; i++) {
+		if (m->v[i].slot < 0)
+			continue;
+		m->v[i].running_s += m->end - m->v[i].on_since;
+		for (cpu = 0; cpu < m->nr_cpus && !m->ref_failed; cpu++)
+			if (*fd_at(m, m->v[i].slot, cpu) >= 0)
+				m->v[i].ref_seen += m->ref_buf[cpu] - m->v[i].ref_on[cpu];
+	}
 	m->stopped = true;
 }
 
@@ -263,6 +336,21 @@ void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint6
 	*running = (uint64_t)(m->v[i].running_s * 1e9);
 	if (*running > *enabled)
 		*running = *enabled;
+}
+
+void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out)
+{
+	*out = (struct site_mux){ .scaling = MUX_SCALING_TIME, .ref_site = -1 };
+	hwbp_mux_times(m, i, &out->enabled_ns, &out->running_ns);
+	if (!m->base || m->ref_failed)
+		return;
+	out->ref_site = (int32_t)m->v[0].s.id;
+	out->ref_calls = m->ref_calls;
+	out->ref_calls_running = i ? m->v[i].ref_seen : m->ref_calls;
+	if (!i)
+		out->scaling = MUX_SCALING_NONE;
+	else if (m->v[i].ref_seen >= HWBP_MUX_REF_MIN_CALLS && m->v[i].ref_seen <= m->ref_calls)
+		out->scaling = MUX_SCALING_REFERENCE;
 }
 
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m)
@@ -280,6 +368,8 @@ void hwbp_mux_free(struct hwbp_mux *m)
 		close_slot(m, slot);
 	free(m->cpu_fds);
 	free(m->links);
+	free(m->ref_buf);
+	free(m->ref_on_all);
 	free(m->v);
 	free(m);
 }

@@ -5,11 +5,17 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "profile/profile_mux.h"
 #include "hist_session.h"
 
 /* How long each window of sites holds the debug registers (docs/kernel-targets.md). */
 #define HWBP_MUX_PERIOD_MS 20
 #define HWBP_MUX_MAX_SLOTS 4 /* x86 debug registers per CPU */
+/*
+ * Reference scaling needs at least this many of the reference's calls while a site was armed;
+ * below, the site is scaled by time (docs/kernel-targets.md#multiplexed-breakpoints).
+ */
+#define HWBP_MUX_REF_MIN_CALLS 100
 
 struct hwbp_mux;
 
@@ -21,8 +27,11 @@ struct hwbp_mux_site {
 
 /*
  * Opens as many breakpoint events per CPU as there are free debug registers (at most 4; all
- * CPUs get the same number) on the first sites and starts every site's clock. Sites must have
- * distinct addresses. Prints why and returns NULL on failure.
+ * CPUs get the same number) on the first sites and starts every site's clock. With two
+ * registers or more, the first site (v[0]) is the reference: it keeps register 0 for the whole
+ * recording and the others rotate over the rest; its calls, read at every move, say how far
+ * the workload went while each other site was armed. Sites must have distinct addresses.
+ * Prints why and returns NULL on failure.
  */
 struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_site *v, size_t n);
 /* The debug registers used per CPU. */
@@ -33,6 +42,12 @@ void hwbp_mux_tick(struct hwbp_mux *m);
 void hwbp_mux_stop(struct hwbp_mux *m);
 /* Site @i's (input order) nanoseconds recording and nanoseconds on a debug register. */
 void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint64_t *running);
+/*
+ * Site @i's times, and how to scale it: the reference (i == 0) is exact (MUX_SCALING_NONE);
+ * another site is scaled by the reference's calls over those while it was armed, or by time
+ * when the reference saw fewer than HWBP_MUX_REF_MIN_CALLS of them or there is none.
+ */
+void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out);
 /* Number of rotations done. */
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m);
 /* Detaches and closes every event; NULL is fine. */

@@ -85,12 +85,20 @@ static int open_mux(struct counted_recorder *r)
 		v[n++] = (struct hwbp_mux_site){ s->kaddr, (uint32_t)i };
 	}
 	r->mux = n ? hwbp_mux_open(r->hs, v, (size_t)n) : NULL;
-	free(v);
-	if (!r->mux)
+	if (!r->mux) {
+		free(v);
 		return 0;
-	p_info("%d breakpoint sites share %d debug registers: rotated every %d ms, counts "
-	       "scaled by time enabled / time running",
-	       n, hwbp_mux_slots(r->mux), HWBP_MUX_PERIOD_MS);
+	}
+	if (hwbp_mux_slots(r->mux) > 1)
+		p_info("%d breakpoint sites share %d debug registers: site %u stays on one as the "
+		       "reference, the others rotate every %d ms, counts scaled by the reference's "
+		       "calls while each was armed",
+		       n, hwbp_mux_slots(r->mux), v[0].id, HWBP_MUX_PERIOD_MS);
+	else
+		p_info("%d breakpoint sites share %d debug register: rotated every %d ms, counts "
+		       "scaled by time enabled / time running",
+		       n, hwbp_mux_slots(r->mux), HWBP_MUX_PERIOD_MS);
+	free(v);
 	return n;
 }
 
@@ -270,16 +278,22 @@ static int counted_wait(void *rec)
 /* Multiplexed sites: counts scaled by the time each was on a debug register. */
 static int scale_mux(struct counted_recorder *r, struct profile *p)
 {
-	uint64_t enabled, running;
-	int i;
+	struct site_mux m;
+	int i, by_time = 0;
 
 	for (i = 0; r->mux && i < r->a->nr_sites; i++) {
 		if (r->mux_of[i] < 0)
 			continue;
-		hwbp_mux_times(r->mux, (size_t)r->mux_of[i], &enabled, &running);
-		if (site_mux_scale(&p->sites[i], enabled, running))
+		hwbp_mux_scaling(r->mux, (size_t)r->mux_of[i], &m);
+		by_time += m.scaling == MUX_SCALING_TIME;
+		if (site_mux_scale(&p->sites[i], &m))
 			return -ENOMEM;
 	}
+	if (by_time && hwbp_mux_slots(r->mux) > 1)
+		p_info("%d multiplexed site(s) scaled by time: the reference site saw fewer than "
+		       "%d "
+		       "calls while they were armed",
+		       by_time, HWBP_MUX_REF_MIN_CALLS);
 	if (r->mux)
 		p_debug("%llu rotations", (unsigned long long)hwbp_mux_rotations(r->mux));
 	return 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0080-diff: copyprof diff on two real recordings of a workload of known sizes with a known
+# t0085-diff: copyprof diff on two real recordings of a workload of known sizes with a known
 # change (1000 copies of 64 B; then the same plus 500 of 4096 B): every per-bucket delta exact,
 # the significance of each, the differential flame graph, and every kind of bad input.
 . "$(dirname "$0")/lib.sh"

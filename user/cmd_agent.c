@@ -8,23 +8,19 @@
 #include "agent/agent_budget.h"
 #include "agent/agent_http.h"
 #include "cmd_options.h"
+#include "cmd_targets.h"
 #include "commands.h"
 #include "lib/log.h"
 
 struct agent_cmd_args {
-	struct cmd_options common; /* -v */
+	struct cmd_options common;  /* -v */
+	struct cmd_targets targets; /* into sites and a.plan */
 	struct agent_args a;
 	struct probe_site sites[CP_MAX_SITES];
 };
 
 enum {
-	OPT_UPROBE = 0x100,
-	OPT_KPROBE,
-	OPT_HWBP,
-	OPT_SITE,
-	OPT_ENTRY,
-	OPT_VMLINUX,
-	OPT_PID,
+	OPT_PID = 0x100,
 	OPT_LISTEN,
 	OPT_WEB_CONFIG,
 	OPT_MAX_OVERHEAD,
@@ -39,21 +35,8 @@ static const struct cmd_options_spec common_options = {
 };
 
 static const struct argp_option options[] = {
-	{ "preset", 'p', "PRESET", 0,
-	  "Probe the kernel sites of preset PRESET (btrfs, iov_iter, clear_user, or a .preset "
-	  "file), planned as record plans them (repeatable)" },
-	{ "site", OPT_SITE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
-	  "Probe every copy-family call inside kernel function FUNC, or the one at +OFF" },
-	{ "entry", OPT_ENTRY, "[MOD:]SYMBOL[,len=REG]", 0, "Probe a kernel function's entry" },
-	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
-	  "Probe a user-space function (repeatable; as record --uprobe)" },
-	{ "kprobe", OPT_KPROBE, "[MOD:]FUNC[+OFF][,len=REG]", 0, "Probe with a kprobe" },
-	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0, "Probe with a hardware breakpoint" },
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
 	  "Sampling is not served live yet: record --sample writes a profile (docs/fleet.md)" },
-	{ "vmlinux", OPT_VMLINUX, "PATH", 0,
-	  "Kernel text from this vmlinux when /proc/kcore is "
-	  "missing" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID" },
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads named NAME" },
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
@@ -104,18 +87,6 @@ static double parse_num(struct argp_state *state, const char *opt, const char *a
 	return v;
 }
 
-static void add_site(struct argp_state *state, enum probe_mech mech, const char *arg)
-{
-	struct agent_cmd_args *c = state->input;
-	char err[256];
-
-	if (c->a.nr_sites == CP_MAX_SITES)
-		argp_error(state, "at most %d sites", CP_MAX_SITES);
-	if (probe_site_parse(&c->sites[c->a.nr_sites], mech, arg, err, sizeof(err)))
-		argp_error(state, "--%s %s: %s", probe_mech_name(mech), arg, err);
-	c->a.nr_sites++;
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct agent_cmd_args *c = state->input;
@@ -125,39 +96,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &c->common;
+		state->child_inputs[1] = &c->targets;
 		break;
-	case OPT_UPROBE:
-		add_site(state, MECH_UPROBE, arg);
-		break;
-	case OPT_KPROBE:
-		add_site(state, MECH_KPROBE, arg);
-		break;
-	case OPT_HWBP:
-		add_site(state, MECH_HWBP, arg);
-		break;
-	case 'p':
-	case OPT_SITE:
-	case OPT_ENTRY: {
-		struct record_plan_args *pl = &a->plan;
-		int *n = key == 'p'	   ? &pl->nr_presets
-			 : key == OPT_SITE ? &pl->nr_sites
-					   : &pl->nr_entries;
-		const char **v = key == 'p'	   ? pl->presets
-				 : key == OPT_SITE ? pl->sites
-						   : pl->entries;
-
-		if (*n == RECORD_PLAN_MAX)
-			argp_error(state, "at most %d of each of -p, --site and --entry",
-				   RECORD_PLAN_MAX);
-		v[(*n)++] = arg;
-		break;
-	}
 	case OPT_SAMPLE:
 		argp_error(state, "--sample: the agent counts at probes only so far; "
 				  "use record --sample for a sampled profile");
-		break;
-	case OPT_VMLINUX:
-		a->plan.vmlinux = arg;
 		break;
 	case OPT_PID:
 		errno = 0;
@@ -209,7 +152,7 @@ int cmd_agent(int argc, char **argv)
 {
 	static struct agent_cmd_args args;
 	struct argp common;
-	struct argp_child children[2];
+	struct argp_child children[3];
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 
 	memset(&args, 0, sizeof(args));
@@ -217,7 +160,11 @@ int cmd_agent(int argc, char **argv)
 	args.a.max_overhead_pct = AGENT_BUDGET_DEFAULT_PCT;
 	args.a.replan_s = AGENT_DEFAULT_REPLAN_S;
 	args.a.sites = args.sites;
+	args.targets =
+		(struct cmd_targets){ &args.a.plan, args.sites, &args.a.nr_sites, CP_MAX_SITES };
 	cmd_options_child(&common_options, &common, children);
+	children[1] = (struct argp_child){ &cmd_targets_argp };
+	children[2] = (struct argp_child){ 0 };
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	log_setup_libbpf();

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_options.h"
+#include "cmd_targets.h"
 #include "commands.h"
 #include "kernel/kdebuginfo.h"
 #include "kernel/feature.h"
@@ -23,6 +24,7 @@
 
 struct record_args {
 	struct cmd_options common;  /* -i, -o, --json, -v */
+	struct cmd_targets targets; /* into sites and plan */
 	struct record_run_args run; /* -d, --pid, --comm, -o, COMMAND */
 	struct probe_site sites[CP_MAX_SITES];
 	int nr_sites;
@@ -41,19 +43,7 @@ struct record_args {
 	size_t nr_debuginfo;
 };
 
-enum {
-	OPT_UPROBE = 0x100,
-	OPT_KPROBE,
-	OPT_HWBP,
-	OPT_SAMPLE,
-	OPT_LEAF,
-	OPT_CGROUP,
-	OPT_SITE,
-	OPT_ENTRY,
-	OPT_VMLINUX,
-	OPT_DEBUGINFO,
-	OPT_ALL
-};
+enum { OPT_SAMPLE = 0x100, OPT_LEAF, OPT_CGROUP, OPT_DEBUGINFO, OPT_ALL };
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
@@ -61,30 +51,10 @@ static const struct cmd_options_spec common_options = {
 };
 
 static const struct argp_option options[] = {
-	{ "preset", 'p', "PRESET", 0,
-	  "Probe the kernel sites of preset PRESET (btrfs, iov_iter, "
-	  "clear_user, or a .preset file): the planner picks kprobe, hwbp or sampling per site" },
-	{ "site", OPT_SITE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
-	  "Probe every copy-family call inside "
-	  "kernel function FUNC, or the one at +OFF (repeatable)" },
-	{ "entry", OPT_ENTRY, "[MOD:]SYMBOL[,len=REG]", 0,
-	  "Probe a kernel function's entry where the "
-	  "kernel allows it; otherwise the planner says why and lists its callers (repeatable)" },
-	{ "vmlinux", OPT_VMLINUX, "PATH", 0,
-	  "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
-	  "is missing" },
 	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0,
 	  "Kernel DWARF for sites' file:line and stage labels: "
 	  "a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg (repeatable; "
 	  "/usr/lib/debug and DEBUGINFOD_URLS are searched too)" },
-	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
-	  "Probe a user-space function (repeatable). REG: arg1..arg6 or rax..r15; default "
-	  "len=arg3,dst=arg1,src=arg2 (memcpy-like); len=arg2 means clear-like (no source)" },
-	{ "kprobe", OPT_KPROBE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
-	  "Probe a kernel function entry or instruction with a kprobe (repeatable; same options)" },
-	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0,
-	  "Probe a kernel instruction with a hardware execution breakpoint (more than 4 take turns "
-	  "on the debug registers, counts scaled; works on notrace code, not on noinstr code)" },
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
 	  "Sample every CPU at HZ (default 999) instead of probing: copy-family samples with their "
 	  "callers, stacks and recovered lengths (docs/sampling.md). --sample 99 works too" },
@@ -155,18 +125,6 @@ static int parse_hz(const char *s, uint32_t *hz)
 	return 0;
 }
 
-static void add_site(struct argp_state *state, enum probe_mech mech, const char *arg)
-{
-	struct record_args *a = state->input;
-	char err[256];
-
-	if (a->nr_sites == CP_MAX_SITES)
-		argp_error(state, "at most %d sites", CP_MAX_SITES);
-	if (probe_site_parse(&a->sites[a->nr_sites], mech, arg, err, sizeof(err)))
-		argp_error(state, "--%s %s: %s", probe_mech_name(mech), arg, err);
-	a->nr_sites++;
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
@@ -176,49 +134,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->common;
+		state->child_inputs[1] = &a->targets;
 		break;
-	case OPT_UPROBE:
-		add_site(state, MECH_UPROBE, arg);
-		break;
-	case OPT_KPROBE:
-		add_site(state, MECH_KPROBE, arg);
-		break;
-	case OPT_HWBP:
-		add_site(state, MECH_HWBP, arg);
-		break;
-	case 'p':
-	case OPT_SITE:
-	case OPT_ENTRY: {
-		struct record_plan_args *pl = &a->plan;
-		int *n = key == 'p'	   ? &pl->nr_presets
-			 : key == OPT_SITE ? &pl->nr_sites
-					   : &pl->nr_entries;
-		const char **v = key == 'p'	   ? pl->presets
-				 : key == OPT_SITE ? pl->sites
-						   : pl->entries;
-
-		if (*n == RECORD_PLAN_MAX)
-			argp_error(state, "at most %d of each of -p, --site and --entry",
-				   RECORD_PLAN_MAX);
-		if (key != 'p') {
-			struct target_spec t;
-			char err[160];
-
-			if (target_spec_parse_kernel(arg, &t, err, sizeof(err)))
-				argp_error(state, "--%s %s: %s", key == OPT_SITE ? "site" : "entry",
-					   arg, err);
-			target_spec_free(&t);
-		}
-		v[(*n)++] = arg;
-		break;
-	}
 	case OPT_DEBUGINFO:
 		if (a->nr_debuginfo == KDEBUGINFO_MAX_PATHS - 1)
 			argp_error(state, "at most %d --debuginfo paths", KDEBUGINFO_MAX_PATHS - 1);
 		a->debuginfo[a->nr_debuginfo++] = arg;
-		break;
-	case OPT_VMLINUX:
-		a->plan.vmlinux = arg;
 		break;
 	case OPT_SAMPLE:
 	case 'F':
@@ -328,7 +249,7 @@ int cmd_record(int argc, char **argv)
 {
 	static struct record_args args;
 	struct argp common;
-	struct argp_child children[2];
+	struct argp_child children[3];
 	struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc, children };
 	struct record_counted_args counted;
 	char fallback[256] = "";
@@ -337,7 +258,10 @@ int cmd_record(int argc, char **argv)
 	int ret;
 
 	memset(&args, 0, sizeof(args));
+	args.targets = (struct cmd_targets){ &args.plan, args.sites, &args.nr_sites, CP_MAX_SITES };
 	cmd_options_child(&common_options, &common, children);
+	children[1] = (struct argp_child){ &cmd_targets_argp };
+	children[2] = (struct argp_child){ 0 };
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	/* With -i the histograms are the output: a profile only when -o asks for one. */

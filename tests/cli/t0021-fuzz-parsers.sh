@@ -33,6 +33,7 @@ seed() {
 		cp "$ROOT"/examples/fleet/*.yml "$d/"
 		printf 'tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  client_ca_file: ca.pem\n' > "$d/client-ca.yml"
 		printf 'basic_auth_users:\n  v: &h $2y$10$X0BTjGzM2vR1Tm1v5oQ2wO9r0l2m1Q4vY2mH3z0f5wWjz5q3dQ1aK\n  w: *h\n  u: plaintext\n' > "$d/users.yml"
+		printf 'basic_auth_users: {}\n---\ntls_server_config: {}\n' > "$d/two-documents.yml"
 		;;
 	esac
 }

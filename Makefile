@@ -170,6 +170,15 @@ $(OUTPUT)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) tests/fuzz/fuzz_file.h
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_LIB) \
 		$(LDLIBS) -o $@
 
+# The agent's web.config.yml parser: its own object and lib/log.c (p_err), libyaml and libcrypt;
+# none of the HTTP parts.
+$(OUTPUT)/tests/fuzz_webconfig: tests/fuzz/fuzz_webconfig.c $(FUZZ_OBJDIR)/user/agent/web_config.o \
+				$(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJDIR)/user/agent/web_config.o \
+		$(FUZZ_LIB) -lyaml -lcrypt $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)

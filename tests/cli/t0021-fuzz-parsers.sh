@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
 # regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
-# golden files, examples/data, presets/). Any crash, leak or UBSan report fails; the number of
-# executions per target is printed. FUZZ_SECONDS (default 10) bounds each run; the run's length
-# never decides the result (a slow machine runs fewer inputs, nothing else).
+# golden files, examples/data, presets/, examples/fleet/*.yml). Any crash, leak or UBSan report
+# fails; the number of executions per target is printed. FUZZ_SECONDS (default 10) bounds each
+# run; the run's length never decides the result (a slow machine runs fewer inputs, nothing else).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 SECONDS_EACH=${FUZZ_SECONDS:-10}
@@ -29,12 +29,18 @@ seed() {
 		;;
 	perf_script) cp "$G"/perf-script-fixture.txt "$d/" ;;
 	preset) cp "$ROOT"/presets/*.preset "$d/" ;;
+	webconfig)
+		cp "$ROOT"/examples/fleet/*.yml "$d/"
+		printf 'tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  client_ca_file: ca.pem\n' > "$d/client-ca.yml"
+		printf 'basic_auth_users:\n  v: &h $2y$10$X0BTjGzM2vR1Tm1v5oQ2wO9r0l2m1Q4vY2mH3z0f5wWjz5q3dQ1aK\n  w: *h\n  u: plaintext\n' > "$d/users.yml"
+		printf 'basic_auth_users: {}\n---\ntls_server_config: {}\n' > "$d/two-documents.yml"
+		;;
 	esac
 }
 
 shopt -s nullglob
 total=0
-for t in profile costmodel hist folded perf_script preset; do
+for t in profile costmodel hist folded perf_script preset webconfig; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

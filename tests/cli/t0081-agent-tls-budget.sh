@@ -62,6 +62,9 @@ expect_err "cert_file and key_file only"
 printf 'basic_auth_users:\n  u: plaintext\n' > bad.yml
 expect_exit 1 "$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "127.0.0.1:$(free_port)" --web-config bad.yml
 expect_err "not a bcrypt hash"
+printf 'basic_auth_users: {}\n---\ntls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n' > bad.yml
+expect_exit 1 "$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "127.0.0.1:$(free_port)" --web-config bad.yml
+expect_err "more than one YAML document"
 
 # A site whose file is missing fails alone; SIGHUP re-plans and attaches it once it exists.
 mkdir b

@@ -85,6 +85,30 @@ static int parse_users(yaml_document_t *d, yaml_node_t *m, struct web_config *c,
 	return 0;
 }
 
+/*
+ * Only the first document is read: a second one ("---" and settings after it) would be ignored,
+ * so it is refused, as any other setting copyprof would not apply.
+ */
+static int one_document(yaml_parser_t *parser, char *err, size_t errlen)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+	bool more;
+
+	if (!yaml_parser_load(parser, &next))
+		return fail(err, errlen, "not YAML after the first document",
+			    parser->problem ?: "parse error");
+	root = yaml_document_get_root_node(&next);
+	/* A bare "---" at the end (an empty document) sets nothing. */
+	more = root && !(root->type == YAML_SCALAR_NODE && !root->data.scalar.length);
+	yaml_document_delete(&next);
+	return more ? fail(err, errlen,
+			   "more than one YAML document (---); copyprof reads the first only, "
+			   "put every setting in it",
+			   NULL)
+		    : 0;
+}
+
 int web_config_parse(const char *text, size_t len, struct web_config *c, char **cert_path,
 		     char **key_path, char *err, size_t errlen)
 {
@@ -108,6 +132,8 @@ int web_config_parse(const char *text, size_t len, struct web_config *c, char **
 	root = yaml_document_get_root_node(&doc);
 	if (root && root->type != YAML_MAPPING_NODE)
 		ret = fail(err, errlen, "the top level is not a mapping", NULL);
+	if (!ret && root)
+		ret = one_document(&parser, err, errlen);
 	for (p = root && !ret ? root->data.mapping.pairs.start : NULL;
 	     p && !ret && p < root->data.mapping.pairs.top; p++) {
 		const char *k = scalar(&doc, yaml_document_get_node(&doc, p->key));

@@ -23,8 +23,9 @@ struct web_config {
 /*
  * Parses @len bytes of YAML: tls_server_config {cert_file, key_file} and basic_auth_users
  * {name: bcrypt hash}; any other key is refused (a setting copyprof would silently ignore,
- * such as client_ca_file, must not look applied). Paths are kept as given, in @cert_path and
- * @key_path (malloc()ed). Returns 0, or -EINVAL with why in @err.
+ * such as client_ca_file, must not look applied), and so is a second YAML document. Paths are
+ * kept as given, in @cert_path and @key_path (malloc()ed). Returns 0, or -EINVAL with why in
+ * @err.
  */
 int web_config_parse(const char *text, size_t len, struct web_config *c, char **cert_path,
 		     char **key_path, char *err, size_t errlen);

@@ -97,7 +97,7 @@ static Profile *export_text(const char *json, struct export_pprof_stats *st)
 
 	write_text("p.json", json);
 	assert_int_equal(profile_read(path_in_dir("p.json"), &p), 0);
-	assert_int_equal(export_pprof(p, &gz, &len, st), 0);
+	assert_int_equal(export_pprof(p, NULL, &gz, &len, st), 0);
 	m = decode(gz, len);
 	free(gz);
 	profile_free(p);

@@ -20,9 +20,11 @@ struct export_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
 	enum export_format format;
 	bool timestamp;
+	bool length_set;
+	struct export_pprof_opts pprof;
 };
 
-enum { OPT_TIMESTAMP = 0x100 };
+enum { OPT_TIMESTAMP = 0x100, OPT_LENGTH_AS };
 
 static const struct cmd_options_spec common_options = {
 	.input_arg = "FILE",
@@ -35,13 +37,17 @@ static const struct argp_option options[] = {
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0,
 	  "openmetrics: stamp every sample with the "
 	  "recording's start, for backfilling (promtool tsdb create-blocks-from openmetrics)" },
+	{ "length-as", OPT_LENGTH_AS, "frame|label", 0,
+	  "pprof: the length bucket as a leaf frame \"len 4096..4607\" (default; flat column = "
+	  "lengths) or only as the len_min/len_max labels (flat column = copy functions)" },
 	{},
 };
 
 static const char doc[] =
 	"Write a profile in a format that fleet profilers and Prometheus aggregate: "
 	"pprof (go tool pprof, Pyroscope, Parca), one sample per site, caller and "
-	"length bucket, with a leaf frame naming the bucket; or OpenMetrics text, a "
+	"length bucket, with a leaf frame naming the bucket (--length-as label: the "
+	"copy function as leaf, the length in labels only); or OpenMetrics text, a "
 	"length histogram per site with buckets at powers of two and 1536. Merged "
 	"profiles keep their groups apart by labels (kernel, cpu_model, host). Totals "
 	"are exact and cover the whole recording: not live counters (docs/export.md).\n"
@@ -52,6 +58,8 @@ static const char doc[] =
 	"-sample_index=sample_bytes\n"
 	"  go tool pprof -tags btrfs.pb.gz                         # calls by len_min, site, leaf\n"
 	"  go tool pprof -top -tagfocus=len_min=1024B: btrfs.pb.gz # lengths of 1 KiB and more\n"
+	"  copyprof export -i btrfs.json -f pprof --length-as label -o fn.pb.gz\n"
+	"  go tool pprof -top fn.pb.gz                             # flat: copy functions\n"
 	"  copyprof export -i fleet.json -f openmetrics -o textfile/copyprof.prom\n"
 	"  copyprof export -i fleet.json -f openmetrics --timestamp -o fleet.om\n"
 	"  promtool tsdb create-blocks-from openmetrics fleet.om data/\n"
@@ -77,6 +85,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TIMESTAMP:
 		a->timestamp = true;
 		break;
+	case OPT_LENGTH_AS:
+		if (!strcmp(arg, "frame"))
+			a->pprof.length_as = EXPORT_LENGTH_FRAME;
+		else if (!strcmp(arg, "label"))
+			a->pprof.length_as = EXPORT_LENGTH_LABEL;
+		else
+			argp_error(state, "--length-as %s: give frame or label", arg);
+		a->length_set = true;
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (the profile is given with -i)", arg);
 		break;
@@ -86,6 +103,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "give the format: --format pprof or --format openmetrics");
 		if (a->timestamp && a->format != FORMAT_OPENMETRICS)
 			argp_error(state, "--timestamp is for --format openmetrics");
+		if (a->length_set && a->format != FORMAT_PPROF)
+			argp_error(state, "--length-as is for --format pprof");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -93,10 +112,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static int to_pprof(const struct profile *p, void **buf, size_t *len, char *what, size_t size)
+static int to_pprof(const struct profile *p, const struct export_pprof_opts *o, void **buf,
+		    size_t *len, char *what, size_t size)
 {
 	struct export_pprof_stats st;
-	int err = export_pprof(p, buf, len, &st);
+	int err = export_pprof(p, o, buf, len, &st);
 
 	if (err) {
 		p_err("export: cannot encode the pprof profile: %s", strerror(-err));
@@ -159,7 +179,7 @@ int cmd_export(int argc, char **argv)
 	if (profile_read(args.common.input, &p))
 		return EXIT_RUNTIME;
 	if (args.format == FORMAT_PPROF)
-		err = to_pprof(p, &buf, &len, what, sizeof(what));
+		err = to_pprof(p, &args.pprof, &buf, &len, what, sizeof(what));
 	else
 		err = to_openmetrics(p, args.timestamp, (char **)&buf, &len, what, sizeof(what));
 	if (err)

@@ -9,6 +9,7 @@
 #include "cmd_options.h"
 #include "commands.h"
 #include "lib/log.h"
+#include "lib/num_format.h"
 #include "lib/outfile.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
@@ -163,14 +164,14 @@ int cmd_merge(int argc, char **argv)
 			"estimate reports each group)\n");
 	for (i = 0; i < out->nr_sites; i++) {
 		const struct profile_site *s = &out->sites[i];
-		char mux[64];
+		char mux[64], n1[NUM_FORMAT_LEN];
 
 		if (*site_mux_describe(s, mux, sizeof(mux)))
 			fprintf(args.common.json || !strcmp(args.common.output, "-") ? stderr
 										     : stdout,
-				"  site %u %s:%s+0x%llx: %llu calls %s\n", s->id, s->target ?: "?",
+				"  site %u %s:%s+0x%llx: %s calls %s\n", s->id, s->target ?: "?",
 				s->symbol ?: "?", (unsigned long long)s->offset,
-				(unsigned long long)s->calls, mux);
+				num_format(s->calls, n1), mux);
 	}
 	ret = EXIT_OK;
 out:

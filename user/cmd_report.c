@@ -11,6 +11,7 @@
 #include "profile/ksource.h"
 #include "lib/jsonw.h"
 #include "lib/log.h"
+#include "lib/num_format.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
 #include "profile/profile_mux.h"
@@ -103,12 +104,12 @@ static void print_source(const struct source_pos *src)
 static void print_callers(const struct profile_site *s, int top)
 {
 	size_t i, n = s->nr_callers < (size_t)top ? s->nr_callers : (size_t)top;
-	char name[160];
+	char name[160], n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
 
 	printf("  callers: %zu%s", s->nr_callers, n < s->nr_callers ? ", the top ones:" : "");
 	if (s->caller_misses)
-		printf(" (%llu calls not attributed: the caller table was full)",
-		       (unsigned long long)s->caller_misses);
+		printf(" (%s calls not attributed: the caller table was full)",
+		       num_format(s->caller_misses, n1));
 	putchar('\n');
 	for (i = 0; i < n; i++) {
 		const struct profile_caller *c = &s->callers[i];
@@ -117,8 +118,8 @@ static void print_callers(const struct profile_site *s, int top)
 			 c->target && strcmp(c->target, "vmlinux") ? c->target : "",
 			 c->target && strcmp(c->target, "vmlinux") ? ":" : "", c->symbol ?: "?",
 			 (unsigned long long)c->offset);
-		printf("    %-44s %10llu calls %14llu bytes  mean %.1f\n", name,
-		       (unsigned long long)c->calls, (unsigned long long)c->bytes,
+		printf("    %-44s %13s calls %18s bytes  mean %.1f\n", name,
+		       num_format(c->calls, n1), num_format(c->bytes, n2),
 		       c->calls ? (double)c->bytes / (double)c->calls : 0.0);
 	}
 }
@@ -149,7 +150,7 @@ static void print_sampled_counts(const struct profile *p, const struct profile_s
 
 static void print_site(const struct profile *p, const struct profile_site *s, int top)
 {
-	char mux[64];
+	char mux[64], n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
 
 	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
 	       s->symbol ?: "?", (unsigned long long)s->offset, s->label ? " [" : "",
@@ -159,12 +160,12 @@ static void print_site(const struct profile *p, const struct profile_site *s, in
 	if (s->sample)
 		print_sampled_counts(p, s);
 	else
-		printf("  calls %llu  bytes %llu  mean %.1f\n", (unsigned long long)s->calls,
-		       (unsigned long long)s->bytes,
+		printf("  calls %s  bytes %s  mean %.1f\n", num_format(s->calls, n1),
+		       num_format(s->bytes, n2),
 		       s->calls ? (double)s->bytes / (double)s->calls : 0.0);
 	if (*site_mux_describe(s, mux, sizeof(mux)))
-		printf("  %s: %llu calls counted in %.3f of %.3f s\n", mux,
-		       (unsigned long long)s->mux->raw_calls, (double)s->mux->running_ns / 1e9,
+		printf("  %s: %s calls counted in %.3f of %.3f s\n", mux,
+		       num_format(s->mux->raw_calls, n1), (double)s->mux->running_ns / 1e9,
 		       (double)s->mux->enabled_ns / 1e9);
 	if (!s->sample || s->sample->quality[LEN_EXACT] + s->sample->quality[LEN_APPROX])
 		hist_print_log2(stdout, s->buckets);
@@ -202,6 +203,7 @@ static void print_groups(const struct profile *p)
 static void print_text(const struct profile *p, int top)
 {
 	uint64_t calls = 0, bytes = 0;
+	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
 	size_t i;
 
 	if (p->nr_groups)
@@ -216,8 +218,8 @@ static void print_text(const struct profile *p, int top)
 		calls += p->sites[i].calls;
 		bytes += p->sites[i].bytes;
 	}
-	printf("total: %zu site(s), %llu calls, %llu bytes\n", p->nr_sites,
-	       (unsigned long long)calls, (unsigned long long)bytes);
+	printf("total: %zu site(s), %s calls, %s bytes\n", p->nr_sites, num_format(calls, n1),
+	       num_format(bytes, n2));
 }
 
 int cmd_report(int argc, char **argv)

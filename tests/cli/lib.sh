@@ -23,6 +23,8 @@ expect_err() { grep -Eq -- "$1" "$TMP/err" || fail "stderr lacks /$1/: $(cat "$T
 expect_out() { grep -Eq -- "$1" "$TMP/out" || fail "stdout lacks /$1/: $(head -c 2000 "$TMP/out")"; }
 # expect_eq NAME GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
+# commas N: N as report and merge print it, with thousands separators ("9,605,744").
+commas() { echo "$1" | sed -E ':a;s/([0-9])([0-9]{3})($|,)/\1,\2\3/;ta'; }
 # No BPF program of ours may stay loaded after a run. Only this test's programs count: those
 # held by a process of this test's session, or held by none and not loaded when the test began.
 # On a shared kernel, other jobs' copyprof programs (same names, other sessions) are left alone.

@@ -49,7 +49,7 @@ expect_eq "clear src_align sum" "$(jq '.sites[1].src_align | add' prof.json)" 0
 
 # report reads it back: totals and the histogram rows.
 "$COPYPROF" report -i prof.json > report.txt || fail "report failed"
-grep -Eq "calls $want_calls +bytes $want_bytes" report.txt || fail "report totals: $(head report.txt)"
+grep -Eq "calls $(commas "$want_calls") +bytes $(commas "$want_bytes")" report.txt || fail "report totals: $(head report.txt)"
 grep -Eq "4096 -> 8191 +: 2000[0-9]{2} " report.txt || fail "no 4 KiB row: $(cat report.txt)"
 grep -q "top sizes: 4096 (" report.txt || fail "4096 is not the top size: $(grep top report.txt)"
 "$COPYPROF" report -i prof.json --json > again.json || fail "report --json failed"

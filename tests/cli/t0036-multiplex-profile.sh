@@ -13,9 +13,9 @@ cd "$TMP"
 
 expect_exit 0 "$COPYPROF" report -i "$P"
 expect_out "site 1: vmlinux:_copy_to_iter\+0xb5  \(hwbp, len=rdx\)"
-expect_out "scaled \(running 31% of the time\): 1100 calls counted in 0.620 of 2.000 s"
+expect_out "scaled \(running 31% of the time\): 1,100 calls counted in 0.620 of 2.000 s"
 expect_eq "only the multiplexed site is scaled" "$(grep -c 'scaled (running' "$TMP/out")" 1
-expect_out "calls 3549  bytes 9605744"
+expect_out "calls 3,549  bytes 9,605,744"
 
 # The fields survive a read and a write unchanged; an old profile without them stays exact.
 expect_exit 0 "$COPYPROF" report -i "$P" --json
@@ -31,7 +31,7 @@ expect_eq "without the fields nothing is scaled" "$(grep -c 'scaled' "$TMP/out")
 jq '.sites[1].multiplex += {"scaling": "reference", "reference_site": 0,
 	"reference_calls": 10000, "reference_calls_running": 2500}' "$P" > ref.json
 expect_exit 0 "$COPYPROF" report -i ref.json
-expect_out "scaled \(running 31% of the time, 25% of site 0's calls\): 1100 calls counted"
+expect_out "scaled \(running 31% of the time, 25% of site 0's calls\): 1,100 calls counted"
 expect_exit 0 "$COPYPROF" report -i ref.json --json
 expect_eq "reference fields kept" "$(jq -c '.sites[1].multiplex | [.scaling, .reference_site,
 	.reference_calls, .reference_calls_running]' "$TMP/out")" '["reference",0,10000,2500]'
@@ -52,7 +52,7 @@ expect_out "_copy_to_iter\+0xb5 \(hwbp, scaled \(running 31% of the time, 25% of
 # merge: raw counts and times add up, the ratio stays; an exact recording of the same site
 # adds raw calls and no time.
 expect_exit 0 "$COPYPROF" merge -o m.json "$P" "$P"
-expect_out "site [0-9]+ vmlinux:_copy_to_iter\+0xb5: 7098 calls scaled \(running 31% of the time\)"
+expect_out "site [0-9]+ vmlinux:_copy_to_iter\+0xb5: 7,098 calls scaled \(running 31% of the time\)"
 expect_eq "merged times and raw counts" "$(jq -c '.sites[] | select(.symbol == "_copy_to_iter") |
 	.multiplex | [.time_enabled_ns, .time_running_ns, .raw_calls, .raw_bytes]' m.json)" \
 	'[4000000000,1240000000,2200,5955200]'

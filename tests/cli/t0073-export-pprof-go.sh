@@ -29,6 +29,22 @@ expect_eq "len 4096..4607 flat" "$(grep ' len 4096..4607$' top | awk '{ print $1
 expect_eq "calls >= 1024 B" "$(pp -top -tagfocus=len_min=1024B: -sample_index=calls s.pb.gz |
 	sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')" 115
 
+# --length-as label: no bucket frames, the copy functions are the flat column; lengths stay labels.
+expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic.json" -f pprof --length-as label -o l.pb.gz
+pp -top -sample_index=calls l.pb.gz > ltop
+expect_eq "label: top flat" "$(awk '$NF ~ /^app_/ { print $NF "=" $1 }' ltop | tr '\n' ' ')" \
+	"app_copy=1110 app_clear=55 "
+expect_eq "label: no len frames" "$(grep -c ' len ' ltop)" 0
+expect_eq "label: calls" "$(total l.pb.gz calls)" 1165
+expect_eq "label: bytes" "$(total l.pb.gz bytes)" 190640
+expect_eq "label: calls >= 1024 B" "$(pp -top -tagfocus=len_min=1024B: -sample_index=calls l.pb.gz |
+	sed -n 's/.*accounting for \([0-9]*\),.*/\1/p')" 115
+expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic-sampled.json" -f pprof --length-as label -o lt.pb.gz
+pp -top -sample_index=samples lt.pb.gz | grep -q '^ *25492 .* memcpy$' ||
+	fail "sampled leaf: $(pp -top -sample_index=samples lt.pb.gz)"
+expect_exit 2 "$COPYPROF" export -i "$G/profile-synthetic.json" -f pprof --length-as bucket -o x.pb.gz
+expect_exit 2 "$COPYPROF" export -i "$G/profile-synthetic.json" -f openmetrics --length-as label
+
 # Callers and an inline chain: the leaf is the bucket, then the site's lines, then the caller.
 jq '.sites[0].source = {"file": "/k/a.c", "line": 30, "inlined": [
 	{"function": "outer", "file": "/k/k.c", "line": 9}, {"function": "inner", "file": "/k/o.c", "line": 20}]}

@@ -88,7 +88,8 @@ static Profile *decode(const void *gz, size_t len)
 	return m;
 }
 
-static Profile *export_text(const char *json, struct export_pprof_stats *st)
+static Profile *export_opts(const char *json, const struct export_pprof_opts *o,
+			    struct export_pprof_stats *st)
 {
 	struct profile *p;
 	size_t len;
@@ -97,11 +98,16 @@ static Profile *export_text(const char *json, struct export_pprof_stats *st)
 
 	write_text("p.json", json);
 	assert_int_equal(profile_read(path_in_dir("p.json"), &p), 0);
-	assert_int_equal(export_pprof(p, &gz, &len, st), 0);
+	assert_int_equal(export_pprof(p, o, &gz, &len, st), 0);
 	m = decode(gz, len);
 	free(gz);
 	profile_free(p);
 	return m;
+}
+
+static Profile *export_text(const char *json, struct export_pprof_stats *st)
+{
+	return export_opts(json, NULL, st);
 }
 
 static const char *str(const Profile *m, int64_t i)
@@ -212,6 +218,41 @@ static void pprof_callers(void **state)
 	perftools__profiles__profile__free_unpacked(m, NULL);
 }
 
+/* --length-as label: the same samples and labels, no bucket frames; the site is the leaf. */
+static void pprof_callers_label(void **state)
+{
+	struct export_pprof_opts o = { .length_as = EXPORT_LENGTH_LABEL };
+	struct export_pprof_stats st;
+	Profile *m = export_opts(callers_json, &o, &st);
+	size_t i;
+
+	assert_int_equal(m->n_sample, 3);
+	assert_int_equal(st.calls, 1110);
+	assert_int_equal(st.bytes, 166960);
+	/* k_copy, alpha, beta: no "len ..." location at all. */
+	assert_int_equal(m->n_location, 3);
+	assert_int_equal(st.locations, 3);
+	for (i = 0; i < m->n_location; i++)
+		assert_null(strstr(frame(m, m->location[i]->id), "len "));
+	assert_int_equal(m->sample[0]->n_location_id, 2);
+	assert_string_equal(frame(m, m->sample[0]->location_id[0]), "k_copy");
+	assert_string_equal(frame(m, m->sample[0]->location_id[1]), "alpha");
+	assert_int_equal(m->sample[0]->value[0], 1000);
+	assert_int_equal(m->sample[0]->value[1], 16000);
+	assert_int_equal(num_label(m, m->sample[0], "len_min"), 16);
+	assert_int_equal(num_label(m, m->sample[0], "len_max"), 16);
+	assert_string_equal(frame(m, m->sample[1]->location_id[1]), "beta");
+	assert_int_equal(num_label(m, m->sample[1], "len_min"), 1024);
+	assert_int_equal(num_label(m, m->sample[1], "len_max"), 1151);
+	assert_int_equal(m->sample[2]->n_location_id, 1);
+	assert_string_equal(frame(m, m->sample[2]->location_id[0]), "k_copy");
+	assert_int_equal(m->sample[2]->value[0], 10);
+	assert_int_equal(m->sample[2]->value[1], 40960);
+	assert_int_equal(num_label(m, m->sample[2], "len_min"), 4096);
+	assert_int_equal(num_label(m, m->sample[2], "len_max"), 4607);
+	perftools__profiles__profile__free_unpacked(m, NULL);
+}
+
 /* Two stacks share one site's histogram: stacks and buckets both add up exactly. */
 static void pprof_sampled(void **state)
 {
@@ -263,9 +304,8 @@ static void pprof_sampled(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(split_small),
-		cmocka_unit_test(split_marginals),
-		cmocka_unit_test(pprof_callers),
+		cmocka_unit_test(split_small),	 cmocka_unit_test(split_marginals),
+		cmocka_unit_test(pprof_callers), cmocka_unit_test(pprof_callers_label),
 		cmocka_unit_test(pprof_sampled),
 	};
 

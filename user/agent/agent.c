@@ -117,7 +117,7 @@ static int render_pprof(struct agent *ag, struct agent_reply *r)
 {
 	struct export_pprof_stats st;
 	void *buf = NULL;
-	int err = export_pprof(ag->t.view, &buf, &r->len, &st);
+	int err = export_pprof(ag->t.view, NULL, &buf, &r->len, &st);
 
 	r->body = buf;
 	r->type = "application/octet-stream";

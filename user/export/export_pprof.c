@@ -29,7 +29,8 @@ struct site_ctx {
 	const struct value_index *vi;
 	struct export_pprof_stats *st;
 	bool sampled;
-	uint64_t loc; /* the site's own frame, made when first needed (site_loc()) */
+	bool length_frame; /* the bucket as the leaf frame, else only as len_min/len_max labels */
+	uint64_t loc;	   /* the site's own frame, made when first needed (site_loc()) */
 	struct pprof_label labels[MAX_SITE_LABELS + 2];
 	size_t nr_labels;
 	char name[256]; /* "symbol+0xoff", the site label */
@@ -132,18 +133,19 @@ static uint64_t caller_location(struct pprof *pp, const struct profile_site *s,
 	return id;
 }
 
-/* One sample: the bucket's frame on top of @stack (leaf first). */
+/* One sample: @stack (leaf first), with the bucket's frame on top when c->length_frame. */
 static void emit(struct site_ctx *c, uint32_t b, const uint64_t *stack, size_t depth,
 		 uint64_t count, uint64_t bytes)
 {
 	uint64_t locs[depth + 1];
 	int64_t values[4] = { 0 };
-	size_t nl = c->nr_labels;
+	size_t nl = c->nr_labels, top = c->length_frame ? 1 : 0;
 
 	if (!count && !bytes)
 		return;
-	locs[0] = bucket_location(c->pp, b);
-	memcpy(locs + 1, stack, depth * sizeof(*stack));
+	if (top)
+		locs[0] = bucket_location(c->pp, b);
+	memcpy(locs + top, stack, depth * sizeof(*stack));
 	if (c->sampled) {
 		values[c->vi->samples] = (int64_t)count;
 		values[c->vi->sample_bytes] = (int64_t)bytes;
@@ -164,7 +166,7 @@ static void emit(struct site_ctx *c, uint32_t b, const uint64_t *stack, size_t d
 										: (int64_t)(hi - 1),
 							"bytes" };
 	}
-	pprof_add_sample(c->pp, locs, depth + 1, values, c->labels, nl);
+	pprof_add_sample(c->pp, locs, depth + top, values, c->labels, nl);
 	c->st->samples++;
 }
 
@@ -302,9 +304,10 @@ static void add_label(struct site_ctx *c, const char *key, const char *val)
 }
 
 static void export_site(struct pprof *pp, const struct profile *p, const struct profile_site *s,
-			const struct value_index *vi, struct export_pprof_stats *st)
+			const struct value_index *vi, bool length_frame,
+			struct export_pprof_stats *st)
 {
-	struct site_ctx c = { .pp = pp, .s = s, .vi = vi, .st = st };
+	struct site_ctx c = { .pp = pp, .s = s, .vi = vi, .st = st, .length_frame = length_frame };
 	struct export_origin o;
 
 	c.sampled = export_site_is_sampled(s);
@@ -354,8 +357,10 @@ static void add_comments(struct pprof *pp, const struct profile *p)
 	}
 }
 
-int export_pprof(const struct profile *p, void **out, size_t *len, struct export_pprof_stats *st)
+int export_pprof(const struct profile *p, const struct export_pprof_opts *o, void **out,
+		 size_t *len, struct export_pprof_stats *st)
 {
+	bool length_frame = !o || o->length_as == EXPORT_LENGTH_FRAME;
 	struct value_index vi = { -1, -1, -1, -1, 0 };
 	bool counted = false, sampled = false;
 	const struct sample_meta *sm = p->sample;
@@ -408,7 +413,7 @@ int export_pprof(const struct profile *p, void **out, size_t *len, struct export
 	pp.msg->duration_nanos = (int64_t)llround(p->meta.duration_s * 1e9);
 	add_comments(&pp, p);
 	for (i = 0; i < p->nr_sites; i++)
-		export_site(&pp, p, &p->sites[i], &vi, st);
+		export_site(&pp, p, &p->sites[i], &vi, length_frame, st);
 	st->locations = pp.msg->n_location;
 	err = pprof_pack_gzip(&pp, out, len);
 	pprof_free(&pp);

@@ -103,6 +103,9 @@ expect_out 'mixed: counted sites \(calls\) compared with counted ones, sampled s
 expect_out 'memcpy \(sampled\)'
 expect_out 'samples +40 -> 60 \(\+50\.00%'
 expect_out 'scaled: multiplexed counts are estimates'
+# The differential flame graph draws one kind: it refuses a mixed profile, saying so.
+expect_exit 1 "$COPYPROF" flamegraph --diff "$mix" mixmod.json -o mixdiff.svg
+expect_err 'mixes sampled and counted sites: a differential flame graph draws one kind'
 # A mixed profile against a purely counted one: the counted sites compare, the sampled vanish.
 expect_exit 0 "$COPYPROF" diff --totals --json "$mix" after.json
 expect_eq "mixed vs counted: sampled vanished" "$(jq -r '.vanished[] | select(test("ZSTD"))' "$TMP/out")" \

@@ -52,7 +52,10 @@ static const char doc[] =
 	"and site (matched by target, symbol, offset and stage label, never by address; by symbol\n"
 	"when the offset moved): calls, bytes, mean length and share, per length bucket the\n"
 	"change in count and share, each tested: counts as Poisson rates, shares as proportions;\n"
-	"the rest is within noise. With -m: modelled copy time, its change split into lengths\n"
+	"the rest is within noise. A mixed profile (counted, multiplexed and sampled sites)\n"
+	"compares counted sites with counted ones and sampled with sampled ones, per kind;\n"
+	"multiplexed counts are scaled estimates, tested on their raw counts. With -m: modelled "
+	"copy time, its change split into lengths\n"
 	"(the workload) and code (what the kernel ran) (docs/diff.md).\n"
 	"\n"
 	"EXAMPLES:\n"
@@ -62,7 +65,8 @@ static const char doc[] =
 	"  copyprof flamegraph --diff before.json after.json -o diff.svg\n"
 	"\n"
 	"Exit status: 0 compared (also: no change), 1 a profile cannot be read, is empty, is not\n"
-	"a profile, or the two cannot be compared (sampled against counted), 2 usage error.";
+	"a profile, or the two cannot be compared (all sampled against all counted), 2 usage\n"
+	"error.";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {

@@ -59,7 +59,7 @@ static void print_row(FILE *f, const struct profile_diff *d, const struct diff_r
 		      const struct diff_print_opts *o, const char *share_of)
 {
 	const char *unit = d->per_second ? "/s" : "";
-	const char *what = d->sampled ? "samples" : "calls";
+	const char *what = r->sampled ? "samples" : "calls";
 	char c[32], b[32];
 	size_t i, shown = 0;
 
@@ -75,6 +75,13 @@ static void print_row(FILE *f, const struct profile_diff *d, const struct diff_r
 		verdict(r->p_calls, d->alpha), r->s[0].mean, r->s[1].mean, share_of,
 		100 * r->s[0].share, 100 * r->s[1].share, r->p_share,
 		verdict(r->p_share, d->alpha));
+	if (r->s[0].scaled || r->s[1].scaled)
+		fprintf(f,
+			"    scaled: multiplexed counts are estimates (raw x enabled/running); "
+			"tested on the raw counts over the time counted (raw/scaled %.3g -> "
+			"%.3g)\n",
+			r->s[0].raw_frac > 0 ? r->s[0].raw_frac : 1,
+			r->s[1].raw_frac > 0 ? r->s[1].raw_frac : 1);
 	print_model(f, r, unit);
 	for (i = 0; i < r->nr_buckets; i++) {
 		const struct diff_bucket *x = &r->buckets[i];
@@ -129,9 +136,18 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 		fprintf(f, "no change: the two profiles hold the same sites, counts and context\n");
 		return;
 	}
-	fprintf(f, "%s, %s compared as %s; a change is significant at p < %g\n",
-		d->sampled ? "sampled" : "counted", d->sampled ? "samples" : "calls",
-		d->per_second ? "rates per second of recording" : "totals per recording", d->alpha);
+	if (d->mixed)
+		fprintf(f,
+			"mixed: counted sites (calls) compared with counted ones, sampled sites "
+			"(samples) with sampled ones, each family per kind; as %s; a change is "
+			"significant at p < %g\n",
+			d->per_second ? "rates per second of recording" : "totals per recording",
+			d->alpha);
+	else
+		fprintf(f, "%s, %s compared as %s; a change is significant at p < %g\n",
+			d->sampled ? "sampled" : "counted", d->sampled ? "samples" : "calls",
+			d->per_second ? "rates per second of recording" : "totals per recording",
+			d->alpha);
 	for (k = 0; k < 2; k++)
 		fprintf(f, "  %s: %.3f s recorded\n", k ? "AFTER " : "BEFORE",
 			d->p[k]->meta.duration_s);
@@ -144,7 +160,10 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 	print_context(f, d);
 	fprintf(f, "\nfamilies (largest change first):\n");
 	for (i = 0; i < d->nr_families; i++)
-		print_row(f, d, &d->families[i], o, d->sampled ? "CPU time" : "all copy calls");
+		print_row(f, d, &d->families[i], o,
+			  d->families[i].sampled ? "CPU time"
+			  : d->mixed		 ? "all counted copy calls"
+						 : "all copy calls");
 	fprintf(f, "\nsites (largest change first; matched by target, symbol, offset and label, "
 		   "or by symbol when the offset moved):\n");
 	for (i = 0; i < d->nr_sites; i++) {
@@ -157,7 +176,7 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 			quiet++;
 			continue;
 		}
-		print_row(f, d, r, o, d->sampled ? "CPU time" : r->family);
+		print_row(f, d, r, o, r->sampled ? "CPU time" : r->family);
 	}
 	if (quiet)
 		fprintf(f, "  %zu other matched site(s) within noise (--all shows them)\n", quiet);
@@ -175,7 +194,7 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 
 			if (r->match->kind == want)
 				fprintf(f, "  %s  %.6g %s%s, mean %.1f B\n", r->name, r->s[k].rate,
-					d->sampled ? "samples" : "calls", d->per_second ? "/s" : "",
+					r->sampled ? "samples" : "calls", d->per_second ? "/s" : "",
 					r->s[k].mean);
 		}
 	}
@@ -250,6 +269,9 @@ static json_object *row_json(const struct diff_row *r)
 
 	jsonw_put_str(o, "name", r->name);
 	jsonw_put_str(o, "family", r->family);
+	jsonw_put_str(o, "kind", r->sampled ? "sampled" : "counted");
+	json_object_object_add(o, "scaled",
+			       json_object_new_boolean(r->s[0].scaled || r->s[1].scaled));
 	if (r->match) {
 		jsonw_put_str(o, "match", profile_match_kind_name(r->match->kind));
 		jsonw_put_str(o, "target", r->match->target);
@@ -306,7 +328,7 @@ json_object *diff_print_json(const struct profile_diff *d, const struct diff_pri
 	json_object_object_add(root, "before", input_json(d, 0, o->names[0]));
 	json_object_object_add(root, "after", input_json(d, 1, o->names[1]));
 	json_object_object_add(root, "no_change", json_object_new_boolean(o->no_change));
-	jsonw_put_str(root, "kind", d->sampled ? "sampled" : "counted");
+	jsonw_put_str(root, "kind", d->mixed ? "mixed" : d->sampled ? "sampled" : "counted");
 	jsonw_put_str(root, "normalised", d->per_second ? "per_second" : "totals");
 	json_object_object_add(root, "alpha", num(d->alpha));
 	if (o->model) {

@@ -421,7 +421,12 @@ static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct 
 	if (err)
 		goto out;
 	w = d.sampled ? FLAME_SAMPLES : a->weight >= 0 ? a->weight : FLAME_CALLS;
-	if ((w == FLAME_SAMPLES) != d.sampled) {
+	if (d.mixed) {
+		p_err("%s or %s mixes sampled and counted sites: a differential flame graph draws "
+		      "one kind; copyprof diff compares each kind with its own",
+		      a->files[0], a->files[1]);
+		err = -EINVAL;
+	} else if ((w == FLAME_SAMPLES) != d.sampled) {
 		p_err("--weight %s: these profiles are %s: give --weight %s", flame_weight_name(w),
 		      d.sampled ? "sampled" : "counted", d.sampled ? "samples" : "calls or bytes");
 		err = -EINVAL;

@@ -73,5 +73,42 @@ expect_err 'give two profiles: BEFORE AFTER'
 expect_exit 2 "$COPYPROF" diff --cache warm before.json after.json
 expect_exit 1 "$COPYPROF" diff before.json missing.json
 expect_err 'cannot read profile missing.json'
+
+# A mixed profile (counted, multiplexed counted and sampled sites): like with like, per kind.
+mix="$ROOT/tests/golden/profile-multiplexed.json"
+expect_exit 0 "$COPYPROF" diff "$mix" "$mix"
+expect_out 'no change'
+jq '.sites[1].buckets[0].count = 423 | .sites[1].buckets[0].bytes = 6768 |
+    .sites[2].buckets[0].count = 60 | .sites[2].buckets[0].bytes = 245760' "$mix" > mixmod.json
+expect_exit 0 "$COPYPROF" diff --totals --all --json "$mix" mixmod.json
+cp "$TMP/out" m.json
+expect_eq "mixed kind" "$(jq -r .kind m.json)" mixed
+expect_eq "families per kind" "$(jq -c '[.families[] | [.name, .kind, .before.calls, .after.calls, .change.calls]] | sort' m.json)" \
+	'[["memcpy (counted)","counted",4549,4649,100],["memcpy (sampled)","sampled",40,60,20]]'
+c='.sites[] | select(.symbol == "_copy_to_iter")'
+expect_eq "scaled site" "$(jq -c "$c | [.kind, .scaled, .before.calls, .after.calls, .change.calls]" m.json)" \
+	'["counted",true,3549,3649,100]'
+expect_eq "scaled site buckets" "$(jq -c "[$c | .buckets[] | [.lo, .count_before, .count_after, .count_change, .bytes_after]]" m.json)" \
+	'[[16,323,423,100,6768],[2816,3226,3226,0,9600576]]'
+# Tested on raw counts: 1100 over 0.31 of the recording, 1100 over 1100/3649 of it (not 3549
+# against 3649 as if counted exactly): p = 0.515.
+expect_eq "scaled p_calls on raw counts" "$(jq "$c | .change.p_calls | . * 1000 | round" m.json)" 515
+z='.sites[] | select(.symbol == "ZSTD_decompressStream")'
+expect_eq "sampled site" "$(jq -c "$z | [.kind, .scaled, .before.calls, .after.calls, .change.calls, .buckets[0].count_change]" m.json)" \
+	'["sampled",false,40,60,20,20]'
+expect_eq "sampled share of non-idle samples" "$(jq -c "$z | [.before.share * 2996, .after.share * 2996 | round]" m.json)" '[40,60]'
+expect_eq "unchanged counted site" "$(jq -c '.sites[] | select(.symbol == "filemap_read") | [.scaled, .change.calls, .change.p_calls]' m.json)" '[false,0,1]'
+expect_exit 0 "$COPYPROF" diff --totals --all "$mix" mixmod.json
+expect_out 'mixed: counted sites \(calls\) compared with counted ones, sampled sites'
+expect_out 'memcpy \(sampled\)'
+expect_out 'samples +40 -> 60 \(\+50\.00%'
+expect_out 'scaled: multiplexed counts are estimates'
+# The differential flame graph draws one kind: it refuses a mixed profile, saying so.
+expect_exit 1 "$COPYPROF" flamegraph --diff "$mix" mixmod.json -o mixdiff.svg
+expect_err 'mixes sampled and counted sites: a differential flame graph draws one kind'
+# A mixed profile against a purely counted one: the counted sites compare, the sampled vanish.
+expect_exit 0 "$COPYPROF" diff --totals --json "$mix" after.json
+expect_eq "mixed vs counted: sampled vanished" "$(jq -r '.vanished[] | select(test("ZSTD"))' "$TMP/out")" \
+	'vmlinux:ZSTD_decompressStream+0x80e > memcpy_orig'
 expect_no_leftover_progs
 exit 0

@@ -8,6 +8,7 @@
 #include "lib/log.h"
 #include "diff_stats.h"
 #include "profile_diff.h"
+#include "profile_mux.h"
 
 static bool is_sampled(const struct profile_site *s)
 {
@@ -49,14 +50,9 @@ int profile_diff_check(const struct profile *a, const char *na, const struct pro
 			return -EINVAL;
 		}
 		k[i] = sampled_kind(p[i]);
-		if (k[i] < 0) {
-			p_err("%s mixes sampled and counted sites (a merge of both): diff compares "
-			      "like with like; merge only sampled or only counted profiles",
-			      n[i]);
-			return -EINVAL;
-		}
 	}
-	if (k[0] != k[1]) {
+	/* A mixed profile (-1) compares each kind with its own; all of one against all of other not. */
+	if (k[0] >= 0 && k[1] >= 0 && k[0] != k[1]) {
 		p_err("%s is %s and %s is %s: a sampled profile's buckets count samples (time "
 		      "spent in copies of each length), a counted one's count calls, so their "
 		      "counts, shares and buckets do not compare; only their machines (kernel, "
@@ -165,7 +161,7 @@ static int context(struct profile_diff *d)
 	    !add_change(d, "cpu_flags", f[0], f[1]) ||
 	    !add_change(d, "hostname", m[0]->hostname, m[1]->hostname))
 		return -ENOMEM;
-	if (d->sampled) {
+	if (d->sampled || d->mixed) {
 		for (k = 0; k < 2; k++)
 			snprintf(s[k], sizeof(s[k]), "%s at %u Hz",
 				 d->p[k]->sample && d->p[k]->sample->event ? d->p[k]->sample->event
@@ -189,13 +185,40 @@ static double nonidle_samples(const struct profile *p)
 	for (g = 0; g < p->nr_groups; g++)
 		if (p->groups[g].total_samples > p->groups[g].idle_samples)
 			n += (double)(p->groups[g].total_samples - p->groups[g].idle_samples);
-	return n > 0 ? n : total_calls(p);
+	if (n > 0)
+		return n;
+	for (g = 0; g < p->nr_sites; g++)
+		if (is_sampled(&p->sites[g]))
+			n += (double)p->sites[g].calls;
+	return n;
+}
+
+/* Raw / scaled calls of a multiplexed site (its counts are estimates), else 1. */
+static double site_raw_frac(const struct profile_site *s)
+{
+	double f;
+
+	if (!s->mux || !s->calls)
+		return 1;
+	f = (double)s->mux->raw_calls / (double)s->calls;
+	return f > 0 && f < 1 ? f : 1;
+}
+
+static double frac(double f)
+{
+	return f > 0 ? f : 1;
 }
 
 static void side_add(struct diff_side *s, const struct profile_site *site)
 {
+	double f = site_raw_frac(site);
 	uint32_t b;
 
+	if (site->mux) {
+		s->scaled = true;
+		if (!s->raw_frac || f < s->raw_frac)
+			s->raw_frac = f;
+	}
 	s->calls += (double)site->calls;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		s->buckets[b].count += site->buckets[b].count;
@@ -207,6 +230,7 @@ static void side_add(struct diff_side *s, const struct profile_site *site)
 
 static int row_buckets(struct profile_diff *d, struct diff_row *r)
 {
+	double f[2] = { frac(r->s[0].raw_frac), frac(r->s[1].raw_frac) };
 	uint32_t b;
 	size_t n = 0;
 	int k;
@@ -229,8 +253,10 @@ static int row_buckets(struct profile_diff *d, struct diff_row *r)
 			x->rate[k] = x->n[k] / d->exposure[k];
 			x->share[k] = r->s[k].known > 0 ? x->n[k] / r->s[k].known : 0;
 		}
-		x->p_count = diff_stats_rate(x->n[0], d->exposure[0], x->n[1], d->exposure[1]);
-		x->p_share = diff_stats_prop(x->n[0], r->s[0].known, x->n[1], r->s[1].known);
+		x->p_count = diff_stats_rate(x->n[0] * f[0], d->exposure[0] * f[0], x->n[1] * f[1],
+					     d->exposure[1] * f[1]);
+		x->p_share = diff_stats_prop(x->n[0] * f[0], r->s[0].known * f[0], x->n[1] * f[1],
+					     r->s[1].known * f[1]);
 		x->sig_count = x->p_count < d->alpha;
 		x->sig_share = x->p_share < d->alpha;
 		r->sig_bucket |= x->sig_count || x->sig_share;
@@ -241,6 +267,8 @@ static int row_buckets(struct profile_diff *d, struct diff_row *r)
 /* Rates, means and tests of a row whose sides are summed and whose share_of is set. */
 static int row_finish(struct profile_diff *d, struct diff_row *r)
 {
+	double f[2] = { frac(r->s[0].raw_frac), frac(r->s[1].raw_frac) };
+	double q[2] = { frac(r->s[0].share_frac), frac(r->s[1].share_frac) };
 	int k;
 
 	for (k = 0; k < 2; k++) {
@@ -250,9 +278,11 @@ static int row_finish(struct profile_diff *d, struct diff_row *r)
 		s->mean = s->known > 0 ? s->bytes / s->known : 0;
 		s->share = s->share_of > 0 ? s->calls / s->share_of : 0;
 	}
-	r->p_calls = diff_stats_rate(r->s[0].calls, d->exposure[0], r->s[1].calls, d->exposure[1]);
-	r->p_share =
-		diff_stats_prop(r->s[0].calls, r->s[0].share_of, r->s[1].calls, r->s[1].share_of);
+	/* Scaled counts: tested as the raw counts over the time they were counted (see .h). */
+	r->p_calls = diff_stats_rate(r->s[0].calls * f[0], d->exposure[0] * f[0],
+				     r->s[1].calls * f[1], d->exposure[1] * f[1]);
+	r->p_share = diff_stats_prop(r->s[0].calls * q[0], r->s[0].share_of * q[0],
+				     r->s[1].calls * q[1], r->s[1].share_of * q[1]);
 	r->sig_calls = r->p_calls < d->alpha;
 	r->sig_share = r->p_share < d->alpha;
 	return row_buckets(d, r);
@@ -263,13 +293,13 @@ static const char *family_of(const struct profile_diff_opts *o, const struct pro
 	return o->family_of ? o->family_of(s) : "copy";
 }
 
-static struct diff_row *family_row(struct profile_diff *d, const char *fam)
+static struct diff_row *family_row(struct profile_diff *d, const char *fam, bool sampled)
 {
 	struct diff_row *r;
 	size_t i;
 
 	for (i = 0; i < d->nr_families; i++)
-		if (!strcmp(d->families[i].family, fam))
+		if (!strcmp(d->families[i].family, fam) && d->families[i].sampled == sampled)
 			return &d->families[i];
 	r = realloc(d->families, (d->nr_families + 1) * sizeof(*r));
 	if (!r)
@@ -278,7 +308,11 @@ static struct diff_row *family_row(struct profile_diff *d, const char *fam)
 	r = &r[d->nr_families++];
 	memset(r, 0, sizeof(*r));
 	r->family = fam;
-	r->name = strdup(fam);
+	r->sampled = sampled;
+	if (!d->mixed)
+		r->name = strdup(fam);
+	else if (asprintf(&r->name, "%s (%s)", fam, sampled ? "sampled" : "counted") < 0)
+		r->name = NULL;
 	return r->name ? r : NULL;
 }
 
@@ -310,7 +344,7 @@ static char *site_name(const struct profile_match_row *m)
 
 static int rows(struct profile_diff *d, const struct profile_diff_opts *o)
 {
-	double all[2] = { 0, 0 };
+	double all[2] = { 0, 0 }, all_frac[2] = { 0, 0 };
 	size_t i, j;
 	int k, err;
 
@@ -326,6 +360,7 @@ static int rows(struct profile_diff *d, const struct profile_diff_opts *o)
 		first = &d->p[r->match->nr[0] ? 0 : 1]
 				 ->sites[r->match->sites[r->match->nr[0] ? 0 : 1][0]];
 		r->family = family_of(o, first);
+		r->sampled = is_sampled(first);
 		r->name = site_name(r->match);
 		if (!r->name)
 			return -ENOMEM;
@@ -333,30 +368,45 @@ static int rows(struct profile_diff *d, const struct profile_diff_opts *o)
 			for (j = 0; j < r->match->nr[k]; j++) {
 				const struct profile_site *s =
 					&d->p[k]->sites[r->match->sites[k][j]];
-				struct diff_row *f = family_row(d, family_of(o, s));
+				struct diff_row *f = family_row(d, family_of(o, s), r->sampled);
 
 				if (!f)
 					return -ENOMEM;
 				side_add(&r->s[k], s);
 				side_add(&f->s[k], s);
+				if (r->sampled)
+					continue;
 				all[k] += (double)s->calls;
+				if (s->mux && (!all_frac[k] || site_raw_frac(s) < all_frac[k]))
+					all_frac[k] = site_raw_frac(s);
 			}
 	}
+	/*
+	 * Shares of one kind only: a sampled row of the recording's non-idle samples (CPU time),
+	 * a counted family of all counted calls, a counted site of its family's counted calls.
+	 */
 	for (k = 0; k < 2; k++) {
-		double whole = d->sampled ? nonidle_samples(d->p[k]) : all[k];
+		double samples = nonidle_samples(d->p[k]);
 
-		for (i = 0; i < d->nr_families; i++)
-			d->families[i].s[k].share_of = whole;
+		for (i = 0; i < d->nr_families; i++) {
+			struct diff_row *f = &d->families[i];
+
+			f->s[k].share_of = f->sampled ? samples : all[k];
+			f->s[k].share_frac = f->sampled ? 0 : all_frac[k];
+		}
 		for (i = 0; i < d->nr_sites; i++) {
 			struct diff_row *r = &d->sites[i];
 
-			if (d->sampled) {
-				r->s[k].share_of = whole;
+			if (r->sampled) {
+				r->s[k].share_of = samples;
 				continue;
 			}
 			for (j = 0; j < d->nr_families; j++)
-				if (!strcmp(d->families[j].family, r->family))
+				if (!d->families[j].sampled &&
+				    !strcmp(d->families[j].family, r->family)) {
 					r->s[k].share_of = d->families[j].s[k].calls;
+					r->s[k].share_frac = d->families[j].s[k].raw_frac;
+				}
 		}
 	}
 	for (i = 0; i < d->nr_families; i++)
@@ -368,6 +418,65 @@ static int rows(struct profile_diff *d, const struct profile_diff_opts *o)
 	return 0;
 }
 
+/* The sites of @p of one kind, as a profile sharing @p's data; @idx: their indexes in @p. */
+static int kind_view(const struct profile *p, bool sampled, struct profile *v, size_t **idx)
+{
+	size_t i;
+
+	*v = *p;
+	v->nr_sites = 0;
+	v->sites = calloc(p->nr_sites + 1, sizeof(*v->sites));
+	*idx = calloc(p->nr_sites + 1, sizeof(**idx));
+	if (!v->sites || !*idx) {
+		free(v->sites);
+		free(*idx);
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->nr_sites; i++)
+		if (is_sampled(&p->sites[i]) == sampled) {
+			(*idx)[v->nr_sites] = i;
+			v->sites[v->nr_sites++] = p->sites[i];
+		}
+	return 0;
+}
+
+/* Pairs the sites of one kind (so a sampled site never pairs with a counted one). */
+static int match_kind(struct profile_diff *d, bool sampled)
+{
+	struct profile v[2];
+	struct profile_match_row *m = NULL, *all;
+	size_t *idx[2] = { NULL, NULL }, n = 0, i, j;
+	int err = -ENOMEM, k;
+
+	memset(v, 0, sizeof(v));
+	for (k = 0; k < 2; k++)
+		if (kind_view(d->p[k], sampled, &v[k], &idx[k]))
+			goto out;
+	err = profile_match(&v[0], &v[1], &m, &n);
+	if (err)
+		goto out;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 2; k++)
+			for (j = 0; j < m[i].nr[k]; j++)
+				m[i].sites[k][j] = idx[k][m[i].sites[k][j]];
+	all = realloc(d->match, (d->nr_match + n + 1) * sizeof(*all));
+	if (!all) {
+		profile_match_free(m, n);
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(&all[d->nr_match], m, n * sizeof(*m));
+	d->match = all;
+	d->nr_match += n;
+	free(m);
+out:
+	for (k = 0; k < 2; k++) {
+		free(v[k].sites);
+		free(idx[k]);
+	}
+	return err;
+}
+
 int profile_diff_build(const struct profile *a, const struct profile *b,
 		       const struct profile_diff_opts *o, struct profile_diff *d)
 {
@@ -377,13 +486,16 @@ int profile_diff_build(const struct profile *a, const struct profile *b,
 	d->p[0] = a;
 	d->p[1] = b;
 	d->alpha = o->alpha > 0 ? o->alpha : DIFF_ALPHA;
-	d->sampled = sampled_kind(a) == 1;
+	d->sampled = sampled_kind(a) == 1 && sampled_kind(b) == 1;
+	d->mixed = !d->sampled && (sampled_kind(a) < 0 || sampled_kind(b) < 0);
 	d->per_second = !o->totals && a->meta.duration_s > 0 && b->meta.duration_s > 0;
 	for (k = 0; k < 2; k++)
 		d->exposure[k] = d->per_second ? d->p[k]->meta.duration_s : 1;
 	err = context(d);
 	if (!err)
-		err = profile_match(a, b, &d->match, &d->nr_match);
+		err = match_kind(d, false);
+	if (!err)
+		err = match_kind(d, true);
 	if (!err)
 		err = rows(d, o);
 	if (!err)

@@ -29,6 +29,13 @@ struct diff_side {
 	double share;	     /* counted: of the family's (row) or all (family) calls; sampled: of
 				the recording's non-idle samples (its share of CPU time) */
 	double share_of;     /* the share's denominator */
+	/*
+	 * Multiplexed sites' counts are scaled estimates: raw_frac is the smallest raw / scaled
+	 * calls of the side's sites (0: none scaled, read as 1), share_frac that of the share's
+	 * denominator's sites. Tests run on counts times it (raw counts for one such site).
+	 */
+	double raw_frac, share_frac;
+	bool scaled; /* some site's counts are scaled (multiplexed) */
 	struct hist_slot buckets[CP_NBUCKETS];
 };
 
@@ -54,6 +61,7 @@ struct diff_row {
 	char *name;	    /* "vmlinux:ZSTD_decompressStream+0x80e [zdss_flush]" or a family */
 	const char *family; /* memcpy, memmove, memset, clear_user (from the family callback) */
 	struct profile_match_row *match; /* sites only; NULL for a family row */
+	bool sampled; /* a row of sampled sites (samples); else of counted sites (calls) */
 	struct diff_side s[2];
 	double p_calls, p_share;
 	bool sig_calls, sig_share, sig_bucket; /* sig_bucket: some bucket changed significantly */
@@ -73,7 +81,8 @@ struct profile_diff_opts {
 
 struct profile_diff {
 	const struct profile *p[2];
-	bool sampled;
+	bool sampled;	    /* every site sampled; if neither this nor mixed, every site counted */
+	bool mixed;	    /* a profile holds both kinds: each row is of one kind (row.sampled) */
 	bool per_second;    /* rates per second of recording; else totals (exposure 1) */
 	double exposure[2]; /* seconds, or 1 */
 	double alpha;
@@ -95,8 +104,9 @@ bool profile_diff_same_file(const char *a, const char *b);
  */
 int profile_diff_read(const char *path, struct profile **out);
 /*
- * Whether @a (@na) and @b (@nb) can be compared: each has calls, and both are sampled or both
- * counted. Prints what is wrong (and what can be done) and returns -EINVAL, else 0.
+ * Whether @a (@na) and @b (@nb) can be compared: each has calls, and not one all sampled and
+ * the other all counted (a mixed profile compares counted sites with counted ones and sampled
+ * with sampled ones). Prints what is wrong (and what can be done) and returns -EINVAL, else 0.
  */
 int profile_diff_check(const struct profile *a, const char *na, const struct profile *b,
 		       const char *nb);

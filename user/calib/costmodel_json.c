@@ -234,12 +234,13 @@ static int curve_from_json(json_object *o, struct costmodel *m, const char *name
 		goto out;
 	}
 	if (json_object_object_get_ex(o, "align", &align)) {
-		json_object *d = json_object_array_get_idx(align, 0),
-			    *s = json_object_array_get_idx(align, 1);
+		/* json-c asserts on an index into what is not an array: check the type first. */
+		bool pair = json_object_is_type(align, json_type_array) &&
+			    json_object_array_length(align) == 2;
+		json_object *d = pair ? json_object_array_get_idx(align, 0) : NULL,
+			    *s = pair ? json_object_array_get_idx(align, 1) : NULL;
 
-		if (!json_object_is_type(align, json_type_array) ||
-		    json_object_array_length(align) != 2 ||
-		    !json_object_is_type(d, json_type_int) ||
+		if (!pair || !json_object_is_type(d, json_type_int) ||
 		    !json_object_is_type(s, json_type_int) || json_object_get_int64(d) < 0 ||
 		    json_object_get_int64(d) > 63 || json_object_get_int64(s) < 0 ||
 		    json_object_get_int64(s) > 63) {

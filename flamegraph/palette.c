@@ -33,37 +33,33 @@ static uint8_t mix(uint8_t from, uint8_t to, double s)
 	return (uint8_t)lround(from + (to - from) * s);
 }
 
+/* A diverging scale: grey at 0, @below at -@full and beyond, @above at +@full; @nan if undefined. */
+static struct fg_rgb diverging(double delta, double full, struct fg_rgb below, struct fg_rgb above,
+			       struct fg_rgb nan)
+{
+	const struct fg_rgb grey = { 215, 215, 210 };
+	const struct fg_rgb to = delta < 0 ? below : above;
+	double s;
+
+	if (!isfinite(delta))
+		return nan;
+	s = full > 0 ? fabs(delta) / full : 0;
+	if (s > 1)
+		s = 1;
+	return (struct fg_rgb){ mix(grey.r, to.r, s), mix(grey.g, to.g, s), mix(grey.b, to.b, s) };
+}
+
 struct fg_rgb fg_palette_delta(double delta, double full)
 {
 	const struct fg_rgb grey = { 215, 215, 210 }, green = { 40, 170, 60 },
 			    red = { 220, 45, 40 };
-	double s;
 
-	if (!isfinite(delta))
-		return grey;
-	s = full > 0 ? fabs(delta) / full : 0;
-	if (s > 1)
-		s = 1;
-	if (delta < 0)
-		return (struct fg_rgb){ mix(grey.r, green.r, s), mix(grey.g, green.g, s),
-					mix(grey.b, green.b, s) };
-	return (struct fg_rgb){ mix(grey.r, red.r, s), mix(grey.g, red.g, s),
-				mix(grey.b, red.b, s) };
+	return diverging(delta, full, green, red, grey);
 }
 
 struct fg_rgb fg_palette_change(double delta, double full)
 {
-	const struct fg_rgb grey = { 215, 215, 210 }, blue = { 40, 90, 220 }, red = { 220, 45, 40 };
-	double s;
+	const struct fg_rgb blue = { 40, 90, 220 }, red = { 220, 45, 40 };
 
-	if (!isfinite(delta))
-		return red;
-	s = full > 0 ? fabs(delta) / full : 0;
-	if (s > 1)
-		s = 1;
-	if (delta < 0)
-		return (struct fg_rgb){ mix(grey.r, blue.r, s), mix(grey.g, blue.g, s),
-					mix(grey.b, blue.b, s) };
-	return (struct fg_rgb){ mix(grey.r, red.r, s), mix(grey.g, red.g, s),
-				mix(grey.b, red.b, s) };
+	return diverging(delta, full, blue, red, red);
 }

@@ -50,15 +50,17 @@ static void record_run_interval(const struct record_run_args *a, const struct re
 }
 
 /*
- * Records until due; with -i prints every interval but the last. With -d, the intervals are
- * exactly ceil(duration / interval), the last one possibly shorter; otherwise a last partial
- * interval is due when it is longer than 50 ms. Returns whether the last one is due.
+ * Records until due; with -i prints every interval but the last, which the caller prints from
+ * the final profile, so that the intervals always add up to the profile. With -d, the intervals
+ * are exactly ceil(duration / interval), the last one possibly shorter (or cut short by Ctrl-C).
+ * Returns whether a last interval is due: always with -i.
  */
 static bool record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
 			    void *rec, struct child *c, bool countdown)
 {
 	double start = monotime_s(), next = a->interval ? start + a->interval : 0;
 	long shown = -1, printed = 0;
+	long total = a->interval && a->duration ? (long)ceil(a->duration / a->interval - 1e-9) : 0;
 	struct stop_when w;
 
 	stop_when_init(&w, a->duration, a->command ? c : NULL);
@@ -67,7 +69,8 @@ static bool record_run_wait(const struct record_run_args *a, const struct record
 			record_run_countdown(w.end, &shown);
 		if (ops->wait(rec))
 			break;
-		if (next && monotime_s() >= next) {
+		/* The last of a -d recording's intervals is the final profile's, never one here. */
+		if (next && monotime_s() >= next && (!total || printed < total - 1)) {
 			next += a->interval;
 			record_run_interval(a, ops, rec, NULL);
 			printed++;
@@ -75,10 +78,7 @@ static bool record_run_wait(const struct record_run_args *a, const struct record
 	}
 	if (countdown)
 		fprintf(stderr, "\r%20s\r", "");
-	if (!a->interval)
-		return false;
-	return a->duration ? printed < (long)ceil(a->duration / a->interval - 1e-9)
-			   : monotime_s() - (next - a->interval) > 0.05;
+	return a->interval;
 }
 
 /* The start message: always when only Ctrl-C ends it; with -d only on a terminal. */

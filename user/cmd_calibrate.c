@@ -274,15 +274,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_FAMILY:
 		a->mix_opts.o.family = est_family_parse(arg);
 		if (a->mix_opts.o.family < 0)
-			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset",
-				   arg);
+			argp_error(state, "--family %s: " EST_FAMILY_HINT, arg);
 		break;
 	case OPT_MIX_CACHE:
 		if (est_cache_parse(arg, &a->mix_opts.o.cache))
-			argp_error(state,
-				   "--mix-cache %s: give warm, src-flushed, dst-flushed or "
-				   "mixed=W,S,D with weights >= 0, not all 0",
-				   arg);
+			argp_error(state, "--mix-cache %s: " EST_CACHE_HINT, arg);
 		break;
 	case OPT_THRESHOLDS:
 		if (est_thresholds_parse(arg, &a->mix_opts.o, why, sizeof(why)))

@@ -82,10 +82,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CACHE:
 		if (est_cache_parse(arg, &a->cache))
-			argp_error(state,
-				   "--cache %s: give warm, src-flushed, dst-flushed or "
-				   "mixed=W,S,D with weights >= 0, not all 0",
-				   arg);
+			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
 		a->cache_set = true;
 		break;
 	case OPT_TOTALS:
@@ -178,11 +175,7 @@ int cmd_diff(int argc, char **argv)
 	po.names[0] = args.files[0];
 	po.names[1] = args.files[1];
 	po.all = args.all;
-	if (profile_diff_read(args.files[0], &p[0]) || profile_diff_read(args.files[1], &p[1]))
-		goto out;
-	if (profile_diff_check(p[0], args.files[0], p[1], args.files[1]))
-		goto out;
-	if (profile_diff_build(p[0], p[1], &o, &d))
+	if (profile_diff_open(args.files, &o, p, &d))
 		goto out;
 	built = true;
 	po.no_change =

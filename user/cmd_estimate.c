@@ -154,8 +154,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_FAMILY:
 		a->run.o.family = est_family_parse(arg);
 		if (a->run.o.family < 0)
-			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset",
-				   arg);
+			argp_error(state, "--family %s: " EST_FAMILY_HINT, arg);
 		break;
 	case OPT_THRESHOLDS:
 		if (est_thresholds_parse(arg, &a->run.o, why, sizeof(why)))
@@ -163,10 +162,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CACHE:
 		if (est_cache_parse(arg, &a->run.o.cache))
-			argp_error(state,
-				   "--cache %s: give warm, src-flushed, dst-flushed or "
-				   "mixed=W,S,D with weights >= 0, not all 0",
-				   arg);
+			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
 		break;
 	case OPT_AT:
 		a->run.o.at = parse_len(state, "--at", arg);

@@ -162,17 +162,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CACHE:
 		if (est_cache_parse(arg, &a->cache))
-			argp_error(state,
-				   "--cache %s: give warm, src-flushed, dst-flushed or "
-				   "mixed=W,S,D with weights >= 0, not all 0",
-				   arg);
+			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
 		a->cache_set = true;
 		break;
 	case OPT_FAMILY:
 		a->family = est_family_parse(arg);
 		if (a->family < 0)
-			argp_error(state, "--family %s: give memcpy, memmove, clear_user or memset",
-				   arg);
+			argp_error(state, "--family %s: " EST_FAMILY_HINT, arg);
 		break;
 	case OPT_TITLE:
 		a->title = arg;
@@ -411,15 +407,9 @@ static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct 
 	struct profile_diff d;
 	int err;
 
-	err = profile_diff_read(a->files[0], &p[0]);
-	if (!err)
-		err = profile_diff_read(a->files[1], &p[1]);
-	if (!err)
-		err = profile_diff_check(p[0], a->files[0], p[1], a->files[1]);
-	if (!err)
-		err = profile_diff_build(p[0], p[1], &po, &d);
+	err = profile_diff_open(a->files, &po, p, &d);
 	if (err)
-		goto out;
+		return err;
 	w = d.sampled ? FLAME_SAMPLES : a->weight >= 0 ? a->weight : FLAME_CALLS;
 	if (d.mixed) {
 		p_err("%s or %s mixes sampled and counted sites: a differential flame graph draws "
@@ -450,7 +440,6 @@ static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct 
 			 t->root.today_ns > 0 ? 100 * (t->root.weight / t->root.today_ns - 1) : 0);
 	}
 	profile_diff_free(&d);
-out:
 	profile_free(p[0]);
 	profile_free(p[1]);
 	return err;

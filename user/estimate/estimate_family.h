@@ -22,6 +22,8 @@ struct est_family_impls {
 const struct est_family_impls *est_family(enum est_family f);
 /* -1 if @s names no family. */
 int est_family_parse(const char *s);
+/* What est_family_parse() takes, for a usage message. */
+#define EST_FAMILY_HINT "give memcpy, memmove, clear_user or memset"
 /* The family a profile site belongs to (docs/estimate.md#families). */
 enum est_family est_site_family(const struct profile_site *s);
 

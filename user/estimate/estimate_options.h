@@ -20,6 +20,9 @@ struct est_cache {
 	char label[48];
 };
 
+/* What est_cache_parse() takes, for a usage message. */
+#define EST_CACHE_HINT                                                                             \
+	"give warm, src-flushed, dst-flushed or mixed=W,S,D with weights >= 0, not all 0"
 /* "warm", "src-flushed", "dst-flushed" or "mixed=W,S,D". Returns 0 or -EINVAL. */
 int est_cache_parse(const char *s, struct est_cache *c);
 

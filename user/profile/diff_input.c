@@ -70,3 +70,24 @@ int profile_diff_read(const char *path, struct profile **out)
 	json_object_put(root);
 	return err;
 }
+
+int profile_diff_open(const char *const path[2], const struct profile_diff_opts *o,
+		      struct profile *p[2], struct profile_diff *d)
+{
+	int err;
+
+	p[0] = p[1] = NULL;
+	err = profile_diff_read(path[0], &p[0]);
+	if (!err)
+		err = profile_diff_read(path[1], &p[1]);
+	if (!err)
+		err = profile_diff_check(p[0], path[0], p[1], path[1]);
+	if (!err)
+		err = profile_diff_build(p[0], p[1], o, d);
+	if (err) {
+		profile_free(p[0]);
+		profile_free(p[1]);
+		p[0] = p[1] = NULL;
+	}
+	return err;
+}

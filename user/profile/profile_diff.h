@@ -110,6 +110,13 @@ int profile_diff_read(const char *path, struct profile **out);
  */
 int profile_diff_check(const struct profile *a, const char *na, const struct profile *b,
 		       const char *nb);
+/*
+ * Reads BEFORE (@path[0]) and AFTER (@path[1]) into @p, checks them (profile_diff_check) and
+ * compares them into @d: what diff and flamegraph --diff do first. On failure the reason is
+ * printed, @p are freed and NULL, and @d is not built. 0 or -errno/-EINVAL/-ENOMEM.
+ */
+int profile_diff_open(const char *const path[2], const struct profile_diff_opts *o,
+		      struct profile *p[2], struct profile_diff *d);
 /* Compares @a (BEFORE) with @b (AFTER). 0 or -ENOMEM. */
 int profile_diff_build(const struct profile *a, const struct profile *b,
 		       const struct profile_diff_opts *o, struct profile_diff *d);

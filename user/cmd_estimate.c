@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cmd_estimate.c: `copyprof estimate`: what each REP MOVSB/STOSB threshold would save */
 #include <argp.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "cmd_options.h"
 #include "commands.h"
 #include "estimate/estimate_family.h"
@@ -14,6 +12,7 @@
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_run.h"
 #include "estimate/estimate_text.h"
+#include "estimate/model_folder.h"
 #include "lib/jsonw.h"
 #include "fleet/fleet_profile.h"
 #include "lib/log.h"
@@ -227,39 +226,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A -m folder: its *.json files, sorted; each input then needs its own CPU's model. */
 static int expand_model_folder(struct estimate_args *a)
 {
-	struct stat st;
-	struct dirent *e;
-	DIR *d;
-	size_t n = 0;
+	size_t n;
+	int err;
 
-	if (a->nr_models != 1 || stat(a->models[0], &st) || !S_ISDIR(st.st_mode))
+	if (a->nr_models != 1)
 		return 0;
-	d = opendir(a->models[0]);
-	if (!d) {
-		p_err("-m %s: %s", a->models[0], strerror(errno));
-		return -errno;
-	}
-	while ((e = readdir(d)) && n < EST_MAX_MODELS) {
-		size_t l = strlen(e->d_name);
-
-		if (l > 5 && !strcmp(e->d_name + l - 5, ".json") &&
-		    asprintf(&a->model_files[n], "%s/%s", a->models[0], e->d_name) > 0)
-			n++;
-	}
-	closedir(d);
-	if (!n) {
-		p_err("-m %s: no cost model (*.json) in that folder", a->models[0]);
-		return -ENOENT;
-	}
-	qsort(a->model_files, n, sizeof(char *), by_name);
+	err = model_folder_list(a->models[0], a->model_files, EST_MAX_MODELS, &n);
+	if (err || !n)
+		return err;
 	memcpy(a->models, a->model_files, n * sizeof(char *));
 	a->nr_models = n;
 	a->run.match_cpu = true;

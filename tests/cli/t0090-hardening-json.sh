@@ -98,24 +98,18 @@ expect_exit 1 "$COPYPROF" estimate -i wrapsum.json -m "$M"
 expect_err "the sum of its \"count\" passes 2\^64 - 1"
 
 # Cost models: no impls, a curve without points, and out-of-range numbers (no UBSan cast).
-jq '.impls = []' "$M" > noimpl.json
-expect_exit 1 "$COPYPROF" estimate -i "$G" -m noimpl.json
-expect_err "noimpl.json: cost model has an empty \"impls\" array: calibrate again"
-jq '.impls[0].points = []' "$M" > nopoints.json
-expect_exit 1 "$COPYPROF" estimate -i "$G" -m nopoints.json
-expect_err "has an empty \"points\" array: nothing to estimate with"
-jq '.impls[0].threshold = 1e300' "$M" > thr.json
-expect_exit 1 "$COPYPROF" estimate -i "$G" -m thr.json
-expect_err "thr.json: \"threshold\" must be an integer from -1 to 4611686018427387904"
-jq '.meta.cpu = 1e300' "$M" > cpu.json
-expect_exit 1 "$COPYPROF" estimate -i "$G" -m cpu.json
-expect_err "cpu.json: meta \"cpu\" must be an integer from -1 to 2147483647"
-jq '.meta.runs = -1e300' "$M" > runs.json
-expect_exit 1 "$COPYPROF" estimate -i "$G" -m runs.json
-expect_err "runs.json: meta \"runs\" must be an integer from 0 to 2147483647"
-jq '.impls[0].points[0].ns = 0' "$M" > ns0.json
-expect_exit 1 "$COPYPROF" estimate -i "$G" -m ns0.json
-expect_err "ns0.json: .* point 0 needs an integer \"size\" >= 1 and a number \"ns\" > 0"
+# model_refused EDIT FILE MESSAGE: estimate refuses the cost model edited by jq EDIT.
+model_refused() {
+	jq "$1" "$M" > "$2"
+	expect_exit 1 "$COPYPROF" estimate -i "$G" -m "$2"
+	expect_err "$3"
+}
+model_refused '.impls = []' noimpl.json "noimpl.json: cost model has an empty \"impls\" array: calibrate again"
+model_refused '.impls[0].points = []' nopoints.json "has an empty \"points\" array: nothing to estimate with"
+model_refused '.impls[0].threshold = 1e300' thr.json "thr.json: \"threshold\" must be an integer from -1 to 4611686018427387904"
+model_refused '.meta.cpu = 1e300' cpu.json "cpu.json: meta \"cpu\" must be an integer from -1 to 2147483647"
+model_refused '.meta.runs = -1e300' runs.json "runs.json: meta \"runs\" must be an integer from 0 to 2147483647"
+model_refused '.impls[0].points[0].ns = 0' ns0.json "ns0.json: .* point 0 needs an integer \"size\" >= 1 and a number \"ns\" > 0"
 
 # Every JSON written parses strictly: a caller symbol of invalid UTF-8 from perf script text
 # comes out with U+FFFD, in import-perf's profile and in report --json of it.

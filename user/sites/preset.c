@@ -206,24 +206,16 @@ parse:
 	return 0;
 }
 
-/* Has @name been listed already (a folder earlier in the search shadows the later ones)? */
-static bool listed(char (*names)[NAME_MAX + 1], size_t n, const char *name)
+/*
+ * Calls @fn with every preset name in the order preset_load() looks: each folder's *.preset
+ * files (@where: the folder), then the built-in ones (@where: NULL). A name may come twice.
+ */
+static void preset_walk(void (*fn)(const char *name, const char *where, void *ctx), void *ctx)
 {
-	while (n--)
-		if (!strcmp(names[n], name))
-			return true;
-	return false;
-}
-
-void preset_list(void)
-{
-	static char names[64][NAME_MAX + 1];
 	const struct preset_builtin *b;
-	char dirs[4][PATH_MAX];
+	char dirs[4][PATH_MAX], name[NAME_MAX + 1];
 	int i, nr = preset_dirs(dirs, 4);
-	size_t n = 0;
 
-	/* Each name once, from where preset_load() would take it: folders first, then built in. */
 	for (i = 0; i < nr; i++) {
 		DIR *d = opendir(dirs[i]);
 		struct dirent *e;
@@ -231,19 +223,43 @@ void preset_list(void)
 		while (d && (e = readdir(d))) {
 			size_t len = strlen(e->d_name);
 
-			if (len <= 7 || strcmp(e->d_name + len - 7, ".preset") || n == 64)
+			if (len <= 7 || strcmp(e->d_name + len - 7, ".preset"))
 				continue;
-			snprintf(names[n], sizeof(names[n]), "%.*s", (int)(len - 7), e->d_name);
-			if (listed(names, n, names[n]))
-				continue;
-			fprintf(stderr, "  %-12s (%s)\n", names[n++], dirs[i]);
+			snprintf(name, sizeof(name), "%.*s", (int)(len - 7), e->d_name);
+			fn(name, dirs[i], ctx);
 		}
 		if (d)
 			closedir(d);
 	}
 	for (b = preset_builtins; b->name; b++)
-		if (!listed(names, n, b->name))
-			fprintf(stderr, "  %-12s (built in)\n", b->name);
+		fn(b->name, NULL, ctx);
+}
+
+struct listed_names {
+	char names[64][NAME_MAX + 1];
+	size_t n;
+};
+
+/* Prints each name once, from where preset_load() would take it (earlier folders shadow). */
+static void list_one(const char *name, const char *where, void *ctx)
+{
+	struct listed_names *l = ctx;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->names[i], name))
+			return;
+	if (l->n < 64)
+		snprintf(l->names[l->n++], sizeof(l->names[0]), "%s", name);
+	fprintf(stderr, "  %-12s (%s)\n", name, where ?: "built in");
+}
+
+void preset_list(void)
+{
+	static struct listed_names l;
+
+	l.n = 0;
+	preset_walk(list_one, &l);
 }
 
 void preset_free(struct preset *p)
@@ -267,58 +283,40 @@ void preset_free(struct preset *p)
 	free(p);
 }
 
-static bool loaded(struct preset **v, size_t n, const char *name)
-{
-	while (n--)
-		if (!strcmp(v[n]->name, name))
-			return true;
-	return false;
-}
+struct loaded_presets {
+	struct preset **v;
+	size_t n;
+};
 
-static size_t load_one(struct preset ***v, size_t n, const char *name)
+/* Loads each name once (the first found wins, as in preset_load()); a bad one is skipped. */
+static void load_one(const char *name, const char *where, void *ctx)
 {
+	struct loaded_presets *l = ctx;
 	struct preset **grown, *p;
+	size_t i;
 
-	if (loaded(*v, n, name))
-		return n;
+	(void)where;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i]->name, name))
+			return;
 	if (preset_load(name, &p)) {
 		p_warn("preset %s skipped", name);
-		return n;
+		return;
 	}
-	grown = realloc(*v, (n + 1) * sizeof(*grown));
+	grown = realloc(l->v, (l->n + 1) * sizeof(*grown));
 	if (!grown) {
 		preset_free(p);
-		return n;
+		return;
 	}
-	grown[n] = p;
-	*v = grown;
-	return n + 1;
+	grown[l->n++] = p;
+	l->v = grown;
 }
 
 size_t preset_load_all(struct preset ***out)
 {
-	const struct preset_builtin *b;
-	char dirs[4][PATH_MAX], name[NAME_MAX + 1];
-	int i, nr = preset_dirs(dirs, 4);
-	size_t n = 0;
+	struct loaded_presets l = { NULL, 0 };
 
-	*out = NULL;
-	for (i = 0; i < nr; i++) {
-		DIR *d = opendir(dirs[i]);
-		struct dirent *e;
-
-		while (d && (e = readdir(d))) {
-			size_t len = strlen(e->d_name);
-
-			if (len <= 7 || strcmp(e->d_name + len - 7, ".preset"))
-				continue;
-			snprintf(name, sizeof(name), "%.*s", (int)(len - 7), e->d_name);
-			n = load_one(out, n, name);
-		}
-		if (d)
-			closedir(d);
-	}
-	for (b = preset_builtins; b->name; b++)
-		n = load_one(out, n, b->name);
-	return n;
+	preset_walk(load_one, &l);
+	*out = l.v;
+	return l.n;
 }

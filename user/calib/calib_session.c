@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
+#include "calib_check.h"
 #include "calib_measure.h"
 #include "calib_noise.h"
 #include "calib_session.h"
@@ -280,13 +281,6 @@ static int measure_pass(const struct calib_plan *plan, const struct calib_timer 
 }
 
 /* The physical floor of a call of @size bytes (ns). */
-static double floor_ns(uint64_t size)
-{
-	double f = (double)size / CALIB_MAX_BYTES_PER_NS;
-
-	return f > CALIB_MIN_CALL_NS ? f : CALIB_MIN_CALL_NS;
-}
-
 /*
  * Marks in @bad the points that cannot be: below the floor, or CALIB_NEIGHBOUR_FACTOR times
  * below or above both neighbours on their curve. Returns how many; the first one in @why.
@@ -301,22 +295,12 @@ static size_t check_points(const struct calib_plan *plan, const struct calib_tim
 	for (i = 0; i < nr_jobs; i++) {
 		for (j = 0; j < ns; j++) {
 			size_t k = i * ns + j;
-			double v = point_median(rs, k) * to_ns, a, c, lo, hi;
-			const char *what = NULL;
+			double v = point_median(rs, k) * to_ns;
+			double prev = j > 0 ? point_median(rs, k - 1) * to_ns : NAN;
+			double next = j + 1 < ns ? point_median(rs, k + 1) * to_ns : NAN;
+			const char *what = calib_point_impossible(plan->sizes.v[j], v, prev, next);
 
 			bad[k] = false;
-			if (v < floor_ns(plan->sizes.v[j])) {
-				what = "below the floor";
-			} else if (j > 0 && j + 1 < ns) {
-				a = point_median(rs, k - 1) * to_ns;
-				c = point_median(rs, k + 1) * to_ns;
-				lo = a < c ? a : c;
-				hi = a > c ? a : c;
-				if (v * CALIB_NEIGHBOUR_FACTOR < lo)
-					what = "far below both neighbours";
-				else if (v > hi * CALIB_NEIGHBOUR_FACTOR)
-					what = "far above both neighbours";
-			}
 			if (!what)
 				continue;
 			bad[k] = true;
@@ -327,7 +311,7 @@ static size_t check_points(const struct calib_plan *plan, const struct calib_tim
 					 jobs[i].impl->name,
 					 costmodel_cache_name(jobs[i].curve->cache),
 					 (unsigned long long)plan->sizes.v[j], v, what,
-					 floor_ns(plan->sizes.v[j]), CALIB_MAX_BYTES_PER_NS,
+					 calib_floor_ns(plan->sizes.v[j]), CALIB_MAX_BYTES_PER_NS,
 					 CALIB_MIN_CALL_NS);
 		}
 	}

@@ -26,12 +26,6 @@ struct calib_plan {
 
 /* A point is precise enough when its 95% interval's half-width is at most this of its value. */
 #define CALIB_TARGET_CI 0.02
-/* No CPU copies faster than this (bytes per ns) ... */
-#define CALIB_MAX_BYTES_PER_NS 256.0
-/* ... nor makes a call in less than this (ns) */
-#define CALIB_MIN_CALL_NS 0.2
-/* A point this many times off both of its neighbours (in the same direction) is impossible. */
-#define CALIB_NEIGHBOUR_FACTOR 3.0
 
 /*
  * Measures every (implementation, cache state) of @plan at every size, @plan->runs times, then

@@ -12,6 +12,7 @@
 #include "agent_http.h"
 #include "agent_metrics.h"
 #include "agent_privs.h"
+#include "kernel/kimage.h"
 #include "agent_sites.h"
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
@@ -305,8 +306,11 @@ int agent_run(struct agent_args *a)
 	p_info("%d of %zu site(s) attached%s", nr, ag.t.nr,
 	       (size_t)nr < ag.t.nr ? "; the others are retried at each re-plan" : "");
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
-	if (!a->keep_privileges)
+	if (!a->keep_privileges) {
+		/* Re-plans read the live text after CAP_SYS_RAWIO is gone (none here: fine). */
+		kimage_hold_kcore();
 		agent_privs_drop();
+	}
 	ag.http = agent_http_start(a->listen, a->web_config ? &web : NULL, on_route, &ag);
 	if (!ag.http)
 		goto out;

@@ -68,6 +68,17 @@ static int add_region(struct kimage *ki, uint64_t addr, uint64_t size, uint64_t 
 	return 0;
 }
 
+/* /proc/kcore opened by kimage_hold_kcore(), or -1. */
+static int kcore_held = -1;
+
+int kimage_hold_kcore(void)
+{
+	if (kcore_held >= 0)
+		return 0;
+	kcore_held = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
+	return kcore_held < 0 ? -errno : 0;
+}
+
 /* /proc/kcore is an ELF core file: one PT_LOAD per mapped kernel region, at runtime addresses. */
 static int open_kcore(struct kimage *ki, char **why)
 {
@@ -75,7 +86,8 @@ static int open_kcore(struct kimage *ki, char **why)
 	Elf64_Phdr ph;
 	int fd, i, err;
 
-	fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
+	fd = kcore_held >= 0 ? fcntl(kcore_held, F_DUPFD_CLOEXEC, 0)
+			     : open("/proc/kcore", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 		add_reason(why, "/proc/kcore: %s", strerror(errno));

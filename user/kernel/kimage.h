@@ -25,6 +25,13 @@ struct kimage;
  * to every source tried and why it failed.
  */
 struct kimage *kimage_open(const struct kimage_opts *o, const struct ksyms *ks, char **why);
+/*
+ * Opens /proc/kcore now and keeps it open for the process, so that every later kimage_open()
+ * reads through it without opening it again: a long-running recorder calls it before it gives
+ * up CAP_SYS_RAWIO, and its re-plans still see the live text (kcore's module area covers
+ * modules loaded later). 0, or -errno (nothing kept; kimage_open() then tries as usual).
+ */
+int kimage_hold_kcore(void);
 /* Text from memory: @len bytes that run at @addr, taken as live (for tests). Copies @buf. */
 struct kimage *kimage_open_buffer(uint64_t addr, const void *buf, size_t len);
 void kimage_close(struct kimage *ki);

@@ -108,7 +108,7 @@ static int sample_len(struct perf_importer *im, const struct perf_sample *s,
 	int q, rule;
 
 	*len = 0;
-	if (s->regs_abi < 0) {
+	if (s->regs_abi < 0 || !s->regs_have) { /* none printed, or "ABI:0": none recorded */
 		l->no_regs++;
 		return LEN_UNKNOWN;
 	}

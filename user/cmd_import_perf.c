@@ -9,6 +9,7 @@
 #include "profile/import_perf.h"
 #include "profile/perf_script.h"
 #include "profile/profile.h"
+#include "profile/profile_sample.h"
 #include "sites/copy_family.h"
 
 struct import_args {
@@ -44,6 +45,14 @@ static const char doc[] =
 	"  perf record -g -F 999 -a -- sleep 10 && copyprof import-perf -o fleet.json\n"
 	"  copyprof import-perf -i host7.perf.data -o host7.json\n"
 	"  perf script -F " PERF_SCRIPT_FIELDS " > s.txt; copyprof import-perf --script s.txt\n"
+	"  R=" PERF_SCRIPT_IREGS "   # for lengths\n"
+	"  perf record -g -a --intr-regs=$R -- sleep 10\n"
+	"  copyprof import-perf -o lens.json   # lengths as record --sample gets them\n"
+	"\n"
+	"Lengths: copy lengths are recovered from interrupt registers with the rules of record "
+	"--sample (docs/sampling.md) when perf recorded them (perf record --intr-regs=...; "
+	"import-perf then asks perf script for iregs) and the samples ran on this machine's "
+	"kernel. Without them every length is unknown, and import-perf says so.\n"
 	"\n"
 	"Exit status: 0 profile written, 1 runtime failure (perf missing or failing, no samples), "
 	"2 usage error.";
@@ -104,9 +113,16 @@ int cmd_import_perf(int argc, char **argv)
 	if (st.other_kernel && !st.copy)
 		p_info("the samples' kernel symbols do not match this machine's: inline rep "
 		       "copies (no symbol of their own) could not be recognised");
-	p_info("%llu samples, %llu copy family (%.1f%%) in %zu site(s)",
+	p_info("%llu samples, %llu copy family (%.1f%%) in %zu site(s); lengths exact %llu, "
+	       "approximate %llu, unknown %llu",
 	       (unsigned long long)st.total, (unsigned long long)st.copy,
-	       st.total ? 100.0 * (double)st.copy / (double)st.total : 0.0, p->nr_sites);
+	       st.total ? 100.0 * (double)st.copy / (double)st.total : 0.0, p->nr_sites,
+	       (unsigned long long)st.len.quality[LEN_EXACT],
+	       (unsigned long long)st.len.quality[LEN_APPROX],
+	       (unsigned long long)(st.copy - st.len.quality[LEN_EXACT] -
+				    st.len.quality[LEN_APPROX]));
+	if (p->sample && p->sample->lengths_note)
+		p_warn("%s", p->sample->lengths_note);
 	if (profile_save(p, args.common.output))
 		goto out;
 	status = EXIT_OK;

@@ -116,6 +116,8 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 		copy ? 100.0 * (double)q[LEN_APPROX] / (double)copy : 0.0,
 		(unsigned long long)q[LEN_UNKNOWN],
 		copy ? 100.0 * (double)q[LEN_UNKNOWN] / (double)copy : 0.0);
+	if (m && m->lengths_note)
+		fprintf(f, "why lengths are unknown: %s\n", m->lengths_note);
 	if (q[LEN_EXACT] + q[LEN_APPROX]) {
 		fprintf(f, "time-weighted lengths (samples inside copies of each size):\n");
 		hist_print_log2(f, all);

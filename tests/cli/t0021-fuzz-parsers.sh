@@ -27,7 +27,7 @@ seed() {
 		jq -r '.[].stacks[]?' "$G/perf-script-fixture.sites.json" > "$d/fixture.folded"
 		jq -r '.sites[].stacks[]?' "$G/profile-synthetic-sampled.json" > "$d/sampled.folded"
 		;;
-	perf_script) cp "$G"/perf-script-fixture.txt "$d/" ;;
+	perf_script) cp "$G"/perf-script-fixture.txt "$G"/perf-script-iregs-fixture.txt "$d/" ;;
 	preset) cp "$ROOT"/presets/*.preset "$d/" ;;
 	webconfig)
 		cp "$ROOT"/examples/fleet/*.yml "$d/"

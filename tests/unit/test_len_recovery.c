@@ -107,6 +107,18 @@ static void trace_replica(const struct replica *r, callsite_fn *cs, struct tally
 		gprs_of(&u, gprs);
 		len_recovery_analyse(selftext_provider(st), &r->conv, u.rip, ret, &rule);
 		q = len_recovery_apply(&rule, gprs, &len);
+		/* The rule reads only the registers len_recovery_regs() names (import-perf relies
+		 * on it when perf recorded some registers only): the others cannot change it. */
+		{
+			uint16_t need = len_recovery_regs(&rule);
+			uint64_t other[FLOW_NR_GPRS], len2;
+			int k;
+
+			for (k = 0; k < FLOW_NR_GPRS; k++)
+				other[k] = (need & (1u << k)) ? gprs[k] : ~gprs[k];
+			assert_int_equal(len_recovery_apply(&rule, other, &len2), q);
+			assert_int_equal(len2, len);
+		}
 		t->steps++;
 		t->q[q]++;
 		if (q != LEN_UNKNOWN)

@@ -18,6 +18,9 @@ struct got {
 	uint64_t leaf_ip, leaf_off;
 	bool leaf_kernel, frame1_inlined;
 	char frame1_dso[64];
+	int regs_abi;
+	uint16_t regs_have;
+	uint64_t regs[FLOW_NR_GPRS];
 };
 
 static int collect(void *ctx, const struct perf_sample *s)
@@ -31,6 +34,9 @@ static int collect(void *ctx, const struct perf_sample *s)
 	g->tid = s->tid;
 	g->cpu = s->cpu;
 	g->nr = (int)s->nr;
+	g->regs_abi = s->regs_abi;
+	g->regs_have = s->regs_have;
+	memcpy(g->regs, s->regs, sizeof(g->regs));
 	if (s->nr) {
 		g->leaf_ip = s->frames[0].ip;
 		g->leaf_off = s->frames[0].off;
@@ -139,6 +145,96 @@ static void test_malformed(void **state)
 	assert_int_equal(st.malformed, 1);
 }
 
+/* perf 6.1's -F iregs, as it printed a dd sample on this machine (--intr-regs=ax,..,r15,ip). */
+#define REGS_LINE                                                                                  \
+	" ABI:2    AX:0x0    BX:0xffff888109058300    CX:0xe000000000000000    "                   \
+	"DX:0xffff888109058300    SI:0x0    DI:0xffff888109058300    BP:0xffffc9000190fb50    "    \
+	"SP:0xffffc9000190fa70    IP:0xffffffff81af83a5    R8:0x0    R9:0x0   R10:0x0   "          \
+	"R11:0x0   R12:0xffffc9000190fc8c   R13:0xfffffffe   R14:0xfffffffffffffffe   "            \
+	"R15:0x101 "
+
+static void check_regs_line(const struct got *g)
+{
+	assert_int_equal(g->regs_abi, 2);
+	assert_int_equal(g->regs_have, 0xffff);
+	assert_int_equal(g->regs[FLOW_RAX], 0);
+	assert_int_equal(g->regs[FLOW_RBX], 0xffff888109058300ULL);
+	assert_int_equal(g->regs[FLOW_RCX], 0xe000000000000000ULL);
+	assert_int_equal(g->regs[FLOW_RDX], 0xffff888109058300ULL);
+	assert_int_equal(g->regs[FLOW_RSI], 0);
+	assert_int_equal(g->regs[FLOW_RDI], 0xffff888109058300ULL);
+	assert_int_equal(g->regs[FLOW_RBP], 0xffffc9000190fb50ULL);
+	assert_int_equal(g->regs[FLOW_RSP], 0xffffc9000190fa70ULL);
+	assert_int_equal(g->regs[FLOW_R8], 0);
+	assert_int_equal(g->regs[FLOW_R12], 0xffffc9000190fc8cULL);
+	assert_int_equal(g->regs[FLOW_R13], 0xfffffffeULL);
+	assert_int_equal(g->regs[FLOW_R14], 0xfffffffffffffffeULL);
+	assert_int_equal(g->regs[FLOW_R15], 0x101);
+}
+
+static void test_iregs(void **state)
+{
+	struct got g;
+	struct perf_script_stats st;
+
+	(void)state;
+	/* With a call chain: the registers follow it on their own line. */
+	st = parse("mkdir 16298/16298 [000] 11180.046178: cpu-clock: \n"
+		   "\tffffffff81af83a5 hook_file_free_security+0x5 ([kernel.kallsyms])\n"
+		   "\tffffffff81ac32c6 security_file_free+0x36 ([kernel.kallsyms])\n" REGS_LINE "\n"
+		   "\n",
+		   &g);
+	assert_int_equal(st.samples, 1);
+	assert_int_equal(st.malformed, 0);
+	assert_int_equal(g.nr, 2);
+	check_regs_line(&g);
+	/* Without one (-G, or no -g): COMM padded, the frame and registers on the sample line. */
+	st = parse("           dd 16298/16298 [000] 11180.046178: cpu-clock:  ffffffff81af83a5 "
+		   "hook_file_free_security+0x5 ([kernel.kallsyms])" REGS_LINE "\n",
+		   &g);
+	assert_int_equal(st.samples, 1);
+	assert_int_equal(st.malformed, 0);
+	assert_string_equal(g.comm, "dd");
+	assert_int_equal(g.nr, 1);
+	assert_string_equal(g.leaf_sym, "hook_file_free_security");
+	assert_string_equal(g.leaf_dso, "vmlinux");
+	check_regs_line(&g);
+	/* Lower case, a subset, and a second dump (uregs) that does not count. */
+	st = parse("dd 7/7 [1] 2.5: cycles: \n"
+		   "\tffffffff81500000 memcpy+0x2d ([kernel.kallsyms])\n"
+		   " ABI:2 cx:0xbb8 di:0xffff888100001000 r8:0x7\n"
+		   " ABI:2 cx:0x1 di:0x2\n",
+		   &g);
+	assert_int_equal(st.malformed, 0);
+	assert_int_equal(g.regs_have, 1u << FLOW_RCX | 1u << FLOW_RDI | 1u << FLOW_R8);
+	assert_int_equal(g.regs[FLOW_RCX], 3000);
+	assert_int_equal(g.regs[FLOW_RDI], 0xffff888100001000ULL);
+	assert_int_equal(g.regs[FLOW_R8], 7);
+	assert_int_equal(g.regs[FLOW_RAX], 0);
+	/* No registers recorded (ABI 0), or none printed: none carried. */
+	st = parse("dd 7/7 [1] 2.5: cycles: \n\tffffffff81500000 memcpy+0x2d ([kernel.kallsyms])\n"
+		   " ABI:0 \n",
+		   &g);
+	assert_int_equal(st.malformed, 0);
+	assert_int_equal(g.regs_abi, 0);
+	assert_int_equal(g.regs_have, 0);
+	st = parse("dd 7/7 [1] 2.5: cycles: \n\tffffffff81500000 memcpy+0x2d ([kernel.kallsyms])\n",
+		   &g);
+	assert_int_equal(g.regs_abi, -1);
+	assert_int_equal(g.regs_have, 0);
+	/* A broken dump is malformed and leaves the sample without registers, not some. */
+	st = parse("dd 7/7 [1] 2.5: cycles: \n\tffffffff81500000 memcpy+0x2d ([kernel.kallsyms])\n"
+		   " ABI:2 cx:0xbb8 di:12 \n",
+		   &g);
+	assert_int_equal(st.samples, 1);
+	assert_int_equal(st.malformed, 1);
+	assert_int_equal(g.regs_have, 0);
+	/* Registers outside a sample are malformed; a 2-digit hex COMM is still a COMM. */
+	st = parse(" ABI:2 cx:0x1\n", &g);
+	assert_int_equal(st.samples, 0);
+	assert_int_equal(st.malformed, 1);
+}
+
 static void test_attribution(void **state)
 {
 	struct sample_frame fr[3] = {
@@ -177,9 +273,8 @@ static void test_attribution(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_header_forms),
-		cmocka_unit_test(test_frames),
-		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_header_forms), cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_malformed),    cmocka_unit_test(test_iregs),
 		cmocka_unit_test(test_attribution),
 	};
 

@@ -2,6 +2,7 @@
 /* import_perf.c: perf record -g samples, through perf script, charged to copy-family sites */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "lib/counter_map.h"
 #include "lib/log.h"
 #include "sites/copy_family.h"
+#include "sites/len_rules.h"
 #include "import_perf.h"
 #include "perf_script.h"
 #include "profile.h"
@@ -21,44 +23,67 @@ struct perf_importer {
 	struct sample_agg *agg;
 	struct ksyms *ks; /* this machine's, to recognise inline copies; NULL: off */
 	struct ktext *kt;
+	struct len_rules *lr; /* rules from kt, shared with record --sample */
 	bool text_tried;
 	struct counter_map reps; /* "ip" -> 1 + (width << 1 | movs), or 1 for none */
 	struct sample_frame *frames;
 	size_t cap;
 	uint64_t total, idle, other_kernel;
+	struct import_perf_lengths len;
 	double t_first, t_last;
 	char *event;
 	int err;
 };
 
-/* The instruction at a kernel leaf, read from this machine if perf's symbol agrees. */
-static int rep_at(struct perf_importer *im, const struct perf_frame *f, bool *movs)
+/* Was the kernel leaf @f recorded on this machine's kernel (perf's symbol agrees)? */
+static bool this_kernel(struct perf_importer *im, const struct perf_frame *f)
 {
 	uint64_t off, size;
 	const struct ksym *s;
+
+	if (!im->ks || !f->kernel || !f->sym)
+		return false;
+	s = ksyms_at(im->ks, f->ip, &off, &size);
+	if (s && off == f->off) {
+		const struct ksym *names[16];
+		size_t n = ksyms_aliases(im->ks, s, names, 16), i;
+
+		/* perf may name another alias of the address (__pi_memset for memset). */
+		for (i = 0; i < n; i++)
+			if (!strcmp(names[i]->name, f->sym))
+				return true;
+	}
+	im->other_kernel++; /* recorded on another kernel or boot */
+	return false;
+}
+
+/* This machine's kernel text and its length rules, opened on first use; NULL without. */
+static struct ktext *kernel_text(struct perf_importer *im)
+{
+	if (!im->text_tried) {
+		im->text_tried = true;
+		im->kt = ktext_open(im->ks, geteuid() == 0);
+		p_debug("kernel text for inline copies and lengths: %s",
+			im->kt ? ktext_source(im->kt) : "none");
+		if (im->kt && !(im->lr = len_rules_new(ktext_provider(im->kt))))
+			im->err = -ENOMEM;
+	}
+	return im->kt;
+}
+
+/* The instruction at a kernel leaf of this kernel: a rep movs/stos's width, or 0. */
+static int rep_at(struct perf_importer *im, const struct perf_frame *f, bool *movs)
+{
 	struct counter_map_ent *e;
 	uint8_t insn[16];
 	char key[24];
 	int width = 0;
 
-	if (!im->ks || !f->kernel || !f->sym)
-		return 0;
-	s = ksyms_at(im->ks, f->ip, &off, &size);
-	if (!s || strcmp(s->name, f->sym) || off != f->off) {
-		im->other_kernel++; /* recorded on another kernel or boot */
-		return 0;
-	}
 	snprintf(key, sizeof(key), "%llx", (unsigned long long)f->ip);
 	e = counter_map_get(&im->reps, key);
 	if (e && e->value)
 		goto done;
-	if (!im->text_tried) {
-		im->text_tried = true;
-		im->kt = ktext_open(im->ks, geteuid() == 0);
-		p_debug("kernel text for inline copies: %s",
-			im->kt ? ktext_source(im->kt) : "none");
-	}
-	if (im->kt && !ktext_read(im->kt, f->ip, insn, sizeof(insn)) &&
+	if (kernel_text(im) && !ktext_read(im->kt, f->ip, insn, sizeof(insn)) &&
 	    flow_is_rep_string(insn, sizeof(insn), f->ip, &width, movs))
 		width = width << 1 | *movs;
 	else
@@ -71,12 +96,43 @@ done:
 	return (int)((e->value - 1) >> 1);
 }
 
+/*
+ * The sample's length, by the rules record --sample uses (len_rules.h), from its interrupt
+ * registers and this machine's kernel text; counts why it stays unknown.
+ */
+static int sample_len(struct perf_importer *im, const struct perf_sample *s,
+		      const struct sample_attr *at, bool here, uint64_t *len)
+{
+	struct import_perf_lengths *l = &im->len;
+	uint16_t missing;
+	int q, rule;
+
+	*len = 0;
+	if (s->regs_abi < 0 || !s->regs_have) { /* none printed, or "ABI:0": none recorded */
+		l->no_regs++;
+		return LEN_UNKNOWN;
+	}
+	if (!here || !kernel_text(im) || !im->lr) {
+		l->no_text++;
+		return LEN_UNKNOWN;
+	}
+	q = len_rules_recover(im->lr, at->conv, s->frames[0].ip, s->nr > 1 ? s->frames[1].ip : 0,
+			      s->regs, s->regs_have, len, &rule, &missing);
+	if (missing) {
+		l->missing_samples++;
+		l->missing |= missing;
+	}
+	l->quality[q]++;
+	return q;
+}
+
 static int on_sample(void *ctx, const struct perf_sample *s)
 {
 	struct perf_importer *im = ctx;
 	struct sample_attr at;
-	bool movs = false;
-	int width = 0;
+	bool movs = false, here;
+	int width = 0, q;
+	uint64_t len;
 	size_t i;
 
 	im->total++;
@@ -104,13 +160,14 @@ static int on_sample(void *ctx, const struct perf_sample *s)
 		im->frames[i] =
 			(struct sample_frame){ s->frames[i].sym, s->frames[i].off, s->frames[i].dso,
 					       s->frames[i].inlined, !s->frames[i].kernel };
+	here = this_kernel(im, &s->frames[0]);
 	if (!sample_attribute(im->frames, s->nr, 0, false, &at)) {
-		width = rep_at(im, &s->frames[0], &movs);
+		width = here ? rep_at(im, &s->frames[0], &movs) : 0;
 		if (!width || !sample_attribute(im->frames, s->nr, width, movs, &at))
-			return 0;
+			return im->err;
 	}
-	/* perf script has no registers: the length stays unknown. */
-	return sample_agg_add(im->agg, &at, im->frames, s->nr, LEN_UNKNOWN, 0, 1);
+	q = sample_len(im, s, &at, here, &len);
+	return im->err ?: sample_agg_add(im->agg, &at, im->frames, s->nr, q, len, 1);
 }
 
 static bool perf_in_path(void)
@@ -171,37 +228,46 @@ static bool all_have(char *const *types, size_t n, const char *flag)
 
 /*
  * The -F fields to ask perf script for: PERF_SCRIPT_FIELDS less those the file's events do not
- * record (plain `perf record -g -- CMD` has no CPU; perf script refuses a field it lacks).
- * The full list if perf evlist cannot tell.
+ * record (plain `perf record -g -- CMD` has no CPU; perf script refuses a field it lacks), and
+ * iregs when every sampling event recorded interrupt registers (perf record --intr-regs; the
+ * dummy event perf adds never does). The full list without iregs if perf evlist cannot tell.
  */
-static void perf_fields(const char *input, char *out, size_t len)
+static void perf_fields(const char *input, char *out, size_t len, bool *iregs)
 {
 	char *argv[] = { "perf", "evlist", "-v", "-i", (char *)input, NULL };
 	char *line = NULL, *types[64];
-	size_t cap = 0, n = 0;
+	size_t cap = 0, n = 0, regs = 0, sampling = 0;
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC), status;
 	pid_t pid;
 	FILE *f;
 
+	*iregs = false;
 	snprintf(out, len, "%s", PERF_SCRIPT_FIELDS);
 	f = devnull >= 0 ? spawn_perf(argv, devnull, &pid) : NULL;
 	while (f && getline(&line, &cap, f) > 0) {
 		const char *t = strstr(line, "sample_type: ");
 
-		if (t && n < sizeof(types) / sizeof(*types))
-			types[n++] = strndup(t + 13, strcspn(t + 13, ", \n"));
+		if (!t || n >= sizeof(types) / sizeof(*types))
+			continue;
+		if (!(types[n] = strndup(t + 13, strcspn(t + 13, ", \n"))))
+			continue;
+		if (strncmp(line, "dummy:", 6)) {
+			sampling++;
+			regs += all_have(&types[n], 1, "REGS_INTR");
+		}
+		n++;
 	}
 	if (f) {
 		fclose(f);
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
-		if (n && WIFEXITED(status) && !WEXITSTATUS(status))
-			snprintf(out, len, "comm%s%s,event%s",
+		if (n && WIFEXITED(status) && !WEXITSTATUS(status)) {
+			*iregs = sampling && regs == sampling;
+			snprintf(out, len, "comm%s%s,event%s,ip,sym,symoff,dso%s",
 				 all_have(types, n, "TID") ? ",pid,tid" : "",
 				 all_have(types, n, "CPU") ? ",cpu" : "",
-				 all_have(types, n, "TIME") ? ",time" : "");
-		if (n && WIFEXITED(status) && !WEXITSTATUS(status))
-			snprintf(out + strlen(out), len - strlen(out), ",ip,sym,symoff,dso");
+				 all_have(types, n, "TIME") ? ",time" : "", *iregs ? ",iregs" : "");
+		}
 	}
 	while (n)
 		free(types[--n]);
@@ -211,9 +277,9 @@ static void perf_fields(const char *input, char *out, size_t len)
 }
 
 /* Starts `perf script` on @input; its stdout is returned, its stderr goes to @err_fd. */
-static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
+static FILE *run_perf(const char *input, int err_fd, pid_t *pid, bool *iregs)
 {
-	char fields[128];
+	char fields[160];
 	char *argv[] = { "perf", "script", "--header", "-F", fields, "-i", (char *)input, NULL };
 
 	if (!perf_in_path()) {
@@ -226,7 +292,7 @@ static FILE *run_perf(const char *input, int err_fd, pid_t *pid)
 		p_err("cannot read %s: %s", input, strerror(errno));
 		return NULL;
 	}
-	perf_fields(input, fields, sizeof(fields));
+	perf_fields(input, fields, sizeof(fields), iregs);
 	p_debug("perf script -F %s -i %s", fields, input);
 	return spawn_perf(argv, err_fd, pid);
 }
@@ -256,6 +322,66 @@ static int perf_status(pid_t pid, FILE *errf, const char *input)
 	return -EIO;
 }
 
+/* Appends "; " and a formatted reason to *@note. */
+static void note_add(char **note, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(char **note, const char *fmt, ...)
+{
+	char *part, *all;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&part, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (!*note) {
+		*note = part;
+		return;
+	}
+	if (asprintf(&all, "%s; %s", *note, part) >= 0) {
+		free(*note);
+		*note = all;
+	}
+	free(part);
+}
+
+/* Why copy samples have no length, and what to do; NULL when none lacks one for a reason. */
+static char *lengths_note(const struct import_perf_lengths *l, uint64_t copy)
+{
+	char *note = NULL, regs[96] = "";
+	int i;
+
+	if (l->no_regs == copy && copy)
+		note_add(&note,
+			 "lengths unknown: the perf data has no interrupt registers; record with "
+			 "perf record -g --intr-regs=" PERF_SCRIPT_IREGS
+			 " and import the perf.data (or perf script -F " PERF_SCRIPT_FIELDS
+			 ",iregs)");
+	else if (l->no_regs)
+		note_add(&note,
+			 "%llu copy sample(s) without interrupt registers have no length (perf "
+			 "record --intr-regs=" PERF_SCRIPT_IREGS " records them)",
+			 (unsigned long long)l->no_regs);
+	for (i = 0; i < FLOW_NR_GPRS; i++)
+		if (l->missing & (1u << i))
+			snprintf(regs + strlen(regs), sizeof(regs) - strlen(regs), "%s%s",
+				 *regs ? "," : "", perf_script_reg_name(i));
+	if (l->missing_samples)
+		note_add(&note,
+			 "%llu copy sample(s) have no length: their rule reads %s, which the data "
+			 "lacks; record with perf record -g --intr-regs=" PERF_SCRIPT_IREGS,
+			 (unsigned long long)l->missing_samples, regs);
+	if (l->no_text)
+		note_add(&note,
+			 "%llu copy sample(s) have registers but no length: the rules read the "
+			 "kernel code they ran, and this machine's is not it (another kernel or "
+			 "boot) or was not read (--no-kernel-text, no root); import where they "
+			 "were recorded",
+			 (unsigned long long)l->no_text);
+	return note;
+}
+
 static void fill_meta(struct profile *p, struct perf_importer *im, const struct perf_header *h,
 		      const struct perf_script_stats *st)
 {
@@ -274,6 +400,7 @@ static void fill_meta(struct profile *p, struct perf_importer *im, const struct 
 	m->total = im->total;
 	m->idle = im->idle;
 	m->malformed = st->malformed;
+	m->lengths_note = lengths_note(&im->len, sample_agg_samples(im->agg));
 	p->sample = m;
 }
 
@@ -294,7 +421,7 @@ static int import(const struct import_perf_args *a, struct perf_importer *im, st
 		}
 	} else {
 		errf = tmpfile();
-		if (!errf || !(in = run_perf(a->input, fileno(errf), &pid))) {
+		if (!errf || !(in = run_perf(a->input, fileno(errf), &pid, &im->len.iregs_asked))) {
 			if (errf)
 				fclose(errf);
 			return -ENOENT;
@@ -340,6 +467,7 @@ int import_perf_run(const struct import_perf_args *a, struct profile *p,
 	if (!a->no_text && !access("/proc/kallsyms", R_OK)) {
 		im.ks = ksyms_load(NULL);
 		if (im.ks && im.ks->restricted) {
+			len_rules_free(im.lr);
 			ksyms_free(im.ks);
 			im.ks = NULL;
 		}
@@ -350,10 +478,12 @@ int import_perf_run(const struct import_perf_args *a, struct profile *p,
 	st->total = im.total;
 	st->copy = sample_agg_samples(im.agg);
 	st->other_kernel = im.other_kernel;
+	st->len = im.len;
 out:
 	sample_agg_free(im.agg);
 	counter_map_free(&im.reps);
 	ktext_close(im.kt);
+	len_rules_free(im.lr);
 	ksyms_free(im.ks);
 	free(im.frames);
 	free(im.event);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "perf_script.h"
 
 #define KERNEL_HALF 0xffff800000000000ULL
@@ -62,6 +63,9 @@ static void sample_reset(struct cur *c)
 	free((char *)c->s.event);
 	c->s.comm = c->s.event = NULL;
 	c->s.nr = 0;
+	c->s.regs_abi = -1;
+	c->s.regs_have = 0;
+	memset(c->s.regs, 0, sizeof(c->s.regs));
 	c->open = false;
 }
 
@@ -142,6 +146,67 @@ static int add_frame(struct cur *c, const char *p)
 	return 0;
 }
 
+/* perf's x86 register names, in FLOW_* order. */
+static const char *const reg_names[FLOW_NR_GPRS] = {
+	"ax", "bx", "cx",  "dx",  "si",	 "di",	"bp",  "sp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+};
+
+/* Does @p start a register dump: "ABI:" and a number? */
+static bool is_regs(const char *p)
+{
+	return !strncmp(p, "ABI:", 4) && isdigit((unsigned char)p[4]);
+}
+
+/*
+ * "ABI:2    AX:0x0    BX:0xffff888109058300 ..." (-F iregs). The first dump of a sample
+ * counts; a later one (uregs) is ignored. -EINVAL if a token is not NAME:0xHEX: the sample
+ * then keeps no registers rather than some of them.
+ */
+static int parse_regs(struct cur *c, const char *p)
+{
+	struct perf_sample *s = &c->s;
+	uint64_t regs[FLOW_NR_GPRS] = { 0 };
+	uint16_t have = 0;
+	unsigned long abi;
+	char *e;
+
+	if (s->regs_abi >= 0)
+		return 0;
+	abi = strtoul(p + 4, &e, 10);
+	if (*e && !isspace((unsigned char)*e))
+		return -EINVAL;
+	s->regs_abi = abi > 1000 ? 1000 : (int)abi;
+	for (p = e; *p;) {
+		size_t n, name;
+		uint64_t v;
+		int i;
+
+		p += strspn(p, " \t");
+		n = strcspn(p, " \t");
+		if (!n)
+			break;
+		name = strcspn(p, ":");
+		if (name >= n || !name || strncmp(p + name, ":0x", 3) ||
+		    !isxdigit((unsigned char)p[name + 3]))
+			return -EINVAL;
+		v = strtoull(p + name + 3, &e, 16);
+		if (e != p + n)
+			return -EINVAL;
+		for (i = 0; i < FLOW_NR_GPRS; i++)
+			if (strlen(reg_names[i]) == name && !strncasecmp(p, reg_names[i], name)) {
+				regs[i] = v;
+				have |= (uint16_t)(1u << i);
+			}
+		p += n;
+	}
+	if (s->regs_abi != 2) /* 0: none recorded; 1: 32-bit, other names and widths */
+		return 0;
+	memcpy(s->regs, regs, sizeof(regs));
+	s->regs_have = have;
+	return 0;
+}
+
 static bool has_control(const char *s, size_t n)
 {
 	size_t i;
@@ -156,12 +221,20 @@ static bool has_control(const char *s, size_t n)
  * "COMM PID/TID [CPU] TIME: [PERIOD] EVENT: [ADDR SYM (DSO)]"; COMM may hold spaces, so it
  * ends at the first PID[/TID] token followed by [CPU] or TIME:. Returns -EINVAL if it is not one.
  */
-static int parse_header(struct cur *c, char *line)
+static int parse_header(struct cur *c, char *line, bool *bad_regs)
 {
-	char *tok[64], *save, *p;
+	char *tok[64], *save, *p, *regs = NULL;
 	size_t n = 0, i, j, comm_len;
-	char *copy = strdup(line);
+	char *copy;
 
+	/* Without a call chain, -F iregs goes on the sample line itself: " ABI:2 AX:0x..". */
+	for (p = strstr(line, " ABI:"); p; p = strstr(p + 1, " ABI:"))
+		if (is_regs(p + 1)) {
+			regs = p + 1;
+			*p = 0;
+			break;
+		}
+	copy = strdup(line);
 	if (!copy)
 		return -ENOMEM;
 	for (p = strtok_r(copy, " \t", &save); p && n < 64; p = strtok_r(NULL, " \t", &save))
@@ -177,10 +250,8 @@ static int parse_header(struct cur *c, char *line)
 		if (i + 1 == n || tok[i + 1][0] == '[' || strchr(tok[i + 1], ':'))
 			break;
 	}
-	if (i >= n) {
-		free(copy);
-		return -EINVAL;
-	}
+	if (i >= n)
+		goto not_sample;
 	c->s.pid = c->s.tid = atoi(tok[i]);
 	if (strchr(tok[i], '/'))
 		c->s.tid = atoi(strchr(tok[i], '/') + 1);
@@ -197,19 +268,25 @@ static int parse_header(struct cur *c, char *line)
 		j++; /* period */
 	/* Every format perf script prints a sample in names the event; text that does not is no sample. */
 	if (j >= n || tok[j][strlen(tok[j]) - 1] != ':' || has_control(line, comm_len)) {
-		free(copy);
 		free((char *)c->s.comm);
 		c->s.comm = NULL;
-		return -EINVAL;
+		goto not_sample;
 	}
 	tok[j][strcspn(tok[j], ":")] = 0;
 	c->s.event = strdup(tok[j++]);
 	c->open = true;
+	if (regs && parse_regs(c, regs) == -EINVAL)
+		*bad_regs = true;
 	/* Without a call chain, the one frame follows on the same line; an odd one is dropped. */
 	if (j < n && isxdigit((unsigned char)tok[j][0]))
 		(void)add_frame(c, line + (tok[j] - copy));
 	free(copy);
 	return 0;
+not_sample:
+	free(copy);
+	if (regs)
+		regs[-1] = ' '; /* the line as it was, for a frame or the message */
+	return -EINVAL;
 }
 
 static int header_comment(const char *line, struct perf_header *h)
@@ -281,10 +358,35 @@ static void bad_line(struct perf_script_stats *st, const char *line)
 			*p = '?';
 }
 
+/*
+ * Without a call chain perf script pads COMM on the sample line ("          dd 16298/16298
+ * [000] ..."). An indented line that parses as a sample line is one; this is tried before a
+ * frame, as "dd" is a hex address too. Returns true if @p was one: *@ret is then what
+ * flushing the previous sample returned, or -ENOMEM.
+ */
+static bool indented_header(struct cur *c, char *p, perf_sample_fn fn, void *ctx,
+			    struct perf_script_stats *st, bool *bad_regs, int *ret)
+{
+	struct cur t = { .s = { .pid = -1, .tid = -1, .cpu = -1, .time = -1, .regs_abi = -1 } };
+	int err = parse_header(&t, p, bad_regs);
+
+	if (err) {
+		sample_reset(&t);
+		free(t.s.frames);
+		*ret = err == -EINVAL ? 0 : err;
+		return err != -EINVAL;
+	}
+	*ret = flush(c, fn, ctx, st);
+	free(c->s.frames);
+	*c = t;
+	return true;
+}
+
 int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header *hdr,
 		      struct perf_script_stats *st)
 {
-	struct cur c = { .s = { .pid = -1, .tid = -1, .cpu = -1, .time = -1 } };
+	struct cur c = { .s = { .pid = -1, .tid = -1, .cpu = -1, .time = -1, .regs_abi = -1 } };
+	bool bad_regs;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
@@ -303,11 +405,18 @@ int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header 
 		} else if (line[0] == '#') {
 			ret = header_comment(line, hdr);
 		} else if (isspace((unsigned char)line[0])) {
-			const char *p = line + strspn(line, " \t");
+			char *p = line + strspn(line, " \t");
 
+			bad_regs = false;
 			if (!*p)
 				ret = flush(&c, fn, ctx, st);
-			else if (!c.open || (err = add_frame(&c, p)) == -EINVAL)
+			else if (c.open && is_regs(p)) {
+				if (parse_regs(&c, p) == -EINVAL)
+					bad_line(st, line);
+			} else if (indented_header(&c, p, fn, ctx, st, &bad_regs, &ret)) {
+				if (bad_regs)
+					bad_line(st, line);
+			} else if (!c.open || (err = add_frame(&c, p)) == -EINVAL)
 				bad_line(st, line);
 			else if (err)
 				ret = err;
@@ -316,10 +425,11 @@ int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header 
 				break;
 			c.s.pid = c.s.tid = c.s.cpu = -1;
 			c.s.time = -1;
-			err = parse_header(&c, line);
-			if (err == -EINVAL)
+			bad_regs = false;
+			err = parse_header(&c, line, &bad_regs);
+			if (err == -EINVAL || bad_regs)
 				bad_line(st, line);
-			else
+			if (err != -EINVAL)
 				ret = err;
 		}
 	}
@@ -340,4 +450,9 @@ void perf_header_free(struct perf_header *h)
 	free(h->cpu_desc);
 	free(h->cmdline);
 	memset(h, 0, sizeof(*h));
+}
+
+const char *perf_script_reg_name(int reg)
+{
+	return reg >= 0 && reg < FLOW_NR_GPRS ? reg_names[reg] : "?";
 }

@@ -7,9 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "kernel/insn_flow.h"
 
 /* The fields copyprof asks perf script for (import-perf runs it with these). */
 #define PERF_SCRIPT_FIELDS "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso"
+/* ... and iregs where the data has them: the registers to record for lengths. */
+#define PERF_SCRIPT_IREGS "ax,bx,cx,dx,si,di,bp,sp,r8,r9,r10,r11,r12,r13,r14,r15"
 
 struct perf_frame {
 	uint64_t ip;
@@ -27,6 +30,14 @@ struct perf_sample {
 	const char *event;	   /* without perf's modifiers (":ppp"); NULL when absent */
 	struct perf_frame *frames; /* leaf first */
 	size_t nr;
+	/*
+	 * Interrupt registers (-F iregs: " ABI:2 AX:0x.. BX:0x.." after the sample) in FLOW_*
+	 * order: rax rbx rcx rdx rsi rdi rbp rsp r8 .. r15. Only the first such line counts
+	 * (perf prints uregs after iregs); other registers (IP, FLAGS ...) are ignored.
+	 */
+	int regs_abi;	    /* perf's regs ABI (2: x86-64); -1 when the sample printed none */
+	uint16_t regs_have; /* the registers it carried, bit i for regs[i]; 0 unless ABI 2 */
+	uint64_t regs[FLOW_NR_GPRS];
 };
 
 /* What the header comments (perf script --header) say about the recording machine. */
@@ -51,5 +62,7 @@ typedef int (*perf_sample_fn)(void *ctx, const struct perf_sample *s);
 int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header *hdr,
 		      struct perf_script_stats *st);
 void perf_header_free(struct perf_header *h);
+/* perf's name of register @reg (FLOW_* order): "ax" .. "r15"; "?" out of range. */
+const char *perf_script_reg_name(int reg);
 
 #endif

@@ -31,6 +31,7 @@ void sample_meta_free(struct sample_meta *sm)
 		return;
 	free(sm->event);
 	free(sm->fallback);
+	free(sm->lengths_note);
 	free(sm->scope);
 	free(sm);
 }
@@ -82,6 +83,9 @@ void sample_meta_to_json(const struct sample_meta *sm, json_object *meta)
 	if (sm->fallback)
 		json_object_object_add(meta, "sample_fallback",
 				       json_object_new_string(sm->fallback));
+	if (sm->lengths_note)
+		json_object_object_add(meta, "sample_lengths_note",
+				       json_object_new_string(sm->lengths_note));
 	if (sm->scope) {
 		json_object_object_add(meta, "sample_scope", json_object_new_string(sm->scope));
 		json_object_object_add(meta, "outside_scope_samples",
@@ -154,6 +158,7 @@ struct sample_meta *sample_meta_from_json(json_object *meta)
 	sm->malformed = jsonr_u64_or(meta, "malformed_lines", 0);
 	sm->fallback = jsonr_str(meta, "sample_fallback");
 	sm->scope = jsonr_str(meta, "sample_scope");
+	sm->lengths_note = jsonr_str(meta, "sample_lengths_note");
 	sm->outside = jsonr_u64_or(meta, "outside_scope_samples", 0);
 	return sm;
 }

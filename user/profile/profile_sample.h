@@ -32,6 +32,7 @@ struct sample_meta {
 	char *fallback;	    /* why probes became sampling (record -p on a kernel without them) */
 	char *scope;	    /* which stacks were kept ("stacks through FUNC, ..."); NULL: all */
 	uint64_t outside;   /* copy samples left out by the scope */
+	char *lengths_note; /* import-perf: why copy samples lack lengths, what to do; NULL */
 };
 
 void sample_site_info_free(struct sample_site_info *si);

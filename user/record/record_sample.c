@@ -15,8 +15,8 @@
 #include "record_dispatch.h"
 #include "record_sample.h"
 #include "profile/sample_agg.h"
+#include "sites/len_rules.h"
 #include "sample_session.h"
-#include "lib/counter_map.h"
 
 #define CGROUP2_MAGIC 0x63677270
 #define STACKMAP_IDS 16384 /* ids stay below the stack map's size */
@@ -34,12 +34,10 @@ struct sample_recorder {
 	struct sample_opts o; /* the session's filters, event and ranges */
 	struct sample_session *ss;
 	struct ksyms *ks;
-	struct ktext *kt; /* NULL: no kernel text, so no length rules */
+	struct ktext *kt;     /* NULL: no kernel text, so no length rules */
+	struct len_rules *lr; /* the rules worked out from kt; NULL without it */
 	struct sample_agg *agg;
 	struct sym_stack *stacks[STACKMAP_IDS];
-	struct counter_map rule_index; /* "ip:ret" -> position + 1 in rules */
-	struct len_recovery_rule *rules;
-	size_t nr_rules, cap_rules;
 	uint64_t by_rule[LR_NR], not_copy, outside;
 	int err;
 	/* record -i: this interval's copy samples and recovered lengths */
@@ -85,36 +83,6 @@ static struct sym_stack *stack_of(struct sample_recorder *r, int32_t id)
 	return st;
 }
 
-/* The rule for (ip, return address), worked out once from the code. */
-static const struct len_recovery_rule *
-rule_for(struct sample_recorder *r, const struct sample_attr *at, uint64_t ip, uint64_t ret)
-{
-	struct counter_map_ent *e;
-	char key[48];
-
-	if (!r->kt)
-		return NULL;
-	snprintf(key, sizeof(key), "%llx:%llx", (unsigned long long)ip, (unsigned long long)ret);
-	e = counter_map_get(&r->rule_index, key);
-	if (!e)
-		return NULL;
-	if (!e->value) {
-		if (r->nr_rules == r->cap_rules) {
-			size_t cap = r->cap_rules ? r->cap_rules * 2 : 256;
-			struct len_recovery_rule *n = realloc(r->rules, cap * sizeof(*n));
-
-			if (!n)
-				return NULL;
-			r->rules = n;
-			r->cap_rules = cap;
-		}
-		len_recovery_analyse(ktext_provider(r->kt), at->conv, ip, ret,
-				     &r->rules[r->nr_rules]);
-		e->value = ++r->nr_rules;
-	}
-	return &r->rules[e->value - 1];
-}
-
 /* With a scope (-p PRESET sampled instead), a stack must go through one of its functions. */
 static bool in_scope(const struct record_sample_args *a, const struct sample_frame *frames,
 		     size_t nr)
@@ -134,9 +102,8 @@ static int add_sample(struct sample_recorder *r, const struct sample_frame *fram
 		      const uint64_t *ips, const uint8_t *insn, const uint64_t *gprs,
 		      uint64_t weight)
 {
-	const struct len_recovery_rule *rule;
 	struct sample_attr at;
-	int width = 0, q = LEN_UNKNOWN;
+	int width = 0, q, rule;
 	uint64_t len = 0;
 	bool movs = false;
 
@@ -150,11 +117,9 @@ static int add_sample(struct sample_recorder *r, const struct sample_frame *fram
 		r->outside += weight;
 		return 0;
 	}
-	if (gprs && (rule = rule_for(r, &at, ips[0], nr > 1 ? ips[1] : 0))) {
-		q = len_recovery_apply(rule, gprs, &len);
-		if (q != LEN_UNKNOWN)
-			r->by_rule[rule->id] += weight;
-	}
+	q = len_rules_recover(r->lr, at.conv, ips[0], nr > 1 ? ips[1] : 0, gprs, LEN_RULES_ALL_REGS,
+			      &len, &rule, NULL);
+	r->by_rule[rule] += weight;
 	r->iv_quality[q] += weight;
 	if (q != LEN_UNKNOWN) {
 		r->iv[cp_bucket_of(len)].count += weight;
@@ -311,6 +276,8 @@ static int sample_prepare(void *rec, struct profile *p)
 		       "why)");
 	else
 		p_debug("kernel text from %s", ktext_source(r->kt));
+	if (r->kt && !(r->lr = len_rules_new(ktext_provider(r->kt))))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -469,8 +436,7 @@ static void sample_close(void *rec)
 	sample_agg_free(r->agg);
 	for (i = 0; i < STACKMAP_IDS; i++)
 		free(r->stacks[i]);
-	counter_map_free(&r->rule_index);
-	free(r->rules);
+	len_rules_free(r->lr);
 	ksyms_free(r->ks);
 	free((void *)r->o.ranges);
 }

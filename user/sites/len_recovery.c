@@ -302,3 +302,17 @@ int len_recovery_apply(const struct len_recovery_rule *r, const uint64_t *gprs, 
 	*len = v;
 	return r->quality;
 }
+
+uint16_t len_recovery_regs(const struct len_recovery_rule *r)
+{
+	uint16_t m = 0;
+
+	if (r->quality == LEN_UNKNOWN || r->a < 0)
+		return 0;
+	m |= (uint16_t)(1u << r->a);
+	if (r->b >= 0)
+		m |= (uint16_t)(1u << r->b | 1u << r->c);
+	if (r->floor >= 0)
+		m |= (uint16_t)(1u << r->floor);
+	return m;
+}

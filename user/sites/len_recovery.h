@@ -51,6 +51,8 @@ void len_recovery_analyse(const struct flow_source *t, const struct len_recovery
 			  uint64_t ip, uint64_t ret, struct len_recovery_rule *out);
 /* Applies @r to the registers (FLOW_* order); returns the quality achieved and sets *@len. */
 int len_recovery_apply(const struct len_recovery_rule *r, const uint64_t *gprs, uint64_t *len);
+/* The registers (FLOW_* bits) len_recovery_apply() reads for @r; 0 for an unknown rule. */
+uint16_t len_recovery_regs(const struct len_recovery_rule *r);
 
 const char *len_recovery_rule_name(int id);
 const char *len_quality_name(int q);

@@ -18,6 +18,7 @@
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
 #include "kernel/feature.h"
+#include "kernel/uprobe_multi.h"
 #include "lib/log.h"
 #include "lib/monotime.h"
 #include "web_config.h"
@@ -256,6 +257,22 @@ out:
 	pthread_mutex_unlock(&t->lock);
 }
 
+/*
+ * Whether re-plans will want CAP_SYS_ADMIN: a perf-event uprobe does (a kernel without
+ * uprobe_multi links), and so may a kprobe or a breakpoint (a plan can add kernel sites).
+ */
+static bool needs_sys_admin(const struct agent *ag)
+{
+	size_t i;
+
+	if (!uprobe_multi_supported() || record_plan_wanted(&ag->a->plan))
+		return true;
+	for (i = 0; i < ag->t.nr; i++)
+		if (ag->t.v[i].ps.mech != MECH_UPROBE)
+			return true;
+	return false;
+}
+
 static int check_listen(const struct agent_args *a, const struct web_config *web)
 {
 	struct sockaddr_storage ss;
@@ -347,7 +364,7 @@ int agent_run(struct agent_args *a)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
 	if (!a->keep_privileges)
-		agent_privs_drop();
+		agent_privs_drop(needs_sys_admin(&ag));
 	ag.http = agent_http_start(a->listen, a->web_config ? &web : NULL, on_route, &ag);
 	if (!ag.http)
 		goto out;

@@ -50,14 +50,16 @@ static const struct argp_option options[] = {
 	  "exporter-toolkit web.config.yml shape" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", 0,
 	  "Budget: BPF run time plus the agent's CPU time, in percent of one CPU (default 1; 0: "
-	  "none). Over it, the hottest site is detached, logged and shown in /metrics" },
+	  "none). Over it, the hottest site moves to sampling of its function (uprobes) or is "
+	  "detached, logged and shown in /metrics" },
 	{ "replan", OPT_REPLAN, "SECONDS", 0,
 	  "Re-plan every SECONDS (default 60; 0: only on SIGHUP): modules loaded later, sites "
 	  "that failed" },
 	{ "host", OPT_HOST, "NAME", 0, "The host label (default: the host name)" },
 	{ "keep-privileges", OPT_KEEP_PRIVS, NULL, 0,
-	  "Keep every capability after attaching (default: keep only CAP_BPF, CAP_PERFMON, "
-	  "CAP_SYSLOG and CAP_SYS_ADMIN, which re-plans need)" },
+	  "Keep every capability after attaching (default: keep only CAP_BPF, CAP_PERFMON and "
+	  "CAP_SYSLOG, and CAP_SYS_ADMIN where re-plans may attach kernel sites or "
+	  "perf-event uprobes: docs/fleet.md#privileges)" },
 	{},
 };
 

@@ -111,6 +111,8 @@ int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char 
 		fd = uprobe_multi_attach(bpf_program__fd(hs->skel->progs.cp_uprobe_multi), path,
 					 file_offset, id);
 		if (fd >= 0) {
+			p_debug("uprobe at %s+0x%llx: a uprobe_multi link", path,
+				(unsigned long long)file_offset);
 			hs->umulti[id] = fd;
 			return 0;
 		}

@@ -205,6 +205,16 @@ int cp_uprobe(struct pt_regs *ctx)
 	return count_copy(ctx, ctx, false);
 }
 
+/*
+ * The same as a uprobe_multi link (Linux 6.6+; hist_session.c sets the attach type, which
+ * libbpf 1.1 has no section name for): attaching it needs no CAP_SYS_ADMIN.
+ */
+SEC("kprobe")
+int cp_uprobe_multi(struct pt_regs *ctx)
+{
+	return count_copy(ctx, ctx, false);
+}
+
 SEC("kprobe")
 int cp_kprobe(struct pt_regs *ctx)
 {

@@ -3,6 +3,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 #include "cp_shared.h"
 #include "task_filter.h"
 #include "sample.h"
@@ -13,6 +14,23 @@ const volatile __u32 targ_nr_ranges = 0;
 const volatile bool targ_inline_reps = true;
 /* Off under lockdown=confidentiality, which refuses programs that read kernel memory. */
 const volatile bool targ_read_text = true;
+
+/* Sample the user functions in funcs (bpf_find_vma, 5.17+): off unless the agent asks. */
+const volatile bool targ_user_funcs = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, SAMPLE_MAX_FUNCS);
+	__type(key, __u32);
+	__type(value, struct sample_func);
+} funcs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SAMPLE_MAX_FUNCS);
+	__type(key, __u32);
+	__type(value, __u64);
+} func_counts SEC(".maps");
 
 /* Sorted by start, non-overlapping; user space sizes and fills it before attaching. */
 struct {
@@ -91,6 +109,37 @@ static __always_inline __u32 range_kind(__u64 ip)
 	return r && ip < r->end ? r->kind : 0;
 }
 
+/* The user function (in funcs) whose file holds @data's IP in @vma: counted in func_counts. */
+static long count_func(struct task_struct *task, struct vm_area_struct *vma, void *data)
+{
+	__u64 ip = *(__u64 *)data, ino, off;
+	struct sample_func *f;
+	struct file *file;
+	__u32 i, dev;
+	__u64 *cnt;
+
+	file = BPF_CORE_READ(vma, vm_file);
+	if (!file)
+		return 0;
+	ino = BPF_CORE_READ(file, f_inode, i_ino);
+	dev = BPF_CORE_READ(file, f_inode, i_sb, s_dev);
+	off = ip - BPF_CORE_READ(vma, vm_start) + (BPF_CORE_READ(vma, vm_pgoff) << 12);
+	for (i = 0; i < SAMPLE_MAX_FUNCS; i++) {
+		__u32 k = i;
+
+		f = bpf_map_lookup_elem(&funcs, &k);
+		if (!f || !f->ino)
+			continue;
+		if (f->ino != ino || f->dev != dev || off < f->start || off >= f->end)
+			continue;
+		cnt = bpf_map_lookup_elem(&func_counts, &k);
+		if (cnt)
+			*cnt += 1; /* per CPU */
+		break;
+	}
+	return 0;
+}
+
 /* rep movs/stos (optionally REX-prefixed): an inlined memcpy, memset or clear_user. */
 static __always_inline bool is_rep_string(const __u8 *b)
 {
@@ -119,8 +168,11 @@ int cp_sample(struct bpf_perf_event_data *ctx)
 	count(SAMPLE_CNT_TOTAL);
 	if (!(__u32)pid_tgid)
 		count(SAMPLE_CNT_IDLE);
-	if (ip < 0xffff800000000000ULL) /* user mode: never a kernel copy routine */
+	if (ip < 0xffff800000000000ULL) { /* user mode: never a kernel copy routine */
+		if (targ_user_funcs)
+			bpf_find_vma(bpf_get_current_task_btf(), ip, count_func, &ip, 0);
 		return 0;
+	}
 	kind = range_kind(ip);
 	if (kind == SAMPLE_RANGE_SKIP)
 		return 0;

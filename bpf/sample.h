@@ -15,6 +15,21 @@ struct sample_range {
 	__u32 pad;
 };
 
+/*
+ * A user function sampled instead of counted (the agent's budget, docs/fleet.md): samples
+ * whose user-mode IP lies in [start, end) of the file (offsets, as a uprobe's) are counted in
+ * func_counts at the function's index. ino 0: the slot is free.
+ */
+#define SAMPLE_MAX_FUNCS 16
+
+struct sample_func {
+	__u64 ino;   /* the file's inode number */
+	__u64 start; /* file offset of the function, inclusive */
+	__u64 end;   /* exclusive */
+	__u32 dev;   /* the file system's device, the kernel's encoding (major << 20 | minor) */
+	__u32 pad;
+};
+
 /* Per-CPU counters (the "counters" array), summed by user space at the end. */
 enum sample_counter {
 	SAMPLE_CNT_TOTAL,   /* samples of the wanted tasks, user and kernel mode alike */

@@ -36,7 +36,10 @@ static const struct cmd_options_spec common_options = {
 
 static const struct argp_option options[] = {
 	{ "sample", OPT_SAMPLE, "HZ", OPTION_ARG_OPTIONAL,
-	  "Sampling is not served live yet: record --sample writes a profile (docs/fleet.md)" },
+	  "Sample every CPU at HZ (default 999) instead of probing, as record --sample, served "
+	  "live: sampled sites in /profile and pprof, copyprof_copy_samples and "
+	  "copyprof_sampled_copy_length_bytes in /metrics (samples, not calls). A plan samples "
+	  "what it cannot probe without it" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID" },
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads named NAME" },
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
@@ -47,14 +50,16 @@ static const struct argp_option options[] = {
 	  "exporter-toolkit web.config.yml shape" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", 0,
 	  "Budget: BPF run time plus the agent's CPU time, in percent of one CPU (default 1; 0: "
-	  "none). Over it, the hottest site is detached, logged and shown in /metrics" },
+	  "none). Over it, the hottest site moves to sampling of its function (uprobes) or is "
+	  "detached, logged and shown in /metrics" },
 	{ "replan", OPT_REPLAN, "SECONDS", 0,
 	  "Re-plan every SECONDS (default 60; 0: only on SIGHUP): modules loaded later, sites "
 	  "that failed" },
 	{ "host", OPT_HOST, "NAME", 0, "The host label (default: the host name)" },
 	{ "keep-privileges", OPT_KEEP_PRIVS, NULL, 0,
-	  "Keep every capability after attaching (default: keep only CAP_BPF, CAP_PERFMON, "
-	  "CAP_SYSLOG and CAP_SYS_ADMIN, which re-plans need)" },
+	  "Keep every capability after attaching (default: keep only CAP_BPF, CAP_PERFMON and "
+	  "CAP_SYSLOG, and CAP_SYS_ADMIN where re-plans may attach kernel sites or "
+	  "perf-event uprobes: docs/fleet.md#privileges)" },
 	{},
 };
 
@@ -70,6 +75,8 @@ static const char doc[] =
 	"  copyprof agent --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx\n"
 	"  copyprof agent -p btrfs --listen 0.0.0.0:9477 --web-config /etc/copyprof/web.yml\n"
 	"  copyprof agent --uprobe ./app:my_memcpy --max-overhead 0.5 --host web-17\n"
+	"  copyprof agent --sample 499                          # every CPU, samples not calls\n"
+	"  copyprof agent -p clear_user       # no kprobes here: sampled instead, as record does\n"
 	"  curl -s 127.0.0.1:9477/profile > now.json && copyprof report -i now.json\n"
 	"\n"
 	"Exit status: 0 ended by a signal, 1 runtime failure (port in use, nothing to load),\n"
@@ -87,6 +94,21 @@ static double parse_num(struct argp_state *state, const char *opt, const char *a
 	return v;
 }
 
+static uint32_t parse_hz(struct argp_state *state, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || !v || v > UINT32_MAX || *arg == '-')
+		argp_error(state,
+			   "--sample %s: give samples per second per CPU, 1 to %u "
+			   "(kernel.perf_event_max_sample_rate bounds it further)",
+			   arg, UINT32_MAX);
+	return (uint32_t)v;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct agent_cmd_args *c = state->input;
@@ -99,8 +121,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		state->child_inputs[1] = &c->targets;
 		break;
 	case OPT_SAMPLE:
-		argp_error(state, "--sample: the agent counts at probes only so far; "
-				  "use record --sample for a sampled profile");
+		a->sample = true;
+		if (arg)
+			a->hz = parse_hz(state, arg);
 		break;
 	case OPT_PID:
 		errno = 0;
@@ -135,12 +158,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->keep_privileges = true;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
+		/* "--sample 99": the optional HZ came as a word of its own */
+		if (!a->sample || a->hz || !*arg || strspn(arg, "0123456789") != strlen(arg))
+			argp_error(state, "unexpected argument '%s'", arg);
+		a->hz = parse_hz(state, arg);
 		break;
 	case ARGP_KEY_END:
-		if (!a->nr_sites && !record_plan_wanted(&a->plan))
+		if (!a->nr_sites && !record_plan_wanted(&a->plan) && !a->sample)
 			argp_error(state, "nothing to probe: give -p PRESET, --site, --entry, "
-					  "--uprobe, --kprobe or --hwbp");
+					  "--uprobe, --kprobe or --hwbp, or --sample");
+		if ((a->nr_sites || record_plan_wanted(&a->plan)) && a->sample)
+			argp_error(state, "--sample and probe sites exclude each other: a plan "
+					  "samples what it cannot probe by itself");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

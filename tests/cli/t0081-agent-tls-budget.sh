@@ -3,7 +3,8 @@
 # t0081-agent-tls-budget: the agent over TLS with basic auth (exporter-toolkit's web.config.yml:
 # right password 200, wrong 401, plain HTTP on the TLS port fails); a site that fails to attach
 # does not stop the other and is attached by the SIGHUP re-plan once its file exists; a hot
-# site over --max-overhead is detached, logged and shown in /metrics, its counts kept.
+# site over --max-overhead is moved to sampling of its function, logged and shown in /metrics
+# and /profile, its counted calls kept and frozen while samples of the function arrive.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -86,7 +87,8 @@ b/copyload copy=44:6 || fail workload
 expect_eq "calls per site after the re-plan" "$(curl -sf "$R/profile" | jq -c '[.sites[] | .calls]')" "[6,5]"
 expect_eq "re-plans" "$(metric "$R" copyprof_agent_replans)" 1
 
-# The budget: a hot site pushes the agent over 0.05% of one CPU and is detached.
+# The budget: a hot site pushes the agent over 0.05% of one CPU and is moved to sampling of its
+# function: its counted calls freeze, samples of wl_copy arrive as a site of mechanism sample.
 mkdir h
 cp "$WL" h/copyload
 PH=$(free_port)
@@ -96,19 +98,34 @@ pids+=($!)
 H=127.0.0.1:$PH
 wait_for "the budget agent" curl -sf "$H/metrics"
 h/copyload clear=16:9 || fail workload
-# Calls until the agent has detached wl_copy (each run is 2 million calls).
-hot() { h/copyload copy=8:2000000 > /dev/null; metric_is "$H" 'copyprof_agent_sites{state="over_budget"}' 1; }
-wait_for "the budget to detach the hot site" hot
-grep -q "detached: the agent cost" budget.log || fail "no log line: $(cat budget.log)"
+# Calls until the agent has moved wl_copy (each run is 2 million calls).
+hot() { h/copyload copy=8:2000000 > /dev/null; metric_is "$H" 'copyprof_agent_sites{state="sampled"}' 1; }
+wait_for "the budget to move the hot site to sampling" hot
+grep -q "wl_copy|0 moved to sampling of its function.*over --max-overhead 0.05%" budget.log ||
+	fail "no log line: $(cat budget.log)"
 curl -sf "$H/metrics" > budget.om
-grep -q '^copyprof_agent_site_over_budget{site="0",symbol="wl_copy",mechanism="uprobe"} 1$' budget.om ||
-	fail "no over-budget series: $(grep over_budget budget.om)"
+grep -q '^copyprof_agent_site_sampled{site="0",symbol="wl_copy",mechanism="uprobe"} 1$' budget.om ||
+	fail "no sampled-site series: $(grep site_sampled budget.om)"
+expect_eq "sites detached" "$(awk '$1 == "copyprof_agent_sites{state=\"over_budget\"}" { print $2 }' budget.om)" 0
 expect_eq "budget actions" "$(awk '$1 == "copyprof_agent_budget_actions" { print $2 }' budget.om)" 1
-# Detached: its counts stay, and no longer grow; the other site still counts.
-before=$(curl -sf "$H/profile" | jq '.sites[0].calls')
+# Moved: its counted calls stay and no longer grow; the other site still counts exactly.
+curl -sf "$H/profile" > b1.json
+expect_eq "site 0 after the move" "$(jq -c '.sites[0] | [.mechanism, .symbol]' b1.json)" '["uprobe","wl_copy"]'
+expect_eq "the sampled site" "$(jq -c '.sites[2] | [.mechanism, .symbol, .leaf, .family, .target]' b1.json)" \
+	"[\"sample\",\"wl_copy\",\"wl_copy\",\"function\",\"$TMP/h/copyload\"]"
+before=$(jq '.sites[0].calls' b1.json)
+samples=$(jq '.sites[2].calls' b1.json)
 h/copyload copy=8:1000 clear=16:4 || fail workload
-expect_eq "the detached site's calls" "$(curl -sf "$H/profile" | jq '.sites[0].calls')" "$before"
+expect_eq "the moved site's calls" "$(curl -sf "$H/profile" | jq '.sites[0].calls')" "$before"
 expect_eq "the other site's calls" "$(curl -sf "$H/profile" | jq '.sites[1].calls')" 13
+# Samples of wl_copy arrive once it runs again (however slow the machine: until one does).
+more() { h/copyload copy=8:2000000 > /dev/null; [ "$(curl -sf "$H/profile" | jq '.sites[2].calls')" -gt "$samples" ]; }
+wait_for "samples of the moved function" more
+curl -sf "$H/profile" > b2.json
+expect_eq "the moved site's calls, frozen" "$(jq '.sites[0].calls' b2.json)" "$before"
+expect_eq "its samples in /metrics" \
+	"$(curl -sf "$H/metrics" | awk '/^copyprof_copy_samples\{site="2",symbol="wl_copy",.*mechanism="sample",leaf="wl_copy",family="function"/ { print $NF }')" \
+	"$(jq '.sites[2].calls' b2.json)"
 for p in "${pids[@]}"; do kill -TERM "$p"; wait "$p" || fail "an agent exited $? on SIGTERM"; done
 pids=()
 expect_no_leftover_progs

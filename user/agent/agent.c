@@ -12,11 +12,14 @@
 #include "agent_http.h"
 #include "agent_metrics.h"
 #include "agent_privs.h"
-#include "kernel/kimage.h"
+#include "agent_sample.h"
 #include "agent_sites.h"
+#include "agent_switch.h"
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
 #include "kernel/feature.h"
+#include "kernel/kimage.h"
+#include "kernel/uprobe_multi.h"
 #include "lib/log.h"
 #include "lib/monotime.h"
 #include "web_config.h"
@@ -50,6 +53,9 @@ struct agent {
 	struct agent_args *a;
 	struct agent_sites t;
 	struct agent_budget budget;
+	struct agent_sampler smp;
+	struct agent_switch sw;		    /* over-budget uprobe sites, sampled */
+	struct record_plan_sampled sampled; /* the first plan's functions no probe takes */
 	struct agent_http *http;
 	double start_mono, start_time;
 	double last_scrape_s;
@@ -132,26 +138,40 @@ static int on_route(void *ctx, enum agent_route route, struct agent_reply *r)
 	double t0 = monotime_s();
 	int err;
 
+	size_t counted;
+
 	pthread_mutex_lock(&ag->t.lock);
+	counted = ag->t.view->nr_sites;
 	err = agent_sites_read(&ag->t);
 	ag->t.view->meta.duration_s = t0 - ag->start_mono;
+	if (!err)
+		err = agent_switch_append(&ag->sw, &ag->t, ag->t.view);
+	if (!err)
+		agent_sample_drain(&ag->smp);
+	if (!err)
+		err = agent_sample_append(&ag->smp, ag->t.view);
 	if (!err)
 		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, r)
 		      : route == AGENT_ROUTE_PROFILE ? render_profile(ag, r)
 						     : render_pprof(ag, r);
+	agent_sample_trim(ag->t.view, counted);
 	if (route == AGENT_ROUTE_METRICS)
 		ag->last_scrape_s = monotime_s() - t0;
 	pthread_mutex_unlock(&ag->t.lock);
 	return err;
 }
 
-/* Plans -p/--site/--entry (again) into @v; the first time also takes the given sites. */
-static int plan_sites(struct agent_args *a, bool first, struct probe_site *v)
+/*
+ * Plans -p/--site/--entry (again) into @v; the first time also takes the given sites, and the
+ * functions no probe can take go to @sampled.
+ */
+static int plan_sites(struct agent_args *a, bool first, struct probe_site *v,
+		      struct record_plan_sampled *sampled)
 {
 	int n = 0, i;
 
 	if (record_plan_wanted(&a->plan) &&
-	    record_plan_sites(&a->plan, v, &n, CP_MAX_SITES, NULL) < 0)
+	    record_plan_sites(&a->plan, v, &n, CP_MAX_SITES, sampled) < 0)
 		p_warn("planning failed; the sites planned before are kept");
 	for (i = 0; first && i < a->nr_sites && n < CP_MAX_SITES; i++) {
 		v[n++] = a->sites[i];
@@ -178,19 +198,24 @@ static void replan(struct agent *ag, const char *why)
 	ag->replans++;
 	p_info("re-plan (%s)", why);
 	if (v)
-		add_sites(ag, v, plan_sites(ag->a, false, v));
+		add_sites(ag, v, plan_sites(ag->a, false, v, NULL));
 	free(v);
 	added = agent_sites_attach_pending(&ag->t);
 	if (added)
 		p_info("re-plan attached %d more site(s)", added);
 }
 
-/* Over budget: the site with the most calls since the budget last looked is detached. */
+/*
+ * Over budget: the site with the most calls since the budget last looked is moved to sampling
+ * of its function where it can be (a uprobe: agent_switch.h), else detached.
+ */
 static void keep_budget(struct agent *ag)
 {
 	struct agent_sites *t = &ag->t;
 	uint64_t window_ns, best_calls = 0;
 	size_t i, best = SIZE_MAX;
+	char why[160];
+	const char *did;
 
 	pthread_mutex_lock(&t->lock);
 	if (!agent_budget_over(&ag->budget, t->hs, &window_ns) || agent_sites_read(t))
@@ -211,19 +236,42 @@ static void keep_budget(struct agent *ag)
 	}
 	if (best == SIZE_MAX) {
 		p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but no site "
-		       "was called: scrapes cost it",
+		       "was called: scrapes or sampling cost it",
 		       100 * ag->budget.last, 100 * ag->budget.limit);
 		goto out;
 	}
-	agent_sites_detach(t, best, AGENT_SITE_OVER_BUDGET);
+	if (!agent_switch_site(&ag->sw, t, best, why, sizeof(why))) {
+		did = "moved to sampling of its function (copyprof_agent_site_sampled; its "
+		      "samples are served as a site of mechanism sample)";
+	} else {
+		p_info("site %s cannot be sampled instead: %s", t->v[best].key, why);
+		agent_sites_detach(t, best, AGENT_SITE_OVER_BUDGET);
+		did = "detached (copyprof_agent_site_over_budget)";
+	}
 	ag->budget.actions++;
-	p_warn("site %s detached: the agent cost %.2f%% of one CPU (BPF %.3f ms in the last "
-	       "%.0f s) over --max-overhead %.2f%%; it had %llu calls in that time; its counts so "
-	       "far are still served (copyprof_agent_site_over_budget)",
-	       t->v[best].key, 100 * ag->budget.last, (double)window_ns / 1e6,
+	p_warn("site %s %s: the agent cost %.2f%% of one CPU (BPF %.3f ms in the last %.0f s) "
+	       "over --max-overhead %.2f%%; it had %llu calls in that time; its counts so far are "
+	       "still served, frozen",
+	       t->v[best].key, did, 100 * ag->budget.last, (double)window_ns / 1e6,
 	       AGENT_BUDGET_WINDOW_S, 100 * ag->budget.limit, (unsigned long long)best_calls);
 out:
 	pthread_mutex_unlock(&t->lock);
+}
+
+/*
+ * Whether re-plans will want CAP_SYS_ADMIN: a perf-event uprobe does (a kernel without
+ * uprobe_multi links), and so may a kprobe or a breakpoint (a plan can add kernel sites).
+ */
+static bool needs_sys_admin(const struct agent *ag)
+{
+	size_t i;
+
+	if (!uprobe_multi_supported() || record_plan_wanted(&ag->a->plan))
+		return true;
+	for (i = 0; i < ag->t.nr; i++)
+		if (ag->t.v[i].ps.mech != MECH_UPROBE)
+			return true;
+	return false;
 }
 
 static int check_listen(const struct agent_args *a, const struct web_config *web)
@@ -253,6 +301,9 @@ static void loop(struct agent *ag)
 
 	while (!agent_stop) {
 		nanosleep(&tick, NULL);
+		pthread_mutex_lock(&ag->t.lock);
+		agent_sample_drain(&ag->smp);
+		pthread_mutex_unlock(&ag->t.lock);
 		if (agent_hup) {
 			agent_hup = 0;
 			replan(ag, "SIGHUP");
@@ -294,7 +345,7 @@ int agent_run(struct agent_args *a)
 	ag.start_mono = monotime_s();
 	ag.start_time = (double)time(NULL);
 	/* Twice the first plan's sites, so that re-plans find free slots: memory stays bounded. */
-	nr = plan_sites(a, true, planned);
+	nr = plan_sites(a, true, planned, &ag.sampled);
 	cap = (size_t)nr * 2 < AGENT_MIN_SLOTS ? AGENT_MIN_SLOTS : (size_t)nr * 2;
 	if (agent_sites_open(&ag.t, &filter, (uint32_t)cap, view)) {
 		while (nr)
@@ -303,13 +354,20 @@ int agent_run(struct agent_args *a)
 	}
 	add_sites(&ag, planned, nr);
 	nr = agent_sites_attach_pending(&ag.t);
-	p_info("%d of %zu site(s) attached%s", nr, ag.t.nr,
-	       (size_t)nr < ag.t.nr ? "; the others are retried at each re-plan" : "");
+	if (ag.t.nr)
+		p_info("%d of %zu site(s) attached%s", nr, ag.t.nr,
+		       (size_t)nr < ag.t.nr ? "; the others are retried at each re-plan" : "");
+	if (agent_sample_start(&ag.smp, a->sample, a->hz, a->pid, a->comm, &a->plan, (int)ag.t.nr,
+			       &ag.sampled))
+		goto out;
+	ag.sw = (struct agent_switch){ .tgid = a->pid, .comm = a->comm, .hz = a->hz };
+	if (!ag.sw.hz)
+		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
 	if (!a->keep_privileges) {
 		/* Re-plans read the live text after CAP_SYS_RAWIO is gone (none here: fine). */
 		kimage_hold_kcore();
-		agent_privs_drop();
+		agent_privs_drop(needs_sys_admin(&ag));
 	}
 	ag.http = agent_http_start(a->listen, a->web_config ? &web : NULL, on_route, &ag);
 	if (!ag.http)
@@ -322,10 +380,13 @@ int agent_run(struct agent_args *a)
 out:
 	agent_http_stop(ag.http);
 	agent_budget_stop(&ag.budget);
+	agent_sample_stop(&ag.smp);
+	agent_switch_stop(&ag.sw);
 	agent_sites_close(&ag.t);
 	view = NULL;
 	free(ag.cpu_flags);
 out_web:
+	record_plan_sampled_free(&ag.sampled);
 	free(planned);
 	profile_free(view);
 	web_config_free(&web);

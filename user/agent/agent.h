@@ -21,10 +21,13 @@ struct agent_args {
 	double max_overhead_pct; /* of one CPU; 0: no budget */
 	double replan_s;	 /* between periodic re-plans; 0: only on SIGHUP */
 	bool keep_privileges;	 /* do not drop capabilities after attaching */
+	bool sample;		 /* --sample: every copy-family sample, served live */
+	uint32_t hz;		 /* --sample=HZ; 0: record's default */
 };
 
 /*
- * Plans and attaches every site (one that fails never stops the others), serves /metrics,
+ * Plans and attaches every site (one that fails never stops the others), samples what the
+ * plan cannot probe (or everything with --sample) as record does, serves /metrics,
  * /profile and /debug/pprof/profile until SIGTERM or SIGINT, re-plans on SIGHUP and every
  * replan_s, and detaches the hottest site whenever its cost goes over the budget. Returns an
  * exit status (log.h): 0 after a signal, 1 when it cannot start, 2 for a bad listen address.

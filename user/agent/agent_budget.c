@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* agent_budget.c: what the agent costs: its BPF programs' run time plus its own CPU time */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
@@ -19,6 +20,20 @@ static double cpu_seconds(void)
 	       ru.ru_stime.tv_usec / 1e6;
 }
 
+/* kernel.bpf_stats_enabled=1 (root set it, e.g. the unit's ExecStartPre): counted for all. */
+static bool sysctl_stats_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	int v = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v == 1;
+}
+
 void agent_budget_totals(struct agent_budget *b, struct hist_session *hs)
 {
 	uint64_t ns, runs;
@@ -35,10 +50,11 @@ void agent_budget_start(struct agent_budget *b, double pct, struct hist_session 
 	memset(b, 0, sizeof(*b));
 	b->limit = pct / 100.0;
 	b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	b->bpf_stats = b->stats_fd >= 0;
+	b->bpf_stats = b->stats_fd >= 0 || sysctl_stats_on();
 	if (!b->bpf_stats)
-		p_warn("BPF run time is not measured (BPF_ENABLE_STATS: %s); the overhead budget "
-		       "counts the agent's own CPU time only",
+		p_warn("BPF run time is not measured (BPF_ENABLE_STATS: %s: it needs "
+		       "CAP_SYS_ADMIN, or kernel.bpf_stats_enabled=1 set by root); the overhead "
+		       "budget counts the agent's own CPU time only",
 		       strerror(errno));
 	agent_budget_totals(b, hs);
 	b->t0 = monotime_s();

@@ -35,13 +35,16 @@ static void gauge(FILE *f, const char *name, const char *unit, const char *help,
 void agent_metrics_put(FILE *f, const struct agent_health *h)
 {
 	const struct agent_sites *t = h->sites;
+	const struct sample_meta *sm = t->view->sample;
 	size_t i;
 	int s;
 
 	put_info(f, h);
-	om_put_family(f, "copyprof_agent_sites", "gauge", NULL,
-		      "Sites by state: planned (not attached yet, or failed: retried at each "
-		      "re-plan), attached, over_budget (detached by --max-overhead).");
+	om_put_family(
+		f, "copyprof_agent_sites", "gauge", NULL,
+		"Sites by state: planned (not attached yet, or failed: retried at each "
+		"re-plan), attached, over_budget (detached by --max-overhead), sampled (moved "
+		"to sampling of its function by --max-overhead).");
 	for (s = 0; s < AGENT_NR_SITE_STATES; s++)
 		fprintf(f, "copyprof_agent_sites{state=\"%s\"} %zu\n",
 			agent_site_state_name((enum agent_site_state)s),
@@ -60,11 +63,42 @@ void agent_metrics_put(FILE *f, const struct agent_health *h)
 		om_put_escaped(f, ps->symbol ?: "");
 		fprintf(f, "\",mechanism=\"%s\"} 1\n", ps->mechanism ?: "");
 	}
+	om_put_family(f, "copyprof_agent_site_sampled", "gauge", NULL,
+		      "1 for each site moved to sampling of its function because the agent went "
+		      "over --max-overhead: its calls up to then are still served, frozen; its "
+		      "function's samples (not calls) are the site of mechanism sample, leaf the "
+		      "function, family function.");
+	for (i = 0; i < t->nr; i++) {
+		const struct agent_site *a = &t->v[i];
+		const struct profile_site *ps;
+
+		if (a->state != AGENT_SITE_SAMPLED || a->slot < 0)
+			continue;
+		ps = &t->view->sites[a->slot];
+		fprintf(f, "copyprof_agent_site_sampled{site=\"%d\",symbol=\"", a->slot);
+		om_put_escaped(f, ps->symbol ?: "");
+		fprintf(f, "\",mechanism=\"%s\"} 1\n", ps->mechanism ?: "");
+	}
 	gauge(f, "copyprof_agent_attach_failures", NULL,
 	      "Attach attempts that failed since the agent started (each is logged).",
 	      (double)t->attach_failures);
 	gauge(f, "copyprof_agent_lost_events", NULL,
-	      "Events lost: always 0 for counted sites (per-CPU arrays cannot drop an update).", 0);
+	      "Events lost: never for counted sites (per-CPU arrays cannot drop an update); for "
+	      "sampled ones, samples whose registers did not fit the ring buffer (still counted, "
+	      "length unknown).",
+	      sm ? (double)sm->lost : 0);
+	if (sm) {
+		om_put_family(f, "copyprof_agent_samples", "gauge", NULL,
+			      "Every sample the agent took of the wanted tasks since it started "
+			      "(all), of them the idle task's (idle), and copy samples left out by "
+			      "the plan's scope (outside): samples, not calls.");
+		fprintf(f, "copyprof_agent_samples{kind=\"all\",event=\"%s\",hz=\"%u\"} %llu\n",
+			sm->event ?: "", sm->hz, (unsigned long long)sm->total);
+		fprintf(f, "copyprof_agent_samples{kind=\"idle\",event=\"%s\",hz=\"%u\"} %llu\n",
+			sm->event ?: "", sm->hz, (unsigned long long)sm->idle);
+		fprintf(f, "copyprof_agent_samples{kind=\"outside\",event=\"%s\",hz=\"%u\"} %llu\n",
+			sm->event ?: "", sm->hz, (unsigned long long)sm->outside);
+	}
 	gauge(f, "copyprof_agent_bpf_run_time_seconds", "seconds",
 	      "Run time of the agent's BPF programs since it started (BPF_ENABLE_STATS; 0 when "
 	      "the kernel does not count it).",
@@ -80,7 +114,8 @@ void agent_metrics_put(FILE *f, const struct agent_health *h)
 	gauge(f, "copyprof_agent_overhead_budget_ratio", NULL,
 	      "--max-overhead as a fraction of one CPU.", h->budget->limit);
 	gauge(f, "copyprof_agent_budget_actions", NULL,
-	      "Sites detached because the agent went over its budget.", (double)h->budget->actions);
+	      "Sites moved to sampling or detached because the agent went over its budget.",
+	      (double)h->budget->actions);
 	gauge(f, "copyprof_agent_replans", NULL, "Re-plans done (periodic and SIGHUP).",
 	      (double)h->replans);
 	gauge(f, "copyprof_agent_http_requests", NULL, "HTTP requests answered.",

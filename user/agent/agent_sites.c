@@ -7,8 +7,8 @@
 #include "agent_sites.h"
 #include "lib/log.h"
 
-static const char *const state_names[AGENT_NR_SITE_STATES] = { "planned", "attached",
-							       "over_budget" };
+static const char *const state_names[AGENT_NR_SITE_STATES] = { "planned", "attached", "over_budget",
+							       "sampled" };
 
 const char *agent_site_state_name(enum agent_site_state s)
 {

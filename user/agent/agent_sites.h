@@ -14,6 +14,7 @@ enum agent_site_state {
 	AGENT_SITE_PLANNED,	/* not attached yet (or its last attempt failed) */
 	AGENT_SITE_ATTACHED,	/* counting */
 	AGENT_SITE_OVER_BUDGET, /* detached by the overhead budget; its counts stay served */
+	AGENT_SITE_SAMPLED,	/* over budget, its function sampled instead (agent_switch.h) */
 	AGENT_NR_SITE_STATES
 };
 
@@ -26,6 +27,7 @@ struct agent_site {
 	int32_t slot;	     /* its id in the session and in the view; -1: none yet */
 	uint64_t calls_mark; /* calls when the budget last looked */
 	unsigned int failures;
+	int32_t func; /* AGENT_SITE_SAMPLED: its slot in the function sampler */
 };
 
 /* Every site, the session that counts them and the profile they are served as. */

@@ -270,7 +270,14 @@ static void put_histograms(struct om_writer *w, const struct profile *p, bool sa
 		any |= export_site_is_sampled(&p->sites[i]) == sampled;
 	if (!any)
 		return;
-	if (sampled)
+	if (sampled && w->live)
+		om_put_family(
+			w->f, FAMILY_SAMPLED, "histogram", "bytes",
+			"Samples (agent --sample, mechanism sample) inside copies of each length "
+			"in "
+			"bytes where the length was recovered: time-weighted, not calls; live "
+			"counters since the agent started.");
+	else if (sampled)
 		om_put_family(
 			w->f, FAMILY_SAMPLED, "histogram", "bytes",
 			"Samples (record --sample, import-perf) inside copies of each length in "
@@ -297,8 +304,10 @@ static void put_histograms(struct om_writer *w, const struct profile *p, bool sa
 	 * Prometheus text format (textfile collectors, promtool) takes for another family.
 	 */
 	om_put_family(w->f, FAMILY_SAMPLES, "gauge", NULL,
-		      "Samples of a sampled copy site, with a known length or not, over the whole "
-		      "recording.");
+		      w->live ? "Samples of a sampled copy site, with a known length or not, since "
+				"the agent started: samples, not calls (it only grows)."
+			      : "Samples of a sampled copy site, with a known length or not, over "
+				"the whole recording.");
 	for (i = 0; i < p->nr_sites; i++) {
 		const struct profile_site *s = &p->sites[i];
 		struct om_label l[MAX_LABELS];

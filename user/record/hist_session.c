@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "kernel/feature.h"
+#include "kernel/uprobe_multi.h"
 #include "hist.skel.h"
 #include "hist_session.h"
 #include "lib/log.h"
@@ -19,6 +20,8 @@ struct hist_session {
 	struct hist_bpf *skel;
 	struct bpf_link **links;     /* one per site (uprobe, kprobe) */
 	struct bpf_link **cpu_links; /* nr_sites x nr_cpus (hardware breakpoints) */
+	int *umulti;		     /* one uprobe_multi link fd per site, or -1 */
+	bool has_umulti;	     /* cp_uprobe_multi is loaded */
 	uint32_t nr_sites;
 	int nr_cpus;
 };
@@ -37,6 +40,10 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	if (!hs || !(hs->links = calloc(nr_sites, sizeof(*hs->links))))
 		goto nomem;
 	hs->nr_sites = nr_sites;
+	hs->umulti = malloc(nr_sites * sizeof(*hs->umulti));
+	if (!hs->umulti)
+		goto nomem;
+	memset(hs->umulti, 0xff, nr_sites * sizeof(*hs->umulti));
 	hs->nr_cpus = libbpf_num_possible_cpus();
 	hs->cpu_links = calloc((size_t)nr_sites * hs->nr_cpus, sizeof(*hs->cpu_links));
 	if (!hs->cpu_links)
@@ -58,6 +65,12 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		callers && feature_bpf_reads_kernel("entry sites' callers are not counted");
 	if (!hs->skel->rodata->targ_callers)
 		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
+	hs->has_umulti = uprobe_multi_supported();
+	if (hs->has_umulti)
+		bpf_program__set_expected_attach_type(hs->skel->progs.cp_uprobe_multi,
+						      UPROBE_MULTI_ATTACH_TYPE);
+	else
+		bpf_program__set_autoload(hs->skel->progs.cp_uprobe_multi, false);
 	err = hist_bpf__load(hs->skel);
 	if (err) {
 		feature_explain_load_error(err);
@@ -91,7 +104,21 @@ int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char 
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = id);
 	struct bpf_link *link;
+	int fd;
 
+	/* A uprobe_multi link first: it needs CAP_BPF and CAP_PERFMON, no CAP_SYS_ADMIN. */
+	if (hs->has_umulti) {
+		fd = uprobe_multi_attach(bpf_program__fd(hs->skel->progs.cp_uprobe_multi), path,
+					 file_offset, id);
+		if (fd >= 0) {
+			p_debug("uprobe at %s+0x%llx: a uprobe_multi link", path,
+				(unsigned long long)file_offset);
+			hs->umulti[id] = fd;
+			return 0;
+		}
+		p_debug("uprobe_multi link to %s at 0x%llx: %s; a perf-event uprobe instead", path,
+			(unsigned long long)file_offset, strerror(-fd));
+	}
 	/* pid -1: every process; the tgid filter runs in BPF so that threads are counted too. */
 	link = bpf_program__attach_uprobe_opts(hs->skel->progs.cp_uprobe, -1, path,
 					       (size_t)file_offset, &opts);
@@ -369,6 +396,9 @@ void hist_session_detach(struct hist_session *hs, uint32_t id)
 		return;
 	bpf_link__destroy(hs->links[id]);
 	hs->links[id] = NULL;
+	if (hs->umulti[id] >= 0)
+		close(hs->umulti[id]);
+	hs->umulti[id] = -1;
 	for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
 		bpf_link__destroy(hs->cpu_links[(size_t)id * hs->nr_cpus + cpu]);
 		hs->cpu_links[(size_t)id * hs->nr_cpus + cpu] = NULL;
@@ -378,7 +408,8 @@ void hist_session_detach(struct hist_session *hs, uint32_t id)
 int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint64_t *run_cnt)
 {
 	const struct bpf_program *progs[] = { hs->skel->progs.cp_uprobe, hs->skel->progs.cp_kprobe,
-					      hs->skel->progs.cp_perf };
+					      hs->skel->progs.cp_perf,
+					      hs->skel->progs.cp_uprobe_multi };
 	size_t i;
 
 	*run_time_ns = *run_cnt = 0;
@@ -386,6 +417,8 @@ int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint6
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
+		if (bpf_program__fd(progs[i]) < 0)
+			continue; /* not loaded: cp_uprobe_multi on kernels before 6.6 */
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(progs[i]), &info, &len))
 			return -errno;
@@ -403,6 +436,10 @@ void hist_session_destroy(struct hist_session *hs)
 		return;
 	for (i = 0; hs->links && i < hs->nr_sites; i++)
 		bpf_link__destroy(hs->links[i]);
+	for (i = 0; hs->umulti && i < hs->nr_sites; i++)
+		if (hs->umulti[i] >= 0)
+			close(hs->umulti[i]);
+	free(hs->umulti);
 	for (i = 0; hs->cpu_links && i < (size_t)hs->nr_sites * hs->nr_cpus; i++)
 		bpf_link__destroy(hs->cpu_links[i]);
 	hist_bpf__destroy(hs->skel);

@@ -382,6 +382,40 @@ static int sample_finish(void *rec, struct profile *p)
 	return 0;
 }
 
+int record_sample_snapshot(void *rec, struct profile *p)
+{
+	struct sample_recorder *r = rec;
+	struct sample_meta *m = p->sample;
+	uint64_t cnt[SAMPLE_CNT_NR];
+
+	if (!r->ss || sample_session_counters(r->ss, cnt))
+		return -EIO;
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		p->sample = m;
+		m->event = strdup(sample_session_event(r->ss));
+		m->fallback = r->a->fallback ? strdup(r->a->fallback) : NULL;
+		m->scope = scope_text(r->a);
+	}
+	m->hz = r->a->hz;
+	m->total = cnt[SAMPLE_CNT_TOTAL];
+	m->idle = cnt[SAMPLE_CNT_IDLE];
+	m->lost = cnt[SAMPLE_CNT_LOST];
+	m->outside = r->outside;
+	if (r->err)
+		return r->err;
+	return sample_agg_to_profile(r->agg, p);
+}
+
+uint64_t record_sample_copies(const void *rec)
+{
+	const struct sample_recorder *r = rec;
+
+	return r->agg ? sample_agg_samples(r->agg) : 0;
+}
+
 static void sample_print(void *rec, const struct profile *p, FILE *f)
 {
 	const struct sample_recorder *r = rec;

@@ -33,4 +33,13 @@ int record_sample_run(const struct record_sample_args *a);
 void *record_sample_new(const struct record_sample_args *a);
 extern const struct recorder_ops record_sample_ops;
 
+/*
+ * While it records (after open): the copy samples so far appended to @p as sampled sites, and
+ * @p->sample (allocated when NULL) set to the counters so far. The recording goes on; the
+ * agent serves it live. Returns 0 or -errno.
+ */
+int record_sample_snapshot(void *rec, struct profile *p);
+/* Copy samples kept so far (after the scope). */
+uint64_t record_sample_copies(const void *rec);
+
 #endif

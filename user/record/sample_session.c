@@ -102,6 +102,9 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 	skel->rodata->targ_tgid = o->tgid;
 	skel->rodata->targ_cgid = o->cgroup_id;
 	skel->rodata->targ_nr_ranges = (__u32)o->nr_ranges;
+	skel->rodata->targ_user_funcs = o->user_funcs || o->funcs_only;
+	if (o->funcs_only)
+		skel->rodata->targ_inline_reps = false;
 	skel->rodata->targ_read_text = feature_bpf_reads_kernel("inline rep movs/stos are not "
 								"sampled and lengths stay unknown");
 	if (o->comm) {
@@ -259,6 +262,31 @@ int sample_session_counters(struct sample_session *ss, uint64_t out[SAMPLE_CNT_N
 	if (err)
 		p_err("cannot read the sample counters: %s", strerror(errno));
 	return err ? -errno : 0;
+}
+
+int sample_session_func_set(struct sample_session *ss, uint32_t i, const struct sample_func *f)
+{
+	if (i >= SAMPLE_MAX_FUNCS)
+		return -E2BIG;
+	if (bpf_map_update_elem(bpf_map__fd(ss->skel->maps.funcs), &i, f, 0))
+		return -errno;
+	return 0;
+}
+
+int sample_session_func_count(struct sample_session *ss, uint32_t i, uint64_t *out)
+{
+	uint64_t *vals = calloc((size_t)ss->nr_cpus, sizeof(*vals));
+	int cpu, err = 0;
+
+	if (!vals)
+		return -ENOMEM;
+	*out = 0;
+	if (bpf_map_lookup_elem(bpf_map__fd(ss->skel->maps.func_counts), &i, vals))
+		err = -errno;
+	for (cpu = 0; cpu < ss->nr_cpus && !err; cpu++)
+		*out += vals[cpu];
+	free(vals);
+	return err;
 }
 
 int sample_session_stack(struct sample_session *ss, int32_t stackid, uint64_t *ips, size_t max)

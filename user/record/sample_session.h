@@ -3,6 +3,7 @@
 #ifndef CP_SAMPLE_SESSION_H
 #define CP_SAMPLE_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -19,6 +20,11 @@ struct sample_opts {
 	const char *event;  /* "cycles", "cpu-clock" ...; NULL: cycles, else cpu-clock */
 	const struct sample_range *ranges; /* sorted by start, non-overlapping */
 	size_t nr_ranges;
+	/*
+	 * Also count user-mode samples in the functions set by sample_session_func_set()
+	 * (bpf_find_vma: Linux 5.17+). With @funcs_only no kernel copy is sampled at all.
+	 */
+	bool user_funcs, funcs_only;
 };
 
 /* Called for every copy-family record drained from the ring buffer. */
@@ -46,6 +52,10 @@ int sample_session_stack(struct sample_session *ss, int32_t stackid, uint64_t *i
 /* Calls @fn for every (stackid, samples) the kernel counted. */
 int sample_session_stack_counts(struct sample_session *ss,
 				void (*fn)(void *ctx, int32_t stackid, uint64_t count), void *ctx);
+/* Sets function slot @i (< SAMPLE_MAX_FUNCS) while sampling; ino 0 frees it. 0 or -errno. */
+int sample_session_func_set(struct sample_session *ss, uint32_t i, const struct sample_func *f);
+/* Samples counted in function slot @i so far, summed over CPUs. */
+int sample_session_func_count(struct sample_session *ss, uint32_t i, uint64_t *out);
 /* Detaches everything and frees the session; NULL is fine. */
 void sample_session_destroy(struct sample_session *ss);
 

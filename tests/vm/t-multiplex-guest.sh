@@ -31,21 +31,27 @@ sync
 echo 3 >/proc/sys/vm/drop_caches
 run iov_read record -p iov_iter --entry "$mc" -o /out/iov_read.json -- \
 	dd if=/mnt/data of=/dev/null bs=3000
-# (c) What a hit costs, for the planner's figures: one-byte reads of /dev/zero, bare, with a
-# kprobe and with a breakpoint on read_zero (one hit per read), at MUX_COST and 3 x MUX_COST
-# reads, so that the slope leaves out record's start and end (uptime, in 10 ms).
+# (c) What a hit costs, for the planner's figures (bench/hwbp_attach.sh reads /out/cost): one-byte
+# reads of /dev/zero, bare, with a kprobe and with a breakpoint on read_zero (one hit per read,
+# the same site for both), at MUX_COST and 3 x MUX_COST reads, so that the slope leaves out
+# record's start and end; the three alternate, three times (uptime, in 10 ms).
 if [ -n "${MUX_COST:-}" ]; then
 	up() { cut -d' ' -f1 /proc/uptime; }
-	for what in bare kprobe hwbp; do
+	for rep in 1 2 3; do
 		for n in "$MUX_COST" $((3 * MUX_COST)); do
-			case $what in
-			bare) set -- ;;
-			kprobe) set -- copyprof record --kprobe read_zero,len=arg3 --comm dd -o /tmp/c.json -- ;;
-			hwbp) set -- copyprof record --hwbp read_zero,len=arg3 --comm dd -o /tmp/c.json -- ;;
-			esac
-			t0=$(up)
-			"$@" dd if=/dev/zero of=/dev/null bs=1 count="$n" >/dev/null 2>&1
-			echo "$what $n $t0 $(up)" >>/out/cost
+			for what in bare kprobe hwbp; do
+				case $what in
+				bare) set -- ;;
+				kprobe) set -- copyprof record --kprobe read_zero,len=arg3 --comm dd \
+					-o /tmp/c.json -- ;;
+				hwbp) set -- copyprof record --hwbp read_zero,len=arg3 --comm dd \
+					-o /tmp/c.json -- ;;
+				esac
+				t0=$(up)
+				"$@" dd if=/dev/zero of=/dev/null bs=1 count="$n" >/dev/null 2>&1
+				echo "$what $n $rep $t0 $(up)" >>/out/cost
+				[ ! -f /tmp/c.json ] || mv /tmp/c.json /out/cost-"$what-$n".json
+			done
 		done
 	done
 fi

@@ -15,12 +15,14 @@
 
 struct mux_site {
 	struct hwbp_mux_site s;
-	int slot;	   /* the debug register holding it, or -1 */
-	bool bad;	   /* the kernel refused to move a breakpoint there: out of the rotation */
-	double on_since;   /* monotonic seconds, while on a register */
-	double running_s;  /* time on a register, summed */
-	uint64_t *ref_on;  /* per CPU: the reference's calls when it was armed there */
-	uint64_t ref_seen; /* the reference's calls while it was armed, summed */
+	int slot;	    /* the debug register holding it, or -1 */
+	bool bad;	    /* the kernel refused to move a breakpoint there: out of the rotation */
+	double on_since;    /* monotonic seconds, while on a register */
+	double running_s;   /* time on a register, summed */
+	uint64_t *ref_on;   /* per CPU: the reference's calls when it was armed there */
+	uint64_t ref_seen;  /* the reference's calls while it was armed, summed */
+	uint64_t ref_moves; /* the reference's calls during the moves that armed or disarmed it */
+	uint64_t ref_moves_credited; /* of those, the share counted in ref_seen (half) */
 };
 
 struct hwbp_mux {
@@ -45,6 +47,8 @@ struct hwbp_mux {
 	size_t pos;			   /* the first rotated site of the window, from base */
 	double start, end, last;
 	uint64_t rotations;
+	uint64_t moves; /* per-CPU PERF_EVENT_IOC_MODIFY_ATTRIBUTES calls that succeeded */
+	double move_s;	/* the time they took, summed */
 	bool stopped;
 };
 
@@ -183,8 +187,9 @@ static bool ref_read(struct hwbp_mux *m)
 /*
  * Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved.
  * Around each CPU's move, the reference's calls on that CPU are read into ref_off (before) and
- * ref_arm (after): a move disables the event and enables it again, so hits during it belong
- * to neither site and are credited to neither.
+ * ref_arm (after): the move disables the event and enables it again, so of the calls made in
+ * between, the outgoing site counted the first part, neither the middle, the incoming site
+ * the last part. Which part is which is not known; the caller splits them evenly.
  */
 static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 {
@@ -197,14 +202,19 @@ static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 		.sample_period = 1,
 		.exclude_user = 1,
 	};
-	int cpu, back, err;
+	int cpu, back, err, rc;
 	bool ref = ref_read(m);
+	double t;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (*fd_at(m, slot, cpu) < 0)
 			continue;
 		m->ref_off[cpu] = m->ref_buf[cpu];
-		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) {
+		t = monotime_s();
+		rc = ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr);
+		if (!rc) {
+			m->move_s += monotime_s() - t;
+			m->moves++;
 			if (ref && ref_read(m))
 				m->ref_arm[cpu] = m->ref_buf[cpu];
 			else
@@ -282,12 +292,23 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 				continue;
 			}
 			t = monotime_s();
-			/* The reference's calls between the two moves that bound a site's turn. */
+			/*
+			 * The reference's calls between the two moves that bound a site's turn,
+			 * each move's calls split evenly between the outgoing and incoming sites.
+			 */
 			for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+				uint64_t moving, mid;
+
 				if (*fd_at(m, slot, cpu) < 0)
 					continue;
-				s->ref_seen += m->ref_off[cpu] - s->ref_on[cpu];
-				e->ref_on[cpu] = m->ref_arm[cpu];
+				moving = m->ref_arm[cpu] - m->ref_off[cpu];
+				mid = m->ref_off[cpu] + moving / 2;
+				s->ref_seen += mid - s->ref_on[cpu];
+				s->ref_moves += moving;
+				s->ref_moves_credited += moving / 2;
+				e->ref_on[cpu] = mid;
+				e->ref_moves += moving;
+				e->ref_moves_credited += moving - moving / 2;
 			}
 			s->running_s += t - s->on_since;
 			s->slot = -1;
@@ -347,6 +368,8 @@ void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out)
 	out->ref_site = (int32_t)m->v[0].s.id;
 	out->ref_calls = m->ref_calls;
 	out->ref_calls_running = i ? m->v[i].ref_seen : m->ref_calls;
+	out->ref_calls_moves = i ? m->v[i].ref_moves : 0;
+	out->ref_calls_moves_credited = i ? m->v[i].ref_moves_credited : 0;
 	if (!i)
 		out->scaling = MUX_SCALING_NONE;
 	else if (m->v[i].ref_seen >= HWBP_MUX_REF_MIN_CALLS && m->v[i].ref_seen <= m->ref_calls)
@@ -356,6 +379,12 @@ void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out)
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m)
 {
 	return m->rotations;
+}
+
+double hwbp_mux_move_us(const struct hwbp_mux *m, uint64_t *moves)
+{
+	*moves = m->moves;
+	return m->moves ? m->move_s * 1e6 / (double)m->moves : 0;
 }
 
 void hwbp_mux_free(struct hwbp_mux *m)

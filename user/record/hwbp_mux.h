@@ -50,6 +50,11 @@ void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint6
 void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out);
 /* Number of rotations done. */
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m);
+/*
+ * Microseconds per move of one CPU's event (PERF_EVENT_IOC_MODIFY_ATTRIBUTES, timed around
+ * the ioctl), with the number of such moves in @moves; 0 without any.
+ */
+double hwbp_mux_move_us(const struct hwbp_mux *m, uint64_t *moves);
 /* Detaches and closes every event; NULL is fine. */
 void hwbp_mux_free(struct hwbp_mux *m);
 

@@ -52,6 +52,10 @@ test_kernel() {
 	check_jq "$series: half of each site's move calls credited" '[.sites[1:][].multiplex |
 		.reference_calls_moves_credited * 2 - .reference_calls_moves | if . < 0 then -. else . end] | all(. < 2000)' "$f"
 	grep 'per move' "$out/mux.err" | sed "s/^/# $series: /"
+	# Each CPU's event is moved from that CPU (no IPI; the workload cannot run there then).
+	check_eq "$series: every move made from the event's own CPU" "$(sed -n \
+		's/.* \([0-9]*\) moves of a breakpoint event (\([0-9]*\) from its own CPU).*/\1 \2/p' \
+		"$out/mux.err" | awk '{ print ($1 > 0 && $1 == $2) }')" 1
 	for sym in ksys_read vfs_read read_zero "$(cat "$out/clear_symbol")" ksys_write vfs_write \
 		write_null rw_verify_area; do
 		want=$n; [[ $sym == rw_verify_area ]] && want=$((2 * n))

@@ -52,9 +52,10 @@ void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out);
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m);
 /*
  * Microseconds per move of one CPU's event (PERF_EVENT_IOC_MODIFY_ATTRIBUTES, timed around
- * the ioctl), with the number of such moves in @moves; 0 without any.
+ * the ioctl), with the number of such moves in @moves, of which @local were made on the
+ * event's own CPU (the others through an IPI); 0 without any.
  */
-double hwbp_mux_move_us(const struct hwbp_mux *m, uint64_t *moves);
+double hwbp_mux_move_us(const struct hwbp_mux *m, uint64_t *moves, uint64_t *local);
 /* Detaches and closes every event; NULL is fine. */
 void hwbp_mux_free(struct hwbp_mux *m);
 

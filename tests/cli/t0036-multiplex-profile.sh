@@ -29,12 +29,18 @@ expect_eq "without the fields nothing is scaled" "$(grep -c 'scaled' "$TMP/out")
 # Reference scaling (a site pinned on a register, the others scaled by its calls while each
 # was armed): said with the reference's share, and kept; an impossible share reads as time.
 jq '.sites[1].multiplex += {"scaling": "reference", "reference_site": 0,
-	"reference_calls": 10000, "reference_calls_running": 2500}' "$P" > ref.json
+	"reference_calls": 10000, "reference_calls_running": 2500, "reference_calls_moves": 300,
+	"reference_calls_moves_credited": 150}' "$P" > ref.json
 expect_exit 0 "$COPYPROF" report -i ref.json
 expect_out "scaled \(running 31% of the time, 25% of site 0's calls\): 1,100 calls counted"
 expect_exit 0 "$COPYPROF" report -i ref.json --json
 expect_eq "reference fields kept" "$(jq -c '.sites[1].multiplex | [.scaling, .reference_site,
-	.reference_calls, .reference_calls_running]' "$TMP/out")" '["reference",0,10000,2500]'
+	.reference_calls, .reference_calls_running, .reference_calls_moves,
+	.reference_calls_moves_credited]' "$TMP/out")" '["reference",0,10000,2500,300,150]'
+jq '.sites[1].multiplex.reference_calls_moves_credited = 400' ref.json > badmoves.json
+expect_exit 0 "$COPYPROF" report -i badmoves.json --json
+expect_eq "credited move calls never above the move calls" "$(jq -c '.sites[1].multiplex |
+	[.reference_calls_moves, .reference_calls_moves_credited]' "$TMP/out")" '[300,300]'
 jq '.sites[1].multiplex.reference_calls_running = 20000' ref.json > badref.json
 expect_exit 0 "$COPYPROF" report -i badref.json --json
 expect_eq "a share above 1 reads as time scaling" "$(jq -r '.sites[1].multiplex.scaling' \
@@ -42,7 +48,8 @@ expect_eq "a share above 1 reads as time scaling" "$(jq -r '.sites[1].multiplex.
 expect_exit 0 "$COPYPROF" merge -o mr.json ref.json ref.json
 expect_eq "merge of two reference-scaled recordings adds the reference's calls" "$(jq -c \
 	'.sites[] | select(.symbol == "_copy_to_iter") | .multiplex | [.scaling,
-	.reference_calls, .reference_calls_running]' mr.json)" '["reference",20000,5000]'
+	.reference_calls, .reference_calls_running, .reference_calls_moves,
+	.reference_calls_moves_credited]' mr.json)" '["reference",20000,5000,600,300]'
 expect_exit 0 "$COPYPROF" merge -o mm.json ref.json "$P"
 expect_eq "reference + time scaled: mixed" "$(jq -r '.sites[] | select(.symbol ==
 	"_copy_to_iter") | .multiplex.scaling' mm.json)" mixed

@@ -31,21 +31,23 @@ sync
 echo 3 >/proc/sys/vm/drop_caches
 run iov_read record -p iov_iter --entry "$mc" -o /out/iov_read.json -- \
 	dd if=/mnt/data of=/dev/null bs=3000
-# (c) What a hit costs, for the planner's figures: one-byte reads of /dev/zero, bare, with a
-# kprobe and with a breakpoint on read_zero (one hit per read), at MUX_COST and 3 x MUX_COST
-# reads, so that the slope leaves out record's start and end (uptime, in 10 ms).
+# (c) What a hit costs, for the planner's figures (bench/hwbp_attach.sh reads /out/cost):
+# MUX_COST one-byte reads of /dev/zero, bare, under a kprobe and under a breakpoint on
+# read_zero (one hit per read, the same site for both), alternated three times. The command
+# times its own dd (uptime, in 10 ms), so record's start and end stay out of it.
 if [ -n "${MUX_COST:-}" ]; then
-	up() { cut -d' ' -f1 /proc/uptime; }
-	for what in bare kprobe hwbp; do
-		for n in "$MUX_COST" $((3 * MUX_COST)); do
-			case $what in
-			bare) set -- ;;
-			kprobe) set -- copyprof record --kprobe read_zero,len=arg3 --comm dd -o /tmp/c.json -- ;;
-			hwbp) set -- copyprof record --hwbp read_zero,len=arg3 --comm dd -o /tmp/c.json -- ;;
-			esac
-			t0=$(up)
-			"$@" dd if=/dev/zero of=/dev/null bs=1 count="$n" >/dev/null 2>&1
-			echo "$what $n $t0 $(up)" >>/out/cost
+	cat >/tmp/zero.sh <<EOS
+#!/bin/sh
+t0=\$(cut -d' ' -f1 /proc/uptime)
+dd if=/dev/zero of=/dev/null bs=1 count=$MUX_COST 2>/dev/null
+echo "\$1 $MUX_COST \$2 \$t0 \$(cut -d' ' -f1 /proc/uptime)" >>/out/cost
+EOS
+	chmod +x /tmp/zero.sh
+	for rep in 1 2 3; do
+		/tmp/zero.sh bare "$rep"
+		for what in kprobe hwbp; do
+			copyprof record --"$what" read_zero,len=arg3 --comm dd -o /out/cost-"$what".json \
+				-- /tmp/zero.sh "$what" "$rep" >/dev/null 2>/out/cost-"$what".err
 		done
 	done
 fi

@@ -140,6 +140,10 @@ void site_mux_to_json(const struct site_mux *m, json_object *site)
 		json_object_object_add(o, "reference_calls", json_object_new_uint64(m->ref_calls));
 		json_object_object_add(o, "reference_calls_running",
 				       json_object_new_uint64(m->ref_calls_running));
+		json_object_object_add(o, "reference_calls_moves",
+				       json_object_new_uint64(m->ref_calls_moves));
+		json_object_object_add(o, "reference_calls_moves_credited",
+				       json_object_new_uint64(m->ref_calls_moves_credited));
 	}
 	json_object_object_add(site, "multiplex", o);
 }
@@ -175,6 +179,10 @@ struct site_mux *site_mux_from_json(json_object *site)
 	}
 	m->ref_calls = jsonr_u64_or(o, "reference_calls", 0);
 	m->ref_calls_running = jsonr_u64_or(o, "reference_calls_running", 0);
+	m->ref_calls_moves = jsonr_u64_or(o, "reference_calls_moves", 0);
+	m->ref_calls_moves_credited = jsonr_u64_or(o, "reference_calls_moves_credited", 0);
+	if (m->ref_calls_moves_credited > m->ref_calls_moves)
+		m->ref_calls_moves_credited = m->ref_calls_moves;
 	/* A reference share above all of it, or without a reference: read as time scaling. */
 	if (m->scaling == MUX_SCALING_REFERENCE &&
 	    (m->ref_site < 0 || !m->ref_calls_running || m->ref_calls_running > m->ref_calls))
@@ -208,6 +216,8 @@ int site_mux_add(struct site_mux **dst, const struct site_mux *src, uint64_t uns
 		(*dst)->ref_site = -1;
 	(*dst)->ref_calls += src->ref_calls;
 	(*dst)->ref_calls_running += src->ref_calls_running;
+	(*dst)->ref_calls_moves += src->ref_calls_moves;
+	(*dst)->ref_calls_moves_credited += src->ref_calls_moves_credited;
 	(*dst)->enabled_ns += src->enabled_ns;
 	(*dst)->running_ns += src->running_ns;
 	(*dst)->raw_calls += src->raw_calls;

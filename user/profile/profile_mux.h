@@ -30,6 +30,12 @@ struct site_mux {
 	int32_t ref_site;	    /* the reference site's id, -1 for none */
 	uint64_t ref_calls;	    /* the reference's calls over the recording */
 	uint64_t ref_calls_running; /* of those, the calls while this site was armed */
+	/*
+	 * The reference's calls during the moves that armed or disarmed this site (when it is
+	 * not known which site counted), and the part of them in ref_calls_running (half).
+	 */
+	uint64_t ref_calls_moves;
+	uint64_t ref_calls_moves_credited;
 };
 
 /*

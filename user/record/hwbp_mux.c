@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hwbp_mux.c: rotate a few hardware breakpoint events over many sites, one pinned as reference */
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +16,14 @@
 
 struct mux_site {
 	struct hwbp_mux_site s;
-	int slot;	   /* the debug register holding it, or -1 */
-	bool bad;	   /* the kernel refused to move a breakpoint there: out of the rotation */
-	double on_since;   /* monotonic seconds, while on a register */
-	double running_s;  /* time on a register, summed */
-	uint64_t *ref_on;  /* per CPU: the reference's calls when it was armed there */
-	uint64_t ref_seen; /* the reference's calls while it was armed, summed */
+	int slot;	    /* the debug register holding it, or -1 */
+	bool bad;	    /* the kernel refused to move a breakpoint there: out of the rotation */
+	double on_since;    /* monotonic seconds, while on a register */
+	double running_s;   /* time on a register, summed */
+	uint64_t *ref_on;   /* per CPU: the reference's calls when it was armed there */
+	uint64_t ref_seen;  /* the reference's calls while it was armed, summed */
+	uint64_t ref_moves; /* the reference's calls during the moves that armed or disarmed it */
+	uint64_t ref_moves_credited; /* of those, the share counted in ref_seen (half) */
 };
 
 struct hwbp_mux {
@@ -45,6 +48,12 @@ struct hwbp_mux {
 	size_t pos;			   /* the first rotated site of the window, from base */
 	double start, end, last;
 	uint64_t rotations;
+	uint64_t moves;	       /* per-CPU PERF_EVENT_IOC_MODIFY_ATTRIBUTES calls that succeeded */
+	uint64_t moves_local;  /* of those, made on the event's own CPU */
+	double move_s;	       /* the time they took, summed */
+	cpu_set_t *home, *one; /* the recorder's CPUs, to go back to; one CPU, to move from */
+	size_t set_size;
+	bool pinned; /* moved off its home CPUs for a move */
 	bool stopped;
 };
 
@@ -115,6 +124,15 @@ struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_si
 	m->ref_on_all = calloc(n * (size_t)m->nr_cpus, sizeof(*m->ref_on_all));
 	if (!m->v || !m->cpu_fds || !m->links || !m->ref_buf || !m->ref_on_all)
 		goto nomem;
+	m->set_size = CPU_ALLOC_SIZE(m->nr_cpus);
+	m->home = CPU_ALLOC(m->nr_cpus);
+	m->one = CPU_ALLOC(m->nr_cpus);
+	if (!m->home || !m->one)
+		goto nomem;
+	if (sched_getaffinity(0, m->set_size, m->home)) {
+		CPU_FREE(m->home);
+		m->home = NULL; /* moves are made from wherever record runs */
+	}
 	m->ref_off = m->ref_buf + m->nr_cpus;
 	m->ref_arm = m->ref_off + m->nr_cpus;
 	for (i = 0; i < (size_t)HWBP_MUX_MAX_SLOTS * m->nr_cpus; i++)
@@ -181,10 +199,37 @@ static bool ref_read(struct hwbp_mux *m)
 }
 
 /*
+ * Runs the recorder on @cpu alone, so that a move of that CPU's event needs no IPI and the
+ * traced code cannot run there during it. false when the recorder may not run there.
+ */
+static bool pin_to(struct hwbp_mux *m, int cpu)
+{
+	if (!m->home || !CPU_ISSET_S((size_t)cpu, m->set_size, m->home))
+		return false;
+	CPU_ZERO_S(m->set_size, m->one);
+	CPU_SET_S((size_t)cpu, m->set_size, m->one);
+	if (sched_setaffinity(0, m->set_size, m->one))
+		return false;
+	m->pinned = true;
+	return true;
+}
+
+/* Back on the CPUs the recorder had. */
+static void unpin(struct hwbp_mux *m)
+{
+	if (m->pinned)
+		sched_setaffinity(0, m->set_size, m->home);
+	m->pinned = false;
+}
+
+/*
  * Moves @slot's events to @addr on every CPU; on a refusal puts back those already moved.
- * Around each CPU's move, the reference's calls on that CPU are read into ref_off (before) and
- * ref_arm (after): a move disables the event and enables it again, so hits during it belong
- * to neither site and are credited to neither.
+ * Each CPU's event is moved from that CPU (pin_to): the kernel then disables, moves and
+ * enables it there with interrupts off, and the traced code cannot call the site on that CPU
+ * in the meantime. Around the move the reference's calls on that CPU are read into ref_off
+ * (before) and ref_arm (after); calls in between (the recorder preempted there, or a CPU it may
+ * not run on, where the move goes through an IPI: the outgoing site counted the first part,
+ * neither the middle, the incoming site the last) are split evenly by the caller.
  */
 static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 {
@@ -197,14 +242,23 @@ static int move_slot(struct hwbp_mux *m, int slot, uint64_t addr)
 		.sample_period = 1,
 		.exclude_user = 1,
 	};
-	int cpu, back, err;
-	bool ref = ref_read(m);
+	int cpu, back, err, rc;
+	bool ref = ref_read(m), local;
+	double t;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (*fd_at(m, slot, cpu) < 0)
 			continue;
+		local = pin_to(m, cpu);
+		if (local && ref)
+			ref = ref_read(m); /* the workload ran while the recorder moved here */
 		m->ref_off[cpu] = m->ref_buf[cpu];
-		if (!ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr)) {
+		t = monotime_s();
+		rc = ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_MODIFY_ATTRIBUTES, &attr);
+		if (!rc) {
+			m->move_s += monotime_s() - t;
+			m->moves++;
+			m->moves_local += local;
 			if (ref && ref_read(m))
 				m->ref_arm[cpu] = m->ref_buf[cpu];
 			else
@@ -282,12 +336,23 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 				continue;
 			}
 			t = monotime_s();
-			/* The reference's calls between the two moves that bound a site's turn. */
+			/*
+			 * The reference's calls between the two moves that bound a site's turn,
+			 * each move's calls split evenly between the outgoing and incoming sites.
+			 */
 			for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+				uint64_t moving, mid;
+
 				if (*fd_at(m, slot, cpu) < 0)
 					continue;
-				s->ref_seen += m->ref_off[cpu] - s->ref_on[cpu];
-				e->ref_on[cpu] = m->ref_arm[cpu];
+				moving = m->ref_arm[cpu] - m->ref_off[cpu];
+				mid = m->ref_off[cpu] + moving / 2;
+				s->ref_seen += mid - s->ref_on[cpu];
+				s->ref_moves += moving;
+				s->ref_moves_credited += moving / 2;
+				e->ref_on[cpu] = mid;
+				e->ref_moves += moving;
+				e->ref_moves_credited += moving - moving / 2;
 			}
 			s->running_s += t - s->on_since;
 			s->slot = -1;
@@ -296,35 +361,52 @@ void hwbp_mux_tick(struct hwbp_mux *m)
 			break;
 		}
 	}
+	unpin(m);
 	t1 = monotime_s();
 	m->pos = next_good(m, pos);
 	m->last = t1;
 	m->rotations++;
 }
 
-void hwbp_mux_stop(struct hwbp_mux *m)
+/* Disables slots [@from, @to) on every CPU. */
+static void disable_slots(struct hwbp_mux *m, int from, int to)
 {
-	size_t i;
 	int slot, cpu;
 
-	if (!m || m->stopped)
-		return;
-	for (slot = 0; slot < m->slots; slot++)
+	for (slot = from; slot < to; slot++)
 		for (cpu = 0; cpu < m->nr_cpus; cpu++)
 			if (*fd_at(m, slot, cpu) >= 0)
 				ioctl(*fd_at(m, slot, cpu), PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void hwbp_mux_stop(struct hwbp_mux *m)
+{
+	bool ref;
+	size_t i;
+	int cpu;
+
+	if (!m || m->stopped)
+		return;
+	/*
+	 * The rotated sites stop first, and the reference's calls are read while it still
+	 * counts: a call the workload makes in between is then neither counted by a rotated
+	 * site nor missing from the reference's share of it.
+	 */
+	disable_slots(m, (int)m->base, m->slots);
 	m->end = monotime_s();
-	if (ref_read(m))
-		for (cpu = 0; cpu < m->nr_cpus; cpu++)
-			m->ref_calls += m->ref_buf[cpu];
+	ref = ref_read(m);
 	for (i = 0; i < m->n; i++) {
 		if (m->v[i].slot < 0)
 			continue;
 		m->v[i].running_s += m->end - m->v[i].on_since;
-		for (cpu = 0; cpu < m->nr_cpus && !m->ref_failed; cpu++)
+		for (cpu = 0; cpu < m->nr_cpus && ref && i >= m->base; cpu++)
 			if (*fd_at(m, m->v[i].slot, cpu) >= 0)
 				m->v[i].ref_seen += m->ref_buf[cpu] - m->v[i].ref_on[cpu];
 	}
+	disable_slots(m, 0, (int)m->base);
+	if (ref_read(m))
+		for (cpu = 0; cpu < m->nr_cpus; cpu++)
+			m->ref_calls += m->ref_buf[cpu];
 	m->stopped = true;
 }
 
@@ -347,6 +429,8 @@ void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out)
 	out->ref_site = (int32_t)m->v[0].s.id;
 	out->ref_calls = m->ref_calls;
 	out->ref_calls_running = i ? m->v[i].ref_seen : m->ref_calls;
+	out->ref_calls_moves = i ? m->v[i].ref_moves : 0;
+	out->ref_calls_moves_credited = i ? m->v[i].ref_moves_credited : 0;
 	if (!i)
 		out->scaling = MUX_SCALING_NONE;
 	else if (m->v[i].ref_seen >= HWBP_MUX_REF_MIN_CALLS && m->v[i].ref_seen <= m->ref_calls)
@@ -356,6 +440,13 @@ void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out)
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m)
 {
 	return m->rotations;
+}
+
+double hwbp_mux_move_us(const struct hwbp_mux *m, uint64_t *moves, uint64_t *local)
+{
+	*moves = m->moves;
+	*local = m->moves_local;
+	return m->moves ? m->move_s * 1e6 / (double)m->moves : 0;
 }
 
 void hwbp_mux_free(struct hwbp_mux *m)
@@ -370,6 +461,10 @@ void hwbp_mux_free(struct hwbp_mux *m)
 	free(m->links);
 	free(m->ref_buf);
 	free(m->ref_on_all);
+	if (m->home)
+		CPU_FREE(m->home);
+	if (m->one)
+		CPU_FREE(m->one);
 	free(m->v);
 	free(m);
 }

@@ -36,7 +36,11 @@ struct hwbp_mux_site {
 struct hwbp_mux *hwbp_mux_open(struct hist_session *hs, const struct hwbp_mux_site *v, size_t n);
 /* The debug registers used per CPU. */
 int hwbp_mux_slots(const struct hwbp_mux *m);
-/* Moves the events to the next window of sites when HWBP_MUX_PERIOD_MS have passed. */
+/*
+ * Moves the events to the next window of sites when HWBP_MUX_PERIOD_MS have passed, each
+ * CPU's from that CPU: the calling thread is pinned there for the move and gets its CPU
+ * affinity back before returning.
+ */
 void hwbp_mux_tick(struct hwbp_mux *m);
 /* Stops counting (events disabled) and closes every site's clock. */
 void hwbp_mux_stop(struct hwbp_mux *m);
@@ -50,6 +54,12 @@ void hwbp_mux_times(const struct hwbp_mux *m, size_t i, uint64_t *enabled, uint6
 void hwbp_mux_scaling(const struct hwbp_mux *m, size_t i, struct site_mux *out);
 /* Number of rotations done. */
 uint64_t hwbp_mux_rotations(const struct hwbp_mux *m);
+/*
+ * Microseconds per move of one CPU's event (PERF_EVENT_IOC_MODIFY_ATTRIBUTES, timed around
+ * the ioctl), with the number of such moves in @moves, of which @local were made on the
+ * event's own CPU (the others through an IPI); 0 without any.
+ */
+double hwbp_mux_move_us(const struct hwbp_mux *m, uint64_t *moves, uint64_t *local);
 /* Detaches and closes every event; NULL is fine. */
 void hwbp_mux_free(struct hwbp_mux *m);
 

@@ -8,6 +8,7 @@
 #include "sites/callsites.h"
 #include "kernel/feature.h"
 #include "lib/log.h"
+#include "hwbp_mux.h"
 #include "planner.h"
 #include "sites/preset.h"
 #include "lib/regs.h"
@@ -323,15 +324,22 @@ int plan_add_preset(struct plan *p, const char *name)
 }
 
 /*
- * What a kprobe hit adds to the traced code, measured by bench/kprobe_attach.sh in the TCG guest
- * (docs/benchmarks.md#kernel-call-sites-copyprof-against-bpftrace-benchkprobe_attachsh). A
- * breakpoint hit's cost has no measurement yet: the plan says so rather than guess.
+ * What a hit adds to the traced code, compile-time constants from documented benches in the
+ * Debian 6.12 guest under qemu TCG: a kprobe by bench/kprobe_attach.sh
+ * (docs/benchmarks.md#kernel-call-sites-copyprof-against-bpftrace-benchkprobe_attachsh), a
+ * breakpoint by bench/hwbp_attach.sh on the same site as a kprobe, and the multiplexer's move
+ * of one CPU's breakpoint event (docs/benchmarks.md#breakpoint-hits-and-rotation-steps-
+ * benchhwbp_attachsh). TCG emulates the debug exception and every kernel entry, so these are
+ * TCG figures, not real hardware's: the printed line says so.
  */
 #define COST_KPROBE_US 2.9
+#define COST_HWBP_US 10.4
+#define COST_HWBP_MOVE_US 269
 
-void plan_print_summary(const struct plan *p, FILE *f, unsigned int sample_hz)
+void plan_print_summary(const struct plan *p, FILE *f, unsigned int sample_hz, bool sample_all)
 {
 	size_t i, n[3] = { 0 };
+	const char *sampling = " (not needed)";
 
 	for (i = 0; i < p->nr; i++)
 		n[p->v[i].choice]++;
@@ -340,11 +348,22 @@ void plan_print_summary(const struct plan *p, FILE *f, unsigned int sample_hz)
 	if (n[PLAN_HWBP] > PLAN_MAX_HWBP)
 		fprintf(f, " (multiplexed %d of %zu at a time)", PLAN_MAX_HWBP, n[PLAN_HWBP]);
 	fprintf(f, ", %zu sampled\n", n[PLAN_UNCOVERED]);
+	if (n[PLAN_HWBP] > PLAN_MAX_HWBP)
+		fprintf(f,
+			"  rotation: %d us per move of a CPU's breakpoint (measured under qemu "
+			"TCG, "
+			"docs/benchmarks.md), up to %d moves per CPU every %d ms\n",
+			COST_HWBP_MOVE_US, PLAN_MAX_HWBP - 1, HWBP_MUX_PERIOD_MS);
+	if (!n[PLAN_KPROBE] && !n[PLAN_HWBP])
+		sampling = sample_all ? ", nothing to probe: every copy sample kept (--all)"
+				      : ", nothing to probe: only samples whose stack goes through "
+					"the plan's functions kept (--all keeps every one)";
+	else if (n[PLAN_UNCOVERED])
+		sampling = ", only the sampled sites' functions kept";
 	fprintf(f,
-		"  cost: kprobe %.1f us per hit (measured under qemu TCG, docs/benchmarks.md), "
-		"breakpoint not measured yet; sampling %u samples/s per CPU%s\n",
-		COST_KPROBE_US, sample_hz,
-		n[PLAN_UNCOVERED] ? ", only the sampled sites' functions kept" : " (not needed)");
+		"  cost: kprobe %.1f us per hit, breakpoint %.1f us per hit (both measured under "
+		"qemu TCG, not on hardware: docs/benchmarks.md); sampling %u samples/s per CPU%s\n",
+		COST_KPROBE_US, COST_HWBP_US, sample_hz, sampling);
 }
 
 void plan_print(const struct plan *p, FILE *f)

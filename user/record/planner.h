@@ -60,9 +60,10 @@ int plan_add_preset(struct plan *p, const char *name);
 void plan_print(const struct plan *p, FILE *f);
 /*
  * One line of coverage ("13 sites: 0 kprobe, 13 breakpoint (multiplexed 4 of 13 at a time),
- * 0 sampled") and one of what each mechanism costs.
+ * 0 sampled") and one of what each mechanism costs. With nothing to probe, the recording falls
+ * back to sampling the plan's functions (every copy sample with @sample_all): said too.
  */
-void plan_print_summary(const struct plan *p, FILE *f, unsigned int sample_hz);
+void plan_print_summary(const struct plan *p, FILE *f, unsigned int sample_hz, bool sample_all);
 /* Number of sites that can be attached (kprobe or hwbp). */
 size_t plan_nr_covered(const struct plan *p);
 void plan_free(struct plan *p);

@@ -294,8 +294,15 @@ static int scale_mux(struct counted_recorder *r, struct profile *p)
 		       "%d "
 		       "calls while they were armed",
 		       by_time, HWBP_MUX_REF_MIN_CALLS);
-	if (r->mux)
-		p_debug("%llu rotations", (unsigned long long)hwbp_mux_rotations(r->mux));
+	if (r->mux) {
+		uint64_t moves, local;
+		double us = hwbp_mux_move_us(r->mux, &moves, &local);
+
+		p_info("%llu rotations, %llu moves of a breakpoint event (%llu from its own CPU), "
+		       "%.1f us per move (PERF_EVENT_IOC_MODIFY_ATTRIBUTES)",
+		       (unsigned long long)hwbp_mux_rotations(r->mux), (unsigned long long)moves,
+		       (unsigned long long)local, us);
+	}
 	return 0;
 }
 

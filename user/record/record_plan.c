@@ -66,7 +66,7 @@ int record_plan_sites(const struct record_plan_args *a, struct probe_site *out, 
 	fprintf(stderr, "copyprof: plan (%zu sites, %zu attachable, %d hardware breakpoints):\n",
 		p.nr, plan_nr_covered(&p), p.hwbp_used);
 	plan_print(&p, stderr);
-	plan_print_summary(&p, stderr, RECORD_SAMPLE_DEFAULT_HZ);
+	plan_print_summary(&p, stderr, RECORD_SAMPLE_DEFAULT_HZ, a->sample_all);
 	for (k = 0; k < p.nr && !err; k++) {
 		if (p.v[k].choice == PLAN_UNCOVERED) {
 			if (sampled)

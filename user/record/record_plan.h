@@ -16,6 +16,7 @@ struct record_plan_args {
 	const char *entries[RECORD_PLAN_MAX];
 	int nr_entries;
 	const char *vmlinux;
+	bool sample_all; /* --all: a fallback to sampling keeps every copy sample */
 };
 
 /*

@@ -306,7 +306,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	echo "$none $ag $rec" >> "$W/spin"
 done
 awk '{ n += $1; a += $2; r += $3 } END {
-	printf "\nmeans: none %.0f, agent %.0f, record %.0f calls/s; agent/none %.3f, record/none %.3f, agent/record %.3f\n",
+	printf "\nmeans: none %.0f, agent %.0f, record %.0f calls/s; agent/none %.2e, record/none %.2e, agent/record %.3f\n",
 		n / NR, a / NR, r / NR, a / n, r / n, a / r
 	printf "cost per call (1/rate - 1/none): agent %.2f µs, record %.2f µs\n", 1e6 * (NR / a - NR / n), 1e6 * (NR / r - NR / n) }' "$W/spin"
 

@@ -66,7 +66,7 @@ FUZZ_CFLAGS    = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale demo \
+.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale bench-agent demo \
 	format format-check check-layers golden
 all: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static
 
@@ -257,6 +257,12 @@ bench-scale: $(OUTPUT)/copyprof
 
 bench-sample: $(OUTPUT)/copyprof
 	./bench/sample_overhead.sh $(OUTPUT)
+
+# copyprof agent: series, scrape time and CPU by sites against node_exporter, a hot uprobe
+# site, agent against record (docs/benchmarks.md, "copyprof agent at scale"). GUEST=6.12
+# adds the btrfs preset's series counted in the Debian guest.
+bench-agent: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static
+	./bench/agent_scale.sh $(OUTPUT)
 
 # The main job: record -p btrfs on a scratch zstd btrfs, calibrate, estimate (examples/main-job.sh).
 demo: $(OUTPUT)/copyprof $(WORKLOADS)

@@ -1,0 +1,333 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# agent_scale.sh: `copyprof agent` at scale, compared within one run (docs/benchmarks.md,
+# "copyprof agent at scale"):
+#   1. series per site and per agent, counted in real scrapes (the formula's terms);
+#   2. scrape time, bytes and the agent's CPU (idle, and scraped every second) at 1, 100, 250
+#      and 1,000 uprobe sites (1,000 = 4 agents of 250: one agent takes at most 256 sites,
+#      CP_MAX_SITES), against Debian's prometheus-node-exporter scraped the same way;
+#   3. one site called at a paced RATE calls/s (default 20,000: a uprobe trap costs ~20-35 µs
+#      on this VM, so one CPU cannot make 100,000/s; docs/benchmarks.md): the rate from the
+#      agent's own counter, the agent's CPU, its BPF run time, and the workload's CPU per call
+#      with and without it;
+#   4. the same unpaced workload with no probe, under the agent, under `record`, alternated.
+# Usage: bench/agent_scale.sh [BUILD_DIR]   (default build; needs root, curl, gcc)
+#   ROUNDS=3 (A/B rounds), SPIN_S=4 (seconds per unpaced run), WINDOW_S=20 (CPU windows),
+#   SCRAPES=21 (timed scrapes per point), RATE=20000 (calls/s), NE=path (node_exporter;
+#   default prometheus-node-exporter from PATH, or the comparison is skipped with a message),
+#   GUEST=6.12 also boots the Debian guest (tests/vm/run.sh) and counts the btrfs preset's
+#   plan and series for real (slow under TCG: minutes).
+set -u
+BUILD=${1:-build}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CP="$ROOT/$BUILD/copyprof"
+ROUNDS=${ROUNDS:-3} SPIN_S=${SPIN_S:-4} WINDOW_S=${WINDOW_S:-20} SCRAPES=${SCRAPES:-21}
+RATE=${RATE:-20000} GUEST=${GUEST:-}
+NE=${NE:-$(command -v prometheus-node-exporter || true)}
+[ -x "$CP" ] || { echo "agent_scale.sh: build $CP first (make)" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "agent_scale.sh: uprobes need root" >&2; exit 1; }
+for c in curl gcc python3; do
+	command -v $c > /dev/null || { echo "agent_scale.sh: needs $c" >&2; exit 1; }
+done
+W=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-agent-scale.XXXXXX")
+cleanup() {
+	local p
+	# Only this script's own children that still run (a pid of one already waited for may
+	# have been reused by another program).
+	for p in $(jobs -p); do kill -TERM "$p" 2> /dev/null; done
+	wait 2> /dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+TCK=$(getconf CLK_TCK)
+
+# The workload: 1,000 memcpy-like functions f_0000..f_0999 (noinline: one uprobe site each).
+#   spin S     call f_0000(dst, src, 256) as fast as it can for S seconds
+#   rate R S   call f_0000 R times a second for S seconds, paced every millisecond
+#   all K      call every function K times
+# Each prints: calls, achieved calls/s, its own CPU seconds.
+gen_workload() {
+	local i
+	{
+		printf '#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n'
+		printf '#include <time.h>\n#include <sys/resource.h>\n'
+		printf 'static unsigned char s[4096], d[4096];\n'
+		for i in $(seq 0 999); do
+			printf '__attribute__((noinline)) void *f_%04d(void *a, const void *b, size_t n)' "$i"
+			printf ' { memcpy(a, b, n); __asm__ volatile("" ::: "memory"); return a; }\n'
+		done
+		printf 'static void *(*fns[])(void *, const void *, size_t) = {\n'
+		for i in $(seq 0 999); do printf 'f_%04d,\n' "$i"; done
+		cat <<'C'
+};
+static double now(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+int main(int argc, char **argv) {
+	unsigned long calls = 0, k, i;
+	double t0 = now(), t1, cpu;
+	struct rusage ru;
+	if (argc == 3 && !strcmp(argv[1], "spin")) {
+		double end = t0 + atof(argv[2]);
+		do {
+			for (k = 0; k < 1024; k++)
+				f_0000(d, s, 256);
+			calls += 1024;
+		} while (now() < end);
+	} else if (argc == 4 && !strcmp(argv[1], "rate")) {
+		unsigned long rate = strtoul(argv[2], 0, 10), ms = atof(argv[3]) * 1000;
+		struct timespec tick;
+		clock_gettime(CLOCK_MONOTONIC, &tick);
+		for (i = 0; i < ms; i++) {
+			unsigned long due = rate * (i + 1) / 1000;
+			for (; calls < due; calls++)
+				f_0000(d, s, 256);
+			tick.tv_nsec += 1000000;
+			if (tick.tv_nsec >= 1000000000) { tick.tv_sec++; tick.tv_nsec -= 1000000000; }
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &tick, 0);
+		}
+	} else if (argc == 3 && !strcmp(argv[1], "all")) {
+		for (k = strtoul(argv[2], 0, 10); k; k--)
+			for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++, calls++)
+				fns[i](d, s, 1 + i % 4096);
+	} else {
+		fprintf(stderr, "usage: sitewl spin S | rate R S | all K\n");
+		return 2;
+	}
+	t1 = now();
+	getrusage(RUSAGE_SELF, &ru);
+	cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	      ru.ru_stime.tv_usec / 1e6;
+	printf("%lu %.0f %.3f\n", calls, calls / (t1 - t0), cpu);
+	return 0;
+}
+C
+	} > "$W/sitewl.c"
+	gcc -O2 -o "$W/sitewl" "$W/sitewl.c" || { echo "agent_scale.sh: gcc failed" >&2; exit 1; }
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_url() {
+	local i
+	for i in $(seq 1 1500); do curl -sf -o /dev/null "$1" && return 0; sleep 0.2; done
+	echo "agent_scale.sh: $1 never answered" >&2
+	return 1
+}
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# metric URL NAME: the first sample of NAME (no labels, or the first labelled one).
+# (Label values may hold spaces, cpu_model="AMD EPYC": the value is the last field.)
+metric() { curl -sf "$1" | awk -v n="$2" '$1 == n || index($0, n "{") == 1 { print $NF; exit }'; }
+sum_metric() { curl -sf "$1" | awk -v n="$2" 'index($0, n "{") == 1 { s += $NF } END { print s + 0 }'; }
+
+# start_agent FIRST COUNT PORT [ARGS...]: an agent on f_FIRST..f_(FIRST+COUNT-1), pid in $A.
+start_agent() {
+	local first=$1 count=$2 port=$3 i args=()
+	shift 3
+	for ((i = first; i < first + count; i++)); do args+=(--uprobe "$W/sitewl:$(printf 'f_%04d' "$i")"); done
+	"$CP" agent "${args[@]}" --listen "127.0.0.1:$port" --max-overhead 0 "$@" \
+		> /dev/null 2>> "$W/agent-$port.log" &
+	A=$!
+}
+
+# scrape_stats URL: median seconds and bytes of SCRAPES scrapes (after one warm-up).
+scrape_stats() {
+	local i
+	curl -sf -o /dev/null "$1"
+	for i in $(seq 1 "$SCRAPES"); do
+		curl -sf -o /dev/null -w '%{time_total} %{size_download}\n' "$1"
+	done > "$W/scr"
+	printf '%s %s\n' "$(cut -d' ' -f1 "$W/scr" | median)" "$(cut -d' ' -f2 "$W/scr" | median)"
+}
+
+# cpu_window PIDS... : "CPU_SECONDS WALL_SECONDS SCRAPES" of the processes over WINDOW_S
+# seconds, scraping every URL of the global array SCRAPE_URLS at the start of each second
+# (a scrape longer than a second delays the next: SCRAPES says how many there were).
+cpu_window() {
+	local p a=0 b=0 t0 t1 next n=0 u
+	t0=$(date +%s.%N)
+	for p in "$@"; do a=$((a + $(cpu_ticks "$p"))); done
+	next=${t0%.*}
+	while :; do
+		next=$((next + 1))
+		[ "$next" -le $((${t0%.*} + WINDOW_S)) ] || break
+		for u in "${SCRAPE_URLS[@]}"; do curl -sf -o /dev/null "$u" && n=$((n + 1)); done
+		t1=$(date +%s.%N)
+		sleep "$(awk -v a="$next" -v b="$t1" 'BEGIN { d = a - b; print (d > 0 ? d : 0) }')"
+	done
+	for p in "$@"; do b=$((b + $(cpu_ticks "$p"))); done
+	t1=$(date +%s.%N)
+	awk -v d=$((b - a)) -v t="$TCK" -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v n="$n" \
+		'BEGIN { printf "%.2f %.2f %d", d / t, w, n }'
+}
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs," \
+	"kernel $(uname -r), $(date -u '+%F %H:%M UTC'), load before $(cut -d' ' -f1-3 /proc/loadavg)"
+gen_workload
+"$W/sitewl" all 1 > /dev/null
+
+# 1. Series, counted.
+echo
+echo "## 1. Series in one scrape"
+P=$(free_port)
+start_agent 0 1 "$P"
+wait_url "127.0.0.1:$P/metrics" || exit 1
+"$W/sitewl" all 1 > /dev/null
+curl -sf "127.0.0.1:$P/metrics" > "$W/one.om"
+kill -TERM "$A"
+wait "$A"
+per_site=$(grep -v '^#' "$W/one.om" | grep -c '^copyprof_copy_')
+fixed=$(grep -v '^#' "$W/one.om" | grep -vc '^copyprof_copy_')
+echo "per site: $per_site series ($(grep -c '^copyprof_copy_length_bytes_bucket' "$W/one.om") _bucket + _count + _sum of the calls," \
+	"$(grep -c '^copyprof_copy_bytes_by_length_bytes_bucket' "$W/one.om") _bucket of the bytes);" \
+	"per agent: $fixed (health and recording duration; + 1 per site detached over budget)"
+echo "formula: series = $per_site * sites + $fixed"
+
+# 2. Scrapes and CPU by number of sites, node_exporter alongside.
+echo
+echo "## 2. Scrape time, bytes and agent CPU by sites (median of $SCRAPES scrapes; CPU over ${WINDOW_S} s)"
+echo
+echo "| target | sites | agents | series (counted) | scrape ms (median) | bytes | start s | CPU idle % of 1 CPU | CPU scraped 1/s % | CPU ms per scrape |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+row() { # LABEL SITES NAGENTS PIDS... -- URLS...
+	local label=$1 sites=$2 n=$3 pids=() urls=() series ms sec=0 bsum=0 u s b ic iw bc bw bn
+	shift 3
+	while [ "$1" != -- ]; do pids+=("$1"); shift; done
+	shift
+	urls=("$@")
+	series=0
+	for u in "${urls[@]}"; do
+		series=$((series + $(curl -sf "$u" | grep -vc '^#')))
+	done
+	# Sequential scrapes of all of a host's agents: their times and bytes add up.
+	for u in "${urls[@]}"; do
+		read -r s b < <(scrape_stats "$u")
+		sec=$(awk -v a="$sec" -v b="$s" 'BEGIN { print a + b }')
+		bsum=$((bsum + b))
+	done
+	ms=$(awk -v s="$sec" 'BEGIN { printf "%.2f", s * 1000 }')
+	SCRAPE_URLS=()
+	read -r ic iw _ < <(cpu_window "${pids[@]}")
+	SCRAPE_URLS=("${urls[@]}")
+	read -r bc bw bn < <(cpu_window "${pids[@]}")
+	# CPU per scrape: the scraped window's CPU less the idle rate over the same time.
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$sites" "$n" "$series" "$ms" "$bsum" \
+		"${START_S:--}" \
+		"$(awk -v c="$ic" -v w="$iw" 'BEGIN { printf "%.2f", 100 * c / w }')" \
+		"$(awk -v c="$bc" -v w="$bw" -v n="$bn" -v k="${#urls[@]}" 'BEGIN { printf "%.2f (%d scrapes in %.0f s)", 100 * c / w, n / k, w }')" \
+		"$(awk -v ic="$ic" -v iw="$iw" -v bc="$bc" -v bw="$bw" -v n="$bn" -v k="${#urls[@]}" 'BEGIN { printf "%.1f", 1000 * (bc - ic * bw / iw) / (n / k) }')"
+}
+
+if [ -n "$NE" ] && [ -x "$NE" ]; then
+	NP=$(free_port)
+	"$NE" --web.listen-address="127.0.0.1:$NP" > "$W/ne.log" 2>&1 &
+	NEP=$!
+	wait_url "127.0.0.1:$NP/metrics" && START_S='' row "node_exporter $("$NE" --version 2>&1 | awk 'NR == 1 { print $3 }')" - 1 "$NEP" -- "127.0.0.1:$NP/metrics"
+else
+	echo "| node_exporter | skipped: not installed (apt-get install prometheus-node-exporter, or NE=PATH) | | | | | | | | |"
+fi
+
+for spec in "1 1" "100 1" "250 1" "1000 4"; do
+	set -- $spec
+	sites=$1 n=$2 per=$(($1 / $2))
+	pids=() urls=()
+	t0=$(date +%s.%N)
+	for ((k = 0; k < n; k++)); do
+		P=$(free_port)
+		start_agent $((k * per)) "$per" "$P"
+			pids+=("$A")
+		urls+=("127.0.0.1:$P/metrics")
+	done
+	for u in "${urls[@]}"; do wait_url "$u" || exit 1; done
+	START_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	"$W/sitewl" all 10 > /dev/null # every site has calls, so every bucket line has a value
+	row agent "$sites" "$n" "${pids[@]}" -- "${urls[@]}"
+	for p in "${pids[@]}"; do kill -TERM "$p"; done
+	for p in "${pids[@]}"; do wait "$p"; done
+	attached=$(grep -ho '[0-9]* of [0-9]* site(s) attached' "$W"/agent-*.log | tail -n "$n" | tr '\n' ' ')
+	echo "|  | attached: $attached | | | | | | | | |"
+	rm -f "$W"/agent-*.log
+done
+
+# 3. One site at a paced RATE calls/s.
+echo
+echo "## 3. One uprobe site at $RATE calls/s (paced for ${WINDOW_S} s), alternated without and with the agent"
+echo
+echo "| run | calls/s (workload) | calls/s (agent's counter) | workload CPU s | workload µs per call | agent CPU % of 1 CPU | BPF run time % of 1 CPU | BPF ns per run |"
+echo "|---|---|---|---|---|---|---|---|"
+P=$(free_port)
+for r in $(seq 1 "$ROUNDS"); do
+	read -r c rate cpu < <("$W/sitewl" rate "$RATE" "$WINDOW_S")
+	printf '| none %d | %s | - | %s | %s | - | - | - |\n' "$r" "$rate" "$cpu" \
+		"$(awk -v c="$cpu" -v n="$c" 'BEGIN { printf "%.3f", 1e6 * c / n }')"
+	echo "$cpu" >> "$W/none.cpu"
+	start_agent 0 1 "$P"
+	wait_url "127.0.0.1:$P/metrics" || exit 1
+	U="127.0.0.1:$P/metrics"
+	n0=$(sum_metric "$U" copyprof_copy_length_bytes_count)
+	b0=$(metric "$U" copyprof_agent_bpf_run_time_seconds)
+	r0=$(metric "$U" copyprof_agent_bpf_runs)
+	a0=$(cpu_ticks "$A")
+	read -r c rate cpu < <("$W/sitewl" rate "$RATE" "$WINDOW_S")
+	a1=$(cpu_ticks "$A")
+	n1=$(sum_metric "$U" copyprof_copy_length_bytes_count)
+	b1=$(metric "$U" copyprof_agent_bpf_run_time_seconds)
+	r1=$(metric "$U" copyprof_agent_bpf_runs)
+	kill -TERM "$A"
+	wait "$A"
+	echo "$cpu" >> "$W/agent.cpu"
+	awk -v c="$c" -v rate="$rate" -v cpu="$cpu" -v n0="$n0" -v n1="$n1" -v w="$WINDOW_S" \
+		-v a0="$a0" -v a1="$a1" -v t="$TCK" -v b0="$b0" -v b1="$b1" -v r0="$r0" -v r1="$r1" -v r="$r" 'BEGIN {
+		printf "| agent %d | %s | %.0f | %s | %.3f | %.2f | %.2f | %.0f |\n", r, rate,
+			(n1 - n0) / w, cpu, 1e6 * cpu / c, 100 * (a1 - a0) / t / w,
+			100 * (b1 - b0) / w, (r1 > r0) ? 1e9 * (b1 - b0) / (r1 - r0) : 0 }'
+done
+awk 'NR == FNR { a += $1; na++; next } { b += $1; nb++ }
+	END { printf "\nworkload CPU with the agent / without (paced, same calls): %.2f\n", (b / nb) / (a / na) }' \
+	"$W/none.cpu" "$W/agent.cpu"
+
+# 4. Unpaced: no probe, agent, record, alternated.
+echo
+echo "## 4. Unpaced f_0000 calls for ${SPIN_S} s: none, agent, record alternated ($ROUNDS rounds)"
+echo
+echo "| round | none calls/s | agent calls/s | record calls/s |"
+echo "|---|---|---|---|"
+for r in $(seq 1 "$ROUNDS"); do
+	read -r _ none _ < <("$W/sitewl" spin "$SPIN_S")
+	start_agent 0 1 "$P"
+	wait_url "127.0.0.1:$P/metrics" || exit 1
+	read -r _ ag _ < <("$W/sitewl" spin "$SPIN_S")
+	kill -TERM "$A"
+	wait "$A"
+	read -r _ rec _ < <("$CP" record --uprobe "$W/sitewl:f_0000" -o "$W/rec.json" -- "$W/sitewl" spin "$SPIN_S" 2> "$W/rec.err")
+	printf '| %d | %s | %s | %s |\n' "$r" "$none" "$ag" "$rec"
+	echo "$none $ag $rec" >> "$W/spin"
+done
+awk '{ n += $1; a += $2; r += $3 } END {
+	printf "\nmeans: none %.0f, agent %.0f, record %.0f calls/s; agent/none %.2e, record/none %.2e, agent/record %.3f\n",
+		n / NR, a / NR, r / NR, a / n, r / n, a / r
+	printf "cost per call (1/rate - 1/none): agent %.2f µs, record %.2f µs\n", 1e6 * (NR / a - NR / n), 1e6 * (NR / r - NR / n) }' "$W/spin"
+
+# Optional: the btrfs preset in the Debian guest.
+if [ -n "$GUEST" ]; then
+	echo
+	echo "## btrfs preset in the Debian $GUEST guest"
+	STATIC="$ROOT/$BUILD/copyprof-static"
+	if "$ROOT/tests/vm/run.sh" --kernel "$GUEST" --disk btrfs-zstd --bin "$STATIC" \
+		--bin "$ROOT/bench/agent_scale_guest.sh" --out "$W/guest" --timeout 900 -- \
+		agent_scale_guest.sh > "$W/guest.log" 2>&1 && [ -s "$W/guest/btrfs.json" ]; then
+		gs=$(grep -Eo '^ *[0-9]+ sites:.*' "$W/guest/record.err" | head -n 1)
+		"$CP" export -i "$W/guest/btrfs.json" -f openmetrics -o "$W/guest.om" 2> /dev/null
+		n=$(echo "$gs" | awk '{ print $1 }')
+		echo "record -p btrfs planned: $gs; profile sites: $(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["sites"]))' "$W/guest/btrfs.json")"
+		echo "calls-histogram series in export's OpenMetrics of that profile:" \
+			"$(grep -c '^copyprof_copy_length_bytes' "$W/guest.om") ($((${per_site:-72} / 2 + 1)) per site)"
+		echo "series the agent serves for -p btrfs there: $per_site * $n + $fixed = $((per_site * n + fixed))"
+	else
+		echo "guest run failed: $(tail -n 3 "$W/guest.log")"
+	fi
+fi
+echo
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -12,20 +12,6 @@ need_cmd curl
 need_cmd openssl
 python3 -W ignore -c 'import crypt' 2>/dev/null || skip "needs python3's crypt module for a bcrypt hash"
 cd "$TMP"
-pids=()
-stop_all() {
-	local p
-	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap stop_all EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() {
-	local what=$1 i; shift
-	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fail "gave up waiting for $what"
-}
 metric() { curl -sf "${CURL_TLS[@]}" "$1/metrics" | awk -v m="$2" '$1 == m { print $2 }'; }
 metric_is() { [ "$(metric "$1" "$2")" = "$3" ]; }
 CURL_TLS=()

@@ -50,8 +50,8 @@ static const struct argp_option options[] = {
 	  "exporter-toolkit web.config.yml shape" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", 0,
 	  "Budget: BPF run time plus the agent's CPU time, in percent of one CPU (default 1; 0: "
-	  "none). Over it, the hottest site moves to sampling of its function (uprobes) or is "
-	  "detached, logged and shown in /metrics" },
+	  "none). Over it, when the sites' BPF time is to blame, the hottest site moves to "
+	  "sampling of its function (uprobes) or is detached, logged and shown in /metrics" },
 	{ "replan", OPT_REPLAN, "SECONDS", 0,
 	  "Re-plan every SECONDS (default 60; 0: only on SIGHUP): modules loaded later, sites "
 	  "that failed" },

@@ -112,6 +112,28 @@ expect_eq "the moved site's calls, frozen" "$(jq '.sites[0].calls' b2.json)" "$b
 expect_eq "its samples in /metrics" \
 	"$(curl -sf "$H/metrics" | awk '/^copyprof_copy_samples\{site="2",symbol="wl_copy",.*mechanism="sample",leaf="wl_copy",family="function"/ { print $NF }')" \
 	"$(jq '.sites[2].calls' b2.json)"
+
+# Scrapes are the agent's own cost, not its sites': scraped hard, an agent whose one site was
+# called 13 times goes over a 0.01% budget by its own work, says so once, and keeps the site.
+mkdir c
+cp "$WL" c/copyload
+PC=$(free_port)
+"$COPYPROF" agent --uprobe "$TMP/c/copyload:wl_copy" --listen "127.0.0.1:$PC" \
+	--max-overhead 0.01 2> cheap.log &
+pids+=($!)
+C=127.0.0.1:$PC
+wait_for "the scraped agent" curl -sf "$C/metrics"
+c/copyload copy=8:13 || fail workload
+scraped() { for _ in 1 2 3 4 5; do curl -sf "$C/metrics" > /dev/null; done; grep -q "its own work" cheap.log; }
+wait_for "the agent to find its own work over the budget" scraped
+curl -sf "$C/metrics" > cheap.om
+expect_eq "the cheap site stays attached" \
+	"$(awk '$1 == "copyprof_agent_sites{state=\"attached\"}" { print $2 }' cheap.om)" 1
+expect_eq "no budget action" "$(awk '$1 == "copyprof_agent_budget_actions" { print $2 }' cheap.om)" 0
+expect_eq "said once" "$(grep -c "its own work" cheap.log)" 1
+c/copyload copy=8:7 || fail workload
+expect_eq "the cheap site still counts exactly" "$(curl -sf "$C/profile" | jq '.sites[0].calls')" 20
+
 for p in "${pids[@]}"; do kill -TERM "$p"; wait "$p" || fail "an agent exited $? on SIGTERM"; done
 pids=()
 expect_no_leftover_progs

@@ -50,8 +50,8 @@ static const struct argp_option options[] = {
 	  "exporter-toolkit web.config.yml shape" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", 0,
 	  "Budget: BPF run time plus the agent's CPU time, in percent of one CPU (default 1; 0: "
-	  "none). Over it, the hottest site moves to sampling of its function (uprobes) or is "
-	  "detached, logged and shown in /metrics" },
+	  "none). Over it, when the sites' BPF time is to blame, the hottest site moves to "
+	  "sampling of its function (uprobes) or is detached, logged and shown in /metrics" },
 	{ "replan", OPT_REPLAN, "SECONDS", 0,
 	  "Re-plan every SECONDS (default 60; 0: only on SIGHUP): modules loaded later, sites "
 	  "that failed" },
@@ -64,23 +64,26 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Record copy lengths without end and serve the live counters over HTTP: /metrics\n"
-	"(OpenMetrics histograms, monotonic since the agent started), /profile (a copyprof\n"
-	"profile: report, merge, estimate and flamegraph read it) and /debug/pprof/profile\n"
-	"(pprof). Kernel addresses are never served. SIGTERM or SIGINT detaches every probe\n"
-	"and exits 0; SIGHUP re-plans (docs/fleet.md).\n"
+	"Record copy lengths without end and serve the live counters over HTTP: /metrics "
+	"(OpenMetrics histograms, monotonic since the agent started), /profile (a copyprof "
+	"profile: report, merge, estimate and flamegraph read it) and /debug/pprof/profile "
+	"(pprof). Kernel addresses are never served. SIGTERM or SIGINT detaches every probe and "
+	"exits 0; SIGHUP re-plans (docs/fleet.md).\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof agent -p btrfs                               # 127.0.0.1:9477\n"
 	"  copyprof agent --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx\n"
-	"  copyprof agent -p btrfs --listen 0.0.0.0:9477 --web-config /etc/copyprof/web.yml\n"
+	"  copyprof agent -p btrfs --listen 0.0.0.0:9477 \\\n"
+	"      --web-config /etc/copyprof/web.yml\n"
 	"  copyprof agent --uprobe ./app:my_memcpy --max-overhead 0.5 --host web-17\n"
-	"  copyprof agent --sample 499                          # every CPU, samples not calls\n"
-	"  copyprof agent -p clear_user       # no kprobes here: sampled instead, as record does\n"
+	"  # every CPU, samples not calls\n"
+	"  copyprof agent --sample 499\n"
+	"  # no kprobes here: sampled instead, as record does\n"
+	"  copyprof agent -p clear_user\n"
 	"  curl -s 127.0.0.1:9477/profile > now.json && copyprof report -i now.json\n"
 	"\n"
-	"Exit status: 0 ended by a signal, 1 runtime failure (port in use, nothing to load),\n"
-	"2 usage error (bad listen address, loopback rule).";
+	"Exit status: 0 ended by a signal, 1 runtime failure (port in use, nothing to load), 2 "
+	"usage error (bad listen address, loopback rule).";
 
 static double parse_num(struct argp_state *state, const char *opt, const char *arg)
 {

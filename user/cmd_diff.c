@@ -46,17 +46,16 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Compare two profiles (from record, import-perf or merge): BEFORE and AFTER a change of\n"
-	"kernel, CPU, host or workload. Context changes come first: kernel, CPU model and flags\n"
-	"and the live copy dispatch (e.g. memcpy: memcpy_erms -> memcpy_orig). Then per family\n"
-	"and site (matched by target, symbol, offset and stage label, never by address; by symbol\n"
-	"when the offset moved): calls, bytes, mean length and share, per length bucket the\n"
-	"change in count and share, each tested: counts as Poisson rates, shares as proportions;\n"
-	"the rest is within noise. A mixed profile (counted, multiplexed and sampled sites)\n"
-	"compares counted sites with counted ones and sampled with sampled ones, per kind;\n"
-	"multiplexed counts are scaled estimates, tested on their raw counts. With -m: modelled "
-	"copy time, its change split into lengths\n"
-	"(the workload) and code (what the kernel ran) (docs/diff.md).\n"
+	"Compare two profiles (from record, import-perf or merge): BEFORE and AFTER a change of "
+	"kernel, CPU, host or workload. Context changes come first: kernel, CPU model and flags "
+	"and the live copy dispatch (e.g. memcpy: memcpy_erms -> memcpy_orig). Then per family and "
+	"site (matched by target, symbol, offset and stage label, never by address; by symbol when "
+	"the offset moved): calls, bytes, mean length and share, per length bucket the change in "
+	"count and share, each tested: counts as Poisson rates, shares as proportions; the rest is "
+	"within noise. A mixed profile (counted, multiplexed and sampled sites) compares counted "
+	"sites with counted ones and sampled with sampled ones, per kind; multiplexed counts are "
+	"scaled estimates, tested on their raw counts. With -m: modelled copy time, its change "
+	"split into lengths (the workload) and code (what the kernel ran) (docs/diff.md).\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof diff before.json after.json\n"
@@ -64,9 +63,8 @@ static const char doc[] =
 	"  copyprof diff --json old.json new.json | jq '.sites[0]'\n"
 	"  copyprof flamegraph --diff before.json after.json -o diff.svg\n"
 	"\n"
-	"Exit status: 0 compared (also: no change), 1 a profile cannot be read, is empty, is not\n"
-	"a profile, or the two cannot be compared (all sampled against all counted), 2 usage\n"
-	"error.";
+	"Exit status: 0 compared (also: no change), 1 a profile cannot be read, is empty, is not a "
+	"profile, or the two cannot be compared (all sampled against all counted), 2 usage error.";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {

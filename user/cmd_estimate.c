@@ -94,15 +94,14 @@ static const struct argp_option options[] = {
 };
 
 static const char doc[] =
-	"Estimate what a REP MOVSB/STOSB threshold would save on a recorded workload:\n"
-	"for each copy family, today's code, the string op at every length, the loop\n"
-	"below T and the string op from T for every candidate T, and an oracle; with\n"
-	"95% intervals from the calibration's spread and the counting error, the best\n"
-	"T, per-site winners and losers, and a paragraph for a commit message\n"
-	"(docs/estimate.md). estimate times nothing: the same inputs give the same\n"
-	"output. The mix and neighbour corrections are measured by `calibrate --mix`\n"
-	"for a profile's length mix and stored in the cost model; estimate applies\n"
-	"them when the mix matches, and otherwise prints the command that adds them.\n"
+	"Estimate what a REP MOVSB/STOSB threshold would save on a recorded workload: for each "
+	"copy family, today's code, the string op at every length, the loop below T and the string "
+	"op from T for every candidate T, and an oracle; with 95% intervals from the calibration's "
+	"spread and the counting error, the best T, per-site winners and losers, and a paragraph "
+	"for a commit message (docs/estimate.md). estimate times nothing: the same inputs give the "
+	"same output. The mix and neighbour corrections are measured by `calibrate --mix` for a "
+	"profile's length mix and stored in the cost model; estimate applies them when the mix "
+	"matches, and otherwise prints the command that adds them.\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof estimate -i copyprof.json -m costmodel.json\n"
@@ -119,9 +118,8 @@ static const char doc[] =
 	"  copyprof estimate --prometheus http://prom:9090 --range 7d \\\n"
 	"      --selector '{job=\"copyprof\"}' -m costmodels/   # one model per CPU\n"
 	"\n"
-	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family\n"
-	"calls, a cost model without a needed implementation or cache state), 2 usage\n"
-	"error.";
+	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family calls, a cost "
+	"model without a needed implementation or cache state), 2 usage error.";
 
 static uint64_t parse_len(struct argp_state *state, const char *opt, const char *arg)
 {

@@ -48,7 +48,8 @@ static const char doc[] =
 	"  copyprof report                      # reads copyprof.json\n"
 	"  copyprof report -i btrfs.json --top 3\n"
 	"  copyprof report -i a.json --json | jq '.sites[0].calls'\n"
-	"  copyprof report -i btrfs.json --debuginfo "
+	"  copyprof report -i btrfs.json \\\n"
+	"      --debuginfo "
 	"/usr/lib/debug/boot/vmlinux-6.12.117+deb12-amd64\n"
 	"\n"
 	"Exit status: 0 ok, 1 unreadable profile, 2 usage error.";

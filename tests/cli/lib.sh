@@ -4,7 +4,16 @@ set -u
 : "${COPYPROF:?run through tests/run.sh}"
 WL="$OUT_DIR/tests/copyload"
 TMP=$(mktemp -d /tmp/copyprof-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# Servers a test starts in the background (agents, prometheus): add each one's pid to pids;
+# every one still running is stopped (SIGTERM, then waited for) at exit.
+pids=()
+stop_servers() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	pids=()
+}
+trap 'stop_servers; rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
@@ -72,4 +81,15 @@ leftover_progs() {
 		done
 	done < <(cp_progs)
 	echo "$left"
+}
+
+# A free TCP port on 127.0.0.1 (bound and released by the kernel's own choice).
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# wait_for WHAT CMD...: retries CMD until it succeeds, for up to 3 minutes: a slow machine only
+# waits longer, and a test never fails for being slow.
+wait_for() {
+	local what=$1 i
+	shift
+	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
+	fail "gave up waiting for $what"
 }

@@ -12,23 +12,6 @@ need_cmd curl
 need_cmd prometheus
 need_cmd promtool
 cd "$TMP"
-pids=()
-stop_all() {
-	local p
-	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap stop_all EXIT
-
-# A free TCP port on 127.0.0.1 (bound and released by the kernel's own choice).
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for WHAT CMD...: retry CMD until it succeeds (a slow machine only waits longer).
-wait_for() {
-	local what=$1 i; shift
-	for i in $(seq 1 600); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fail "gave up waiting for $what"
-}
 
 PA=$(free_port) PB=$(free_port) PP=$(free_port)
 mkdir -p a b

@@ -12,20 +12,6 @@ need_cmd curl
 need_cmd openssl
 python3 -W ignore -c 'import crypt' 2>/dev/null || skip "needs python3's crypt module for a bcrypt hash"
 cd "$TMP"
-pids=()
-stop_all() {
-	local p
-	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
-	rm -rf "$TMP"
-}
-trap stop_all EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() {
-	local what=$1 i; shift
-	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fail "gave up waiting for $what"
-}
 metric() { curl -sf "${CURL_TLS[@]}" "$1/metrics" | awk -v m="$2" '$1 == m { print $2 }'; }
 metric_is() { [ "$(metric "$1" "$2")" = "$3" ]; }
 CURL_TLS=()
@@ -126,6 +112,28 @@ expect_eq "the moved site's calls, frozen" "$(jq '.sites[0].calls' b2.json)" "$b
 expect_eq "its samples in /metrics" \
 	"$(curl -sf "$H/metrics" | awk '/^copyprof_copy_samples\{site="2",symbol="wl_copy",.*mechanism="sample",leaf="wl_copy",family="function"/ { print $NF }')" \
 	"$(jq '.sites[2].calls' b2.json)"
+
+# Scrapes are the agent's own cost, not its sites': scraped hard, an agent whose one site was
+# called 13 times goes over a 0.01% budget by its own work, says so once, and keeps the site.
+mkdir c
+cp "$WL" c/copyload
+PC=$(free_port)
+"$COPYPROF" agent --uprobe "$TMP/c/copyload:wl_copy" --listen "127.0.0.1:$PC" \
+	--max-overhead 0.01 2> cheap.log &
+pids+=($!)
+C=127.0.0.1:$PC
+wait_for "the scraped agent" curl -sf "$C/metrics"
+c/copyload copy=8:13 || fail workload
+scraped() { for _ in 1 2 3 4 5; do curl -sf "$C/metrics" > /dev/null; done; grep -q "its own work" cheap.log; }
+wait_for "the agent to find its own work over the budget" scraped
+curl -sf "$C/metrics" > cheap.om
+expect_eq "the cheap site stays attached" \
+	"$(awk '$1 == "copyprof_agent_sites{state=\"attached\"}" { print $2 }' cheap.om)" 1
+expect_eq "no budget action" "$(awk '$1 == "copyprof_agent_budget_actions" { print $2 }' cheap.om)" 0
+expect_eq "said once" "$(grep -c "its own work" cheap.log)" 1
+c/copyload copy=8:7 || fail workload
+expect_eq "the cheap site still counts exactly" "$(curl -sf "$C/profile" | jq '.sites[0].calls')" 20
+
 for p in "${pids[@]}"; do kill -TERM "$p"; wait "$p" || fail "an agent exited $? on SIGTERM"; done
 pids=()
 expect_no_leftover_progs

@@ -15,12 +15,6 @@ cd "$TMP"
 pid=
 stop_agent() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
 trap 'stop_agent; rm -rf "$TMP"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() {
-	local what=$1 i; shift
-	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fail "gave up waiting for $what"
-}
 decode() { gzip -dc "$1" | protoc --decode=perftools.profiles.Profile --proto_path="$ROOT/proto" pprof.proto; }
 values() {
 	awk -v want="$1" '/^sample \{/ { in_s = 1; i = 0 } /^}/ { in_s = 0 }

@@ -15,12 +15,6 @@ UNIT="$ROOT/examples/fleet/copyprof-agent.service"
 pid=
 stop_agent() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
 trap 'stop_agent; rm -rf "$TMP"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() {
-	local what=$1 i; shift
-	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fail "gave up waiting for $what"
-}
 # "CAP_BPF CAP_PERFMON" -> "+bpf,+perfmon", setpriv's spelling.
 setpriv_caps() { echo "$1" | tr ' ' '\n' | sed -n 's/^CAP_\(.*\)$/+\L\1/p' | paste -sd, -; }
 bounding=$(sed -n 's/^CapabilityBoundingSet=//p' "$UNIT")

@@ -220,6 +220,19 @@ static void keep_budget(struct agent *ag)
 	pthread_mutex_lock(&t->lock);
 	if (!agent_budget_over(&ag->budget, t->hs, &window_ns) || agent_sites_read(t))
 		goto out;
+	if (!agent_budget_sites_to_blame(&ag->budget)) {
+		/* Said once: every window would say it again. */
+		if (!ag->budget.own_warned)
+			p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but "
+			       "its sites' BPF programs cost only %.3f%%%s: its own work (scrapes, "
+			       "re-plans, samples) is the rest, and no site is taken away for it. "
+			       "Scrape less often or raise --max-overhead",
+			       100 * ag->budget.last, 100 * ag->budget.limit,
+			       100 * ag->budget.last_bpf,
+			       ag->budget.bpf_stats ? "" : " (not measured here)");
+		ag->budget.own_warned = true;
+		goto out;
+	}
 	for (i = 0; i < t->nr; i++) {
 		struct agent_site *s = &t->v[i];
 		uint64_t calls, d;

@@ -70,11 +70,18 @@ bool agent_budget_over(struct agent_budget *b, struct hist_session *hs, uint64_t
 		return false;
 	agent_budget_totals(b, hs);
 	*bpf_ns_window = b->bpf_ns_total - b->bpf_ns;
-	b->last = ((double)*bpf_ns_window / 1e9 + (b->cpu_s_total - b->cpu_s)) / wall;
+	b->last_bpf = (double)*bpf_ns_window / 1e9 / wall;
+	b->last = b->last_bpf + (b->cpu_s_total - b->cpu_s) / wall;
 	b->t0 = now;
 	b->bpf_ns = b->bpf_ns_total;
 	b->cpu_s = b->cpu_s_total;
 	return b->limit > 0 && b->last > b->limit;
+}
+
+bool agent_budget_sites_to_blame(const struct agent_budget *b)
+{
+	return b->bpf_stats && b->last_bpf > 0 &&
+	       (b->last_bpf > b->limit || b->last_bpf >= b->last - b->limit);
 }
 
 void agent_budget_stop(struct agent_budget *b)

@@ -93,3 +93,18 @@ wait_for() {
 	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
 	fail "gave up waiting for $what"
 }
+
+# btrfs_scratch: a loop-device btrfs (compress-force=zstd) at $TMP/bt holding a 200 MB
+# compressible file, from scripts/btrfs-scratch.sh ($SCRATCH; "$SCRATCH" read "$TMP/bt" reads
+# it back cold); taken down at exit whatever happens. Skips where this kernel or host can't.
+btrfs_scratch() {
+	need_root
+	need_cmd mkfs.btrfs
+	need_cmd losetup
+	grep -qw btrfs /proc/filesystems || skip "this kernel has no btrfs"
+	SCRATCH="$ROOT/scripts/btrfs-scratch.sh"
+	[ -x "$SCRATCH" ] || skip "scripts/btrfs-scratch.sh is missing"
+	trap '"$SCRATCH" down "$TMP/bt" 2>/dev/null; stop_servers; rm -rf "$TMP"' EXIT
+	"$SCRATCH" up "$TMP/bt" 1024 || fail "cannot set up the btrfs scratch filesystem"
+	"$SCRATCH" fill "$TMP/bt" 200 || fail "cannot write the compressible file"
+}

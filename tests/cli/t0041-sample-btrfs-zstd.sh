@@ -6,16 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
-need_cmd mkfs.btrfs
-need_cmd losetup
-grep -qw btrfs /proc/filesystems || skip "this kernel has no btrfs"
-SCRATCH="$ROOT/scripts/btrfs-scratch.sh"
-[ -x "$SCRATCH" ] || skip "scripts/btrfs-scratch.sh is missing"
 cd "$TMP"
 # The mount and the loop device go away whatever happens.
-trap '"$SCRATCH" down "$TMP/bt" 2>/dev/null; rm -rf "$TMP"' EXIT
-"$SCRATCH" up "$TMP/bt" 1024 || fail "cannot set up the btrfs scratch filesystem"
-"$SCRATCH" fill "$TMP/bt" 200 || fail "cannot write the compressible file"
+btrfs_scratch
 
 # Decompression runs in btrfs' end-io workers, so the recording is system-wide; it starts
 # before the read and stops right after it, whatever the machine's speed.

@@ -8,15 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
-need_cmd mkfs.btrfs
-need_cmd losetup
-grep -qw btrfs /proc/filesystems || skip "this kernel has no btrfs"
-SCRATCH="$ROOT/scripts/btrfs-scratch.sh"
-[ -x "$SCRATCH" ] || skip "scripts/btrfs-scratch.sh is missing"
 cd "$TMP"
-trap '"$SCRATCH" down "$TMP/bt" 2>/dev/null; rm -rf "$TMP"' EXIT
-"$SCRATCH" up "$TMP/bt" 1024 || fail "cannot set up the btrfs scratch filesystem"
-"$SCRATCH" fill "$TMP/bt" 200 || fail "cannot write the compressible file"
+# The mount and the loop device go away whatever happens.
+btrfs_scratch
 
 "$COPYPROF" record -p btrfs -o scoped.json >scoped.out 2>scoped.err &
 s=$!

@@ -16,6 +16,7 @@
 #include "lib/buildid.h"
 #include "kdebuginfo.h"
 #include "lib/log.h"
+#include "lib/reason.h"
 
 extern char **environ;
 
@@ -24,24 +25,6 @@ struct search {
 	char *found;
 	char *why; /* "; "-joined notes: what was rejected and why */
 };
-
-static void note(struct search *s, const char *fmt, ...)
-{
-	char *msg, *joined;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (asprintf(&joined, "%s%s%s", s->why ?: "", s->why ? "; " : "", msg) >= 0) {
-		free(s->why);
-		s->why = joined;
-	}
-	free(msg);
-}
 
 /* Whether ELF file @path carries DWARF: a stripped module has the same build id as its debug file. */
 static bool has_dwarf(const char *path)
@@ -82,11 +65,12 @@ static bool try_file(struct search *s, const char *path)
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return false;
 	if (s->build_id && (buildid_elf(path, id, sizeof(id)) || strcmp(id, s->build_id))) {
-		note(s, "%s is another build (build id %s, want %s)", path, id, s->build_id);
+		reason_add(&s->why, "%s is another build (build id %s, want %s)", path, id,
+			   s->build_id);
 		return false;
 	}
 	if (!has_dwarf(path)) {
-		note(s, "%s has no DWARF", path);
+		reason_add(&s->why, "%s has no DWARF", path);
 		return false;
 	}
 	s->found = strdup(path);
@@ -171,8 +155,8 @@ static void try_debuginfod(struct search *s)
 	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fds[0]);
 	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-		note(s, "DEBUGINFOD_URLS is set but debuginfod-find is not installed "
-			"(apt-get install debuginfod)");
+		reason_add(&s->why, "DEBUGINFOD_URLS is set but debuginfod-find is not installed "
+				    "(apt-get install debuginfod)");
 		pid = -1;
 	}
 	posix_spawn_file_actions_destroy(&fa);
@@ -187,7 +171,7 @@ static void try_debuginfod(struct search *s)
 	if (WIFEXITED(status) && !WEXITSTATUS(status) && out[0])
 		try_file(s, out);
 	else
-		note(s, "debuginfod has no debuginfo for build id %s", s->build_id);
+		reason_add(&s->why, "debuginfod has no debuginfo for build id %s", s->build_id);
 }
 
 char *kdebuginfo_find(const char *target, const char *release, const char *build_id,
@@ -211,9 +195,9 @@ char *kdebuginfo_find(const char *target, const char *release, const char *build
 	try_root(&s, "/");
 	try_debuginfod(&s);
 	if (!s.found)
-		note(&s, "no %s%s%s under %s/usr/lib/debug%s", target, release ? " for " : "",
-		     release ?: "", nr_dirs ? "--debuginfo and " : "",
-		     getenv("DEBUGINFOD_URLS") ? "" : ", DEBUGINFOD_URLS not set");
+		reason_add(&s.why, "no %s%s%s under %s/usr/lib/debug%s", target,
+			   release ? " for " : "", release ?: "", nr_dirs ? "--debuginfo and " : "",
+			   getenv("DEBUGINFOD_URLS") ? "" : ", DEBUGINFOD_URLS not set");
 	if (why)
 		*why = s.why;
 	else

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include "lib/decompress.h"
 #include "kimage.h"
+#include "lib/reason.h"
 #include "lib/log.h"
 
 struct kimage_region {
@@ -33,29 +34,6 @@ struct kimage {
 	size_t nr_regions;
 	int64_t slide;
 };
-
-/* Appends "; " and a formatted reason to *@why. */
-static void add_reason(char **why, const char *fmt, ...)
-{
-	char *msg = NULL, *joined = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	if (!msg)
-		return;
-	if (*why && asprintf(&joined, "%s; %s", *why, msg) >= 0) {
-		free(*why);
-		free(msg);
-		*why = joined;
-	} else if (!*why) {
-		*why = msg;
-	} else {
-		free(msg);
-	}
-}
 
 static int add_region(struct kimage *ki, uint64_t addr, uint64_t size, uint64_t offset)
 {
@@ -90,12 +68,12 @@ static int open_kcore(struct kimage *ki, char **why)
 			     : open("/proc/kcore", O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		add_reason(why, "/proc/kcore: %s", strerror(errno));
+		reason_add(why, "/proc/kcore: %s", strerror(errno));
 		return err;
 	}
 	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64) {
-		add_reason(why, "/proc/kcore: not a 64-bit ELF core");
+		reason_add(why, "/proc/kcore: not a 64-bit ELF core");
 		close(fd);
 		return -ENOEXEC;
 	}
@@ -107,7 +85,7 @@ static int open_kcore(struct kimage *ki, char **why)
 			add_region(ki, ph.p_vaddr, ph.p_memsz, ph.p_offset);
 	}
 	if (!ki->nr_regions) {
-		add_reason(why, "/proc/kcore: no PT_LOAD regions");
+		reason_add(why, "/proc/kcore: no PT_LOAD regions");
 		close(fd);
 		return -ENOEXEC;
 	}
@@ -161,7 +139,7 @@ static int index_elf(struct kimage *ki, const struct ksyms *ks, char **why)
 	int err = 0;
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		add_reason(why, "%s: not an ELF file: %s", ki->path, elf_errmsg(-1));
+		reason_add(why, "%s: not an ELF file: %s", ki->path, elf_errmsg(-1));
 		if (elf)
 			elf_end(elf);
 		return -ENOEXEC;
@@ -178,10 +156,10 @@ static int index_elf(struct kimage *ki, const struct ksyms *ks, char **why)
 	elf_end(elf);
 	run_text = ksyms_addr(ks, "_text") ?: ksyms_addr(ks, "_stext");
 	if (!ki->nr_regions || !link_text) {
-		add_reason(why, "%s: no .text section", ki->path);
+		reason_add(why, "%s: no .text section", ki->path);
 		err = -ENOEXEC;
 	} else if (!run_text) {
-		add_reason(why,
+		reason_add(why,
 			   "%s: kallsyms has no _text/_stext address to compute the KASLR slide",
 			   ki->path);
 		err = -ENOENT;
@@ -207,11 +185,11 @@ static int open_file(struct kimage *ki, const char *path, const struct ksyms *ks
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		add_reason(why, "%s: %s", path, strerror(errno));
+		reason_add(why, "%s: %s", path, strerror(errno));
 		return err;
 	}
 	if (fstat(fd, &st) || st.st_size < 64) {
-		add_reason(why, "%s: empty or unreadable", path);
+		reason_add(why, "%s: empty or unreadable", path);
 		close(fd);
 		return -ENOEXEC;
 	}
@@ -220,7 +198,7 @@ static int open_file(struct kimage *ki, const char *path, const struct ksyms *ks
 	close(fd);
 	if (map == MAP_FAILED) {
 		err = -errno;
-		add_reason(why, "%s: mmap: %s", path, strerror(errno));
+		reason_add(why, "%s: mmap: %s", path, strerror(errno));
 		return err;
 	}
 	ki->path = strdup(path);
@@ -232,7 +210,7 @@ static int open_file(struct kimage *ki, const char *path, const struct ksyms *ks
 		err = decompress_vmlinuz(map, (size_t)st.st_size, &elf, &elf_len, &c);
 		munmap(map, (size_t)st.st_size);
 		if (err) {
-			add_reason(why,
+			reason_add(why,
 				   "%s: neither ELF nor a vmlinuz with a gzip/xz/zstd ELF payload",
 				   path);
 			return err;
@@ -277,7 +255,7 @@ struct kimage *kimage_open(const struct kimage_opts *o, const struct ksyms *ks, 
 	snprintf(debug, sizeof(debug), "/usr/lib/debug/boot/vmlinux-%s", release);
 	snprintf(boot, sizeof(boot), "/boot/vmlinuz-%s", release);
 	if (o->no_kcore)
-		add_reason(why,
+		reason_add(why,
 			   "/proc/kcore: not used (kallsyms is not this kernel's, or --no-kcore)");
 	else if (!open_kcore(ki, why))
 		goto found;

@@ -6,4 +6,7 @@
 /* Sets *@why to the formatted reason (NULL if out of memory) and returns @err. */
 int reason_fail(char **why, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Appends "; " and the formatted reason to *@why (sets it if NULL); out of memory: unchanged. */
+void reason_add(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -12,6 +12,7 @@
 #include "kernel/ktext.h"
 #include "lib/counter_map.h"
 #include "lib/log.h"
+#include "lib/reason.h"
 #include "sites/copy_family.h"
 #include "sites/len_rules.h"
 #include "import_perf.h"
@@ -322,30 +323,6 @@ static int perf_status(pid_t pid, FILE *errf, const char *input)
 	return -EIO;
 }
 
-/* Appends "; " and a formatted reason to *@note. */
-static void note_add(char **note, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note_add(char **note, const char *fmt, ...)
-{
-	char *part, *all;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&part, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (!*note) {
-		*note = part;
-		return;
-	}
-	if (asprintf(&all, "%s; %s", *note, part) >= 0) {
-		free(*note);
-		*note = all;
-	}
-	free(part);
-}
-
 /* Why copy samples have no length, and what to do; NULL when none lacks one for a reason. */
 static char *lengths_note(const struct import_perf_lengths *l, uint64_t copy)
 {
@@ -353,32 +330,33 @@ static char *lengths_note(const struct import_perf_lengths *l, uint64_t copy)
 	int i;
 
 	if (l->no_regs == copy && copy)
-		note_add(&note,
-			 "lengths unknown: the perf data has no interrupt registers; record with "
-			 "perf record -g --intr-regs=" PERF_SCRIPT_IREGS
-			 " and import the perf.data (or perf script -F " PERF_SCRIPT_FIELDS
-			 ",iregs)");
+		reason_add(&note,
+			   "lengths unknown: the perf data has no interrupt registers; record with "
+			   "perf record -g --intr-regs=" PERF_SCRIPT_IREGS
+			   " and import the perf.data (or perf script -F " PERF_SCRIPT_FIELDS
+			   ",iregs)");
 	else if (l->no_regs)
-		note_add(&note,
-			 "%llu copy sample(s) without interrupt registers have no length (perf "
-			 "record --intr-regs=" PERF_SCRIPT_IREGS " records them)",
-			 (unsigned long long)l->no_regs);
+		reason_add(&note,
+			   "%llu copy sample(s) without interrupt registers have no length (perf "
+			   "record --intr-regs=" PERF_SCRIPT_IREGS " records them)",
+			   (unsigned long long)l->no_regs);
 	for (i = 0; i < FLOW_NR_GPRS; i++)
 		if (l->missing & (1u << i))
 			snprintf(regs + strlen(regs), sizeof(regs) - strlen(regs), "%s%s",
 				 *regs ? "," : "", perf_script_reg_name(i));
 	if (l->missing_samples)
-		note_add(&note,
-			 "%llu copy sample(s) have no length: their rule reads %s, which the data "
-			 "lacks; record with perf record -g --intr-regs=" PERF_SCRIPT_IREGS,
-			 (unsigned long long)l->missing_samples, regs);
+		reason_add(
+			&note,
+			"%llu copy sample(s) have no length: their rule reads %s, which the data "
+			"lacks; record with perf record -g --intr-regs=" PERF_SCRIPT_IREGS,
+			(unsigned long long)l->missing_samples, regs);
 	if (l->no_text)
-		note_add(&note,
-			 "%llu copy sample(s) have registers but no length: the rules read the "
-			 "kernel code they ran, and this machine's is not it (another kernel or "
-			 "boot) or was not read (--no-kernel-text, no root); import where they "
-			 "were recorded",
-			 (unsigned long long)l->no_text);
+		reason_add(&note,
+			   "%llu copy sample(s) have registers but no length: the rules read the "
+			   "kernel code they ran, and this machine's is not it (another kernel or "
+			   "boot) or was not read (--no-kernel-text, no root); import where they "
+			   "were recorded",
+			   (unsigned long long)l->no_text);
 	return note;
 }
 

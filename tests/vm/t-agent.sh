@@ -13,6 +13,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/check-lib.sh"
 BIN=${COPYPROF_BIN:-$HERE/../../build/copyprof}
+# tests/run.sh hands VM tests the static build; the agent is in the dynamic one beside it.
+BIN=${BIN%-static}
 work=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-t-agent.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

@@ -26,7 +26,7 @@ cp "$BIN" "$work/copyprof-agent"
 test_kernel() {
 	local series=$1 out=$work/$1 rc=0 prof m zstd_calls top
 	"$HERE/run.sh" --kernel "$series" --disk btrfs-zstd --bin "$work/copyprof-agent" \
-		--bin "$HERE/t-agent-guest.sh" --out "$out" --timeout 600 -- \
+		--bin "$HERE/t-agent-guest.sh" --out "$out" --timeout 1500 -- \
 		t-agent-guest.sh >"$work/$series.log" 2>&1 || rc=$?
 	((rc != 4)) || { echo "skipped: host setup for $series failed"; exit 77; }
 	check "$series: guest ran (exit $rc)" test "$rc" -eq 0

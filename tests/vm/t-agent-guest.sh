@@ -47,4 +47,25 @@ kill -TERM $agent
 wait $agent
 echo $? >/out/agent.rc
 cat /sys/kernel/tracing/kprobe_events >/out/kprobe_events_after 2>&1
+
+# The budget on kernel sites: a second agent with a budget of 0.01% of one CPU while the file
+# is read back again. Its kprobes' BPF time alone is over that, so the hottest site is detached
+# (a kernel site cannot move to sampling) and the others keep counting.
+copyprof-agent agent -p btrfs --replan 0 --max-overhead 0.01 --listen 127.0.0.1:9478 \
+	>/out/budget.out 2>/out/budget.err &
+agent=$!
+url=http://127.0.0.1:9478
+scrape budget.before /metrics || echo "no budget scrape" >>/out/guest.err
+n=0
+until grep -q 'detached (copyprof_agent_site_over_budget)' /out/budget.err || [ $n -ge 10 ]; do
+	echo 3 >/proc/sys/vm/drop_caches
+	dd if=/mnt/data of=/dev/null bs=1M 2>/dev/null
+	sleep 3
+	n=$((n + 1))
+done
+scrape budget.after /metrics || echo "no budget scrape after" >>/out/guest.err
+kill -TERM $agent
+wait $agent
+echo $? >/out/budget.rc
+cat /sys/kernel/tracing/kprobe_events >/out/kprobe_events_budget 2>&1
 exit 0

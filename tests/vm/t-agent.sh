@@ -79,6 +79,21 @@ PY
 	check_eq "$series: SIGTERM ends the agent with 0" "$(cat "$out/agent.rc" 2>/dev/null)" 0
 	check "$series: no kprobe left ($(head -c 200 "$out/kprobe_events_after" 2>/dev/null))" \
 		test ! -s "$out/kprobe_events_after"
+	# The budget on kernel sites: the hottest kprobe site detached (a kernel site cannot move
+	# to sampling), the sites the read never calls still attached.
+	check "$series: over 0.01%, a kernel site is detached ($(grep -m1 'over --max-overhead' "$out/budget.err" 2>/dev/null))" \
+		grep -q 'detached (copyprof_agent_site_over_budget)' "$out/budget.err"
+	local over actions attached named
+	over=$(awk '$1 == "copyprof_agent_sites{state=\"over_budget\"}" { print $2 }' "$out/budget.after" 2>/dev/null)
+	actions=$(awk '$1 == "copyprof_agent_budget_actions" { print $2 }' "$out/budget.after" 2>/dev/null)
+	attached=$(awk '$1 == "copyprof_agent_sites{state=\"attached\"}" { print $2 }' "$out/budget.after" 2>/dev/null)
+	named=$(grep -c '^copyprof_agent_site_over_budget{.*} 1$' "$out/budget.after" 2>/dev/null)
+	check "$series: /metrics shows the sites over budget ($over)" test "${over:-0}" -ge 1
+	check_eq "$series: one budget action per site over budget" "${actions:-x}" "${over:-y}"
+	check_eq "$series: each named in copyprof_agent_site_over_budget" "$named" "${over:-y}"
+	check "$series: the sites the read does not call stay attached ($attached)" test "${attached:-0}" -ge 1
+	check_eq "$series: the budget agent ends with 0" "$(cat "$out/budget.rc" 2>/dev/null)" 0
+	check "$series: no kprobe left after it" test ! -s "$out/kprobe_events_budget"
 }
 
 for s in "${@:-6.12}"; do test_kernel "$s"; done

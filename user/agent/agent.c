@@ -22,32 +22,10 @@
 #include "kernel/uprobe_multi.h"
 #include "lib/log.h"
 #include "lib/monotime.h"
+#include "lib/stop.h"
 #include "web_config.h"
 
 #define AGENT_MIN_SLOTS 16
-
-static volatile sig_atomic_t agent_stop, agent_hup;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		agent_hup = 1;
-	else
-		agent_stop = sig;
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 struct agent {
 	struct agent_args *a;
@@ -312,13 +290,12 @@ static void loop(struct agent *ag)
 	struct timespec tick = { 0, 100 * 1000 * 1000 };
 	double next_plan = monotime_s() + ag->a->replan_s;
 
-	while (!agent_stop) {
+	while (!stop_requested()) {
 		nanosleep(&tick, NULL);
 		pthread_mutex_lock(&ag->t.lock);
 		agent_sample_drain(&ag->smp);
 		pthread_mutex_unlock(&ag->t.lock);
-		if (agent_hup) {
-			agent_hup = 0;
+		if (stop_reload_requested()) {
 			replan(ag, "SIGHUP");
 		} else if (ag->a->replan_s && monotime_s() >= next_plan) {
 			replan(ag, "periodic");
@@ -326,7 +303,7 @@ static void loop(struct agent *ag)
 		}
 		keep_budget(ag);
 	}
-	p_info("signal %d: detaching every probe", (int)agent_stop);
+	p_info("signal %d: detaching every probe", stop_signal());
 }
 
 int agent_run(struct agent_args *a)
@@ -345,7 +322,8 @@ int agent_run(struct agent_args *a)
 	if (status)
 		goto out_web;
 	status = EXIT_RUNTIME;
-	install_signals();
+	stop_install_reload();
+	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */
 	if (feature_check_bpf() || !(view = profile_new()) ||
 	    !(planned = calloc(CP_MAX_SITES, sizeof(*planned))))
 		goto out_web;

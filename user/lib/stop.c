@@ -6,14 +6,17 @@
 #include "monotime.h"
 #include "stop.h"
 
-static volatile sig_atomic_t stop_sig;
+static volatile sig_atomic_t stop_sig, hup_seen, hup_reloads;
 
 static void on_signal(int sig)
 {
-	stop_sig = sig;
+	if (sig == SIGHUP && hup_reloads)
+		hup_seen = 1;
+	else
+		stop_sig = sig;
 }
 
-void stop_install(void)
+static void install(void)
 {
 	struct sigaction sa;
 
@@ -23,6 +26,26 @@ void stop_install(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+void stop_install(void)
+{
+	hup_reloads = 0;
+	install();
+}
+
+void stop_install_reload(void)
+{
+	hup_reloads = 1;
+	install();
+}
+
+bool stop_reload_requested(void)
+{
+	if (!hup_seen)
+		return false;
+	hup_seen = 0;
+	return true;
 }
 
 bool stop_requested(void)

@@ -7,7 +7,12 @@
 
 struct child;
 
+/* SIGINT, SIGTERM and SIGHUP ask to stop. */
 void stop_install(void);
+/* As stop_install(), but SIGHUP asks a long-running daemon to reload (re-plan) instead. */
+void stop_install_reload(void);
+/* True once per SIGHUP since the last call (stop_install_reload() only). */
+bool stop_reload_requested(void);
 bool stop_requested(void);
 /* The signal that asked to stop, or 0. */
 int stop_signal(void);

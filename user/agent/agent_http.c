@@ -225,25 +225,25 @@ struct agent_http *agent_http_start(const char *listen, const struct web_config 
 		free(s);
 		return NULL;
 	}
+	/* The limits every listener has; a TLS one adds its certificate and key. */
+	struct MHD_OptionItem opts[] = {
+		{ MHD_OPTION_LISTEN_SOCKET, s->fd, NULL },
+		{ MHD_OPTION_CONNECTION_LIMIT, AGENT_HTTP_MAX_CONNECTIONS, NULL },
+		{ MHD_OPTION_PER_IP_CONNECTION_LIMIT, AGENT_HTTP_MAX_PER_IP, NULL },
+		{ MHD_OPTION_CONNECTION_TIMEOUT, AGENT_HTTP_TIMEOUT_S, NULL },
+		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, AGENT_HTTP_REQUEST_MEMORY, NULL },
+		{ MHD_OPTION_END, 0, NULL }, /* TLS: the certificate */
+		{ MHD_OPTION_END, 0, NULL }, /* TLS: the key */
+		{ MHD_OPTION_END, 0, NULL },
+	};
+
 	if (web && web->cert_pem) {
 		flags |= MHD_USE_TLS;
-		s->d = MHD_start_daemon(
-			flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, s->fd,
-			MHD_OPTION_CONNECTION_LIMIT, (unsigned int)AGENT_HTTP_MAX_CONNECTIONS,
-			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)AGENT_HTTP_MAX_PER_IP,
-			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_HTTP_TIMEOUT_S,
-			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AGENT_HTTP_REQUEST_MEMORY,
-			MHD_OPTION_HTTPS_MEM_CERT, web->cert_pem, MHD_OPTION_HTTPS_MEM_KEY,
-			web->key_pem, MHD_OPTION_END);
-	} else {
-		s->d = MHD_start_daemon(
-			flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, s->fd,
-			MHD_OPTION_CONNECTION_LIMIT, (unsigned int)AGENT_HTTP_MAX_CONNECTIONS,
-			MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)AGENT_HTTP_MAX_PER_IP,
-			MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)AGENT_HTTP_TIMEOUT_S,
-			MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)AGENT_HTTP_REQUEST_MEMORY,
-			MHD_OPTION_END);
+		opts[5] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, web->cert_pem };
+		opts[6] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, web->key_pem };
 	}
+	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, opts,
+				MHD_OPTION_END);
 	if (!s->d) {
 		p_err("--listen %s: libmicrohttpd cannot serve it%s", listen,
 		      web && web->cert_pem ? " (is the TLS key the certificate's, in PEM?)" : "");

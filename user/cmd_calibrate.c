@@ -11,12 +11,13 @@
 #include "calib/calib_table.h"
 #include "cmd_options.h"
 #include "commands.h"
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
 #include "lib/stop.h"
-#include "estimate/estimate_corr_measure.h"
 #include "estimate/estimate_family.h"
+#include "estimate/estimate_run.h"
+#include "replay/paired_inputs.h"
 
 struct calibrate_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
@@ -29,6 +30,7 @@ struct calibrate_args {
 	size_t nr_mix;
 	const char *hist;
 	struct est_run_opts mix_opts;
+	struct paired_opts paired; /* --mix-budget, --mix-chunk, --mix-ws, --seed */
 };
 
 enum {
@@ -48,6 +50,11 @@ enum {
 	OPT_MIX_CACHE,
 	OPT_THRESHOLDS,
 	OPT_BUDGET,
+	OPT_MIX_BUDGET,
+	OPT_MIX_CHUNK,
+	OPT_MIX_WS,
+	OPT_SEED,
+	OPT_TODAY,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -74,15 +81,27 @@ static const struct argp_option options[] = {
 	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0, "Draw cost against length as an SVG" },
 	{ "mix", OPT_MIX, "PROFILE", 0,
-	  "Also measure estimate's mix and neighbour corrections for this profile's length mix "
-	  "and store them in the model (repeat: merged, as estimate -i does); with -i, adds them "
-	  "to that model" },
-	{ "hist", OPT_HIST, "FILE", 0, "... or for this size table (as estimate --hist)" },
+	  "Also measure this profile's own mix, paired: its lengths replayed through today's "
+	  "code and every candidate policy in the same rounds; stored in the model, where "
+	  "estimate finds it (repeat: merged, as estimate -i does); with -i, adds it to that "
+	  "model" },
+	{ "hist", OPT_HIST, "FILE", 0, "... or this size table's (as estimate --hist)" },
 	{ "family", OPT_FAMILY, "NAME", 0, "--mix/--hist: only this family (as estimate)" },
 	{ "mix-cache", OPT_MIX_CACHE, "STATE", 0,
-	  "--mix/--hist: the cache mix the estimate will use (as estimate --cache; default warm)" },
+	  "--mix/--hist: each call's cache state, as estimate --cache will ask for it: warm "
+	  "(default), src-flushed, dst-flushed or mixed=W,S,D" },
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "--mix/--hist: the candidate thresholds (as estimate --thresholds)" },
+	{ "today", OPT_TODAY, "IMPL", 0,
+	  "--mix/--hist: today's code is this replica (as estimate --today)" },
+	{ "mix-budget", OPT_MIX_BUDGET, "SECONDS", 0,
+	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3); more, up to 4 "
+	  "times as long, until 100 rounds found the core quiet" },
+	{ "mix-chunk", OPT_MIX_CHUNK, "CALLS", 0,
+	  "--mix/--hist: calls per round (default 4096, fewer for long copies)" },
+	{ "mix-ws", OPT_MIX_WS, "BYTES", 0,
+	  "--mix/--hist: the warm working set per side, K/M suffixes (default a quarter of L2)" },
+	{ "seed", OPT_SEED, "N", 0, "--mix/--hist: the seed the calls are drawn with" },
 	{},
 };
 
@@ -97,8 +116,9 @@ static const char doc[] =
 	"  copyprof calibrate --impl memcpy_orig,movsb --cache warm --plot cost.svg\n"
 	"  copyprof calibrate --impl erms_threshold --threshold 1024 --sizes 512-4K\n"
 	"  copyprof calibrate -i cooperlake-8321hc-seed.json --table  # seed tables\n"
-	"  copyprof calibrate --quick --mix profile.json -o cm.json  # + corrections\n"
+	"  copyprof calibrate --quick --mix profile.json -o cm.json  # + its mix\n"
 	"  copyprof calibrate -i cm.json --mix profile.json -o cm.json\n"
+	"  copyprof calibrate -i cm.json --hist Fleet.txt --mix-budget 30 -o cm.json\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
 	"interrupted; no file is written), 2 usage error.";
@@ -199,6 +219,18 @@ static unsigned long long parse_count(struct argp_state *state, const char *opt,
 	return v;
 }
 
+/* "256K", "4M", "1048576": 4 KiB to 1 GiB. */
+static unsigned long long parse_size(struct argp_state *state, const char *opt, const char *arg)
+{
+	struct est_options tmp;
+	char why[96];
+
+	if (est_thresholds_parse(arg, &tmp, why, sizeof(why)) || tmp.nr_thresholds != 1 ||
+	    tmp.thresholds[0] < 4096 || tmp.thresholds[0] > (1ULL << 30))
+		argp_error(state, "%s %s: give a size from 4K to 1G", opt, arg);
+	return tmp.thresholds[0];
+}
+
 static void measure_only(struct calibrate_args *a, const char *name)
 {
 	a->measure_opt = true;
@@ -284,6 +316,26 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (est_thresholds_parse(arg, &a->mix_opts.o, why, sizeof(why)))
 			argp_error(state, "--thresholds %s: %s", arg, why);
 		break;
+	case OPT_TODAY:
+		if (!asmref_find(arg))
+			argp_error(state,
+				   "--today %s: not an asm-ref replica (copyprof calibrate "
+				   "--impl lists them)",
+				   arg);
+		a->mix_opts.o.today = arg;
+		break;
+	case OPT_MIX_BUDGET:
+		a->paired.budget_s = (double)parse_count(state, "--mix-budget", arg, 1, 86400);
+		break;
+	case OPT_MIX_CHUNK:
+		a->paired.chunk_calls = parse_count(state, "--mix-chunk", arg, 16, 1 << 20);
+		break;
+	case OPT_MIX_WS:
+		a->paired.ws_bytes = parse_size(state, "--mix-ws", arg);
+		break;
+	case OPT_SEED:
+		a->paired.seed = parse_count(state, "--seed", arg, 1, UINT64_MAX - 1);
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
@@ -365,23 +417,46 @@ static int outputs(struct calibrate_args *a, const struct costmodel *m)
 	return EXIT_OK;
 }
 
-/* --mix/--hist: estimate's corrections for those mixes, measured into @m (docs/estimate.md). */
-static int measure_mix(struct calibrate_args *a, struct costmodel *m, const char *name)
+/* --mix/--hist, read before anything is measured: a bad input fails at once. */
+static int read_mix(struct calibrate_args *a, struct est_run *run)
 {
-	struct est_run run;
-	size_t i;
+	if (!a->nr_mix && !a->hist)
+		return 0;
+	return est_run_read(run, &a->mix_opts, a->mix, a->nr_mix, a->hist);
+}
+
+/* What the paired entries say they measured: "btrfs.json", "--hist Fleet.txt", ... */
+static void mix_name(const struct calibrate_args *a, char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->nr_mix && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? " + " : "", a->mix[i]);
+	if (a->hist && n < len)
+		snprintf(buf + n, len - n, "%s--hist %s", n ? " + " : "", a->hist);
+}
+
+/* --mix/--hist: each input's mix measured, paired, into @m (docs/estimate.md). */
+static int measure_mix(struct calibrate_args *a, struct est_run *run, struct costmodel *m,
+		       const char *name)
+{
+	char what[512];
 	int err;
 
-	err = est_run_read(&run, &a->mix_opts, a->mix, a->nr_mix, a->hist);
-	if (!err) {
-		run.models[0] = m;
-		run.model_names[0] = name;
-		run.nr_models = 1;
-	}
-	for (i = 0; !err && i < run.nr_ins; i++)
-		err = est_corr_measure(&run, i);
-	run.models[0] = NULL; /* the caller's */
-	est_run_free(&run);
+	run->models[0] = m;
+	run->model_names[0] = name;
+	run->nr_models = 1;
+	a->paired.cache = &run->opts.o.cache;
+	if (!a->paired.budget_s)
+		a->paired.budget_s = a->plan.quick ? 3 : 10;
+	if (!a->paired.seed)
+		a->paired.seed = 0x9e3779b97f4a7c15ULL;
+	a->paired.cpu = a->plan.cpu;
+	mix_name(a, what, sizeof(what));
+	err = paired_measure_inputs(run, &a->paired, what);
+	run->models[0] = NULL; /* the caller's */
+	run->nr_models = 0;
 	if (err == -EINTR)
 		p_err("interrupted by SIG%s: no cost model written",
 		      sigabbrev_np(stop_signal()) ?: "?");
@@ -397,6 +472,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct argp_child children[2];
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct costmodel *m = NULL;
+	struct est_run run = { 0 };
 	int err, c, rc = EXIT_RUNTIME;
 
 	for (c = 0; c < COSTMODEL_NR_CACHES; c++)
@@ -409,12 +485,26 @@ int cmd_calibrate(int argc, char **argv)
 		args.common.output = args.common.input && (args.nr_mix || args.hist)
 					     ? args.common.input
 					     : "costmodel.json";
+	if (read_mix(&args, &run))
+		goto cleanup;
 	if (args.common.input) {
 		if (costmodel_read(args.common.input, &m))
 			goto cleanup;
 		if (args.nr_mix || args.hist) {
+			char why[256];
+
+			if (!paired_model_is_here(m, why, sizeof(why))) {
+				p_err("calibrate --mix: %s: %s; measure with a model calibrated on "
+				      "this CPU",
+				      args.common.input, why);
+				goto cleanup;
+			}
+			if (strcmp(args.common.output, "-") &&
+			    strcmp(args.common.output, args.common.input) &&
+			    outfile_check(args.common.output))
+				goto cleanup;
 			stop_install();
-			if (measure_mix(&args, m, args.common.input) ||
+			if (measure_mix(&args, &run, m, args.common.input) ||
 			    costmodel_write(m, args.common.output))
 				goto cleanup;
 			if (strcmp(args.common.output, "-"))
@@ -446,7 +536,7 @@ int cmd_calibrate(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
-	if ((args.nr_mix || args.hist) && measure_mix(&args, m, args.common.output))
+	if ((args.nr_mix || args.hist) && measure_mix(&args, &run, m, args.common.output))
 		goto cleanup;
 	if (costmodel_write(m, args.common.output))
 		goto cleanup;
@@ -454,6 +544,7 @@ int cmd_calibrate(int argc, char **argv)
 		p_info("wrote %s", args.common.output);
 	rc = outputs(&args, m);
 cleanup:
+	est_run_free(&run);
 	costmodel_free(m);
 	calib_sizes_free(&args.plan.sizes);
 	free(args.plan.impls);

@@ -14,7 +14,9 @@
 #include "estimate/estimate_text.h"
 #include "estimate/model_folder.h"
 #include "lib/jsonw.h"
+#include "calib/calib_quick.h"
 #include "fleet/fleet_profile.h"
+#include "replay/paired_validate.h"
 #include "lib/log.h"
 #include "asmref.h"
 
@@ -24,6 +26,7 @@ struct estimate_args {
 	size_t nr_models;
 	const char *hist;
 	struct est_run_opts run;
+	bool validate;
 	struct fleet_query prom;	   /* --prometheus, --selector, --range */
 	char *model_files[EST_MAX_MODELS]; /* a -m folder's files */
 };
@@ -36,8 +39,7 @@ enum {
 	OPT_AT,
 	OPT_JSON,
 	OPT_VALIDATE,
-	OPT_NO_MIX,
-	OPT_NO_NB,
+	OPT_MODEL_ONLY,
 	OPT_TODAY,
 	OPT_PROMETHEUS,
 	OPT_SELECTOR,
@@ -82,14 +84,13 @@ static const struct argp_option options[] = {
 	  "Today's code is this replica (e.g. memcpy_orig, movsb) instead of the one inferred "
 	  "from the profile's kernel, CPU flags or probed function" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
-	  "MEASURES: replay the lengths through the replicas on this CPU and compare measured "
-	  "with predicted (the one mode of estimate that times anything)" },
-	{ "no-mix-correction", OPT_NO_MIX, NULL, 0,
-	  "The pure cost model: do not apply the mix and neighbour corrections the cost model "
-	  "stores for this profile's mix (calibrate --mix)" },
-	{ "no-neighbour-correction", OPT_NO_NB, NULL, 0,
-	  "Do not apply the stored neighbour correction (each policy on the whole mix, "
-	  "shuffled against sorted)" },
+	  "MEASURES: an independent paired replay of the mix on this CPU (a new seed and "
+	  "buffers), printed against the estimate (the one mode of estimate that times "
+	  "anything)" },
+	{ "model-only", OPT_MODEL_ONLY, NULL, 0,
+	  "The cost model's per-length figures only, even where the model stores a paired "
+	  "measurement of this mix (calibrate --mix)" },
+	{ "no-mix-correction", OPT_MODEL_ONLY, NULL, OPTION_ALIAS | OPTION_HIDDEN },
 	{},
 };
 
@@ -166,13 +167,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->run.o.at_set = true;
 		break;
 	case OPT_VALIDATE:
-		a->run.validate = true;
+		a->validate = true;
 		break;
-	case OPT_NO_MIX:
-		a->run.no_mix = true;
-		break;
-	case OPT_NO_NB:
-		a->run.no_nb = true;
+	case OPT_MODEL_ONLY:
+		a->run.model_only = true;
 		break;
 	case OPT_TODAY:
 		if (!asmref_find(arg))
@@ -213,7 +211,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!a->common.nr_inputs && !a->hist && !a->prom.url)
 			argp_error(state, "give a profile with -i, a size table with --hist, or "
 					  "--prometheus URL");
-		if (!a->nr_models && !a->run.validate)
+		if (!a->nr_models && !a->validate)
 			argp_error(state, "give a cost model with -m (make one with `copyprof "
 					  "calibrate -o costmodel.json`; estimate itself times "
 					  "nothing)");
@@ -246,6 +244,15 @@ static int load(struct estimate_args *a, struct est_run *run)
 	struct profile *p;
 	int err;
 
+	if (!a->prom.url && !a->nr_models) {
+		/* --validate without -m: calibrate --quick first, as the help says. */
+		struct costmodel *m;
+
+		err = est_run_read(run, &a->run, a->common.inputs, a->common.nr_inputs, a->hist);
+		if (!err)
+			err = calib_quick_for_inputs(run->ins, run->nr_ins, &run->opts.o, &m);
+		return err ?: est_run_add_model(run, m, "(calibrate --quick, this run)");
+	}
 	if (!a->prom.url)
 		return est_run_load(run, &a->run, a->common.inputs, a->common.nr_inputs, a->hist,
 				    a->models, a->nr_models);
@@ -259,15 +266,28 @@ static int load(struct estimate_args *a, struct est_run *run)
 	return est_run_load_profile(run, &a->run, p, a->prom.url, a->models, a->nr_models);
 }
 
+/* --validate: each family replayed afresh on this CPU, into @vals (freed by the caller). */
+static int validate(struct est_run *run, size_t i, struct est_report *r, struct mixmeas *vals)
+{
+	struct paired_opts po = { .cache = &run->opts.o.cache, .budget_s = 3, .cpu = r->m->cpu };
+	size_t j;
+	int err = 0;
+
+	for (j = 0; j < r->nr_fam && !err; j++)
+		err = paired_validate_family(&run->ins[i], &r->fam[j], &po, &vals[j]);
+	return err;
+}
+
 int cmd_estimate(int argc, char **argv)
 {
 	struct argp common;
 	struct argp_child children[2];
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct estimate_args args = { 0 };
+	struct mixmeas vals[EST_NR_FAMILIES] = { 0 };
 	struct est_run run;
 	json_object *jout = NULL;
-	size_t i, done = 0;
+	size_t i, j, done = 0;
 	int err;
 
 	est_options_default(&args.run.o);
@@ -291,11 +311,15 @@ int cmd_estimate(int argc, char **argv)
 			continue;
 		}
 		done++;
+		if (!err && args.validate)
+			err = validate(&run, i, &r, vals);
 		if (!err && jout)
 			json_object_array_add(jout, est_report_to_json(&r));
 		else if (!err)
 			est_print_text(stdout, &r, log_verbose);
 		est_report_free(&r);
+		for (j = 0; j < EST_NR_FAMILIES; j++)
+			mixmeas_free(&vals[j]);
 	}
 	if (!err && jout) {
 		json_object *doc = est_json_document(&run.opts.o.cache, jout);

@@ -241,19 +241,11 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 	return 0;
 }
 
-/* Which corrections family result @fr's totals carry: "mix and neighbour corrections", or "". */
-static void corrections_of(const struct est_family_result *fr, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s%s", fr->mix.applied ? "mix" : "",
-		 fr->mix.applied && fr->nb.applied ? " and " : "",
-		 fr->nb.applied ? "neighbour" : "");
-}
-
 /*
  * estimate's verdict for the profile and model, the same sentence as estimate prints
  * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing; and in
- * @corr, which corrections the frames and the verdicts include: the frames are costed by the
- * pure model, the verdicts with what the model stores for this mix (calibrate --mix).
+ * @corr, where the verdicts come from: the frames are always modelled, a verdict from the
+ * paired measurement the model stores for this mix (calibrate --mix) where there is one.
  */
 static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, char *corr,
 		       size_t clen)
@@ -286,25 +278,21 @@ static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, c
 					      est_family(r.fam[i].family)->name, v);
 		}
 		for (i = 0; i < r.nr_fam && c < clen; i++) {
-			char k[32];
-
-			corrections_of(&r.fam[i], k, sizeof(k));
-			if (k[0])
+			if (r.fam[i].meas)
 				c += (size_t)snprintf(corr + c, clen - c,
-						      "%s%s's verdict with the "
-						      "stored %s correction%s",
+						      "%s%s's verdict measured (a paired replay "
+						      "of this mix)",
 						      c ? ", " : "",
-						      est_family(r.fam[i].family)->name, k,
-						      strchr(k, ' ') ? "s" : "");
-			else if (!why && r.fam[i].mix.why[0])
-				why = r.fam[i].mix.why;
+						      est_family(r.fam[i].family)->name);
+			else if (!why && r.fam[i].meas_why[0])
+				why = r.fam[i].meas_why;
 		}
 	}
-	/* The frames never carry them: a correction is a total over the whole mix. */
+	/* The frames never are: a measurement is a total over the whole mix. */
 	if (c && c < clen)
-		snprintf(corr + c, clen - c, "; frames uncorrected (the pure cost model)");
+		snprintf(corr + c, clen - c, "; frames modelled (per-length costs)");
 	else if (!c)
-		snprintf(corr, clen, "uncorrected: no mix or neighbour correction (%.*s)",
+		snprintf(corr, clen, "modelled: no paired measurement (%.*s)",
 			 why ? (int)strcspn(why, ";") : 25, why ?: "none stored for this mix");
 	est_report_free(&r);
 	est_run_free(&run);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: the cost-model reader (costmodel_read) on any bytes, then costs looked up */
 #include <json-c/json.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "fuzz_file.h"
 
 /* A cost model that is read must also be usable: every curve is asked for a few costs. */

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "estimate/estimate_input.h"
 #include "estimate/estimate_model.h"
 #include "estimate/estimate_options.h"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 
 #define TESTDIR_NAME "costmodel"
 #include "testdir.h"

@@ -19,4 +19,18 @@
 void calib_loop(const struct asmref_impl *lo, const struct asmref_impl *hi, uint64_t t, void *dst,
 		const void *src, const uint64_t *lens, size_t stride, size_t count);
 
+/* One call of a replayed mix: its own destination, source and length. */
+struct calib_call {
+	void *dst;
+	const void *src;
+	uint64_t n;
+};
+
+/*
+ * calib_loop() over a replayed mix (replay/paired.c): call i copies @calls[i].n bytes from
+ * @calls[i].src to @calls[i].dst, @lo below @t and @hi from @t, each call made directly.
+ */
+void calib_loop_calls(const struct asmref_impl *lo, const struct asmref_impl *hi, uint64_t t,
+		      const struct calib_call *calls, size_t count);
+
 #endif

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "asmref.h"
 #include "calib_timer.h"
-#include "costmodel.h"
+#include "costmodel/costmodel.h"
 
 /* Source and destination, each in its own mapping, at the requested offsets from a page. */
 struct calib_bufs {

@@ -4,7 +4,7 @@
 #define CP_CALIB_PLOT_H
 
 #include <stdbool.h>
-#include "costmodel.h"
+#include "costmodel/costmodel.h"
 
 /* Which curves to draw: @want(curve, ctx) true. NULL draws every curve. */
 typedef bool calib_plot_filter(const struct costmodel_curve *c, void *ctx);

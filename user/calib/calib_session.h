@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include "asmref.h"
 #include "calib_sizes.h"
-#include "costmodel.h"
+#include "costmodel/costmodel.h"
 
 struct calib_plan {
 	const struct asmref_impl **impls;

@@ -4,7 +4,7 @@
 #define CP_CALIB_TABLE_H
 
 #include <stdio.h>
-#include "costmodel.h"
+#include "costmodel/costmodel.h"
 
 /*
  * Prints, in the layout of the seed patch:

@@ -4,7 +4,7 @@
 #define CP_ESTIMATE_CI_H
 
 #include <stddef.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "estimate_cost.h"
 #include "estimate_input.h"
 #include "estimate_policy.h"

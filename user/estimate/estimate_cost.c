@@ -237,56 +237,21 @@ void est_costs_release(struct est_costs *c)
 		free(c->dispatch_curves[k]);
 }
 
-void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const char *today_impl)
-{
-	const struct est_family_impls *fi = est_family(c->family);
-	struct est_mix_classes *cl = &c->mix_classes;
-	size_t k;
-
-	memset(cl, 0, sizeof(*cl));
-	memset(c->mix_split, 0, sizeof(c->mix_split));
-	c->mix_dispatch_known = false;
-	if (!mix || !mix->applied)
-		return;
-	if (mix->classes.nr) {
-		*cl = mix->classes;
-		memcpy(c->mix_split, mix->split.penalty_ns, sizeof(c->mix_split));
-	} else {
-		cl->nr = 1;
-		cl->edges[1] = mix->cutoff;
-	}
-	c->mix_dispatch_known = fi->dispatch && est_mix_find(mix, fi->dispatch);
-	for (k = 0; k < cl->nr; k++) {
-		double n = (double)cl->edges[k]; /* a length of class k */
-
-		c->mix_today[k] = est_mix_penalty(mix, today_impl, n);
-		c->mix_loop[k] = est_mix_penalty(mix, fi->loop, n);
-		c->mix_string[k] = est_mix_penalty(mix, fi->string, n);
-		c->mix_dispatch[k] = c->mix_dispatch_known ? est_mix_penalty(mix, fi->dispatch, n)
-							   : c->mix_loop[k];
-	}
-}
-
 static double side_at(const struct est_costs *c, int k, enum est_side side, double n)
 {
-	int m = est_mix_class_of(&c->mix_classes, n);
-	double pt = m >= 0 ? c->mix_today[m] : 0, pl = m >= 0 ? c->mix_loop[m] : 0;
-	double ps = m >= 0 ? c->mix_string[m] : 0, pd = m >= 0 ? c->mix_dispatch[m] : 0;
-
 	switch (side) {
 	case EST_SIDE_TODAY:
-		return costmodel_cost_ns(c->today[k], n) + pt;
+		return costmodel_cost_ns(c->today[k], n);
 	case EST_SIDE_LOOP:
-		/* The loop behind the dispatch: the dispatch replica's own penalty. */
-		return costmodel_cost_ns(c->loop[k], n) + c->d_lo[k] + pd;
+		return costmodel_cost_ns(c->loop[k], n) + c->d_lo[k];
 	case EST_SIDE_STRING:
 		/* A stand-in from erms_threshold already includes the dispatch. */
 		return costmodel_cost_ns(c->string[k], n) +
-		       (c->string_via_dispatch[k] ? 0 : c->d_hi[k]) + ps;
+		       (c->string_via_dispatch[k] ? 0 : c->d_hi[k]);
 	case EST_SIDE_LOOP_BARE:
-		return costmodel_cost_ns(c->loop[k], n) + pl;
+		return costmodel_cost_ns(c->loop[k], n);
 	case EST_SIDE_STRING_BARE:
-		return costmodel_cost_ns(c->string[k], n) + ps;
+		return costmodel_cost_ns(c->string[k], n);
 	}
 	return NAN;
 }
@@ -355,19 +320,11 @@ static double side_bound(const struct est_costs *c, enum est_side side, uint64_t
 	return hiw - low;
 }
 
-/* A threshold's split penalty per call of a bucket ending at @hi (0 from the cutoff on). */
-static double split_ns(const struct est_costs *c, uint64_t t, uint64_t hi)
-{
-	const struct est_mix_classes *cl = &c->mix_classes;
-
-	return cl->nr && hi <= cl->edges[cl->nr] ? est_mix_split_at(cl, c->mix_split, t) : 0;
-}
-
 double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
 		       uint64_t hi, double calls, double mean, double *bound, bool *split)
 {
 	enum est_side side;
-	double l, s, sp = 0;
+	double l, s;
 
 	switch (p->kind) {
 	case EST_TODAY:
@@ -383,8 +340,6 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 		side = l <= s ? EST_SIDE_LOOP_BARE : EST_SIDE_STRING_BARE;
 		break;
 	default:
-		/* The dispatch's branch among the short lengths (the mix correction). */
-		sp = split_ns(c, p->threshold, hi);
 		if (p->threshold <= lo) {
 			side = EST_SIDE_STRING;
 		} else if (p->threshold >= hi) {
@@ -404,11 +359,11 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 			*split = true;
 			*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
 					      est_cost_side(c, EST_SIDE_STRING, mean));
-			return calls * (below * l + (1 - below) * s + sp);
+			return calls * (below * l + (1 - below) * s);
 		}
 	}
 	*bound = calls * side_bound(c, side, lo, hi);
-	return calls * (est_cost_side(c, side, mean) + sp);
+	return calls * est_cost_side(c, side, mean);
 }
 
 double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,

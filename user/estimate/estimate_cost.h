@@ -5,10 +5,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
-#include "estimate_mix.h"
 #include "estimate_options.h"
 #include "estimate_policy.h"
 
@@ -35,13 +34,6 @@ struct est_costs {
 	size_t nr_dispatch[COSTMODEL_NR_CACHES];
 	bool dispatch_measured;
 	bool d_lo_measured, d_hi_measured; /* some state had points on that side */
-	/* the mix correction: ns added to each side's cost per size class (below the last edge) */
-	struct est_mix_classes mix_classes; /* nr 0: no correction */
-	double mix_today[EST_MIX_MAX_CLASSES], mix_loop[EST_MIX_MAX_CLASSES];
-	double mix_string[EST_MIX_MAX_CLASSES];
-	double mix_dispatch[EST_MIX_MAX_CLASSES];  /* added to loop + d_lo, if measured ... */
-	bool mix_dispatch_known;		   /* ... else mix_loop is */
-	double mix_split[EST_MIX_MAX_CLASSES + 1]; /* a threshold's split penalty at each edge */
 	int runs;	 /* the model's runs per point, for the points' standard errors */
 	double max_size; /* the largest size every used curve was measured at */
 };
@@ -52,12 +44,6 @@ struct est_costs {
  */
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
 		      enum est_family f, const char *today_impl, const struct est_cache *cache);
-/*
- * Adds @mix's penalties (NULL or not applied: none) to the sides' costs below its cutoff, each
- * length its class's, and to a threshold's short calls its split penalty; the dispatch costs
- * d_lo, d_hi, differences of two measured curves, are left as they are.
- */
-void est_costs_set_mix(struct est_costs *c, const struct est_mix *mix, const char *today_impl);
 void est_costs_release(struct est_costs *c);
 /* Recomputes the dispatch costs from the curves (after their points changed). */
 void est_costs_refresh(struct est_costs *c);

@@ -48,7 +48,6 @@ static struct est_costs *costs_of(struct diff_costs *dc, const struct profile_di
 		est_costs_release(&dc->c[k][f]);
 		return NULL;
 	}
-	est_costs_set_mix(&dc->c[k][f], NULL, dc->impl[k][f]);
 	dc->resolved[k][f] = true;
 	return &dc->c[k][f];
 }

@@ -3,7 +3,7 @@
 #ifndef CP_ESTIMATE_DIFF_H
 #define CP_ESTIMATE_DIFF_H
 
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "profile/profile_diff.h"
 #include "estimate_options.h"
 

@@ -30,7 +30,7 @@ static char *site_label(const struct profile_site *s, const char *caller)
 
 /* Appends a site row for @s with @slots as its lengths; @caller names who called, if a caller. */
 static int add_row(struct est_input *in, const struct profile_site *s,
-		   const struct hist_slot *slots, const char *caller)
+		   const struct hist_slot *slots, const char *caller, bool first)
 {
 	struct est_site *v;
 	uint32_t b;
@@ -57,6 +57,10 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->symbol = s->symbol;
 	v->running = site_mux_share(s);
 	v->ref_scaled = s->mux && s->mux->scaling == MUX_SCALING_REFERENCE;
+	if (first && s->has_align) { /* a site's alignments once, on its first row */
+		v->dst_align = s->dst_align;
+		v->src_align = s->src_align;
+	}
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		v->n[b] = (double)slots[b].count;
 		v->bytes[b] = (double)slots[b].bytes;
@@ -77,18 +81,18 @@ static int add_site(struct est_input *in, const struct profile_site *s)
 	int err;
 
 	if (!s->nr_callers)
-		return add_row(in, s, s->buckets, NULL);
+		return add_row(in, s, s->buckets, NULL, true);
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s+0x%llx", c->symbol ?: "?",
 			 (unsigned long long)c->offset);
-		err = add_row(in, s, c->buckets, name);
+		err = add_row(in, s, c->buckets, name, i == 0);
 		if (err)
 			return err;
 	}
-	return profile_site_no_caller(s, rest) ? add_row(in, s, rest, "(no caller)") : 0;
+	return profile_site_no_caller(s, rest) ? add_row(in, s, rest, "(no caller)", false) : 0;
 }
 
 static int group_input(const struct profile *p, const char *name, size_t gi, struct est_input *in)

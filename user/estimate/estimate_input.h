@@ -21,6 +21,8 @@ struct est_site {
 	const char *symbol; /* the probed function (borrowed), or NULL */
 	double running;	    /* share of the calls counted (multiplexed breakpoints); 0 read as 1 */
 	bool ref_scaled;    /* scaled by a reference site's calls, not by time */
+	/* address alignments (64 counts each, borrowed from the profile), on one row per site; NULL */
+	const uint64_t *dst_align, *src_align;
 	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
 	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
 };

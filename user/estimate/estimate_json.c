@@ -3,11 +3,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "estimate_corr.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
 #include "estimate_summary.h"
-#include "estimate_validation.h"
 #include "estimate_verdict.h"
 
 static void put_str(json_object *o, const char *key, const char *val)
@@ -36,7 +34,7 @@ static const char *kind_name(enum est_kind k)
 	return names[k];
 }
 
-static json_object *row_to_json(const struct est_row *w, double measured)
+static json_object *row_to_json(const struct est_row *w, const struct est_family_result *fr, int i)
 {
 	json_object *o = json_object_new_object();
 
@@ -53,9 +51,17 @@ static json_object *row_to_json(const struct est_row *w, double measured)
 	put_num(o, "ci_low", w->ci_low);
 	put_num(o, "ci_high", w->ci_high);
 	put_num(o, "bound_ns", w->bound_ns);
-	if (!isnan(measured)) {
-		put_num(o, "measured_pct", measured);
-		put_num(o, "error_pct", w->delta_pct - measured);
+	json_object_object_add(o, "measured", json_object_new_boolean(w->measured));
+	put_num(o, "model_pct", w->model_pct);
+	put_num(o, "model_ci_low", w->model_ci_low);
+	put_num(o, "model_ci_high", w->model_ci_high);
+	if (w->measured && isfinite(w->busy_pct))
+		put_num(o, "busy_pct", w->busy_pct);
+	if (i >= 0 && fr->validate_pct && isfinite(fr->validate_pct[i])) {
+		put_num(o, "validate_pct", fr->validate_pct[i]);
+		put_num(o, "validate_ci_low", fr->validate_lo[i]);
+		put_num(o, "validate_ci_high", fr->validate_hi[i]);
+		put_num(o, "validate_off_pct", w->delta_pct - fr->validate_pct[i]);
 	}
 	return o;
 }
@@ -93,140 +99,20 @@ static void put_num_or_null(json_object *o, const char *key, double v)
 		json_object_object_add(o, key, NULL);
 }
 
-static json_object *mix_sample_to_json(const struct est_mix_sample *q)
+/* The paired measurement behind the answer (docs/estimate.md#json), or why there is none. */
+static json_object *measurement_to_json(const struct est_family_result *fr)
 {
-	json_object *o = json_object_new_object();
+	json_object *o;
 
-	json_object_object_add(o, "lo", json_object_new_uint64(q->lo));
-	json_object_object_add(o, "hi", json_object_new_uint64(q->hi));
-	put_num(o, "shuffled_ns", q->shuffled_ns);
-	put_num(o, "sorted_ns", q->sorted_ns);
-	put_num_or_null(o, "predicted_ns", q->predicted_ns);
-	put_num(o, "penalty_ns", q->penalty_ns);
-	return o;
-}
-
-static json_object *mix_impl_to_json(const struct est_mix *mix, const struct est_mix_impl *e)
-{
-	static const char *const spans[] = { "below", "from", "all" };
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	json_object *q = json_object_new_array();
-	size_t k;
-
-	put_str(o, "impl", e->impl);
-	put_num(o, "shuffled_ns", e->shuffled_ns);
-	put_num(o, "sorted_ns", e->sorted_ns);
-	put_num_or_null(o, "predicted_ns", e->predicted_ns);
-	put_num(o, "penalty_ns", e->penalty_ns);
-	put_str(o, "span", spans[e->span]);
-	for (k = 0; k < mix->classes.nr; k++)
-		json_object_array_add(a, num(e->class_penalty_ns[k]));
-	json_object_object_add(o, "class_penalty_ns", a);
-	for (k = 0; k < e->nr_samples; k++)
-		json_object_array_add(q, mix_sample_to_json(&e->samples[k]));
-	json_object_object_add(o, "samples", q);
-	return o;
-}
-
-/* The split penalty at each inner class edge, with the policy's own sample. */
-static json_object *split_to_json(const struct est_mix *mix)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	size_t k;
-
-	put_str(o, "impl", mix->split.impl);
-	for (k = 1; k < mix->classes.nr; k++) {
-		json_object *e = mix_sample_to_json(&mix->split.samples[k]);
-
-		json_object_object_add(e, "t", json_object_new_uint64(mix->split.samples[k].t));
-		put_num(e, "split_ns", mix->split.penalty_ns[k]);
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "thresholds", a);
-	return o;
-}
-
-/* A correction's head: applied and why not, or its replay's calls, runs and CPU. */
-static json_object *correction_head(bool applied, const char *why, size_t calls, int runs, int cpu)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "applied", json_object_new_boolean(applied));
-	if (!applied) {
-		put_str(o, "why", why[0] ? why : "not run");
+	if (!fr->meas) {
+		o = json_object_new_object();
+		json_object_object_add(o, "applied", json_object_new_boolean(false));
+		put_str(o, "why", fr->meas_why);
 		return o;
 	}
-	json_object_object_add(o, "calls", json_object_new_uint64(calls));
-	json_object_object_add(o, "runs", json_object_new_int(runs));
-	json_object_object_add(o, "cpu", json_object_new_int(cpu));
-	return o;
-}
-
-static json_object *mix_to_json(const struct est_mix *mix)
-{
-	json_object *o = correction_head(mix->applied, mix->why, mix->calls, mix->runs, mix->cpu);
-	json_object *a, *c;
-	size_t i;
-
-	if (!mix->applied)
-		return o;
-	json_object_object_add(o, "cutoff", json_object_new_uint64(mix->cutoff));
-	c = json_object_new_array();
-	for (i = 0; i < mix->classes.nr; i++) {
-		json_object *k = json_object_new_object();
-
-		json_object_object_add(k, "lo", json_object_new_uint64(mix->classes.edges[i]));
-		json_object_object_add(k, "hi", json_object_new_uint64(mix->classes.edges[i + 1]));
-		put_num(k, "calls", mix->classes.calls[i]);
-		json_object_array_add(c, k);
-	}
-	json_object_object_add(o, "classes", c);
-	a = json_object_new_array();
-	for (i = 0; i < mix->nr_impls; i++)
-		json_object_array_add(a, mix_impl_to_json(mix, &mix->impls[i]));
-	json_object_object_add(o, "impls", a);
-	json_object_object_add(o, "split", split_to_json(mix));
-	return o;
-}
-
-/* --validate's verdict on the best threshold (docs/estimate.md#--validate). */
-static void validation_best_to_json(const struct est_family_result *fr, json_object *v)
-{
-	double gap;
-	bool same;
-	int best = est_validation_best(fr, &gap, &same);
-
-	if (best < 0)
-		return;
-	put_str(v, "best_predicted", fr->rows[fr->best].pol.name);
-	put_str(v, "best_measured", fr->rows[best].pol.name);
-	put_num(v, "best_gap_pct", gap);
-	json_object_object_add(v, "best_same", json_object_new_boolean(same));
-}
-
-static json_object *neighbour_to_json(const struct est_family_result *fr)
-{
-	const struct est_neighbour *nb = &fr->nb;
-	json_object *o = correction_head(nb->applied, nb->why, nb->calls, nb->runs, nb->cpu), *a;
-	size_t i;
-
-	if (!nb->applied)
-		return o;
-	put_num(o, "speed", nb->speed);
-	a = json_object_new_array();
-	for (i = 0; i < nb->nr_rows; i++) {
-		json_object *p = json_object_new_object();
-
-		if (!isfinite(nb->residual_ns[i]))
-			continue;
-		put_str(p, "name", fr->rows[i].pol.name);
-		put_num(p, "shuffled_ns", nb->shuffled_ns[i]);
-		put_num(p, "sorted_ns", nb->sorted_ns[i]);
-		put_num(p, "order_ns", nb->order_ns[i]);
-		put_num(p, "residual_ns", nb->residual_ns[i]);
-		json_object_array_add(a, p);
-	}
-	json_object_object_add(o, "policies", a);
+	o = mixmeas_to_json(fr->meas);
+	json_object_object_add(o, "applied", json_object_new_boolean(true));
+	json_object_object_add(o, "unmeasured_policies", json_object_new_uint64(fr->unmeasured));
 	return o;
 }
 
@@ -268,9 +154,10 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	json_object_object_add(today, "approximate", json_object_new_boolean(fr->today_approx));
 	json_object_object_add(o, "today", today);
 	if (fr->samples > 0) {
-		/* Inferred from samples: a whole number, and said to be inferred. */
+		/* Inferred from samples: a whole number, and said to be inferred, and how. */
 		json_object_object_add(o, "calls", json_object_new_int64(llround(fr->calls)));
 		json_object_object_add(o, "calls_inferred", json_object_new_boolean(true));
+		put_str(o, "calls_assumption", r->o->cache.label);
 		json_object_object_add(o, "samples", json_object_new_int64(llround(fr->samples)));
 	} else {
 		put_num(o, "calls", fr->calls);
@@ -281,31 +168,19 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 			       json_object_new_boolean(fr->dispatch_measured));
 	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
 	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
-	{
-		char d[24];
-
-		est_corr_digest_str(fr->mix_digest, d, sizeof(d));
-		put_str(o, "mix_digest", d);
-	}
-	json_object_object_add(o, "mix_correction", mix_to_json(&fr->mix));
-	json_object_object_add(o, "neighbour_correction", neighbour_to_json(fr));
+	put_str(o, "mix_digest", fr->digest);
+	json_object_object_add(o, "measurement", measurement_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)
-		json_object_array_add(
-			rows,
-			row_to_json(&fr->rows[i], fr->measured_pct ? fr->measured_pct[i] : NAN));
+		json_object_array_add(rows, row_to_json(&fr->rows[i], fr, (int)i));
 	json_object_object_add(o, "policies", rows);
 	if (fr->best < 0)
 		return o;
 	json_object_object_add(o, "verdict", verdict_to_json(fr));
-	json_object_object_add(o, "best", row_to_json(&fr->rows[fr->best], NAN));
-	if (fr->measured_pct) {
-		json_object *v = json_object_new_object();
+	json_object_object_add(o, "best", row_to_json(&fr->rows[fr->best], fr, -1));
+	if (fr->validation) {
+		json_object *v = mixmeas_to_json(fr->validation);
 
-		json_object_object_add(v, "calls", json_object_new_uint64(fr->replay_calls));
-		json_object_object_add(v, "runs", json_object_new_int(fr->replay_runs));
-		json_object_object_add(v, "cpu", json_object_new_int(fr->replay_cpu));
 		put_num_or_null(v, "noise_floor_pct", fr->noise_floor_pct);
-		validation_best_to_json(fr, v);
 		json_object_object_add(o, "validation", v);
 	}
 	json_object_object_add(

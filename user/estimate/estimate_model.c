@@ -13,14 +13,15 @@
 #include "lib/log.h"
 #include "asmref.h"
 
-/*
- * The best policy among those the kernel could run: today, always, every T (never the
- * oracle). A row is only best if it is cheaper than today: with none, today is best. Exact ties
- * between thresholds (no calls between them) keep the larger T.
- */
-static void choose_best(const struct est_options *o, struct est_family_result *r)
+/* A row that can be best: code the kernel could run, and measured when a measurement applies. */
+static bool eligible(const struct est_family_result *r, const struct est_row *w)
 {
-	double best = r->nr_rows ? r->rows[0].total_ns : 0, cheapest = INFINITY;
+	return w->pol.kind != EST_ORACLE && (!r->meas || w->measured);
+}
+
+void est_family_choose_best(const struct est_options *o, struct est_family_result *r)
+{
+	double best = 0, cheapest = INFINITY, eps = 1e-9;
 	int other = -1;
 	size_t i;
 
@@ -29,33 +30,33 @@ static void choose_best(const struct est_options *o, struct est_family_result *r
 	r->oracle = -1;
 	for (i = 1; i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
-		double eps = 1e-9 * fabs(best);
 
-		if (w->pol.kind == EST_ORACLE) {
+		if (w->pol.kind == EST_ORACLE)
 			r->oracle = (int)i;
-			continue;
-		}
-		if (w->total_ns < best - eps ||
-		    (r->best > 0 && r->rows[r->best].pol.kind == EST_THRESHOLD &&
-		     w->pol.kind == EST_THRESHOLD && w->total_ns <= best + eps)) {
-			if (w->total_ns < best)
-				best = w->total_ns;
-			r->best = (int)i;
-		}
-		if (w->total_ns < cheapest) {
-			cheapest = w->total_ns;
-			other = (int)i;
-		}
 		if (o->at_set && w->pol.kind == EST_THRESHOLD && w->pol.threshold == o->at)
 			r->at = (int)i;
+		if (!eligible(r, w))
+			continue;
+		/* Exact ties between thresholds (no calls between them) keep the larger T. */
+		if (w->delta_pct < best - eps ||
+		    (r->best > 0 && r->rows[r->best].pol.kind == EST_THRESHOLD &&
+		     w->pol.kind == EST_THRESHOLD && w->delta_pct <= best + eps)) {
+			if (w->delta_pct < best)
+				best = w->delta_pct;
+			r->best = (int)i;
+		}
+		if (w->delta_pct < cheapest) {
+			cheapest = w->delta_pct;
+			other = (int)i;
+		}
 	}
 	r->flat_lo = EST_NEVER;
 	r->flat_hi = 0;
 	for (i = 0; r->best > 0 && i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
 
-		if (w->pol.kind != EST_THRESHOLD ||
-		    w->total_ns > best + EST_FLAT_FRACTION * fabs(best))
+		if (w->pol.kind != EST_THRESHOLD || !eligible(r, w) ||
+		    w->delta_pct > best + 100 * EST_FLAT_FRACTION * (1 + best / 100))
 			continue;
 		if (w->pol.threshold < r->flat_lo)
 			r->flat_lo = w->pol.threshold;
@@ -65,27 +66,6 @@ static void choose_best(const struct est_options *o, struct est_family_result *r
 	/* The per-site breakdown: --at, else the best, else (today best) the next cheapest. */
 	if (r->at < 0)
 		r->at = r->best > 0 ? r->best : other >= 0 ? other : 0;
-}
-
-/* The neighbour correction's ns per call for policy row @p (0 without one). */
-static double residual(const struct est_options *o, size_t p)
-{
-	return o->residual_ns && isfinite(o->residual_ns[p]) ? o->residual_ns[p] : 0;
-}
-
-/*
- * With the neighbour correction the oracle, which no replay runs, is kept at or below every
- * replayed policy: it is the limit no threshold can beat.
- */
-static void oracle_bound(const struct est_options *o, struct est_acc *a, size_t np)
-{
-	size_t p;
-
-	if (!o->residual_ns)
-		return;
-	for (p = 0; p < np; p++)
-		if (isfinite(o->residual_ns[p]) && a->total[p] < a->total[np - 1])
-			a->total[np - 1] = a->total[p];
 }
 
 static int site_rows(const struct est_costs *c, const struct est_input *in, enum est_family f,
@@ -108,12 +88,10 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 		est_acc_run(c, in, f, two, 2, &in->sites[i], a, false);
 		if (a->calls <= 0)
 			continue;
-		r->sites[r->nr_sites++] =
-			(struct est_site_row){ .site = &in->sites[i],
-					       .calls = a->calls,
-					       .today_ns = a->total[0] + residual(o, 0) * a->calls,
-					       .at_ns = a->total[1] +
-							residual(o, (size_t)r->at) * a->calls };
+		r->sites[r->nr_sites++] = (struct est_site_row){ .site = &in->sites[i],
+								 .calls = a->calls,
+								 .today_ns = a->total[0],
+								 .at_ns = a->total[1] };
 	}
 	free(a);
 	return 0;
@@ -182,7 +160,6 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	err = est_costs_resolve(&c, m, model_name, f, today.impl, &o->cache);
 	if (err)
 		goto out_costs;
-	est_costs_set_mix(&c, o->mix, today.impl);
 	r->dispatch_measured = c.dispatch_measured;
 	r->dispatch_lo_measured = c.d_lo_measured;
 	r->dispatch_hi_measured = c.d_hi_measured;
@@ -212,9 +189,6 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	memcpy(r->bucket_calls, a->bucket_calls, sizeof(a->bucket_calls));
 	memcpy(r->bucket_bytes, a->bucket_bytes, sizeof(a->bucket_bytes));
 	r->beyond_calls = a->beyond;
-	for (p = 0; p < np; p++)
-		a->total[p] += residual(o, p) * a->calls;
-	oracle_bound(o, a, np);
 	r->split_buckets = a->split;
 	if (in->total_samples > 0 && a->samples > 0)
 		r->share = a->samples / in->total_samples;
@@ -239,12 +213,25 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		goto out_costs;
 	for (p = 0; p < np; p++) {
 		struct est_row *w = &r->rows[p];
-		double half = 1.96 * 100 * sqrt(w->var_count + w->var_calib);
+		double ratio = 1 + w->delta_pct / 100, sd = sqrt(w->var_count + w->var_calib);
 
-		w->ci_low = w->delta_pct - half;
-		w->ci_high = w->delta_pct + half;
+		/*
+		 * On the ratio's logarithm (delta method), so that the interval of a cost, which
+		 * cannot fall below 0, never reaches below -100%; for a small spread it is the
+		 * symmetric +-1.96 sd.
+		 */
+		if (ratio > 0 && sd > 0) {
+			w->ci_low = 100 * (ratio * exp(-1.96 * sd / ratio) - 1);
+			w->ci_high = 100 * (ratio * exp(1.96 * sd / ratio) - 1);
+		} else {
+			w->ci_low = w->ci_high = w->delta_pct;
+		}
+		w->model_pct = w->delta_pct;
+		w->model_ci_low = w->ci_low;
+		w->model_ci_high = w->ci_high;
+		w->busy_pct = NAN;
 	}
-	choose_best(o, r);
+	est_family_choose_best(o, r);
 	if (r->at >= 0)
 		err = site_rows(&c, in, f, o, r);
 out_costs:

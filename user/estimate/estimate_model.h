@@ -3,7 +3,7 @@
 #ifndef CP_ESTIMATE_MODEL_H
 #define CP_ESTIMATE_MODEL_H
 
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
 #include "estimate_result.h"
@@ -17,5 +17,12 @@
 int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r);
+
+/*
+ * The best row (docs/estimate.md#the-verdict): the cheapest the kernel could run (today,
+ * always, each T; never the oracle), measured if a measurement applies; a row dearer than
+ * today is never best. Also the rows within EST_FLAT_FRACTION of it, and the --at row.
+ */
+void est_family_choose_best(const struct est_options *o, struct est_family_result *r);
 
 #endif

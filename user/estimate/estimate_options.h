@@ -6,9 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "calib/costmodel.h"
-
-struct est_mix;
+#include "costmodel/costmodel.h"
 
 /* A threshold that never selects the string op. */
 #define EST_NEVER UINT64_MAX
@@ -28,8 +26,6 @@ int est_cache_parse(const char *s, struct est_cache *c);
 
 struct est_options {
 	struct est_cache cache;
-	const struct est_mix *mix; /* the mix correction to apply, or NULL: the pure model */
-	const double *residual_ns; /* per policy row, ns added to each call (neighbour), or NULL */
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
 	int family;	   /* -1: every family the input has */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* estimate_result.c: a family's estimate freed, with the corrections it holds */
+/* estimate_result.c: a family's estimate freed, with what it holds */
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_result.h"
@@ -10,7 +10,8 @@ void est_family_result_free(struct est_family_result *r)
 	free(r->sites);
 	free(r->bucket_calls);
 	free(r->bucket_bytes);
-	free(r->measured_pct);
-	est_neighbour_free(&r->nb);
+	free(r->validate_pct);
+	free(r->validate_lo);
+	free(r->validate_hi);
 	memset(r, 0, sizeof(*r));
 }

@@ -7,8 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "estimate_family.h"
-#include "estimate_mix.h"
-#include "estimate_neighbour.h"
+#include "costmodel/mixmeas.h"
 #include "estimate_policy.h"
 
 struct est_site;
@@ -28,6 +27,14 @@ struct est_row {
 	double bound_ns;  /* bound on the error of costing each bucket at its mean length */
 	double var_count; /* variance of delta_pct / 100 from counting (Poisson) */
 	double var_calib; /* ... and from the calibration spread */
+	/*
+	 * delta_pct and its interval are the answer: the paired measurement's (quiet rounds) when
+	 * the cost model holds one for this mix and this row (@measured), else the model's. The
+	 * model's own figures are kept here either way, to show it and its bias.
+	 */
+	bool measured;
+	double model_pct, model_ci_low, model_ci_high;
+	double busy_pct; /* measured on a contended core; NAN if not (or too few rounds) */
 };
 
 /* A site's share of the estimate at the chosen policy. */
@@ -57,18 +64,19 @@ struct est_family_result {
 	bool split_buckets;	   /* a threshold fell inside a bucket (costed by assumption) */
 	struct est_site_row *sites;
 	size_t nr_sites;
-	double *bucket_calls;	 /* CP_NBUCKETS: calls per bucket over the family's sites ... */
-	double *bucket_bytes;	 /* ... and their lengths: what --validate replays */
-	uint64_t mix_digest;	 /* the digest of the mix the corrections are stored under */
-	struct est_mix mix;	 /* the mix correction, as applied or why not (set by the caller) */
-	struct est_neighbour nb; /* the neighbour correction, likewise */
-	double *measured_pct;	 /* --validate: per row, measured delta % (NAN: not replayed) */
-	size_t replay_calls;
-	int replay_runs, replay_cpu;
-	/* --validate: the largest measured gap (points) between rows that run the same code on
-	 * every replayed call (e.g. today and always, or two T with no length between them): the
-	 * replay's noise floor; NAN if no two rows do */
+	double *bucket_calls; /* CP_NBUCKETS: calls per bucket over the family's sites ... */
+	double *bucket_bytes; /* ... and their lengths: what --validate replays */
+	char digest[17];      /* of the recorded mix (est_mix_digest()) */
+	/* The paired measurement the answer comes from (borrowed from the cost model), or NULL
+	 * and why not: then every figure is modelled. */
+	const struct mixmeas *meas;
+	char meas_why[512];
+	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
+	/* --validate: an independent paired measurement (new seed and buffers), per row (NAN:
+	 * not replayed), and its noise: the larger of its A/A control's offset and half-interval */
+	double *validate_pct, *validate_lo, *validate_hi;
 	double noise_floor_pct;
+	const struct mixmeas *validation; /* its conditions (owned by the caller) */
 };
 
 void est_family_result_free(struct est_family_result *r);

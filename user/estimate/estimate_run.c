@@ -4,14 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "estimate_calib.h"
-#include "estimate_corr.h"
+#include <math.h>
+#include "estimate_digest.h"
 #include "estimate_model.h"
 #include "estimate_run.h"
 #include "lib/log.h"
 #include "profile/merge.h"
 #include "profile/profile.h"
-#include "replay.h"
 
 static int read_inputs(struct est_run *run, const char *const *profiles, size_t nr_profiles,
 		       const char *hist)
@@ -74,14 +73,17 @@ static int read_models(struct est_run *run, const char *const *models, size_t nr
 		run->model_names[i] = models[i];
 		err = costmodel_read(models[i], &run->models[i]);
 	}
-	if (err || run->nr_models)
-		return err;
-	/* Only --validate, which measures anyway, runs without a cost model. */
-	err = est_calibrate_quick(run->ins, run->nr_ins, &run->opts.o, &run->models[0]);
-	if (err)
-		return err;
-	run->nr_models = 1;
-	run->model_names[0] = "(calibrate --quick, this run)";
+	return err;
+}
+
+int est_run_add_model(struct est_run *run, struct costmodel *m, const char *name)
+{
+	if (run->nr_models == EST_MAX_MODELS) {
+		costmodel_free(m);
+		return -E2BIG;
+	}
+	run->models[run->nr_models] = m;
+	run->model_names[run->nr_models++] = name;
 	return 0;
 }
 
@@ -129,10 +131,11 @@ static void adopt_model_machine(struct est_input *in, const struct costmodel *m)
 	in->meta.nr_cpu_flags = m->meta.nr_cpu_flags;
 }
 
-/* The command that measures the corrections for this input into its cost model. */
-static void add_command(const struct est_run *run, const struct est_input *in,
-			const char *model_name, enum est_family f, char *buf, size_t len)
+/* The command that measures this input's mix into its cost model. */
+static void measure_command(const struct est_run *run, const struct est_input *in,
+			    const char *model_name, enum est_family f, char *buf, size_t len)
 {
+	const struct est_options *o = &run->opts.o;
 	int n = snprintf(buf, len, "copyprof calibrate -i %s", model_name);
 	size_t i;
 
@@ -142,63 +145,63 @@ static void add_command(const struct est_run *run, const struct est_input *in,
 	else
 		for (i = 0; i < run->nr_profile_paths && n > 0 && (size_t)n < len; i++)
 			n += snprintf(buf + n, len - (size_t)n, " --mix %s", run->profile_paths[i]);
-	if (n > 0 && (size_t)n < len && strcmp(run->opts.o.cache.label, "warm"))
-		n += snprintf(buf + n, len - (size_t)n, " --mix-cache %s", run->opts.o.cache.label);
+	if (n > 0 && (size_t)n < len && strcmp(o->cache.label, "warm"))
+		n += snprintf(buf + n, len - (size_t)n, " --mix-cache %s", o->cache.label);
+	if (n > 0 && (size_t)n < len && o->today)
+		n += snprintf(buf + n, len - (size_t)n, " --today %s", o->today);
 	if (n > 0 && (size_t)n < len)
 		snprintf(buf + n, len - (size_t)n, " -o %s", model_name);
 }
 
 /*
- * The corrections the model stores for this very mix (calibrate --mix), applied; none: the
- * pure model, and why. @fr holds the pure model's result on entry. Never measures anything.
+ * The paired measurement the model stores for this very mix (calibrate --mix), as the answer:
+ * each row it measured takes its quiet rounds' figures; the model's stay beside them. None:
+ * every figure is modelled, and @fr says why. Never measures anything.
  */
-static int apply_stored(const struct est_run *run, struct est_input *in, enum est_family f,
-			struct costmodel *m, const char *model_name, struct est_family_result *fr)
+static void apply_measured(const struct est_run *run, const struct est_input *in, enum est_family f,
+			   const struct costmodel *m, const char *model_name,
+			   struct est_family_result *fr)
 {
-	const struct est_run_opts *opts = &run->opts;
-	struct est_options o = opts->o;
-	uint64_t digest = est_corr_digest(fr, &opts->o.cache);
-	json_object *e = opts->no_mix || !m->measured ? NULL : est_corr_find(m, f, digest);
-	struct est_neighbour nb;
-	struct est_mix mix;
-	char cmd[400], why[sizeof(mix.why)];
-	int err;
+	const struct mixmeas *mm;
+	char cmd[400];
+	size_t i;
 
-	if (!e) {
-		if (opts->no_mix) {
-			snprintf(why, sizeof(why), "--no-mix-correction");
-		} else if (!m->measured) {
-			snprintf(why, sizeof(why),
-				 "the cost model is built from published figures, not measured");
-		} else {
-			add_command(run, in, model_name, f, cmd, sizeof(cmd));
-			snprintf(why, sizeof(why), "not measured for this mix; add it with: %.400s",
-				 cmd);
+	est_mix_digest(in, f, fr->today_impl, &run->opts.o, fr->digest, sizeof(fr->digest));
+	if (run->opts.model_only) {
+		snprintf(fr->meas_why, sizeof(fr->meas_why), "--model-only");
+		return;
+	}
+	if (!m->measured) {
+		snprintf(fr->meas_why, sizeof(fr->meas_why),
+			 "the cost model is built from published figures, not measured on a CPU");
+		return;
+	}
+	mm = costmodel_find_paired(m, est_family(f)->name, fr->digest);
+	if (!mm) {
+		measure_command(run, in, model_name, f, cmd, sizeof(cmd));
+		snprintf(fr->meas_why, sizeof(fr->meas_why),
+			 "this mix was not measured on %.80s; measure it with: %.400s",
+			 m->meta.cpu_model ? m->meta.cpu_model : "the model's CPU", cmd);
+		return;
+	}
+	fr->meas = mm;
+	for (i = 0; i < fr->nr_rows; i++) {
+		struct est_row *w = &fr->rows[i];
+		const struct mixmeas_row *mr = mixmeas_row_find(mm, w->pol.name);
+
+		if (w->pol.kind == EST_ORACLE)
+			continue;
+		if (!mr || !isfinite(mr->quiet.delta_pct)) {
+			fr->unmeasured++;
+			continue;
 		}
-		est_mix_skip(&fr->mix, why);
-		est_neighbour_skip(&fr->nb, why);
-		fr->mix_digest = digest;
-		return 0;
+		w->measured = true;
+		w->delta_pct = mr->quiet.delta_pct;
+		w->ci_low = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_low;
+		w->ci_high = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_high;
+		w->busy_pct = mr->busy.delta_pct;
 	}
-	est_corr_mix(e, fr, &mix);
-	if (opts->no_nb)
-		est_neighbour_skip(&nb, "--no-neighbour-correction");
-	else if ((err = est_corr_neighbour(e, fr, &nb)))
-		return err;
-	if (!mix.applied && !nb.applied) {
-		fr->mix = mix;
-		fr->nb = nb;
-		fr->mix_digest = digest;
-		return 0;
-	}
-	o.mix = mix.applied ? &mix : NULL;
-	o.residual_ns = nb.applied ? nb.residual_ns : NULL;
-	est_family_result_free(fr);
-	err = est_family_evaluate(in, f, m, model_name, &o, fr);
-	fr->mix = mix;
-	fr->nb = nb;
-	fr->mix_digest = digest;
-	return err;
+	est_family_choose_best(&run->opts.o, fr);
 }
 
 int est_run_input(struct est_run *run, size_t i, struct est_report *r)
@@ -218,7 +221,6 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 		return -ENOENT;
 	}
 	int f, err = 0;
-	size_t j;
 
 	memset(r, 0, sizeof(*r));
 	r->in = in;
@@ -231,7 +233,7 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 			continue;
 		err = est_family_evaluate(in, f, m, model_name, &opts->o, &r->fam[r->nr_fam]);
 		if (!err)
-			err = apply_stored(run, in, f, m, model_name, &r->fam[r->nr_fam]);
+			apply_measured(run, in, f, m, model_name, &r->fam[r->nr_fam]);
 		if (!err)
 			r->nr_fam++;
 		else
@@ -241,14 +243,6 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 		p_err("%s has no %s calls to estimate", in->name,
 		      opts->o.family >= 0 ? est_family(opts->o.family)->name : "copy-family");
 		err = -ENOENT;
-	}
-	for (j = 0; !err && opts->validate && j < r->nr_fam; j++) {
-		struct replay_opts ro = { &opts->o.cache, m->cpu, REPLAY_CALLS, REPLAY_RUNS,
-					  REPLAY_SEED };
-
-		p_info("validate: replaying %s through the replicas (%d interleaved runs)",
-		       est_family(r->fam[j].family)->name, ro.runs);
-		err = replay_family(&r->fam[j], &ro);
 	}
 	return err;
 }

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -19,10 +19,8 @@ struct profile;
 /* What a run is asked for. */
 struct est_run_opts {
 	struct est_options o;
-	bool validate;	/* replay the lengths through the replicas, measured against predicted */
-	bool no_mix;	/* the pure cost model: neither correction */
-	bool no_nb;	/* no neighbour correction */
-	bool match_cpu; /* an input whose CPU model has no cost model is refused (-ENOENT) */
+	bool model_only; /* the cost model's figures only, even where a measurement applies */
+	bool match_cpu;	 /* an input whose CPU model has no cost model is refused (-ENOENT) */
 };
 
 struct est_run {
@@ -51,11 +49,13 @@ struct est_report {
 /*
  * Starts @run with @opts (--at added to the candidates): reads the @nr_profiles profiles
  * (merged if more than one) and the size table @hist (or NULL) into inputs, then the cost
- * models @models; with none, measures one now as calibrate --quick would. Returns 0, or -errno
+ * models @models (none: the caller adds one with est_run_add_model()). Returns 0, or -errno
  * after printing why; est_run_free() either way.
  */
 int est_run_load(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
 		 size_t nr_profiles, const char *hist, const char *const *models, size_t nr_models);
+/* Adds @m (taken over) as the next cost model, named @name. Returns 0 or -E2BIG. */
+int est_run_add_model(struct est_run *run, struct costmodel *m, const char *name);
 /* Reads only the inputs (no cost model: the caller adds one). Returns 0 or -errno. */
 int est_run_read(struct est_run *run, const struct est_run_opts *opts, const char *const *profiles,
 		 size_t nr_profiles, const char *hist);
@@ -67,11 +67,11 @@ int est_run_load_profile(struct est_run *run, const struct est_run_opts *opts, s
 			 const char *name, const char *const *models, size_t nr_models);
 /*
  * Estimates input @i with the cost model measured on its CPU (else the first): every family
- * it has calls of (or the one asked for), under the pure model, then with the mix and the
- * neighbour corrections the model stores for this very mix (calibrate --mix; none: the pure
- * model, and the command that adds them), then --validate's replay (the one thing that
- * measures). Without --validate a pure function of the inputs. Returns 0, or -errno after
- * printing why; est_report_free() either way.
+ * it has calls of (or the one asked for), modelled, and, where the model stores a paired
+ * measurement of this very mix (calibrate --mix), answered by that measurement with the model
+ * beside it; otherwise modelled only, with the command that measures it. A pure function of
+ * the inputs: it times nothing. Returns 0, or -errno after printing why; est_report_free()
+ * either way.
  */
 int est_run_input(struct est_run *run, size_t i, struct est_report *r);
 void est_report_free(struct est_report *r);

@@ -176,21 +176,32 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 	if (in->meta.kernel)
 		fprintf(s, " (kernel %s)", in->meta.kernel);
 	if (fr->samples > 0)
-		fprintf(s, ", for this profile (about %s %s calls inferred from %.0f samples",
-			est_count_str(fr->calls, what, sizeof(what)), fi->name, fr->samples);
+		fprintf(s, ", for this profile (%s samples in %s",
+			est_count_str(fr->samples, what, sizeof(what)), fi->name);
 	else if (est_input_counted(in, fr->family))
-		fprintf(s, ", for this profile (%.0f %s calls", fr->calls, fi->name);
+		fprintf(s, ", for this profile (%s %s calls",
+			est_count_str(fr->calls, what, sizeof(what)), fi->name);
 	else
 		fprintf(s, ", for this %s size distribution", fi->name);
 	if ((fr->samples > 0 || est_input_counted(in, fr->family)) && in->duration_s > 0)
 		fprintf(s, " in %.1f s", in->duration_s);
 	if (fr->samples > 0 || est_input_counted(in, fr->family))
 		fprintf(s, ")");
-	fprintf(s, ", with %s caches and costs %s on %s%s:", r->o->cache.label,
-		r->m->measured ? "measured by copyprof calibrate" : "taken from published figures",
-		r->m->meta.cpu_model ?: "an unnamed CPU",
-		r->m->measured ? ""
-			       : " (no spread known: the intervals cover counting error only)");
+	if (fr->meas)
+		fprintf(s,
+			", measured by copyprof as a paired replay of this mix on %s (%s caches, "
+			"%llu rounds on a quiet core, each policy against today's code in the same "
+			"round):",
+			r->m->meta.cpu_model ?: "an unnamed CPU", fr->meas->cache,
+			(unsigned long long)fr->meas->quiet_rounds);
+	else
+		fprintf(s, ", modelled from per-length costs %s on %s with %s caches%s:",
+			r->m->measured ? "measured by copyprof calibrate"
+				       : "taken from published figures",
+			r->m->meta.cpu_model ?: "an unnamed CPU", r->o->cache.label,
+			r->m->measured
+				? ""
+				: " (no spread known: the intervals cover counting error only)");
 	print_verdict(s, fr, fi->string_op);
 	claim(what, sizeof(what), always, "it");
 	fprintf(s, " %s at every length would %s.", fi->string_op, what);
@@ -204,7 +215,7 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 		claim(what, sizeof(what), &fr->rows[fr->oracle], "it");
 		fprintf(s,
 			" The cheaper of the two implementations at every length (an oracle, which "
-			"no threshold can beat) would %s.",
+			"no threshold can beat; modelled) would %s.",
 			what);
 	}
 	fclose(s);

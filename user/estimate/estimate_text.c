@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* estimate_text.c: estimate's text output: per family a policy table, the best T, per site */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "estimate_family.h"
@@ -8,90 +9,63 @@
 #include "estimate_options.h"
 #include "estimate_summary.h"
 #include "estimate_text.h"
-#include "estimate_validation.h"
 #include "estimate_verdict.h"
+#include "lib/num_format.h"
 
-/* The mix correction's penalties, or why there are none (docs/estimate.md#the-mix-correction). */
-static void print_mix(FILE *f, const struct est_mix *mix)
+/* "256 KiB", "4 MiB", "1000 B" */
+static const char *size_str(uint64_t n, char *buf, size_t len)
 {
-	const struct est_mix_classes *cl = &mix->classes;
-	double short_calls = 0;
-	int w = 16; /* the name column: the longest replica name */
-	char range[32];
-	size_t i, k;
-
-	if (!mix->applied) {
-		fprintf(f, "  mix correction: none (%s)\n", mix->why[0] ? mix->why : "not run");
-		return;
-	}
-	fprintf(f,
-		"  mix correction below %llu B (%zu calls of the profile's lengths; ns per call "
-		"shuffled - sorted, model):\n   ",
-		(unsigned long long)mix->cutoff, mix->calls);
-	for (i = 0; i < mix->nr_impls; i++)
-		fprintf(f, "%s %s %+.2f ns (%.1f - %.1f, %.1f)", i ? "," : "", mix->impls[i].impl,
-			mix->impls[i].penalty_ns, mix->impls[i].shuffled_ns,
-			mix->impls[i].sorted_ns, mix->impls[i].predicted_ns);
-	fprintf(f, "\n");
-	if (cl->nr < 2)
-		return;
-	/* What each side is charged under a threshold: its own lengths' penalty, plus the split. */
-	for (i = 0; i < mix->nr_impls; i++)
-		if ((int)strlen(mix->impls[i].impl) > w)
-			w = (int)strlen(mix->impls[i].impl);
-	fprintf(f,
-		"  per size class (ns per call; the loop side timed on the lengths below each "
-		"class's end,\n  the string op on those from its start; a threshold T at a "
-		"class's start (lo) adds\n  its split penalty to every call below %llu B):\n    "
-		"%-*s",
-		(unsigned long long)mix->cutoff, w, "lengths");
-	for (k = 0; k < cl->nr; k++) {
-		snprintf(range, sizeof(range), "%llu-%llu", (unsigned long long)cl->edges[k],
-			 (unsigned long long)cl->edges[k + 1] - 1);
-		fprintf(f, " %8s", range);
-		short_calls += cl->calls[k];
-	}
-	fprintf(f, "\n    %-*s", w, "calls %");
-	for (k = 0; k < cl->nr; k++)
-		fprintf(f, " %8.1f", short_calls > 0 ? 100 * cl->calls[k] / short_calls : 0);
-	for (i = 0; i < mix->nr_impls; i++) {
-		fprintf(f, "\n    %-*s", w, mix->impls[i].impl);
-		for (k = 0; k < cl->nr; k++)
-			fprintf(f, " %+8.2f", mix->impls[i].class_penalty_ns[k]);
-	}
-	fprintf(f, "\n    %-*s %8s", w, "split (T = lo)", "-");
-	for (k = 1; k < cl->nr; k++)
-		fprintf(f, " %+8.2f", mix->split.penalty_ns[k]);
-	fprintf(f, "\n");
+	if (n >= (1ULL << 20) && !(n % (1ULL << 20)))
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(n >> 20));
+	else if (n >= 1024 && !(n % 1024))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(n >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)n);
+	return buf;
 }
 
-/* The neighbour correction per policy (docs/estimate.md#the-neighbour-correction). */
-static void print_neighbour(FILE *f, const struct est_family_result *fr)
+/* Where the answer comes from: the paired measurement and its conditions, or the model only. */
+static void print_source(FILE *f, const struct est_family_result *fr)
 {
-	const struct est_neighbour *nb = &fr->nb;
-	size_t i, col = 0;
+	const struct mixmeas *mm = fr->meas;
+	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN];
 
-	if (!nb->applied) {
-		fprintf(f, "  neighbour correction: none (%s)\n", nb->why[0] ? nb->why : "not run");
+	if (!mm) {
+		fprintf(f, "  measured: none (%s)\n  every figure below is modelled\n",
+			fr->meas_why);
 		return;
 	}
 	fprintf(f,
-		"  neighbour correction (each policy on the whole mix, %zu calls, shuffled - "
-		"sorted over the replay's speed %.3f; ns per call added beyond the mix correction):"
-		"\n   ",
-		nb->calls, nb->speed);
-	for (i = 0; i < nb->nr_rows; i++) {
-		if (!isfinite(nb->residual_ns[i]))
-			continue;
-		if (col == 6) {
-			fprintf(f, "\n   ");
-			col = 0;
-		}
-		fprintf(f, " %s %+.2f%s", fr->rows[i].pol.name, nb->residual_ns[i],
-			i + 2 < nb->nr_rows ? "," : "");
-		col++;
-	}
-	fprintf(f, "\n");
+		"  measured: a paired replay of this mix on CPU %d, %s rounds of %s calls in "
+		"%.1f s\n",
+		mm->cpu, num_format(mm->rounds, n), num_format(mm->chunk_calls, c), mm->time_s);
+	fprintf(f,
+		"    every round: each policy on the same calls, in a fresh order, after %s "
+		"untimed calls\n",
+		num_format(mm->warmup_calls, n));
+	fprintf(f, "    cache %s: random offsets in %s per side", mm->cache,
+		size_str(mm->ws_bytes, ws, sizeof(ws)));
+	if (mm->cold_bytes)
+		fprintf(f, ", cold lines from %s", size_str(mm->cold_bytes, cold, sizeof(cold)));
+	fprintf(f, "; alignments %s\n",
+		!strcmp(mm->alignment, "recorded") ? "as the profile recorded them"
+						   : "uniform (the input records none)");
+	if (mm->calls_note)
+		fprintf(f, "    %s\n", mm->calls_note);
+	fprintf(f,
+		"    the answer: the %s rounds on a quiet core (its reference within %.0f%% of "
+		"its fastest; %s on a contended one)\n",
+		num_format(mm->quiet_rounds, n), 100 * MIXMEAS_QUIET_TOLERANCE,
+		num_format(mm->busy_rounds, c));
+	fprintf(f,
+		"  noise: today's code timed twice in each round: %+.2f%% (95%% CI %+.2f .. "
+		"%+.2f)\n",
+		mm->control.delta_pct, mm->control.ci_low, mm->control.ci_high);
+	if (fr->unmeasured)
+		fprintf(f,
+			"  note: %zu polic%s not measured (other thresholds): modelled only, and "
+			"left out of the verdict\n",
+			fr->unmeasured, fr->unmeasured == 1 ? "y was" : "ies were");
 }
 
 static void print_head(FILE *f, const struct est_report *r, const struct est_family_result *fr)
@@ -104,14 +78,12 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 	char n[32];
 
 	if (fr->samples > 0)
-		fprintf(f,
-			"\n%s: %.0f time-weighted samples (%zu site%s), \u2248%s calls inferred "
-			"from them",
-			est_family(fr->family)->name, fr->samples, sites, sites == 1 ? "" : "s",
-			est_count_str(fr->calls, n, sizeof(n)));
-	else if (est_input_counted(in, fr->family))
-		fprintf(f, "\n%s: %.0f calls (%zu site%s)", est_family(fr->family)->name, fr->calls,
+		fprintf(f, "\n%s: %s time-weighted samples (%zu site%s)",
+			est_family(fr->family)->name, est_count_str(fr->samples, n, sizeof(n)),
 			sites, sites == 1 ? "" : "s");
+	else if (est_input_counted(in, fr->family))
+		fprintf(f, "\n%s: %s calls (%zu site%s)", est_family(fr->family)->name,
+			est_count_str(fr->calls, n, sizeof(n)), sites, sites == 1 ? "" : "s");
 	else
 		fprintf(f, "\n%s: a size distribution (relative weights, %zu site%s)",
 			est_family(fr->family)->name, sites, sites == 1 ? "" : "s");
@@ -123,7 +95,8 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fr->today_approx ? " [approximation]" : "");
 	if (est_family(fr->family)->dispatch)
 		fprintf(f,
-			"  dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below T%s, "
+			"  modelled dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below "
+			"T%s, "
 			"%+.2f ns from T%s\n",
 			est_family(fr->family)->dispatch, est_family(fr->family)->loop,
 			est_family(fr->family)->string, fr->dispatch_lo_ns,
@@ -132,14 +105,42 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 	else
 		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
 			est_family(fr->family)->name);
-	print_mix(f, &fr->mix);
-	print_neighbour(f, fr);
+	print_source(f, fr);
+}
+
+/* The model against the paired measurement, over the rows both have (today aside). */
+static void print_bias(FILE *f, const struct est_family_result *fr)
+{
+	double sum = 0, sq = 0, worst = 0;
+	const char *at = NULL;
+	size_t i, n = 0;
+
+	for (i = 1; i < fr->nr_rows; i++) {
+		const struct est_row *w = &fr->rows[i];
+		double b = w->model_pct - w->delta_pct;
+
+		if (!w->measured)
+			continue;
+		sum += b;
+		sq += b * b;
+		n++;
+		if (fabs(b) >= fabs(worst)) {
+			worst = b;
+			at = w->pol.name;
+		}
+	}
+	if (!n)
+		return;
+	fprintf(f,
+		"  the model's bias on this mix, against the measurement: mean %+.2f points, RMS "
+		"%.2f, largest %+.2f at %s\n",
+		sum / (double)n, sqrt(sq / (double)n), worst, at);
 }
 
 static void print_table(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	bool per_s = r->in->duration_s > 0, tot = est_input_counted(r->in, fr->family);
-	bool share = fr->share >= 0;
+	bool share = fr->share >= 0, meas = fr->meas != NULL;
 	enum est_verdict_kind v = est_verdict(fr);
 	bool mark = v == EST_VERDICT_SAVES || v == EST_VERDICT_KEEP_TODAY;
 	char t[24];
@@ -152,9 +153,13 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		fprintf(f, " %10s", "copy us/s");
 	if (share)
 		fprintf(f, " %7s", "CPU %");
-	fprintf(f, " %8s  %s\n", "delta %", "95% CI of delta %");
+	fprintf(f, " %9s  %-18s", meas ? "measured" : "modelled", "95% CI");
+	if (meas)
+		fprintf(f, " %9s %7s", "modelled", "bias");
+	fprintf(f, "\n");
 	for (i = 0; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
+		char ci[40] = "";
 
 		if (w->pol.kind == EST_THRESHOLD)
 			est_threshold_str(w->pol.threshold, t, sizeof(t));
@@ -167,11 +172,25 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 			fprintf(f, " %10.2f", w->total_ns / 1e3 / r->in->duration_s);
 		if (share)
 			fprintf(f, " %7.3f", 100 * fr->share * w->total_ns / fr->rows[0].total_ns);
-		fprintf(f, " %+7.2f%%", w->delta_pct);
-		if (i)
-			fprintf(f, "  %+.2f .. %+.2f", w->ci_low, w->ci_high);
+		if (i && (!meas || w->measured))
+			snprintf(ci, sizeof(ci), "%+.2f .. %+.2f", w->ci_low, w->ci_high);
+		if (meas && !w->measured)
+			fprintf(f, " %9s  %-18s", "-", "");
+		else
+			fprintf(f, " %+8.2f%%  %-18s", w->delta_pct, ci);
+		if (meas)
+			fprintf(f, " %+8.2f%%", w->model_pct);
+		if (meas && w->measured && i)
+			fprintf(f, " %+7.2f", w->model_pct - w->delta_pct);
 		fprintf(f, "%s\n", (int)i == fr->best && mark ? "  <- best" : "");
 	}
+	fprintf(f, "  (ns/call, ms%s: modelled from the cost model's per-length curves%s)\n",
+		share ? " and CPU %" : "",
+		meas ? "; measured: the paired replay, its 95% CI a bootstrap over rounds; bias: "
+		       "modelled - measured, points"
+		     : "");
+	if (meas)
+		print_bias(f, fr);
 }
 
 /* The row of threshold 0, or -1. */
@@ -218,11 +237,14 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 	if (t0 >= 0 && est_family(fr->family)->dispatch)
 		fprintf(f,
 			"  dispatch cost: T=0 runs %s at every length as always does, behind the "
-			"dispatch: %+.2f points\n",
+			"dispatch: %+.2f points%s\n",
 			est_family(fr->family)->string,
-			fr->rows[t0].delta_pct - fr->rows[1].delta_pct);
+			fr->rows[t0].delta_pct - fr->rows[1].delta_pct,
+			fr->rows[t0].measured ? " (measured)" : " (modelled)");
 	if (fr->oracle >= 0)
-		fprintf(f, "  oracle (the cheaper implementation at every length): %+.2f%%\n",
+		fprintf(f,
+			"  oracle (the cheaper implementation at every length; modelled): "
+			"%+.2f%%\n",
 			fr->rows[fr->oracle].delta_pct);
 }
 
@@ -250,51 +272,39 @@ static void print_notes(FILE *f, const struct est_report *r, const struct est_fa
 			   "kernel\n");
 }
 
-/* Relative error counts where the measured effect is large enough to be told from noise. */
-#define VALIDATE_MIN_EFFECT 5.0
+/* The agreement --validate asks of the estimate: within max(3 points, 2 x the noise). */
+#define VALIDATE_MIN_AGREEMENT 3.0
 
 static void print_validation(FILE *f, const struct est_family_result *fr)
 {
-	double gap;
-	bool same;
-	int best_meas = est_validation_best(fr, &gap, &same);
-	size_t i;
+	const struct mixmeas *v = fr->validation;
+	size_t i, bad = 0, n = 0;
 
 	fprintf(f,
-		"\n  validation (--validate MEASURED this now, on this CPU; the estimate above "
-		"is not changed by it):\n  %zu calls replayed (shuffled, fixed seed), %d "
-		"interleaved runs, "
-		"CPU %d:\n    %-8s %12s %11s %11s %9s\n",
-		fr->replay_calls, fr->replay_runs, fr->replay_cpu, "policy", "predicted %",
-		"measured %", "error pp", "relative");
-	for (i = 0; i < fr->nr_rows; i++) {
+		"\n  validation (--validate MEASURED this now: an independent paired replay, new "
+		"seed and buffers,\n  %llu rounds of %llu calls, CPU %d; the estimate above is not "
+		"changed by it):\n    %-8s %10s %10s  %-18s %8s %8s\n",
+		(unsigned long long)v->rounds, (unsigned long long)v->chunk_calls, v->cpu, "policy",
+		"estimate", "replayed", "95% CI", "off", "allowed");
+	for (i = 1; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
-		double m = fr->measured_pct[i];
+		double m = fr->validate_pct[i], off = w->delta_pct - m;
+		double half = fmax((fr->validate_hi[i] - fr->validate_lo[i]) / 2,
+				   w->measured ? (w->ci_high - w->ci_low) / 2 : 0);
+		double allowed = fmax(VALIDATE_MIN_AGREEMENT, 2 * fmax(half, fr->noise_floor_pct));
 
-		if (isnan(m) || !i)
+		if (!isfinite(m))
 			continue;
-		fprintf(f, "    %-8s %+12.2f %+11.2f %+11.2f", w->pol.name, w->delta_pct, m,
-			w->delta_pct - m);
-		if (fabs(m) > VALIDATE_MIN_EFFECT)
-			fprintf(f, " %8.1f%%\n", 100 * fabs(w->delta_pct - m) / fabs(m));
-		else
-			fprintf(f, " %9s\n", "-");
+		n++;
+		bad += fabs(off) > allowed;
+		fprintf(f, "    %-8s %+9.2f%% %+9.2f%%  %+7.2f .. %+7.2f %+8.2f %8.2f%s\n",
+			w->pol.name, w->delta_pct, m, fr->validate_lo[i], fr->validate_hi[i], off,
+			allowed, fabs(off) > allowed ? "  DISAGREES" : "");
 	}
-	if (isfinite(fr->noise_floor_pct))
-		fprintf(f,
-			"    noise floor: policies that run the same code measured up to %.2f "
-			"points apart\n",
-			fr->noise_floor_pct);
-	else
-		fprintf(f, "    noise floor: unknown (no two policies run the same code here)\n");
-	if (best_meas < 0)
-		return;
-	fprintf(f, "    best threshold: predicted %s, measured %s", fr->rows[fr->best].pol.name,
-		fr->rows[best_meas].pol.name);
-	if (best_meas != fr->best)
-		fprintf(f, "; %s measured %.2f points from it: %s", fr->rows[fr->best].pol.name,
-			gap, same ? "the same optimum" : "a different optimum");
-	fprintf(f, "\n");
+	fprintf(f,
+		"    noise: the replay's A/A control %+.2f%%; %zu of %zu policies agree within "
+		"max(%.0f points, 2 x noise)\n",
+		v->control.delta_pct, n - bad, n, VALIDATE_MIN_AGREEMENT);
 }
 
 static void print_sites(FILE *f, const struct est_report *r, const struct est_family_result *fr)
@@ -311,8 +321,13 @@ static void print_sites(FILE *f, const struct est_report *r, const struct est_fa
 		if ((int)strlen(fr->sites[i].site->label) > w)
 			w = (int)strlen(fr->sites[i].site->label);
 	w = w > 90 ? 90 : w;
-	fprintf(f, "\n  per site at %s vs today:\n    %-*s %13s %11s %11s %8s\n", at->pol.name, w,
-		"site",
+	if (fr->samples > 0)
+		fprintf(f,
+			"\n  calls (\u2248) are inferred from the samples with the model's %s "
+			"costs per length: an assumption, never counted",
+			r->o->cache.label);
+	fprintf(f, "\n  per site at %s vs today (modelled):\n    %-*s %13s %11s %11s %8s\n",
+		at->pol.name, w, "site",
 		fr->samples > 0 ? "calls (\u2248)"
 		: counted	? "calls"
 				: "weight",
@@ -358,7 +373,7 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 			continue;
 		print_best(f, fr);
 		print_notes(f, r, fr);
-		if (fr->measured_pct)
+		if (fr->validate_pct && fr->validation)
 			print_validation(f, fr);
 		print_sites(f, r, fr);
 		fprintf(f, "\n  summary (for a commit message):\n\n");

@@ -79,7 +79,6 @@ static struct est_costs *costs_of(struct flame_costs *fc, size_t g, enum est_fam
 		est_costs_release(&fc->costs[k]);
 		return NULL;
 	}
-	est_costs_set_mix(&fc->costs[k], NULL, today.impl);
 	fc->resolved[k] = true;
 	return &fc->costs[k];
 }

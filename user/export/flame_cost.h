@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "calib/costmodel.h"
+#include "costmodel/costmodel.h"
 #include "estimate/estimate_input.h"
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_policy.h"

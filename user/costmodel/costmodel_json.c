@@ -94,6 +94,35 @@ static json_object *curve_to_json(const struct costmodel_curve *c)
 	return o;
 }
 
+/* The "paired" array: each entry checked; two entries of one family and digest are refused. */
+static int paired_from_json(json_object *a, struct costmodel *m, const char *name)
+{
+	size_t i, n;
+	int err;
+
+	if (!json_object_is_type(a, json_type_array)) {
+		p_err("%s: \"paired\" is not an array", name);
+		return -EINVAL;
+	}
+	n = json_object_array_length(a);
+	m->paired = calloc(n ? n : 1, sizeof(*m->paired));
+	if (!m->paired)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		err = mixmeas_from_json(json_object_array_get_idx(a, i), name, &m->paired[i]);
+		if (err)
+			return err;
+		if (costmodel_find_paired(m, m->paired[i].family, m->paired[i].digest)) {
+			p_err("%s: two \"paired\" entries for %s mix %s", name, m->paired[i].family,
+			      m->paired[i].digest);
+			mixmeas_free(&m->paired[i]);
+			return -EINVAL;
+		}
+		m->nr_paired++;
+	}
+	return 0;
+}
+
 json_object *costmodel_to_json(const struct costmodel *m)
 {
 	json_object *root = json_object_new_object(), *impls = json_object_new_array();
@@ -105,8 +134,13 @@ json_object *costmodel_to_json(const struct costmodel *m)
 	for (i = 0; i < m->nr_curves; i++)
 		json_object_array_add(impls, curve_to_json(&m->curves[i]));
 	json_object_object_add(root, "impls", impls);
-	if (m->corrections && json_object_array_length(m->corrections))
-		json_object_object_add(root, "corrections", json_object_get(m->corrections));
+	if (m->nr_paired) {
+		json_object *a = json_object_new_array();
+
+		for (i = 0; i < m->nr_paired; i++)
+			json_object_array_add(a, mixmeas_to_json(&m->paired[i]));
+		json_object_object_add(root, "paired", a);
+	}
 	return root;
 }
 
@@ -342,14 +376,8 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 		p_err("%s: no curve of the cost model has a cache state this copyprof knows", name);
 		err = -EINVAL;
 	}
-	if (!err && json_object_object_get_ex(root, "corrections", &v)) {
-		if (json_object_is_type(v, json_type_array)) {
-			m->corrections = json_object_get(v);
-		} else {
-			p_err("%s: \"corrections\" is not an array", name);
-			err = -EINVAL;
-		}
-	}
+	if (!err && json_object_object_get_ex(root, "paired", &v))
+		err = paired_from_json(v, m, name);
 	if (err) {
 		costmodel_free(m);
 		return err;

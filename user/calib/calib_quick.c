@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* estimate_calib.c: estimate without -m: calibrate --quick, only the implementations needed */
+/* calib_quick.c: estimate --validate without -m: calibrate --quick, only the implementations needed */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib/calib_session.h"
+#include "calib_session.h"
 #include "sites/copy_paths.h"
-#include "estimate_calib.h"
+#include "calib_quick.h"
 #include "lib/log.h"
 
 static int add_impl(struct calib_plan *plan, const char *name)
@@ -27,8 +27,8 @@ static int add_impl(struct calib_plan *plan, const char *name)
 	return 0;
 }
 
-int est_calibrate_quick(const struct est_input *ins, size_t nr, const struct est_options *o,
-			struct costmodel **out)
+int calib_quick_for_inputs(const struct est_input *ins, size_t nr, const struct est_options *o,
+			   struct costmodel **out)
 {
 	struct calib_plan plan = {
 		.cpu = -1, .runs = 3, .quick = true, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT
@@ -55,6 +55,8 @@ int est_calibrate_quick(const struct est_input *ins, size_t nr, const struct est
 				err = add_impl(&plan, today.impl);
 		}
 	}
+	if (!err && o->today)
+		err = add_impl(&plan, o->today);
 	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
 		plan.caches[k] = o->cache.w[k] > 0;
 	plan.command = strdup("copyprof estimate (calibrate --quick)");

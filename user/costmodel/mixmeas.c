@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mixmeas.c: a paired measurement of one family's mix, in memory and as a cost model's JSON */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/jsonr.h"
+#include "lib/jsonw.h"
+#include "lib/log.h"
+#include "mixmeas.h"
+
+void mixmeas_free(struct mixmeas *m)
+{
+	if (!m)
+		return;
+	free(m->family);
+	free(m->digest);
+	free(m->input);
+	free(m->today);
+	free(m->weight);
+	free(m->calls_note);
+	free(m->cache);
+	free(m->alignment);
+	free(m->rows);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_rows; i++)
+		if (!strcmp(m->rows[i].name, name))
+			return &m->rows[i];
+	return NULL;
+}
+
+bool mixmeas_has_quiet(const struct mixmeas *m)
+{
+	return m->quiet_rounds >= MIXMEAS_MIN_ROUNDS;
+}
+
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+static json_object *figure_to_json(const struct mixmeas_figure *f)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "delta_pct", num(f->delta_pct));
+	json_object_object_add(o, "ci_low", num(f->ci_low));
+	json_object_object_add(o, "ci_high", num(f->ci_high));
+	return o;
+}
+
+json_object *mixmeas_to_json(const struct mixmeas *m)
+{
+	json_object *o = json_object_new_object(), *c = json_object_new_object();
+	json_object *rows = json_object_new_array();
+	size_t i;
+
+	jsonw_put_str(o, "family", m->family);
+	jsonw_put_str(o, "digest", m->digest);
+	jsonw_put_str(o, "input", m->input);
+	jsonw_put_str(o, "today", m->today);
+	jsonw_put_str(o, "weight", m->weight);
+	jsonw_put_str(o, "calls_note", m->calls_note);
+	jsonw_put_str(c, "cache", m->cache);
+	json_object_object_add(c, "working_set_bytes", json_object_new_uint64(m->ws_bytes));
+	json_object_object_add(c, "cold_bytes", json_object_new_uint64(m->cold_bytes));
+	jsonw_put_str(c, "alignment", m->alignment);
+	json_object_object_add(c, "chunk_calls", json_object_new_uint64(m->chunk_calls));
+	json_object_object_add(c, "warmup_calls", json_object_new_uint64(m->warmup_calls));
+	json_object_object_add(c, "cpu", json_object_new_int(m->cpu));
+	json_object_object_add(c, "seed", json_object_new_uint64(m->seed));
+	json_object_object_add(c, "budget_s", num(m->budget_s));
+	json_object_object_add(c, "time_s", num(m->time_s));
+	json_object_object_add(o, "conditions", c);
+	json_object_object_add(o, "rounds", json_object_new_uint64(m->rounds));
+	json_object_object_add(o, "quiet_rounds", json_object_new_uint64(m->quiet_rounds));
+	json_object_object_add(o, "busy_rounds", json_object_new_uint64(m->busy_rounds));
+	json_object_object_add(o, "control", figure_to_json(&m->control));
+	json_object_object_add(o, "same_code_gap_pct", num(m->same_code_gap_pct));
+	for (i = 0; i < m->nr_rows; i++) {
+		const struct mixmeas_row *r = &m->rows[i];
+		json_object *e = json_object_new_object();
+
+		jsonw_put_str(e, "name", r->name);
+		json_object_object_add(e, "quiet", figure_to_json(&r->quiet));
+		json_object_object_add(e, "busy", figure_to_json(&r->busy));
+		json_object_object_add(e, "ns_per_call", num(r->ns_per_call));
+		json_object_array_add(rows, e);
+	}
+	json_object_object_add(o, "policies", rows);
+	return o;
+}
+
+/* A figure: numbers, or null for none (NAN); anything else is refused. */
+static int figure_from_json(json_object *o, const char *key, struct mixmeas_figure *f)
+{
+	static const char *const keys[] = { "delta_pct", "ci_low", "ci_high" };
+	double *dst[] = { &f->delta_pct, &f->ci_low, &f->ci_high };
+	json_object *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_object))
+		return -EINVAL;
+	for (i = 0; i < 3; i++) {
+		int err = jsonr_num(v, keys[i], dst[i]);
+
+		if (err == -ENOENT)
+			*dst[i] = NAN;
+		else if (err)
+			return err;
+	}
+	/* A change of time is a ratio: it cannot fall by 100% or more. */
+	for (i = 0; i < 3; i++)
+		if (isfinite(*dst[i]) && *dst[i] <= -100)
+			return -EINVAL;
+	if (isfinite(f->ci_low) && isfinite(f->ci_high) && f->ci_low > f->ci_high)
+		return -EINVAL;
+	return 0;
+}
+
+static int strings_from_json(json_object *o, struct mixmeas *m)
+{
+	json_object *c;
+
+	m->family = jsonr_str(o, "family");
+	m->digest = jsonr_str(o, "digest");
+	m->input = jsonr_str(o, "input");
+	m->today = jsonr_str(o, "today");
+	m->weight = jsonr_str(o, "weight");
+	m->calls_note = jsonr_str(o, "calls_note");
+	if (!m->family || !m->digest || !m->today || !m->weight)
+		return -EINVAL;
+	if (!json_object_object_get_ex(o, "conditions", &c) ||
+	    !json_object_is_type(c, json_type_object))
+		return -EINVAL;
+	m->cache = jsonr_str(c, "cache");
+	m->alignment = jsonr_str(c, "alignment");
+	if (!m->cache || !m->alignment)
+		return -EINVAL;
+	m->ws_bytes = jsonr_u64_or(c, "working_set_bytes", 0);
+	m->cold_bytes = jsonr_u64_or(c, "cold_bytes", 0);
+	m->chunk_calls = jsonr_u64_or(c, "chunk_calls", 0);
+	m->warmup_calls = jsonr_u64_or(c, "warmup_calls", 0);
+	m->cpu = (int)jsonr_u64_or(c, "cpu", (uint64_t)-1);
+	m->seed = jsonr_u64_or(c, "seed", 0);
+	if (jsonr_num(c, "budget_s", &m->budget_s))
+		m->budget_s = NAN;
+	if (jsonr_num(c, "time_s", &m->time_s))
+		m->time_s = NAN;
+	return 0;
+}
+
+static int rows_from_json(json_object *o, struct mixmeas *m)
+{
+	json_object *a;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(o, "policies", &a) || !json_object_is_type(a, json_type_array))
+		return -EINVAL;
+	n = json_object_array_length(a);
+	if (!n || n > MIXMEAS_MAX_ROWS)
+		return -EINVAL;
+	m->rows = calloc(n, sizeof(*m->rows));
+	if (!m->rows)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(a, i), *name;
+		struct mixmeas_row *r = &m->rows[i];
+
+		if (!json_object_is_type(e, json_type_object) ||
+		    !json_object_object_get_ex(e, "name", &name) ||
+		    !json_object_is_type(name, json_type_string) ||
+		    json_object_get_string_len(name) >= (int)sizeof(r->name) ||
+		    figure_from_json(e, "quiet", &r->quiet) || figure_from_json(e, "busy", &r->busy))
+			return -EINVAL;
+		snprintf(r->name, sizeof(r->name), "%s", json_object_get_string(name));
+		if (mixmeas_row_find(m, r->name))
+			return -EINVAL; /* a name twice (the rows so far are m->nr_rows) */
+		if (jsonr_num(e, "ns_per_call", &r->ns_per_call))
+			r->ns_per_call = NAN;
+		m->nr_rows = i + 1;
+	}
+	return 0;
+}
+
+int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
+{
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	err = json_object_is_type(o, json_type_object) ? 0 : -EINVAL;
+	if (!err)
+		err = strings_from_json(o, m);
+	if (!err && (jsonr_u64(o, "rounds", &m->rounds) ||
+		     jsonr_u64(o, "quiet_rounds", &m->quiet_rounds) ||
+		     jsonr_u64(o, "busy_rounds", &m->busy_rounds) ||
+		     m->quiet_rounds + m->busy_rounds != m->rounds))
+		err = -EINVAL;
+	if (!err)
+		err = figure_from_json(o, "control", &m->control);
+	if (!err && jsonr_num(o, "same_code_gap_pct", &m->same_code_gap_pct))
+		m->same_code_gap_pct = NAN;
+	if (!err)
+		err = rows_from_json(o, m);
+	if (err) {
+		if (err == -EINVAL)
+			p_err("%s: a \"paired\" entry is incomplete or out of range (family, digest, "
+			      "today, weight, conditions, rounds, control and policies with quiet "
+			      "and busy figures above -100%%)",
+			      where);
+		mixmeas_free(m);
+	}
+	return err;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* mixmeas.h: a paired measurement of one family's mix: every policy timed against today's code */
+#ifndef CP_MIXMEAS_H
+#define CP_MIXMEAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+/*
+ * `calibrate --mix PROFILE` (or --hist FILE) replays the profile's own lengths through today's
+ * code and every candidate policy on this CPU (docs/estimate.md#the-paired-measurement): each
+ * round draws a chunk of calls from the mix and times it under every policy in a shuffled
+ * order; a policy's change is the median over rounds of its time over today's in the same
+ * round, its 95% interval a bootstrap over rounds. The result is stored in the cost model under
+ * a digest of the mix, and `estimate` reads it back: it is the answer for that mix on this CPU.
+ *
+ * Rounds are sorted into two strata by a reference (a fixed chunk timed under today's code at
+ * the start of every round): "quiet" when the reference ran within MIXMEAS_QUIET_TOLERANCE of
+ * its fastest, "busy" otherwise. On this project's development VM the reference falls into two
+ * clusters, 1.0-1.3x and 1.5-2.0x its fastest, the second whenever the other CPU is busy (an
+ * integer-only spinner there is enough), and the policies do not slow alike: REP MOVSB slows
+ * more than the loops, so a short mix's T=512 measured +11 to +21% quiet and -1% busy in one
+ * run. A mixture would answer with whatever share of each state a run happened to see. The
+ * answer is the quiet stratum's; the busy one is kept and shown beside it.
+ */
+
+#define MIXMEAS_MAX_ROWS 80
+#define MIXMEAS_QUIET_TOLERANCE 0.25
+/* Fewer rounds than this in a stratum: no figures for it. */
+#define MIXMEAS_MIN_ROUNDS 30
+
+/* One stratum's figures for one policy, in percent of today's time. */
+struct mixmeas_figure {
+	double delta_pct; /* median over rounds of 100 * (policy / today - 1) */
+	double ci_low;	  /* 95% bootstrap interval of that median */
+	double ci_high;
+};
+
+struct mixmeas_row {
+	char name[24]; /* "today", "always", "T=512", "never": estimate's row names */
+	struct mixmeas_figure quiet, busy;
+	double ns_per_call; /* quiet rounds' median time per call, harness included */
+};
+
+struct mixmeas {
+	char *family;	  /* "memcpy" */
+	char *digest;	  /* of the mix (estimate's est_mix_digest()): what estimate matches */
+	char *input;	  /* what was measured, for the reader: "btrfs.json", "--hist Fleet.txt" */
+	char *today;	  /* today's implementation, as replayed (an asm-ref name) */
+	char *weight;	  /* "calls" (counted, or a table) or "time" (sampled: calls inferred) */
+	char *calls_note; /* how the calls were drawn, e.g. the inference of a sampled mix */
+	/* The conditions: part of the answer, printed beside it. */
+	char *cache;	   /* "warm", "dst-flushed", ...: each call's cache state */
+	uint64_t ws_bytes; /* warm working set per side (random offsets within it) */
+	uint64_t cold_bytes; /* a flushed side's region (random lines, far larger than the LLC) */
+	char *alignment;     /* "recorded" (the profile's address alignments) or "uniform" */
+	uint64_t chunk_calls;
+	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
+	int cpu;
+	uint64_t seed;
+	double budget_s, time_s;
+	uint64_t rounds, quiet_rounds, busy_rounds;
+	/* The A/A control: today's code timed twice in every round (must be 0 within noise). */
+	struct mixmeas_figure control;
+	/* The largest gap between two rows that run the same code on every replayed call. */
+	double same_code_gap_pct; /* NAN: no two rows do */
+	struct mixmeas_row *rows;
+	size_t nr_rows;
+};
+
+void mixmeas_free(struct mixmeas *m);
+/* The row named @name, or NULL. */
+const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const char *name);
+/* True if the quiet stratum has figures (enough quiet rounds). */
+bool mixmeas_has_quiet(const struct mixmeas *m);
+
+json_object *mixmeas_to_json(const struct mixmeas *m);
+/*
+ * Reads one entry of a cost model's "paired" array into @m (strings copied). Returns 0, or
+ * -EINVAL after printing what is wrong, naming @where.
+ */
+int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m);
+
+#endif

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_digest.c: the digest of a family's recorded mix, which paired measurements are filed by */
+#include <stdio.h>
+#include <string.h>
+#include "estimate_digest.h"
+#include "lib/fnv.h"
+
+static uint64_t add(uint64_t h, const char *key, double a, double b)
+{
+	char buf[80];
+
+	/* 9 digits: the same profile always prints the same. */
+	snprintf(buf, sizeof(buf), "|%s:%.9g:%.9g", key, a, b);
+	return fnv1a64_str(h, buf);
+}
+
+void est_mix_digest(const struct est_input *in, enum est_family f, const char *today,
+		    const struct est_options *o, char *out, size_t len)
+{
+	double n[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 }, dst[64], src[64];
+	bool sampled = false;
+	uint64_t h = FNV1A64_INIT;
+	char key[16];
+	size_t i;
+	int b;
+
+	for (i = 0; i < in->nr_sites; i++) {
+		const struct est_site *s = &in->sites[i];
+
+		if (s->family != f)
+			continue;
+		sampled |= s->time_weighted;
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			n[b] += s->n[b];
+			bytes[b] += s->bytes[b];
+		}
+	}
+	h = fnv1a64_str(h, est_family(f)->name);
+	h = fnv1a64_str(h, sampled ? "|time|" : "|calls|");
+	h = fnv1a64_str(h, today ? today : "?");
+	h = fnv1a64_str(h, "|");
+	h = fnv1a64_str(h, o->cache.label);
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		if (!(n[b] > 0))
+			continue;
+		snprintf(key, sizeof(key), "b%d", b);
+		h = add(h, key, n[b], bytes[b]);
+	}
+	if (est_family_alignments(in, f, dst, src))
+		for (b = 0; b < 64; b++) {
+			snprintf(key, sizeof(key), "a%d", b);
+			h = add(h, key, dst[b], src[b]);
+		}
+	snprintf(out, len, "%016llx", (unsigned long long)h);
+}
+
+bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst,
+			   double *src)
+{
+	bool any = false;
+	size_t i;
+	int k;
+
+	memset(dst, 0, 64 * sizeof(*dst));
+	memset(src, 0, 64 * sizeof(*src));
+	for (i = 0; i < in->nr_sites; i++) {
+		const struct est_site *s = &in->sites[i];
+
+		if (s->family != f || !s->dst_align)
+			continue;
+		for (k = 0; k < 64; k++) {
+			dst[k] += (double)s->dst_align[k];
+			src[k] += (double)s->src_align[k];
+			any |= s->dst_align[k] || s->src_align[k];
+		}
+	}
+	return any;
+}

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/* paired.c: a family's own mix timed under every policy against today's code, round by round */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib/calib_measure.h"
+#include "lib/log.h"
+#include "paired.h"
+#include "paired_plan.h"
+#include "paired_rounds.h"
+#include "paired_stats.h"
+#include "replay_mix.h"
+#include "replay_regions.h"
+#include "replay_rng.h"
+
+/* Every path's replicas copy the right bytes, on lengths drawn from the mix and its ends. */
+static int verify_paths(const struct paired_plan *pl, const struct replay_mix *mx, uint64_t seed)
+{
+	struct calib_bufs b;
+	uint64_t s = seed | 1;
+	size_t i, j;
+	int err;
+
+	err = calib_bufs_alloc(&b, mx->max_len ? mx->max_len : 1, 0, 0);
+	if (err)
+		return err;
+	for (i = 0; i < pl->nr_paths && !err; i++) {
+		const struct paired_path *p = &pl->paths[i];
+
+		paired_path_use(p);
+		for (j = 0; j < 64 && !err; j++) {
+			struct replay_draw d;
+			long bad;
+
+			replay_mix_draw(mx, &s, &d);
+			if (j == 0)
+				d.n = mx->lo[0];
+			if (j == 1)
+				d.n = mx->max_len;
+			if (calib_verify(d.n < p->t ? p->lo : p->hi, &b, d.n, &bad)) {
+				p_err("replay: %s (%s) copied wrong bytes at length %llu (offset %ld)",
+				      p->name, (d.n < p->t ? p->lo : p->hi)->name,
+				      (unsigned long long)d.n, bad);
+				err = -EIO;
+			}
+		}
+	}
+	paired_path_reset();
+	calib_bufs_free(&b);
+	return err;
+}
+
+/* The figure of path @p against path @base over the rounds @in (quiet or busy ones). */
+static int figure(const struct paired_run *run, const bool *in, size_t p, size_t base,
+		  uint64_t seed, struct mixmeas_figure *f)
+{
+	double *ratio = malloc((run->rounds ? run->rounds : 1) * sizeof(*ratio));
+	size_t r, n = 0;
+	int err;
+
+	if (!ratio)
+		return -ENOMEM;
+	for (r = 0; r < run->rounds; r++) {
+		double a = run->ticks[r * run->nr_paths + p], b = run->ticks[r * run->nr_paths + base];
+
+		if (in[r] && a > 0 && b > 0)
+			ratio[n++] = a / b;
+	}
+	if (n < MIXMEAS_MIN_ROUNDS || p == base) {
+		f->delta_pct = f->ci_low = f->ci_high = p == base && n ? 0 : NAN;
+		free(ratio);
+		return 0;
+	}
+	err = paired_median_ci(ratio, n, seed + 0x9e3779b97f4a7c15ULL * (p + 1), &f->delta_pct,
+			       &f->ci_low, &f->ci_high);
+	free(ratio);
+	return err;
+}
+
+/* The quiet rounds' median ns per call of path @p. */
+static double ns_per_call(const struct paired_run *run, const bool *quiet, size_t p)
+{
+	double *v = malloc((run->rounds ? run->rounds : 1) * sizeof(*v)), m;
+	size_t r, n = 0;
+
+	if (!v)
+		return NAN;
+	for (r = 0; r < run->rounds; r++)
+		if (quiet[r])
+			v[n++] = run->ticks[r * run->nr_paths + p];
+	m = n ? paired_median(v, n) * 1e9 / run->tsc_hz / (double)run->chunk : NAN;
+	free(v);
+	return m;
+}
+
+/* Rows' figures from the paths they run; today's is 0 by definition. */
+static int fill_rows(const struct est_family_result *fr, const struct paired_plan *pl,
+		     const struct paired_run *run, const bool *quiet, const bool *busy,
+		     uint64_t seed, struct mixmeas *out)
+{
+	struct mixmeas_figure fq[PAIRED_MAX_PATHS], fb[PAIRED_MAX_PATHS];
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < pl->nr_paths && !err; i++)
+		err = figure(run, quiet, i, pl->today, seed, &fq[i]) ?:
+		      figure(run, busy, i, pl->today, seed, &fb[i]);
+	if (err)
+		return err;
+	out->control = fq[pl->control];
+	out->rows = calloc(fr->nr_rows, sizeof(*out->rows));
+	if (!out->rows)
+		return -ENOMEM;
+	for (i = 0; i < fr->nr_rows; i++) {
+		int p = pl->row_path[i];
+
+		if (p < 0)
+			continue; /* the oracle runs no code: not measured */
+		snprintf(out->rows[out->nr_rows].name, sizeof(out->rows[0].name), "%s",
+			 fr->rows[i].pol.name);
+		out->rows[out->nr_rows].quiet = fq[p];
+		out->rows[out->nr_rows].busy = fb[p];
+		out->rows[out->nr_rows].ns_per_call = ns_per_call(run, quiet, (size_t)p);
+		out->nr_rows++;
+	}
+	return 0;
+}
+
+/* What a same-code pair or the dispatch may not do: be off beyond noise and the tolerance. */
+static bool impossible(const struct mixmeas_figure *f, bool only_below)
+{
+	double half = (f->ci_high - f->ci_low) / 2;
+	double off = only_below ? -f->delta_pct : fabs(f->delta_pct);
+
+	return isfinite(off) && off > PAIRED_IMPOSSIBLE_PCT && off > 2 * half &&
+	       (only_below ? f->ci_high < 0 : f->ci_high < 0 || f->ci_low > 0);
+}
+
+/* Why the run's figures cannot be (printed), or 0. */
+static int check(const struct paired_plan *pl, const struct paired_run *run, const bool *quiet,
+		 uint64_t seed, const struct mixmeas *out, char *why, size_t len)
+{
+	struct mixmeas_figure d;
+	int err;
+
+	if (impossible(&out->control, false)) {
+		snprintf(why, len,
+			 "today's code timed twice in the same rounds differed by %+.2f%% (95%% CI "
+			 "%+.2f .. %+.2f)",
+			 out->control.delta_pct, out->control.ci_low, out->control.ci_high);
+		return -EDOM;
+	}
+	if (pl->zero < 0 || pl->always < 0 || pl->zero == pl->always)
+		return 0;
+	err = figure(run, quiet, (size_t)pl->zero, (size_t)pl->always, seed, &d);
+	if (err)
+		return err;
+	if (impossible(&d, true)) {
+		snprintf(why, len,
+			 "T=0 (the dispatch, then the string op) measured %+.2f%% (95%% CI %+.2f .. "
+			 "%+.2f) against the string op alone: a negative dispatch cost",
+			 d.delta_pct, d.ci_low, d.ci_high);
+		return -EDOM;
+	}
+	return 0;
+}
+
+/* Conditions and figures of one measurement into @out (strings and rows allocated). */
+static int summarise(const struct est_family_result *fr, const struct paired_plan *pl,
+		     const struct paired_run *run, const struct replay_mix *mx,
+		     const struct replay_regions *rg, const struct paired_opts *o, uint64_t seed,
+		     struct mixmeas *out, char *why, size_t len)
+{
+	bool *quiet = calloc(run->rounds + 1, sizeof(bool)), *busy = calloc(run->rounds + 1, 1);
+	double fastest = paired_run_fastest(run);
+	size_t r;
+	int err;
+
+	if (!quiet || !busy) {
+		free(quiet);
+		free(busy);
+		return -ENOMEM;
+	}
+	for (r = 0; r < run->rounds; r++) {
+		quiet[r] = paired_run_quiet(run, r, fastest);
+		busy[r] = !quiet[r];
+		out->quiet_rounds += quiet[r];
+	}
+	out->rounds = run->rounds;
+	out->busy_rounds = run->rounds - out->quiet_rounds;
+	out->family = strdup(est_family(fr->family)->name);
+	out->today = strdup(fr->today_impl);
+	out->cache = strdup(o->cache->label);
+	out->alignment = strdup(mx->aligned_recorded ? "recorded" : "uniform");
+	out->ws_bytes = rg->ws_bytes;
+	out->cold_bytes = rg->cold[0] || rg->cold[1] ? rg->cold_bytes : 0;
+	out->chunk_calls = run->chunk;
+	out->warmup_calls = run->warmup;
+	out->cpu = run->cpu;
+	out->seed = seed;
+	out->budget_s = o->budget_s;
+	out->time_s = run->elapsed_s;
+	out->same_code_gap_pct = NAN;
+	err = !out->family || !out->today || !out->cache || !out->alignment ? -ENOMEM : 0;
+	if (!err)
+		err = fill_rows(fr, pl, run, quiet, busy, seed, out);
+	if (!err)
+		err = check(pl, run, quiet, seed, out, why, len);
+	if (!err || err == -EDOM)
+		out->same_code_gap_pct = fabs(out->control.delta_pct);
+	free(quiet);
+	free(busy);
+	return err;
+}
+
+/* The calls per round: PAIRED_CHUNK, fewer where a pass would copy more than PAIRED_CHUNK_BYTES. */
+static size_t chunk_of(const struct replay_mix *mx, const struct paired_opts *o)
+{
+	double bytes = 0;
+	size_t k, n;
+
+	if (o->chunk_calls)
+		return o->chunk_calls;
+	for (k = 0; k < mx->nr; k++)
+		bytes += (mx->cdf[k] - (k ? mx->cdf[k - 1] : 0)) * mx->mean[k];
+	n = bytes > 0 ? (size_t)((double)PAIRED_CHUNK_BYTES / bytes) : PAIRED_CHUNK;
+	return n < PAIRED_MIN_CHUNK ? PAIRED_MIN_CHUNK : n > PAIRED_CHUNK ? PAIRED_CHUNK : n;
+}
+
+/*
+ * COPYPROF_PAIRED_DUMP=FILE: every round's reference and path ticks, one line each, for
+ * looking at a measurement's rounds (bench/estimate_repeat.sh); a debugging aid only.
+ */
+static void dump_rounds(const struct paired_plan *pl, const struct paired_run *run)
+{
+	const char *path = getenv("COPYPROF_PAIRED_DUMP");
+	size_t r, p;
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "# ref");
+	for (p = 0; p < pl->nr_paths; p++)
+		fprintf(f, " %s", pl->paths[p].name);
+	fprintf(f, "\n");
+	for (r = 0; r < run->rounds; r++) {
+		fprintf(f, "%.0f", run->ref[r]);
+		for (p = 0; p < pl->nr_paths; p++)
+			fprintf(f, " %.0f", run->ticks[r * run->nr_paths + p]);
+		fprintf(f, "\n");
+	}
+	fclose(f);
+}
+
+static int measure_once(const struct est_family_result *fr, const struct paired_plan *pl,
+			const struct replay_mix *mx, const struct replay_regions *rg,
+			const struct paired_opts *o, double budget, uint64_t seed,
+			struct mixmeas *out, char *why, size_t len)
+{
+	struct paired_run run;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = paired_rounds_run(pl, mx, rg, chunk_of(mx, o), budget, seed, o->cpu, &run);
+	if (!err) {
+		dump_rounds(pl, &run);
+		err = summarise(fr, pl, &run, mx, rg, o, seed, out, why, len);
+	}
+	paired_run_free(&run);
+	if (err && err != -EDOM)
+		mixmeas_free(out);
+	return err;
+}
+
+int paired_measure(const struct est_family_result *fr, const double *dst_align,
+		   const double *src_align, const struct paired_opts *o, struct mixmeas *out)
+{
+	const struct est_family_impls *fi = est_family(fr->family);
+	struct replay_regions rg = { 0 };
+	struct replay_mix mx;
+	struct paired_plan pl;
+	char why[320] = "";
+	int err, cold;
+
+	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align,
+			      o->cache, fi->has_src);
+	if (err == -ENOENT)
+		p_err("replay: %s has no calls to replay", fi->name);
+	if (!err && mx.left_out)
+		p_warn("replay: %zu %s bucket(s) above %llu bytes left out", mx.left_out, fi->name,
+		       REPLAY_MAX_SIZE);
+	if (!err)
+		err = paired_plan_make(fr, &mx, &pl);
+	if (!err)
+		err = verify_paths(&pl, &mx, o->seed);
+	cold = !err && (mx.cache_cdf[COSTMODEL_SRC_FLUSHED] > mx.cache_cdf[COSTMODEL_WARM]);
+	if (!err)
+		err = replay_regions_alloc(
+			&rg, o->ws_bytes ?: replay_default_ws(), o->cold_bytes ?: replay_default_cold(),
+			mx.max_len, mx.cache_cdf[COSTMODEL_DST_FLUSHED] > mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
+			cold);
+	if (!err)
+		err = measure_once(fr, &pl, &mx, &rg, o, o->budget_s, o->seed, out, why, sizeof(why));
+	if (err == -EDOM) {
+		p_warn("replay: %s: %s; measuring again", fi->name, why);
+		mixmeas_free(out);
+		err = measure_once(fr, &pl, &mx, &rg, o, 2 * o->budget_s,
+				   o->seed ^ 0x5851f42d4c957f2dULL, out, why, sizeof(why));
+		if (err == -EDOM) {
+			p_err("replay: %s: %s again: physically impossible, refused (is the machine "
+			      "changing speed? try a longer --mix-budget or another --cpu)",
+			      fi->name, why);
+			mixmeas_free(out);
+		}
+	}
+	replay_regions_free(&rg);
+	replay_mix_free(&mx);
+	return err;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* paired.h: a family's own mix timed under every policy against today's code, round by round */
+#ifndef CP_PAIRED_H
+#define CP_PAIRED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "costmodel/mixmeas.h"
+#include "estimate/estimate_options.h"
+#include "estimate/estimate_result.h"
+
+#define PAIRED_CHUNK 4096	  /* calls per round, fewer for long copies (PAIRED_CHUNK_BYTES) */
+#define PAIRED_CHUNK_BYTES (16UL << 20) /* ... so that a round's pass copies about this much */
+#define PAIRED_MIN_CHUNK 256
+/* A same-code pair or a dispatch further off than this (points), beyond noise, is impossible. */
+#define PAIRED_IMPOSSIBLE_PCT 1.0
+
+struct paired_opts {
+	const struct est_cache *cache;
+	size_t ws_bytes;    /* warm working set per side; 0: replay_default_ws() */
+	size_t cold_bytes;  /* a flushed side's region; 0: replay_default_cold() */
+	size_t chunk_calls; /* 0: PAIRED_CHUNK, fewer for long copies */
+	double budget_s;    /* seconds of rounds (more, up to PAIRED_MAX_BUDGETS times, for quiet) */
+	uint64_t seed;
+	int cpu; /* CPU to pin to; -1: the one it runs on */
+};
+
+/*
+ * The paired measurement of @fr's mix (its bucket_calls and bucket_bytes, as est_family_evaluate()
+ * gives them: calls, or calls inferred from samples) on this CPU (docs/estimate.md#the-paired-
+ * measurement), with address alignments drawn from @dst_align / @src_align (64 counts each, or
+ * NULL: uniform). Each round draws a chunk of calls from the mix, times a fixed reference chunk
+ * under today's code (the core's state), then the chunk under every code path of @fr's rows and
+ * the A/A control in an order drawn afresh, each timed pass after an untimed one over the
+ * previous round's calls. Every replica's bytes are checked first. Fills @out's figures and
+ * conditions (the caller sets digest, input, weight and calls_note).
+ *
+ * A physically impossible result is measured once more (a new seed, twice the budget), then
+ * refused: the A/A control, or T=0 (the dispatch, then the string op) against `always` (the
+ * string op alone) cheaper, off by more than PAIRED_IMPOSSIBLE_PCT and twice the interval.
+ * Returns 0, -EDOM (refused, printed), -EINTR (a stop was asked for), or -errno after printing.
+ */
+int paired_measure(const struct est_family_result *fr, const double *dst_align,
+		   const double *src_align, const struct paired_opts *o, struct mixmeas *out);
+
+#endif

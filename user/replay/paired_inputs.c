@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* paired_inputs.c: calibrate --mix: every family of every input measured into a cost model */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "estimate/estimate_digest.h"
+#include "lib/host.h"
+#include "lib/log.h"
+#include "paired_inputs.h"
+
+bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
+{
+	struct host_meta here = { 0 };
+	bool ok = false;
+
+	host_fill_meta(&here);
+	if (!m->measured)
+		snprintf(why, len, "the cost model is built from published figures, not measured");
+	else if (!m->meta.cpu_model || !here.cpu_model)
+		snprintf(why, len, "the cost model's CPU is unknown");
+	else if (strcmp(m->meta.cpu_model, here.cpu_model))
+		snprintf(why, len, "the cost model was measured on %s, not on this CPU (%s)",
+			 m->meta.cpu_model, here.cpu_model);
+	else
+		ok = true;
+	host_meta_free(&here);
+	return ok;
+}
+
+/* How a sampled family's calls were drawn: the assumption its replay stands on. */
+static char *calls_note(const struct est_family_result *fr, const struct est_options *o)
+{
+	char *s = NULL;
+
+	if (!(fr->samples > 0))
+		return NULL;
+	if (asprintf(&s,
+		     "calls drawn in proportion to samples / today's modelled %s cost per length "
+		     "(a sample weighs a call by its time): the replay's change is one of time",
+		     o->cache.label) < 0)
+		return NULL;
+	return s;
+}
+
+static int measure_family(struct est_run *run, const struct est_input *in,
+			  const struct est_family_result *fr, const struct paired_opts *po,
+			  const char *what)
+{
+	double dst[64], src[64];
+	bool aligned = est_family_alignments(in, fr->family, dst, src);
+	struct mixmeas mm;
+	int err;
+
+	p_info("calibrate --mix: %s: %s's mix under %zu policies against today's %s, paired, "
+	       "for %.0f s or more",
+	       in->name, est_family(fr->family)->name, fr->nr_rows - 1, fr->today_impl,
+	       po->budget_s);
+	err = paired_measure(fr, aligned ? dst : NULL, aligned ? src : NULL, po, &mm);
+	if (err)
+		return err;
+	mm.digest = strdup(fr->digest);
+	mm.input = strdup(what);
+	mm.weight = strdup(fr->samples > 0 ? "time" : "calls");
+	mm.calls_note = calls_note(fr, &run->opts.o);
+	if (!mm.digest || !mm.input || !mm.weight) {
+		mixmeas_free(&mm);
+		return -ENOMEM;
+	}
+	p_info("calibrate --mix: %s: %llu rounds (%llu on a quiet core), A/A control %+.2f%%; "
+	       "stored under mix %s",
+	       est_family(fr->family)->name, (unsigned long long)mm.rounds,
+	       (unsigned long long)mm.quiet_rounds, mm.control.delta_pct, fr->digest);
+	err = costmodel_store_paired(run->models[0], &mm);
+	mixmeas_free(&mm);
+	return err;
+}
+
+int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what)
+{
+	char why[256];
+	size_t i, j, n = 0;
+	int err = 0;
+
+	if (!paired_model_is_here(run->models[0], why, sizeof(why))) {
+		p_err("calibrate --mix: %s: %s; measure with a model calibrated on this CPU",
+		      run->model_names[0], why);
+		return -EINVAL;
+	}
+	for (i = 0; i < run->nr_ins && !err; i++) {
+		struct est_report r;
+
+		err = est_run_input(run, i, &r);
+		for (j = 0; !err && j < r.nr_fam; j++, n++)
+			err = measure_family(run, &run->ins[i], &r.fam[j], po, what);
+		est_report_free(&r);
+	}
+	return err;
+}

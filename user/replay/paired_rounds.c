@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/* paired_rounds.c: the timed rounds of a paired measurement: every path on the same calls */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib/calib_loop.h"
+#include "calib/calib_timer.h"
+#include "costmodel/mixmeas.h"
+#include "lib/log.h"
+#include "lib/monotime.h"
+#include "lib/stop.h"
+#include "paired_rounds.h"
+#include "replay_rng.h"
+
+/* One chunk of drawn calls: the calls themselves, and where each wants cold lines. */
+struct chunk {
+	struct calib_call *calls;
+	struct replay_draw *draws;
+	size_t n;
+	bool any_cold;
+};
+
+static int chunk_alloc(struct chunk *c, size_t n)
+{
+	c->calls = calloc(n, sizeof(*c->calls));
+	c->draws = calloc(n, sizeof(*c->draws));
+	c->n = n;
+	c->any_cold = false;
+	return c->calls && c->draws ? 0 : -ENOMEM;
+}
+
+static void chunk_free(struct chunk *c)
+{
+	free(c->calls);
+	free(c->draws);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Draws @c's calls; warm sides get their addresses now, cold ones per pass (chunk_cold()). */
+static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
+		       const struct replay_regions *rg, uint64_t *seed, bool warm_only)
+{
+	size_t i;
+
+	c->any_cold = false;
+	for (i = 0; i < c->n; i++) {
+		struct replay_draw *d = &c->draws[i];
+
+		replay_mix_draw(mx, seed, d);
+		if (warm_only)
+			d->cache = COSTMODEL_WARM;
+		c->any_cold |= d->cache != COSTMODEL_WARM;
+		c->calls[i].n = d->n;
+		c->calls[i].dst = replay_regions_pick(rg, 0, d->cache == COSTMODEL_DST_FLUSHED, d->n,
+						      d->dst_align, seed);
+		c->calls[i].src = mx->has_src ? replay_regions_pick(rg, 1,
+								    d->cache == COSTMODEL_SRC_FLUSHED,
+								    d->n, d->src_align, seed)
+					      : NULL;
+	}
+}
+
+/* Fresh random lines in the cold regions for the calls that want them, before each pass. */
+static void chunk_cold(struct chunk *c, const struct replay_regions *rg, uint64_t *seed)
+{
+	size_t i;
+
+	for (i = 0; c->any_cold && i < c->n; i++) {
+		const struct replay_draw *d = &c->draws[i];
+
+		if (d->cache == COSTMODEL_DST_FLUSHED)
+			c->calls[i].dst = replay_regions_pick(rg, 0, true, d->n, d->dst_align, seed);
+		else if (d->cache == COSTMODEL_SRC_FLUSHED)
+			c->calls[i].src = replay_regions_pick(rg, 1, true, d->n, d->src_align, seed);
+	}
+}
+
+static double timed_pass(const struct calib_timer *t, const struct paired_path *p,
+			 const struct calib_call *calls, size_t n)
+{
+	uint64_t t0, t1;
+
+	t0 = calib_tsc_begin();
+	calib_loop_calls(p->lo, p->hi, p->t, calls, n);
+	t1 = calib_tsc_end(t);
+	return (double)(t1 - t0) - t->overhead;
+}
+
+static int pin(int cpu, cpu_set_t *old, int *used)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(*old), old))
+		return -errno;
+	*used = cpu >= 0 ? cpu : sched_getcpu();
+	CPU_ZERO(&set);
+	CPU_SET(*used, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		int err = -errno;
+
+		p_err("replay: cannot pin to CPU %d: %s", *used, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+double paired_run_fastest(const struct paired_run *run)
+{
+	double best = INFINITY;
+	size_t r;
+
+	for (r = 0; r < run->rounds; r++)
+		if (run->ref[r] > 0 && run->ref[r] < best)
+			best = run->ref[r];
+	return best;
+}
+
+bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest)
+{
+	return run->ref[r] <= (1 + MIXMEAS_QUIET_TOLERANCE) * fastest;
+}
+
+static size_t count_quiet(const struct paired_run *run)
+{
+	double fastest = paired_run_fastest(run);
+	size_t r, n = 0;
+
+	for (r = 0; r < run->rounds; r++)
+		n += paired_run_quiet(run, r, fastest);
+	return n;
+}
+
+static int grow(struct paired_run *run)
+{
+	size_t cap = run->cap ? 2 * run->cap : 256;
+	double *t = realloc(run->ticks, cap * run->nr_paths * sizeof(*t));
+	double *r;
+
+	if (!t)
+		return -ENOMEM;
+	run->ticks = t;
+	r = realloc(run->ref, cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	run->ref = r;
+	run->cap = cap;
+	return 0;
+}
+
+/* One round: the reference, then every path on @cur in a fresh order, after a warm-up on @prev. */
+static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
+		      const struct chunk *ref, const struct chunk *prev, struct chunk *cur,
+		      const struct replay_regions *rg, uint64_t *seed, struct paired_run *run)
+{
+	const struct paired_path *today = &pl->paths[pl->today];
+	size_t order[PAIRED_MAX_PATHS], i, w = run->warmup < prev->n ? run->warmup : prev->n;
+	double *row = run->ticks + run->rounds * run->nr_paths;
+
+	paired_path_use(today);
+	calib_loop_calls(today->lo, today->hi, today->t, ref->calls, ref->n / 4);
+	run->ref[run->rounds] = timed_pass(t, today, ref->calls, ref->n);
+	replay_rng_shuffle(order, pl->nr_paths, seed);
+	for (i = 0; i < pl->nr_paths; i++) {
+		const struct paired_path *p = &pl->paths[order[i]];
+
+		paired_path_use(p);
+		calib_loop_calls(p->lo, p->hi, p->t, prev->calls, w);
+		chunk_cold(cur, rg, seed);
+		row[order[i]] = timed_pass(t, p, cur->calls, cur->n);
+	}
+	run->rounds++;
+}
+
+static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
+		  const struct replay_regions *rg, double budget_s, uint64_t seed,
+		  struct paired_run *run, struct chunk ch[3])
+{
+	uint64_t s = seed | 1;
+	double start = monotime_s();
+	struct calib_timer t;
+	size_t k = 0;
+	int err;
+
+	err = calib_timer_init(&t, 50);
+	if (err)
+		return err;
+	run->tsc_hz = t.tsc_hz;
+	chunk_draw(&ch[0], mx, rg, &s, true); /* the reference: fixed, warm */
+	chunk_draw(&ch[1], mx, rg, &s, false);
+	for (;;) {
+		double elapsed = monotime_s() - start;
+
+		if (stop_requested())
+			return -EINTR;
+		if (elapsed >= budget_s &&
+		    (elapsed >= PAIRED_MAX_BUDGETS * budget_s || count_quiet(run) >= PAIRED_MIN_QUIET))
+			break;
+		if (run->rounds == run->cap && (err = grow(run)))
+			return err;
+		chunk_draw(&ch[2 - k], mx, rg, &s, false);
+		one_round(pl, &t, &ch[0], &ch[1 + k], &ch[2 - k], rg, &s, run);
+		k = 1 - k;
+		run->elapsed_s = monotime_s() - start;
+	}
+	return 0;
+}
+
+int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
+		      const struct replay_regions *rg, size_t chunk, double budget_s, uint64_t seed,
+		      int cpu, struct paired_run *run)
+{
+	struct chunk ch[3] = { 0 };
+	cpu_set_t old;
+	int err, i;
+
+	memset(run, 0, sizeof(*run));
+	run->nr_paths = pl->nr_paths;
+	run->chunk = chunk;
+	run->warmup = PAIRED_WARMUP;
+	for (i = 0, err = 0; i < 3 && !err; i++)
+		err = chunk_alloc(&ch[i], chunk);
+	if (!err)
+		err = pin(cpu, &old, &run->cpu);
+	if (!err) {
+		err = rounds(pl, mx, rg, budget_s, seed, run, ch);
+		sched_setaffinity(0, sizeof(old), &old);
+	}
+	paired_path_reset();
+	for (i = 0; i < 3; i++)
+		chunk_free(&ch[i]);
+	return err;
+}
+
+void paired_run_free(struct paired_run *run)
+{
+	free(run->ticks);
+	free(run->ref);
+	memset(run, 0, sizeof(*run));
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* paired_rounds.h: the timed rounds of a paired measurement: every path on the same calls */
+#ifndef CP_PAIRED_ROUNDS_H
+#define CP_PAIRED_ROUNDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "paired_plan.h"
+#include "replay_mix.h"
+#include "replay_regions.h"
+
+#define PAIRED_WARMUP 1024   /* untimed calls of the previous round before each timed pass */
+#define PAIRED_MIN_QUIET 100 /* quiet rounds wanted: the run goes on for them ... */
+#define PAIRED_MAX_BUDGETS 4 /* ... up to this many times its budget */
+
+/* What the rounds measured: TSC ticks per timed pass, and the reference's per round. */
+struct paired_run {
+	size_t nr_paths, chunk, warmup;
+	size_t rounds, cap;
+	double *ticks; /* [round * nr_paths + path] */
+	double *ref;   /* [round]: the fixed reference chunk under today's code */
+	double tsc_hz;
+	double elapsed_s;
+	int cpu;
+};
+
+/*
+ * Pinned to @cpu (-1: the current one), rounds of @chunk calls drawn from @mx with @seed, each
+ * path of @pl timed on them in a fresh order, for @budget_s seconds; then on, up to
+ * PAIRED_MAX_BUDGETS times that, until PAIRED_MIN_QUIET rounds found the core quiet (the
+ * reference within MIXMEAS_QUIET_TOLERANCE of its fastest). Returns 0, -EINTR, or -errno after
+ * printing why; paired_run_free() either way.
+ */
+int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
+		      const struct replay_regions *rg, size_t chunk, double budget_s, uint64_t seed,
+		      int cpu, struct paired_run *run);
+void paired_run_free(struct paired_run *run);
+/* True if round @r found the core quiet: its reference within the tolerance of the fastest. */
+bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest);
+/* The fastest reference over the rounds. */
+double paired_run_fastest(const struct paired_run *run);
+
+#endif

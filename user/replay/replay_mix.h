@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* replay_mix.h: drawing calls from a family's mix: lengths by bucket, alignments, cache states */
+#ifndef CP_REPLAY_MIX_H
+#define CP_REPLAY_MIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "costmodel/costmodel.h"
+#include "estimate/estimate_options.h"
+
+/* Lengths above this are left out of a replay (and said to be). */
+#define REPLAY_MAX_SIZE (64ULL << 20)
+
+/*
+ * A family's mix as a replay draws from it. A bucket's lengths are exact below 64; above, they
+ * are uniform over [mean - w, mean + w] with w as wide as the bucket allows, so that the
+ * bucket's recorded mean is kept. Address alignments (modulo 64) are drawn from the profile's
+ * recorded counts when it has them, else uniformly; each call's cache state from @cache.
+ */
+struct replay_mix {
+	size_t nr;		  /* buckets with calls */
+	uint64_t *lo, *hi;	  /* each bucket's lengths [lo, hi) */
+	double *mean, *cdf;	  /* the calls' mean length; cumulative share of calls */
+	uint64_t max_len;	  /* the longest length a draw can give */
+	size_t left_out;	  /* buckets beyond REPLAY_MAX_SIZE */
+	bool aligned_recorded;	  /* alignments from the profile, not uniform */
+	double dst_cdf[64], src_cdf[64];
+	double cache_cdf[COSTMODEL_NR_CACHES];
+	bool has_src;		  /* clear_user and memset have none */
+	double calls;		  /* the mix's calls (weights), for the record */
+};
+
+/* One drawn call, before it is given addresses. */
+struct replay_draw {
+	uint64_t n;
+	uint8_t dst_align, src_align; /* offsets within a 64-byte line */
+	uint8_t cache;		      /* enum costmodel_cache */
+};
+
+/*
+ * From per-bucket calls and summed lengths (CP_NBUCKETS each) and, if not NULL, 64 address
+ * alignment counts per side. Returns 0, -ENOENT if there are no calls within REPLAY_MAX_SIZE,
+ * or -ENOMEM; replay_mix_free() either way.
+ */
+int replay_mix_init(struct replay_mix *mx, const double *calls, const double *bytes,
+		    const double *dst_align, const double *src_align, const struct est_cache *cache,
+		    bool has_src);
+void replay_mix_free(struct replay_mix *mx);
+void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_draw *d);
+/* True if a call of the mix can fall in [lo, hi) (a bucket with calls overlaps it). */
+bool replay_mix_reaches(const struct replay_mix *mx, uint64_t lo, uint64_t hi);
+
+#endif

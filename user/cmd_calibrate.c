@@ -15,6 +15,7 @@
 #include "lib/log.h"
 #include "lib/outfile.h"
 #include "lib/stop.h"
+#include "estimate/estimate_cost.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_run.h"
 #include "replay/paired_inputs.h"
@@ -93,7 +94,8 @@ static const struct argp_option options[] = {
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "--mix/--hist: the candidate thresholds (as estimate --thresholds)" },
 	{ "today", OPT_TODAY, "IMPL", 0,
-	  "--mix/--hist: today's code is this replica (as estimate --today)" },
+	  "--mix/--hist: today's code of IMPL's family is this replica (as estimate --today; "
+	  "repeat for other families)" },
 	{ "mix-budget", OPT_MIX_BUDGET, "SECONDS", 0,
 	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3); more, up to 4 "
 	  "times as long, until 100 rounds found the core quiet" },
@@ -317,12 +319,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--thresholds %s: %s", arg, why);
 		break;
 	case OPT_TODAY:
-		if (!asmref_find(arg))
-			argp_error(state,
-				   "--today %s: not an asm-ref replica (copyprof calibrate "
-				   "--impl lists them)",
-				   arg);
-		a->mix_opts.o.today = arg;
+		if (est_today_add(&a->mix_opts.o, arg, why, sizeof(why)))
+			argp_error(state, "--today %s: %s", arg, why);
 		break;
 	case OPT_MIX_BUDGET:
 		a->paired.budget_s = (double)parse_count(state, "--mix-budget", arg, 1, 86400);
@@ -463,6 +461,29 @@ static int measure_mix(struct calibrate_args *a, struct est_run *run, struct cos
 	return err;
 }
 
+/*
+ * A dispatch that costs less than nothing is a calibration gone wrong (the machine changed
+ * speed between the curves): measured once more, then refused (docs/calibrate.md).
+ */
+static int check_dispatch(const struct calib_plan *plan, struct costmodel **m)
+{
+	char why[256];
+	int err;
+
+	if (!est_model_check_dispatch(*m, why, sizeof(why)))
+		return 0;
+	p_warn("%s: physically impossible; measuring again", why);
+	costmodel_free(*m);
+	*m = NULL;
+	err = calib_session_run(plan, m);
+	if (err || !est_model_check_dispatch(*m, why, sizeof(why)))
+		return err;
+	p_err("%s again: refused, no cost model written (stop other work on this CPU, or pin "
+	      "to an idle one with --cpu)",
+	      why);
+	return -EDOM;
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_args args = {
@@ -529,6 +550,8 @@ int cmd_calibrate(int argc, char **argv)
 	args.plan.command = join_args(argc, argv);
 	stop_install();
 	err = calib_session_run(&args.plan, &m);
+	if (!err)
+		err = check_dispatch(&args.plan, &m);
 	if (err == -EINTR) {
 		p_err("interrupted by SIG%s before the end: no cost model written",
 		      sigabbrev_np(stop_signal()) ?: "?");

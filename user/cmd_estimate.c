@@ -81,8 +81,9 @@ static const struct argp_option options[] = {
 	  "mixed=W,S,D (weights)" },
 	{ "at", OPT_AT, "T", 0, "Per-site breakdown and summary at this T (default: the best)" },
 	{ "today", OPT_TODAY, "IMPL", 0,
-	  "Today's code is this replica (e.g. memcpy_orig, movsb) instead of the one inferred "
-	  "from the profile's kernel, CPU flags or probed function" },
+	  "Today's code of IMPL's family is this replica (e.g. memcpy_orig, libc_memcpy; repeat "
+	  "for other families), not the kernel's live dispatch or the probed replica; needed for "
+	  "a uprobe on code copyprof does not replicate" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
 	  "MEASURES: an independent paired replay of the mix on this CPU (a new seed and "
 	  "buffers), printed against the estimate (the one mode of estimate that times "
@@ -173,12 +174,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->run.model_only = true;
 		break;
 	case OPT_TODAY:
-		if (!asmref_find(arg))
-			argp_error(state,
-				   "--today %s: not an asm-ref replica (copyprof calibrate "
-				   "--help lists them)",
-				   arg);
-		a->run.o.today = arg;
+		if (est_today_add(&a->run.o, arg, why, sizeof(why)))
+			argp_error(state, "--today %s: %s", arg, why);
 		break;
 	case OPT_PROMETHEUS:
 		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))

@@ -18,12 +18,14 @@
 #include "lib/log.h"
 #include "lib/outfile.h"
 #include "svg.h"
+#include "asmref.h"
 
 struct flamegraph_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
 	const char *input, *folded, *output, *model, *title;
-	int weight; /* -1: the profile's default */
-	int family; /* -1: every family */
+	struct est_options today; /* --today IMPL (its today[] only), as for estimate */
+	int weight;		  /* -1: the profile's default */
+	int family;		  /* -1: every family */
 	bool threshold_set, cache_set;
 	uint64_t threshold;
 	struct est_cache cache;
@@ -38,6 +40,7 @@ enum {
 	OPT_WEIGHT,
 	OPT_THRESHOLD,
 	OPT_CACHE,
+	OPT_TODAY,
 	OPT_FAMILY,
 	OPT_TITLE,
 	OPT_WIDTH,
@@ -66,6 +69,9 @@ static const struct argp_option options[] = {
 	{ "cache", OPT_CACHE, "STATE", 0,
 	  "Cache state of the costs, as for estimate (default warm)" },
 	{ "family", OPT_FAMILY, "NAME", 0, "Only sites of memcpy, memmove, clear_user or memset" },
+	{ "today", OPT_TODAY, "IMPL", 0,
+	  "Today's code is this replica, as for estimate (needed for a uprobe on a function "
+	  "copyprof does not replicate)" },
 	{ "title", OPT_TITLE, "TEXT", 0, "Title of the graph" },
 	{ "width", OPT_WIDTH, "PX", 0, "Image width (default 1200)" },
 	{ "diff", OPT_DIFF, 0, 0,
@@ -166,6 +172,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
 		a->cache_set = true;
 		break;
+	case OPT_TODAY: {
+		char why[160];
+
+		if (est_today_add(&a->today, arg, why, sizeof(why)))
+			argp_error(state, "--today %s: %s", arg, why);
+		break;
+	}
 	case OPT_FAMILY:
 		a->family = est_family_parse(arg);
 		if (a->family < 0)
@@ -262,6 +275,7 @@ static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, c
 	est_options_default(&opts.o);
 	opts.o.cache = a->cache;
 	opts.o.family = a->family;
+	memcpy(opts.o.today, a->today.today, sizeof(opts.o.today));
 	if (a->threshold_set) {
 		opts.o.at = a->threshold;
 		opts.o.at_set = true;
@@ -332,7 +346,8 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 		err = costmodel_read(a->model, &m);
 		if (!err)
 			err = flame_costs_init(&fc, p, m, a->model, &a->cache,
-					       a->threshold_set ? &a->threshold : NULL);
+					       a->threshold_set ? &a->threshold : NULL,
+					       a->today.today);
 		if (err)
 			goto out;
 		fo.costs = &fc;

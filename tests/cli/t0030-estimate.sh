@@ -16,7 +16,7 @@ policy() {
 }
 
 # Hand-computed totals (see tests/unit/test_estimate.c for the arithmetic).
-expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" --json
+expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" --json
 expect_eq "memcpy today" "$(policy memcpy today total_ns)" 25492
 expect_eq "memcpy T=2048" "$(policy memcpy T=2048 total_ns)" 24786
 expect_eq "memcpy T=1024" "$(policy memcpy T=1024 total_ns)" 21606
@@ -32,7 +32,7 @@ jq -e '.inputs[0].families[0].summary | test("REP MOVSB from 1024 bytes")' out >
 	fail "summary: $(jq -r '.inputs[0].families[0].summary' out)"
 
 # Text output: the table, the best T, per-site rows and the summary paragraph.
-expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
+expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
 	--family memcpy --at 2048
 expect_out "^  T=2048 +2048 "
 expect_out "best: T=1024"
@@ -60,7 +60,7 @@ expect_eq "sampled T=2048" "$(policy memcpy T=2048 total_ns)" 24786
 expect_eq "sampled share of CPU time" "$(jq '.inputs[0].families[0].share' out)" 0.25
 
 # Thresholds beyond the histogram, and one inside a bucket (costed by assumption, said so).
-expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
+expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
 	--family memcpy --thresholds 1G,1088,never --json
 expect_eq "T=1G" "$(policy memcpy T=1073741824 total_ns)" 26602
 expect_eq "T=0 absent" "$(policy memcpy T=0 total_ns)" ""
@@ -86,10 +86,10 @@ for c in warm:-66.8 src-flushed:-43.3 dst-flushed:-23.5; do
 done
 
 # Errors: a cost model without a needed curve or cache state; no copy-family calls; usage.
-expect_exit 1 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
+expect_exit 1 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
 	--cache src-flushed
 expect_err "no curve for memcpy_orig in cache state src-flushed"
-expect_exit 1 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
+expect_exit 1 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$G/costmodel-synthetic.json" \
 	--family memmove
 expect_err "has no memmove calls"
 jq '.sites = []' "$G/profile-synthetic.json" > empty.json
@@ -97,7 +97,7 @@ expect_exit 1 "$COPYPROF" estimate -i empty.json -m "$G/costmodel-synthetic.json
 expect_err "has no copy-family calls"
 jq '.impls |= map(select(.name != "movsb" and .name != "erms_threshold"))' \
 	"$G/costmodel-synthetic.json" > nomovsb.json
-expect_exit 1 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m nomovsb.json --family memcpy
+expect_exit 1 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m nomovsb.json --family memcpy
 expect_err "no curve for movsb in cache state warm"
 expect_exit 1 "$COPYPROF" estimate -i missing.json -m "$G/costmodel-synthetic.json"
 expect_err "cannot read profile missing.json"

@@ -51,14 +51,14 @@ expect_exit 0 "$COPYPROF" report -i abc.json
 expect_eq "one group's CPU" "$(jq -r '.meta.cpu_model' ab.json)" "Synthetic CPU"
 
 # estimate: one block per CPU group, never mixed; several -i are merged the same way.
-expect_exit 0 "$COPYPROF" estimate -i abc.json -m "$CM" --family memcpy --json
+expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i abc.json -m "$CM" --family memcpy --json
 expect_eq "estimate inputs" "$(jq '.inputs | length' out)" 2
 expect_eq "Other CPU today" \
 	"$(jq '.inputs[] | select(.cpu_model == "Other CPU") | .families[0].policies[0].total_ns' out)" 25492
 expect_eq "Synthetic CPU today" \
 	"$(jq '.inputs[] | select(.cpu_model == "Synthetic CPU") | .families[0].policies[0].total_ns' out)" \
 	"$(jq -n '2 * 25492 + 7 * 413.2')"
-expect_exit 0 "$COPYPROF" estimate -i a.json -i b.json -i c.json -m "$CM" --family memcpy --json
+expect_exit 0 "$COPYPROF" estimate --today memcpy_orig -i a.json -i b.json -i c.json -m "$CM" --family memcpy --json
 expect_eq "estimate -i x3" "$(jq '.inputs | length' out)" 2
 
 # Errors.

@@ -37,7 +37,7 @@ proportional() {
 # 1. A counted profile: all > site > length, widths proportional to calls. A bucket whose bytes
 # are its count times its lowest length holds that one length: "64 B" (50 calls, 3200 bytes),
 # "4096 B" (10 calls, 40960 bytes); 100 calls of 110000 bytes stay "1024-1151 B".
-expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -o calls.svg
+expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -o calls.svg
 expect_err "wrote calls.svg \(8 frames\)"
 xmllint --noout calls.svg || fail "calls.svg is not well-formed XML"
 frames calls.svg > calls.tsv
@@ -48,11 +48,11 @@ expect_eq "app_copy's 1110 of 1165 calls" "$(sed -n 5p calls.tsv | cut -f3,4)" "
 expect_eq "lengths drawn by length, left-aligned on their site" "$(sed -n 6p calls.tsv | cut -f3)" 65.71
 
 # The same by bytes, and the output is reproducible to the byte.
-expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" --weight bytes -o bytes.svg
+expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" --weight bytes -o bytes.svg
 frames bytes.svg > bytes.tsv
 expect_eq "bytes" "$(cut -f2 bytes.tsv | tr '\n' ' ')" "190640 23680 3200 20480 166960 16000 110000 40960 "
 proportional bytes.tsv
-expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -o calls2.svg
+expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -o calls2.svg
 cmp -s calls.svg calls2.svg || fail "two runs gave different SVGs"
 ls | grep -q '\.tmp' && fail "a temporary file was left: $(ls)"
 
@@ -117,13 +117,13 @@ grep -q '>std::map&lt;int, std::string&gt;::operator\[\](int&amp;&amp;)</text>' 
 grep -q '>very_long_function_name_\.\.</text>' perf.svg || fail "the long label was not cut"
 
 # 5. The threshold view: widths are ns today; each frame's costs are estimate's own numbers.
-expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -m "$CM" --threshold 1024 -o t1024.svg
+expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$CM" --threshold 1024 -o t1024.svg
 xmllint --noout t1024.svg || fail "t1024.svg is not well-formed XML"
 frames t1024.svg > t1024.tsv
 expect_eq "ns today" "$(cut -f1,2 t1024.tsv | tr '\t\n' '=,')" \
 	"all=26932,app:app_clear+0x0=1440,64 B=400,4096 B=1040,app:app_copy+0x0=25492,16 B=10000,1024-1151 B=11360,4096 B=4132,"
 proportional t1024.tsv
-expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m "$CM" --at 1024 --no-mix-correction --json
+expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$CM" --at 1024 --model-only --json
 est=$(jq -r '.inputs[0].families[].sites[] | "\(.today_ns | round) ns today, \(.at_ns | round) ns at T=1024"' "$TMP/out" | sort)
 fg=$(grep -o '[0-9]* ns today, [0-9]* ns at T=1024' t1024.svg | sed -n '2p;5p' | sort)
 expect_eq "per-site costs = estimate's" "$fg" "$est"
@@ -138,13 +138,13 @@ expect_eq "4096 B's colour (the largest change: full green)" "$(fill t1024.svg 4
 expect_eq "app_copy's colour" "$(fill t1024.svg 5)" "rgb(175,205,176)"
 expect_eq "16 B's colour (a loss)" "$(fill t1024.svg 6)" "rgb(216,189,184)"
 legend() { xmllint --xpath "string(//*[local-name()='g'][@id='legend'])" "$1" | tr -s '\n' ' '; }
-expect_eq "legend in % and ms, with the corrections" "$(legend t1024.svg)" \
-	"saves 66.3% costs 66.3% all: 0.0269 ms today, 0.0224 ms at T=1024: saves 0.00458 ms (-16.99%); uncorrected: no mix or neighbour correction (not measured for this mix) "
+expect_eq "legend in % and ms, and where the verdict comes from" "$(legend t1024.svg)" \
+	"saves 66.3% costs 66.3% all: 0.0269 ms today, 0.0224 ms at T=1024: saves 0.00458 ms (-16.99%); modelled: no paired measurement (this mix was not measured on Synthetic CPU) "
 expect_eq "legend swatches" "$(xmllint --xpath "count(//*[local-name()='g'][@id='legend']/*[local-name()='rect'])" t1024.svg)" 9
 grep -q '(full at 50%)\| ns today, [0-9]* at ' t1024.svg && fail "the old fixed scale or raw ns totals are back"
 # Time without a threshold: the same widths, colours by name; a sampled profile's time is its
 # samples' (1 ns each at 10^9 Hz), as estimate converts them.
-expect_exit 0 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -m "$CM" --weight time -o time.svg
+expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$CM" --weight time -o time.svg
 frames time.svg > time.tsv
 expect_eq "time = threshold widths" "$(cut -f3,4 time.tsv)" "$(cut -f3,4 t1024.tsv)"
 # A sampled site: its stack (ZSTD_decompressStream) > the site > its leaf (memcpy) > lengths.
@@ -180,11 +180,11 @@ xmllint --noout bad2.svg && grep -q '>Error: bad.folded has no folded stacks' ba
 expect_exit 1 "$COPYPROF" flamegraph -i "$G/profile-synthetic-sampled.json" --weight calls -o bad3.svg
 expect_err "1 sampled site\(s\) left out"
 expect_err "has no counted calls of a known length to draw by calls"
-expect_exit 1 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -m "$CM" --threshold 1024 \
+expect_exit 1 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$CM" --threshold 1024 \
 	--cache src-flushed -o bad4.svg
 expect_err "no curve for memcpy_orig in cache state src-flushed"
 grep -q 'no curve for memcpy_orig in cache state src-flushed' bad4.svg || fail "bad4.svg: $(cat bad4.svg)"
-expect_exit 1 "$COPYPROF" flamegraph -i "$G/profile-synthetic.json" -o /nonexistent/dir/x.svg
+expect_exit 1 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -o /nonexistent/dir/x.svg
 expect_err "cannot create /nonexistent/dir/x.svg"
 # Usage errors: exit 2, no SVG.
 expect_exit 2 "$COPYPROF" flamegraph -o u.svg

@@ -128,7 +128,7 @@ expect_eq "sites of an import without copies" "$(jq '.sites | length' nocopy.jso
 strict nocopy.json
 "$COPYPROF" merge -o merged.json "$G" "$G" >/dev/null || fail "merge failed"
 strict merged.json
-"$COPYPROF" estimate -i "$G" -m "$M" --json > est.json || fail "estimate --json failed"
+"$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G" -m "$M" --json > est.json || fail "estimate --json failed"
 strict est.json
 expect_exit 1 "$COPYPROF" report -i "$(printf 'no\377such')" --json
 cp "$TMP/out" err.json

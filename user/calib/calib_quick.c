@@ -55,8 +55,9 @@ int calib_quick_for_inputs(const struct est_input *ins, size_t nr, const struct 
 				err = add_impl(&plan, today.impl);
 		}
 	}
-	if (!err && o->today)
-		err = add_impl(&plan, o->today);
+	for (f = 0; f < EST_NR_FAMILIES && !err; f++)
+		if (o->today[f])
+			err = add_impl(&plan, o->today[f]);
 	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
 		plan.caches[k] = o->cache.w[k] > 0;
 	plan.command = strdup("copyprof estimate (calibrate --quick)");

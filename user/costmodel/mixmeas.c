@@ -162,7 +162,8 @@ static int rows_from_json(json_object *o, struct mixmeas *m)
 	json_object *a;
 	size_t i, n;
 
-	if (!json_object_object_get_ex(o, "policies", &a) || !json_object_is_type(a, json_type_array))
+	if (!json_object_object_get_ex(o, "policies", &a) ||
+	    !json_object_is_type(a, json_type_array))
 		return -EINVAL;
 	n = json_object_array_length(a);
 	if (!n || n > MIXMEAS_MAX_ROWS)
@@ -178,7 +179,8 @@ static int rows_from_json(json_object *o, struct mixmeas *m)
 		    !json_object_object_get_ex(e, "name", &name) ||
 		    !json_object_is_type(name, json_type_string) ||
 		    json_object_get_string_len(name) >= (int)sizeof(r->name) ||
-		    figure_from_json(e, "quiet", &r->quiet) || figure_from_json(e, "busy", &r->busy))
+		    figure_from_json(e, "quiet", &r->quiet) ||
+		    figure_from_json(e, "busy", &r->busy))
 			return -EINVAL;
 		snprintf(r->name, sizeof(r->name), "%s", json_object_get_string(name));
 		if (mixmeas_row_find(m, r->name))
@@ -198,10 +200,10 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 	err = json_object_is_type(o, json_type_object) ? 0 : -EINVAL;
 	if (!err)
 		err = strings_from_json(o, m);
-	if (!err && (jsonr_u64(o, "rounds", &m->rounds) ||
-		     jsonr_u64(o, "quiet_rounds", &m->quiet_rounds) ||
-		     jsonr_u64(o, "busy_rounds", &m->busy_rounds) ||
-		     m->quiet_rounds + m->busy_rounds != m->rounds))
+	if (!err &&
+	    (jsonr_u64(o, "rounds", &m->rounds) || jsonr_u64(o, "quiet_rounds", &m->quiet_rounds) ||
+	     jsonr_u64(o, "busy_rounds", &m->busy_rounds) ||
+	     m->quiet_rounds + m->busy_rounds != m->rounds))
 		err = -EINVAL;
 	if (!err)
 		err = figure_from_json(o, "control", &m->control);
@@ -211,7 +213,8 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 		err = rows_from_json(o, m);
 	if (err) {
 		if (err == -EINVAL)
-			p_err("%s: a \"paired\" entry is incomplete or out of range (family, digest, "
+			p_err("%s: a \"paired\" entry is incomplete or out of range (family, "
+			      "digest, "
 			      "today, weight, conditions, rounds, control and policies with quiet "
 			      "and busy figures above -100%%)",
 			      where);

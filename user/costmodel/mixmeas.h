@@ -52,8 +52,8 @@ struct mixmeas {
 	char *weight;	  /* "calls" (counted, or a table) or "time" (sampled: calls inferred) */
 	char *calls_note; /* how the calls were drawn, e.g. the inference of a sampled mix */
 	/* The conditions: part of the answer, printed beside it. */
-	char *cache;	   /* "warm", "dst-flushed", ...: each call's cache state */
-	uint64_t ws_bytes; /* warm working set per side (random offsets within it) */
+	char *cache;	     /* "warm", "dst-flushed", ...: each call's cache state */
+	uint64_t ws_bytes;   /* warm working set per side (random offsets within it) */
 	uint64_t cold_bytes; /* a flushed side's region (random lines, far larger than the LLC) */
 	char *alignment;     /* "recorded" (the profile's address alignments) or "uniform" */
 	uint64_t chunk_calls;

@@ -2,6 +2,7 @@
 /* estimate_cost.c: per-call costs of a family's policies from a cost model, and bucket costing */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_cost.h"
@@ -57,17 +58,20 @@ static size_t first_at_or_above(const struct costmodel_curve *d, uint64_t t)
  * The dispatch cost from several differences: weighted by the inverse of their variance when
  * every point has a known spread (a 1 MiB point's noise dwarfs a 1 ns branch), else the median.
  */
-static double combine(double *v, double *var, size_t n)
+static double combine(double *v, double *var, size_t n, double *sd)
 {
 	double sw = 0, s = 0;
 	size_t i;
 
+	*sd = 0; /* unknown */
 	for (i = 0; i < n; i++) {
 		if (var[i] <= 0)
 			return median(v, n);
 		s += v[i] / var[i];
 		sw += 1 / var[i];
 	}
+	if (n)
+		*sd = sqrt(1 / sw);
 	return n ? s / sw : 0;
 }
 
@@ -136,8 +140,8 @@ void est_costs_refresh(struct est_costs *c)
 				vhi[nhi] = diff_var(c, &d->points[j], c->string[k]);
 			}
 		}
-		c->d_lo[k] = combine(lo, vlo, nlo);
-		c->d_hi[k] = combine(hi, vhi, nhi);
+		c->d_lo[k] = combine(lo, vlo, nlo, &c->d_lo_sd[k]);
+		c->d_hi[k] = combine(hi, vhi, nhi, &c->d_hi_sd[k]);
 		c->d_lo_measured |= nlo > 0;
 		c->d_hi_measured |= nhi > 0 || c->string_via_dispatch[k];
 	}
@@ -381,4 +385,53 @@ double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,
 	ns_per_sample = in->sample_hz > 0 ? 1e9 / in->sample_hz : 1;
 	today = est_cost_side(c, EST_SIDE_TODAY, mean);
 	return ns_per_sample / (today > 0.01 ? today : 0.01);
+}
+
+int est_costs_check_dispatch(const struct est_costs *c, char *why, size_t len)
+{
+	const struct est_family_impls *fi = est_family(c->family);
+	int k;
+
+	for (k = 0; k < COSTMODEL_NR_CACHES && fi->dispatch; k++) {
+		const double d[2] = { c->d_lo[k], c->string_via_dispatch[k] ? 0 : c->d_hi[k] };
+		const double sd[2] = { c->d_lo_sd[k], c->d_hi_sd[k] };
+		int side;
+
+		for (side = 0; side < 2 && c->w[k]; side++) {
+			if (!(sd[side] > 0) || d[side] >= -2 * sd[side] - EST_DISPATCH_SLACK_NS)
+				continue;
+			snprintf(why, len,
+				 "the dispatch replica %s costs %+.2f ns (+-%.2f) against %s %s T "
+				 "in "
+				 "cache state %s: a compare and branch cannot save time",
+				 fi->dispatch, d[side], 2 * sd[side], side ? fi->string : fi->loop,
+				 side ? "from" : "below", costmodel_cache_name(k));
+			return -EDOM;
+		}
+	}
+	return 0;
+}
+
+int est_model_check_dispatch(const struct costmodel *m, char *why, size_t len)
+{
+	int f, k, err = 0;
+
+	for (f = 0; f < EST_NR_FAMILIES && !err; f++) {
+		const struct est_family_impls *fi = est_family(f);
+
+		for (k = 0; k < COSTMODEL_NR_CACHES && !err && fi->dispatch; k++) {
+			struct est_cache one = { .w = { 0 } };
+			struct est_costs c;
+
+			if (!costmodel_find(m, fi->dispatch, k) ||
+			    !costmodel_find(m, fi->loop, k) || !costmodel_find(m, fi->string, k))
+				continue; /* nothing to compare it with */
+			one.w[k] = 1;
+			err = est_costs_resolve(&c, m, "", f, fi->loop, &one);
+			if (!err)
+				err = est_costs_check_dispatch(&c, why, len);
+			est_costs_release(&c);
+		}
+	}
+	return err;
 }

@@ -30,6 +30,7 @@ struct est_costs {
 	struct costmodel_curve string_side[COSTMODEL_NR_CACHES];
 	bool string_via_dispatch[COSTMODEL_NR_CACHES];
 	double d_lo[COSTMODEL_NR_CACHES], d_hi[COSTMODEL_NR_CACHES];
+	double d_lo_sd[COSTMODEL_NR_CACHES], d_hi_sd[COSTMODEL_NR_CACHES];   /* 0: unknown */
 	const struct costmodel_curve **dispatch_curves[COSTMODEL_NR_CACHES]; /* erms_threshold */
 	size_t nr_dispatch[COSTMODEL_NR_CACHES];
 	bool dispatch_measured;
@@ -47,6 +48,17 @@ int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char
 void est_costs_release(struct est_costs *c);
 /* Recomputes the dispatch costs from the curves (after their points changed). */
 void est_costs_refresh(struct est_costs *c);
+
+/* Placement moves a short call by a few tenths of a ns: below this, no dispatch is refused. */
+#define EST_DISPATCH_SLACK_NS 0.5
+/*
+ * A dispatch cannot cost less than nothing: -EDOM and @why if a measured dispatch cost lies
+ * below 0 by more than twice its standard error and EST_DISPATCH_SLACK_NS (a calibration to be
+ * measured again, then refused); 0 otherwise, and where the spread is unknown.
+ */
+int est_costs_check_dispatch(const struct est_costs *c, char *why, size_t len);
+/* est_costs_check_dispatch() for every family and cache state @m has a dispatch replica in. */
+int est_model_check_dispatch(const struct costmodel *m, char *why, size_t len);
 
 enum est_side {
 	EST_SIDE_TODAY,

@@ -54,8 +54,7 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
-bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst,
-			   double *src)
+bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst, double *src)
 {
 	bool any = false;
 	size_t i;

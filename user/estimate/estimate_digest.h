@@ -21,7 +21,6 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 		    const struct est_options *o, char *out, size_t len);
 
 /* The family's address alignments summed over its sites; false (all 0) if none recorded. */
-bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst,
-			   double *src);
+bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst, double *src);
 
 #endif

@@ -169,6 +169,8 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	put_num(o, "dispatch_lo_ns", fr->dispatch_lo_ns);
 	put_num(o, "dispatch_hi_ns", fr->dispatch_hi_ns);
 	put_str(o, "mix_digest", fr->digest);
+	if (fr->cache_note[0])
+		put_str(o, "cache_note", fr->cache_note);
 	json_object_object_add(o, "measurement", measurement_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)
 		json_object_array_add(rows, row_to_json(&fr->rows[i], fr, (int)i));

@@ -10,6 +10,7 @@
 #include "estimate_ci.h"
 #include "estimate_cost.h"
 #include "estimate_model.h"
+#include "estimate_today.h"
 #include "lib/log.h"
 #include "asmref.h"
 
@@ -97,47 +98,6 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 	return 0;
 }
 
-/*
- * Today's code: --today, else for a user-space (uprobe) family the probed function's replica
- * (a name with erms/movsb/stosb in it runs the string op, another the loop), else the kernel's
- * dispatch for the profile's kernel and CPU flags.
- */
-static void today_of(const struct est_input *in, enum est_family f, const struct est_options *o,
-		     struct copy_path *today)
-{
-	const struct est_family_impls *fi = est_family(f);
-	const char *fn = NULL;
-	size_t i;
-
-	memset(today, 0, sizeof(*today));
-	if (o->today) {
-		today->impl = asmref_find(o->today) ? asmref_find(o->today)->name : fi->loop;
-		snprintf(today->why, sizeof(today->why), "given with --today");
-		return;
-	}
-	for (i = 0; i < in->nr_sites; i++) {
-		if (in->sites[i].family != f)
-			continue;
-		if (!in->sites[i].user) {
-			fn = NULL;
-			break;
-		}
-		fn = fn ?: in->sites[i].symbol ?: "?";
-	}
-	if (!fn) {
-		copy_path_today(fi->name, &in->meta, today);
-		return;
-	}
-	if (asmref_find(fn))
-		today->impl = asmref_find(fn)->name;
-	else if (strstr(fn, "erms") || strstr(fn, "movsb") || strstr(fn, "stosb"))
-		today->impl = fi->string;
-	else
-		today->impl = fi->loop;
-	snprintf(today->why, sizeof(today->why),
-		 "inferred from the probed user-space function %.40s; --today IMPL to change", fn);
-}
-
 int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r)
@@ -152,7 +112,9 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	memset(r, 0, sizeof(*r));
 	r->family = f;
 	r->share = -1;
-	today_of(in, f, o, &today);
+	err = est_today_of(in, f, o->today[f], &today);
+	if (err)
+		return err;
 	r->today_impl = today.impl;
 	snprintf(r->today_why, sizeof(r->today_why), "%s", today.why);
 	r->today_approx = today.approximate;
@@ -160,6 +122,18 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	err = est_costs_resolve(&c, m, model_name, f, today.impl, &o->cache);
 	if (err)
 		goto out_costs;
+	{
+		char why[256];
+
+		err = est_costs_check_dispatch(&c, why, sizeof(why));
+		if (err) {
+			p_err("cost model %s: %s: physically impossible; calibrate again "
+			      "(calibrate "
+			      "itself measures such a model twice, then refuses it)",
+			      model_name, why);
+			goto out_costs;
+		}
+	}
 	r->dispatch_measured = c.dispatch_measured;
 	r->dispatch_lo_measured = c.d_lo_measured;
 	r->dispatch_hi_measured = c.d_hi_measured;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "asmref.h"
 #include "estimate_options.h"
 
 int est_cache_parse(const char *s, struct est_cache *c)
@@ -125,4 +126,33 @@ void est_threshold_str(uint64_t t, char *buf, size_t len)
 		snprintf(buf, len, "never");
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)t);
+}
+
+int est_today_add(struct est_options *o, const char *impl, char *why, size_t len)
+{
+	const struct asmref_impl *a = asmref_find(impl);
+	int f = a ? est_family_parse(a->family) : -1;
+
+	if (f < 0) {
+		snprintf(why, len, "not an asm-ref replica (copyprof calibrate --help lists them)");
+		return -EINVAL;
+	}
+	if (o->today[f] && strcmp(o->today[f], a->name)) {
+		snprintf(why, len, "%s already has today's code %s: one --today per family",
+			 a->family, o->today[f]);
+		return -EINVAL;
+	}
+	o->today[f] = a->name;
+	return 0;
+}
+
+void est_today_args(const struct est_options *o, char *buf, size_t len)
+{
+	size_t n = 0;
+	int f;
+
+	buf[0] = '\0';
+	for (f = 0; f < EST_NR_FAMILIES && n < len; f++)
+		if (o->today[f])
+			n += (size_t)snprintf(buf + n, len - n, " --today %s", o->today[f]);
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "costmodel/costmodel.h"
+#include "estimate_family.h"
 
 /* A threshold that never selects the string op. */
 #define EST_NEVER UINT64_MAX
@@ -28,9 +29,10 @@ struct est_options {
 	struct est_cache cache;
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
-	int family;	   /* -1: every family the input has */
-	const char *today; /* --today IMPL: today's code (an asm-ref name), or NULL: inferred */
-	bool at_set;	   /* per-site breakdown at @at rather than at the best threshold */
+	int family; /* -1: every family the input has */
+	/* --today IMPL per family (an asm-ref name of that family), or NULL: from facts */
+	const char *today[EST_NR_FAMILIES];
+	bool at_set; /* per-site breakdown at @at rather than at the best threshold */
 	uint64_t at;
 };
 
@@ -40,6 +42,13 @@ void est_options_default(struct est_options *o);
 void est_options_add_at(struct est_options *o);
 /* Parses "0,32,2K,never" into @o. Returns 0 or -EINVAL (@why says why). */
 int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t len);
+/*
+ * --today IMPL: @impl (an asm-ref replica) is today's code of its own family. Returns 0, or
+ * -EINVAL with @why (no such replica; that family already has one).
+ */
+int est_today_add(struct est_options *o, const char *impl, char *why, size_t len);
+/* " --today A --today B" for the families @o names, into @buf ("" for none). */
+void est_today_args(const struct est_options *o, char *buf, size_t len);
 /* "2048" or "never". */
 void est_threshold_str(uint64_t t, char *buf, size_t len);
 

@@ -15,3 +15,12 @@ void est_family_result_free(struct est_family_result *r)
 	free(r->validate_hi);
 	memset(r, 0, sizeof(*r));
 }
+
+size_t est_family_timed_policies(const struct est_family_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nr_rows; i++)
+		n += r->rows[i].pol.kind != EST_TODAY && r->rows[i].pol.kind != EST_ORACLE;
+	return n;
+}

@@ -70,8 +70,11 @@ struct est_family_result {
 	/* The paired measurement the answer comes from (borrowed from the cost model), or NULL
 	 * and why not: then every figure is modelled. */
 	const struct mixmeas *meas;
-	char meas_why[512];
+	char meas_why[640];
 	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
+	/* A sampled family's verdict under the other cache state (warm <-> dst-flushed), modelled,
+	 * when it differs: which state the copies find decides the answer (empty: it does not) */
+	char cache_note[512];
 	/* --validate: an independent paired measurement (new seed and buffers), per row (NAN:
 	 * not replayed), and its noise: the larger of its A/A control's offset and half-interval */
 	double *validate_pct, *validate_lo, *validate_hi;
@@ -80,5 +83,7 @@ struct est_family_result {
 };
 
 void est_family_result_free(struct est_family_result *r);
+/* The rows that run code other than today's row itself: every one but today and the oracle. */
+size_t est_family_timed_policies(const struct est_family_result *r);
 
 #endif

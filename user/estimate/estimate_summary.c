@@ -9,6 +9,7 @@
 #include "estimate_options.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
+#include "lib/num_format.h"
 
 #define WRAP 72
 
@@ -177,10 +178,10 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 		fprintf(s, " (kernel %s)", in->meta.kernel);
 	if (fr->samples > 0)
 		fprintf(s, ", for this profile (%s samples in %s",
-			est_count_str(fr->samples, what, sizeof(what)), fi->name);
+			num_format((uint64_t)llround(fr->samples), what), fi->name);
 	else if (est_input_counted(in, fr->family))
 		fprintf(s, ", for this profile (%s %s calls",
-			est_count_str(fr->calls, what, sizeof(what)), fi->name);
+			num_format((uint64_t)llround(fr->calls), what), fi->name);
 	else
 		fprintf(s, ", for this %s size distribution", fi->name);
 	if ((fr->samples > 0 || est_input_counted(in, fr->family)) && in->duration_s > 0)
@@ -206,11 +207,19 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 	claim(what, sizeof(what), always, "it");
 	fprintf(s, " %s at every length would %s.", fi->string_op, what);
 	if (t0 >= 0 && est_family(fr->family)->dispatch &&
-	    fabs(fr->rows[t0].delta_pct - always->delta_pct) >= 0.05)
-		fprintf(s,
-			" T=0 runs it at every length too, behind the threshold dispatch: the "
-			"%+.1f points between the two are the dispatch's cost.",
-			fr->rows[t0].delta_pct - always->delta_pct);
+	    fabs(fr->rows[t0].delta_pct - always->delta_pct) >= 0.05) {
+		if (fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
+		    est_row_within(&fr->rows[t0], always->delta_pct))
+			fprintf(s,
+				" T=0 runs it at every length too, behind the threshold dispatch: "
+				"the two differ by %+.1f points, within the measurement noise.",
+				fr->rows[t0].delta_pct - always->delta_pct);
+		else
+			fprintf(s,
+				" T=0 runs it at every length too, behind the threshold dispatch: "
+				"the %+.1f points between the two are the dispatch's cost.",
+				fr->rows[t0].delta_pct - always->delta_pct);
+	}
 	if (fr->oracle >= 0) {
 		claim(what, sizeof(what), &fr->rows[fr->oracle], "it");
 		fprintf(s,

@@ -72,18 +72,18 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 {
 	const struct est_input *in = r->in;
 	size_t i, sites = 0;
+	char n[NUM_FORMAT_LEN];
 
 	for (i = 0; i < in->nr_sites; i++)
 		sites += in->sites[i].family == fr->family;
-	char n[32];
 
 	if (fr->samples > 0)
 		fprintf(f, "\n%s: %s time-weighted samples (%zu site%s)",
-			est_family(fr->family)->name, est_count_str(fr->samples, n, sizeof(n)),
+			est_family(fr->family)->name, num_format((uint64_t)llround(fr->samples), n),
 			sites, sites == 1 ? "" : "s");
 	else if (est_input_counted(in, fr->family))
 		fprintf(f, "\n%s: %s calls (%zu site%s)", est_family(fr->family)->name,
-			est_count_str(fr->calls, n, sizeof(n)), sites, sites == 1 ? "" : "s");
+			num_format((uint64_t)llround(fr->calls), n), sites, sites == 1 ? "" : "s");
 	else
 		fprintf(f, "\n%s: a size distribution (relative weights, %zu site%s)",
 			est_family(fr->family)->name, sites, sites == 1 ? "" : "s");
@@ -153,10 +153,10 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		fprintf(f, " %10s", "copy us/s");
 	if (share)
 		fprintf(f, " %7s", "CPU %");
-	fprintf(f, " %9s  %-18s", meas ? "measured" : "modelled", "95% CI");
 	if (meas)
-		fprintf(f, " %9s %7s", "modelled", "bias");
-	fprintf(f, "\n");
+		fprintf(f, " %9s  %-18s %9s %7s\n", "measured", "95% CI", "modelled", "bias");
+	else
+		fprintf(f, " %9s  %s\n", "modelled", "95% CI");
 	for (i = 0; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 		char ci[40] = "";
@@ -176,8 +176,10 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 			snprintf(ci, sizeof(ci), "%+.2f .. %+.2f", w->ci_low, w->ci_high);
 		if (meas && !w->measured)
 			fprintf(f, " %9s  %-18s", "-", "");
-		else
+		else if (meas)
 			fprintf(f, " %+8.2f%%  %-18s", w->delta_pct, ci);
+		else
+			fprintf(f, " %+8.2f%%%s%s", w->delta_pct, *ci ? "  " : "", ci);
 		if (meas)
 			fprintf(f, " %+8.2f%%", w->model_pct);
 		if (meas && w->measured && i)
@@ -237,10 +239,14 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 	if (t0 >= 0 && est_family(fr->family)->dispatch)
 		fprintf(f,
 			"  dispatch cost: T=0 runs %s at every length as always does, behind the "
-			"dispatch: %+.2f points%s\n",
+			"dispatch: %+.2f points (%s%s)\n",
 			est_family(fr->family)->string,
 			fr->rows[t0].delta_pct - fr->rows[1].delta_pct,
-			fr->rows[t0].measured ? " (measured)" : " (modelled)");
+			fr->rows[t0].measured ? "measured" : "modelled",
+			fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
+					est_row_within(&fr->rows[t0], fr->rows[1].delta_pct)
+				? "; within the noise"
+				: "");
 	if (fr->oracle >= 0)
 		fprintf(f,
 			"  oracle (the cheaper implementation at every length; modelled): "
@@ -267,6 +273,8 @@ static void print_notes(FILE *f, const struct est_report *r, const struct est_fa
 			100 * fr->beyond_calls / fr->calls);
 	if (fr->split_buckets)
 		fprintf(f, "  note: a threshold inside a bucket: lengths there taken as uniform\n");
+	if (fr->cache_note[0])
+		fprintf(f, "  note: %s\n", fr->cache_note);
 	if (fr->today_guessed)
 		fprintf(f, "  note: the kernel version is unknown; today's code assumes a current "
 			   "kernel\n");

@@ -60,3 +60,8 @@ void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
 		break;
 	}
 }
+
+bool est_row_within(const struct est_row *w, double v)
+{
+	return v >= w->ci_low - 1e-9 && v <= w->ci_high + 1e-9;
+}

@@ -3,6 +3,7 @@
 #ifndef CP_ESTIMATE_VERDICT_H
 #define CP_ESTIMATE_VERDICT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "estimate_result.h"
 
@@ -30,5 +31,8 @@ const char *est_verdict_name(enum est_verdict_kind k);
  * "too few samples (42) for a verdict: record longer".
  */
 void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len);
+
+/* True if @v lies within @w's 95% interval (a zero-width one: equal to its delta). */
+bool est_row_within(const struct est_row *w, double v);
 
 #endif

@@ -8,11 +8,12 @@
 #include "estimate/estimate_acc.h"
 #include "estimate/estimate_cost.h"
 #include "estimate/estimate_family.h"
+#include "estimate/estimate_today.h"
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
 		     const char *model_name, const struct est_cache *cache,
-		     const uint64_t *threshold)
+		     const uint64_t *threshold, const char *const *today)
 {
 	char t[21];
 	size_t n;
@@ -21,6 +22,7 @@ int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct cos
 	memset(fc, 0, sizeof(*fc));
 	fc->m = m;
 	fc->model_name = model_name;
+	fc->today = today;
 	fc->cache = *cache;
 	fc->pol[0] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
 	fc->nr_pol = 1;
@@ -73,7 +75,9 @@ static struct est_costs *costs_of(struct flame_costs *fc, size_t g, enum est_fam
 	*err = 0;
 	if (fc->resolved[k])
 		return &fc->costs[k];
-	copy_path_today(est_family(f)->name, &fc->ins[g].meta, &today);
+	*err = est_today_of(&fc->ins[g], f, fc->today ? fc->today[f] : NULL, &today);
+	if (*err)
+		return NULL;
 	*err = est_costs_resolve(&fc->costs[k], fc->m, fc->model_name, f, today.impl, &fc->cache);
 	if (*err) {
 		est_costs_release(&fc->costs[k]);

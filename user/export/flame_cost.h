@@ -24,6 +24,7 @@ struct est_acc;
 struct flame_costs {
 	struct costmodel *m;
 	const char *model_name;
+	const char *const *today; /* --today per family, or NULL (est_today_of()) */
 	struct est_cache cache;
 	struct est_policy pol[2]; /* today and the threshold */
 	size_t nr_pol;		  /* 1: time today only */
@@ -41,7 +42,7 @@ struct flame_costs {
  */
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
 		     const char *model_name, const struct est_cache *cache,
-		     const uint64_t *threshold);
+		     const uint64_t *threshold, const char *const *today);
 void flame_costs_free(struct flame_costs *fc);
 
 /*

@@ -40,7 +40,8 @@ static int verify_paths(const struct paired_plan *pl, const struct replay_mix *m
 			if (j == 1)
 				d.n = mx->max_len;
 			if (calib_verify(d.n < p->t ? p->lo : p->hi, &b, d.n, &bad)) {
-				p_err("replay: %s (%s) copied wrong bytes at length %llu (offset %ld)",
+				p_err("replay: %s (%s) copied wrong bytes at length %llu (offset "
+				      "%ld)",
 				      p->name, (d.n < p->t ? p->lo : p->hi)->name,
 				      (unsigned long long)d.n, bad);
 				err = -EIO;
@@ -63,7 +64,8 @@ static int figure(const struct paired_run *run, const bool *in, size_t p, size_t
 	if (!ratio)
 		return -ENOMEM;
 	for (r = 0; r < run->rounds; r++) {
-		double a = run->ticks[r * run->nr_paths + p], b = run->ticks[r * run->nr_paths + base];
+		double a = run->ticks[r * run->nr_paths + p],
+		       b = run->ticks[r * run->nr_paths + base];
 
 		if (in[r] && a > 0 && b > 0)
 			ratio[n++] = a / b;
@@ -105,8 +107,8 @@ static int fill_rows(const struct est_family_result *fr, const struct paired_pla
 	int err = 0;
 
 	for (i = 0; i < pl->nr_paths && !err; i++)
-		err = figure(run, quiet, i, pl->today, seed, &fq[i]) ?:
-		      figure(run, busy, i, pl->today, seed, &fb[i]);
+		err = figure(run, quiet, i, pl->today, seed, &fq[i])
+			      ?: figure(run, busy, i, pl->today, seed, &fb[i]);
 	if (err)
 		return err;
 	out->control = fq[pl->control];
@@ -158,10 +160,11 @@ static int check(const struct paired_plan *pl, const struct paired_run *run, con
 	if (err)
 		return err;
 	if (impossible(&d, true)) {
-		snprintf(why, len,
-			 "T=0 (the dispatch, then the string op) measured %+.2f%% (95%% CI %+.2f .. "
-			 "%+.2f) against the string op alone: a negative dispatch cost",
-			 d.delta_pct, d.ci_low, d.ci_high);
+		snprintf(
+			why, len,
+			"T=0 (the dispatch, then the string op) measured %+.2f%% (95%% CI %+.2f .. "
+			"%+.2f) against the string op alone: a negative dispatch cost",
+			d.delta_pct, d.ci_low, d.ci_high);
 		return -EDOM;
 	}
 	return 0;
@@ -297,19 +300,22 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		err = verify_paths(&pl, &mx, o->seed);
 	cold = !err && (mx.cache_cdf[COSTMODEL_SRC_FLUSHED] > mx.cache_cdf[COSTMODEL_WARM]);
 	if (!err)
-		err = replay_regions_alloc(
-			&rg, o->ws_bytes ?: replay_default_ws(), o->cold_bytes ?: replay_default_cold(),
-			mx.max_len, mx.cache_cdf[COSTMODEL_DST_FLUSHED] > mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
-			cold);
+		err = replay_regions_alloc(&rg, o->ws_bytes ?: replay_default_ws(),
+					   o->cold_bytes ?: replay_default_cold(), mx.max_len,
+					   mx.cache_cdf[COSTMODEL_DST_FLUSHED] >
+						   mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
+					   cold);
 	if (!err)
-		err = measure_once(fr, &pl, &mx, &rg, o, o->budget_s, o->seed, out, why, sizeof(why));
+		err = measure_once(fr, &pl, &mx, &rg, o, o->budget_s, o->seed, out, why,
+				   sizeof(why));
 	if (err == -EDOM) {
 		p_warn("replay: %s: %s; measuring again", fi->name, why);
 		mixmeas_free(out);
 		err = measure_once(fr, &pl, &mx, &rg, o, 2 * o->budget_s,
 				   o->seed ^ 0x5851f42d4c957f2dULL, out, why, sizeof(why));
 		if (err == -EDOM) {
-			p_err("replay: %s: %s again: physically impossible, refused (is the machine "
+			p_err("replay: %s: %s again: physically impossible, refused (is the "
+			      "machine "
 			      "changing speed? try a longer --mix-budget or another --cpu)",
 			      fi->name, why);
 			mixmeas_free(out);

@@ -9,7 +9,7 @@
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_result.h"
 
-#define PAIRED_CHUNK 4096	  /* calls per round, fewer for long copies (PAIRED_CHUNK_BYTES) */
+#define PAIRED_CHUNK 4096 /* calls per round, fewer for long copies (PAIRED_CHUNK_BYTES) */
 #define PAIRED_CHUNK_BYTES (16UL << 20) /* ... so that a round's pass copies about this much */
 #define PAIRED_MIN_CHUNK 256
 /* A same-code pair or a dispatch further off than this (points), beyond noise, is impossible. */
@@ -20,7 +20,7 @@ struct paired_opts {
 	size_t ws_bytes;    /* warm working set per side; 0: replay_default_ws() */
 	size_t cold_bytes;  /* a flushed side's region; 0: replay_default_cold() */
 	size_t chunk_calls; /* 0: PAIRED_CHUNK, fewer for long copies */
-	double budget_s;    /* seconds of rounds (more, up to PAIRED_MAX_BUDGETS times, for quiet) */
+	double budget_s; /* seconds of rounds (more, up to PAIRED_MAX_BUDGETS times, for quiet) */
 	uint64_t seed;
 	int cpu; /* CPU to pin to; -1: the one it runs on */
 };

@@ -54,8 +54,8 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 
 	p_info("calibrate --mix: %s: %s's mix under %zu policies against today's %s, paired, "
 	       "for %.0f s or more",
-	       in->name, est_family(fr->family)->name, fr->nr_rows - 1, fr->today_impl,
-	       po->budget_s);
+	       in->name, est_family(fr->family)->name, est_family_timed_policies(fr),
+	       fr->today_impl, po->budget_s);
 	err = paired_measure(fr, aligned ? dst : NULL, aligned ? src : NULL, po, &mm);
 	if (err)
 		return err;

@@ -37,8 +37,8 @@ struct paired_plan {
 	size_t nr_paths;
 	int row_path[EST_MAX_POLICIES]; /* per row of the estimate; -1: not timed (the oracle) */
 	size_t nr_rows;
-	size_t today, control;	   /* the path of today's row, and the control's */
-	int always, zero;	   /* the paths of `always` and `T=0` (dispatch check), or -1 */
+	size_t today, control; /* the path of today's row, and the control's */
+	int always, zero;      /* the paths of `always` and `T=0` (dispatch check), or -1 */
 };
 
 /* Returns 0, or -ENOENT after printing which replica is missing. */

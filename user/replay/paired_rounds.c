@@ -53,12 +53,12 @@ static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
 			d->cache = COSTMODEL_WARM;
 		c->any_cold |= d->cache != COSTMODEL_WARM;
 		c->calls[i].n = d->n;
-		c->calls[i].dst = replay_regions_pick(rg, 0, d->cache == COSTMODEL_DST_FLUSHED, d->n,
-						      d->dst_align, seed);
-		c->calls[i].src = mx->has_src ? replay_regions_pick(rg, 1,
-								    d->cache == COSTMODEL_SRC_FLUSHED,
-								    d->n, d->src_align, seed)
-					      : NULL;
+		c->calls[i].dst = replay_regions_pick(rg, 0, d->cache == COSTMODEL_DST_FLUSHED,
+						      d->n, d->dst_align, seed);
+		c->calls[i].src =
+			mx->has_src ? replay_regions_pick(rg, 1, d->cache == COSTMODEL_SRC_FLUSHED,
+							  d->n, d->src_align, seed)
+				    : NULL;
 	}
 }
 
@@ -71,9 +71,11 @@ static void chunk_cold(struct chunk *c, const struct replay_regions *rg, uint64_
 		const struct replay_draw *d = &c->draws[i];
 
 		if (d->cache == COSTMODEL_DST_FLUSHED)
-			c->calls[i].dst = replay_regions_pick(rg, 0, true, d->n, d->dst_align, seed);
+			c->calls[i].dst =
+				replay_regions_pick(rg, 0, true, d->n, d->dst_align, seed);
 		else if (d->cache == COSTMODEL_SRC_FLUSHED)
-			c->calls[i].src = replay_regions_pick(rg, 1, true, d->n, d->src_align, seed);
+			c->calls[i].src =
+				replay_regions_pick(rg, 1, true, d->n, d->src_align, seed);
 	}
 }
 
@@ -194,8 +196,8 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 
 		if (stop_requested())
 			return -EINTR;
-		if (elapsed >= budget_s &&
-		    (elapsed >= PAIRED_MAX_BUDGETS * budget_s || count_quiet(run) >= PAIRED_MIN_QUIET))
+		if (elapsed >= budget_s && (elapsed >= PAIRED_MAX_BUDGETS * budget_s ||
+					    count_quiet(run) >= PAIRED_MIN_QUIET))
 			break;
 		if (run->rounds == run->cap && (err = grow(run)))
 			return err;

@@ -20,7 +20,7 @@ int paired_validate_family(const struct est_input *in, struct est_family_result 
 	if (fr->meas && isfinite(fr->meas->budget_s) && fr->meas->budget_s > 0)
 		o.budget_s = fr->meas->budget_s;
 	p_info("validate: replaying %s's mix under %zu policies, paired, for %.0f s or more",
-	       est_family(fr->family)->name, fr->nr_rows - 1, o.budget_s);
+	       est_family(fr->family)->name, est_family_timed_policies(fr), o.budget_s);
 	err = paired_measure(fr, aligned ? dst : NULL, aligned ? src : NULL, &o, out);
 	if (err)
 		return err;

@@ -19,16 +19,16 @@
  * recorded counts when it has them, else uniformly; each call's cache state from @cache.
  */
 struct replay_mix {
-	size_t nr;		  /* buckets with calls */
-	uint64_t *lo, *hi;	  /* each bucket's lengths [lo, hi) */
-	double *mean, *cdf;	  /* the calls' mean length; cumulative share of calls */
-	uint64_t max_len;	  /* the longest length a draw can give */
-	size_t left_out;	  /* buckets beyond REPLAY_MAX_SIZE */
-	bool aligned_recorded;	  /* alignments from the profile, not uniform */
+	size_t nr;	       /* buckets with calls */
+	uint64_t *lo, *hi;     /* each bucket's lengths [lo, hi) */
+	double *mean, *cdf;    /* the calls' mean length; cumulative share of calls */
+	uint64_t max_len;      /* the longest length a draw can give */
+	size_t left_out;       /* buckets beyond REPLAY_MAX_SIZE */
+	bool aligned_recorded; /* alignments from the profile, not uniform */
 	double dst_cdf[64], src_cdf[64];
 	double cache_cdf[COSTMODEL_NR_CACHES];
-	bool has_src;		  /* clear_user and memset have none */
-	double calls;		  /* the mix's calls (weights), for the record */
+	bool has_src; /* clear_user and memset have none */
+	double calls; /* the mix's calls (weights), for the record */
 };
 
 /* One drawn call, before it is given addresses. */

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0033-estimate-paired: calibrate --mix / --hist measures a mix paired and stores it in the
+# cost model; estimate -i / --hist (with and without --today) then answers with exactly that
+# measurement, the model beside it; another mix, other thresholds, --model-only, a model of
+# another CPU or of published figures get the model only and say why; the stored figures are
+# checked on read; a model with a negative dispatch cost is refused. No timing is asserted:
+# every figure compared is one this test read back from a file the measurement wrote.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+G="$ROOT/tests/golden"
+F='.inputs[0].families[0]'
+cd "$TMP"
+
+# Published figures (the seed's Cooper Lake model): modelled only, and the text says so.
+FLEET="$ROOT/examples/data/fleetbench-2023/MemcpyGoogleFleet.txt"
+SEED="$ROOT/examples/costmodels/cooperlake-8321hc-seed.json"
+expect_exit 0 "$COPYPROF" estimate --hist "$FLEET" -m "$SEED"
+expect_out "^  measured: none \(the cost model is built from published figures, not measured"
+expect_out "^  every figure below is modelled$"
+expect_exit 0 "$COPYPROF" estimate --hist "$FLEET" -m "$SEED" --json
+expect_eq "seed: not applied" "$(jq "$F.measurement.applied" out)" false
+expect_eq "seed: nothing measured" "$(jq "[$F.policies[] | select(.measured)] | length" out)" 0
+
+# A model of another CPU cannot take a measurement made here; nothing is measured first.
+expect_exit 1 "$COPYPROF" calibrate -i "$G/costmodel-synthetic.json" --hist "$FLEET" -o x.json
+expect_err "was measured on Synthetic CPU, not on this CPU"
+[ -e x.json ] && fail "a model was written after the refusal"
+
+# A model measured here.
+"$COPYPROF" calibrate --quick --impl memcpy_orig,movsb,erms_threshold,libc_memcpy --cache warm \
+	-o cm.json > /dev/null 2> err.txt
+rc=$?
+grep -q "invariant TSC" err.txt && skip "no invariant TSC: $(tail -n 1 err.txt)"
+[ "$rc" -eq 0 ] || fail "calibrate --quick exited $rc: $(cat err.txt)"
+printf '8,100\n24,50\n40,30\n3000,20\n' > short.csv
+
+# Before: modelled, and the command that measures this very mix.
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+expect_eq "before: not applied" "$(jq "$F.measurement.applied" out)" false
+jq -r "$F.measurement.why" out |
+	grep -q "copyprof calibrate -i cm.json --hist short.csv --family memcpy -o cm.json" ||
+	fail "before: why: $(jq -r "$F.measurement.why" out)"
+
+# calibrate --hist, then estimate --hist: the stored measurement is the answer.
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
+expect_err "memcpy: [0-9]+ rounds \([0-9]+ on a quiet core\), A/A control [-+][0-9.]+%; stored under mix [0-9a-f]{16}"
+expect_eq "one entry" "$(jq '.paired | length' cm.json)" 1
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+cp out hist.json
+expect_eq "hist: applied" "$(jq "$F.measurement.applied" hist.json)" true
+expect_eq "hist: digest" "$(jq -r "$F.mix_digest" hist.json)" "$(jq -r '.paired[0].digest' cm.json)"
+# Every policy but the oracle is the stored quiet figure, exactly; the model's stays beside it.
+jq -e --slurpfile cm cm.json "$F.policies | map(select(.kind != \"oracle\")) | all(
+	. as \$p | (\$cm[0].paired[0].policies[] | select(.name == \$p.name)) as \$s
+	| \$p.measured and .delta_pct == (\$s.quiet.delta_pct * 10000 | round / 10000)
+	  and (.model_pct | type) == \"number\")" hist.json > /dev/null ||
+	fail "hist: rows are not the stored figures: $(jq -c "$F.policies" hist.json | head -c 600)"
+expect_eq "hist: oracle not measured" \
+	"$(jq "$F.policies[] | select(.kind == \"oracle\") | .measured" hist.json)" false
+jq -e "$F.policies[1:] | map(select(.measured)) | all(.ci_low > -100 and .ci_low <= .delta_pct
+	and .delta_pct <= .ci_high)" hist.json > /dev/null || fail "hist: an interval is off"
+# Policies that run the same code on every call of this mix share one path: T=64 .. T=2048
+# (nothing between 40 and 3000 bytes) and T=4096 .. never (everything below 4096).
+expect_eq "same code: T=64 .. T=2048" "$(jq "[$F.policies[] | select(.name == \"T=64\" or
+	.name == \"T=128\" or .name == \"T=2048\") | .delta_pct] | unique | length" hist.json)" 1
+expect_eq "same code: T=4096 .. never" "$(jq "[$F.policies[] | select(.name == \"T=4096\" or
+	.name == \"T=8192\" or .name == \"never\") | .delta_pct] | unique | length" hist.json)" 1
+# The verdict is drawn from the measured rows; the text says measured, prints the conditions
+# and the model's bias, and the commit paragraph names the measurement.
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json
+expect_out "^  measured: a paired replay of this mix on CPU [0-9]+, [0-9,]+ rounds of [0-9,]+ calls"
+expect_out "^    cache warm: random offsets in .* per side; alignments uniform"
+expect_out "^  noise: today's code timed twice in each round: [-+][0-9.]+% \(95% CI"
+expect_out "^  the model's bias on this mix, against the measurement: mean [-+][0-9.]+ points"
+expect_out "^  verdict: "
+tr -s '\n ' ' ' < out | grep -q "measured by copyprof as a paired replay of this mix" ||
+	fail "summary does not name the measurement"
+# A pure function: the same inputs, the same bytes.
+"$COPYPROF" estimate --hist short.csv -m cm.json > a.txt && "$COPYPROF" estimate --hist short.csv \
+	-m cm.json > b.txt && cmp -s a.txt b.txt || fail "estimate printed different output twice"
+
+# Another mix, other thresholds, --model-only: the model only, each saying why.
+printf '8,100\n24,50\n40,31\n3000,20\n' > short2.csv
+expect_exit 0 "$COPYPROF" estimate --hist short2.csv -m cm.json --json
+expect_eq "other mix: not applied" "$(jq "$F.measurement.applied" out)" false
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --model-only --json
+expect_eq "--model-only: why" "$(jq -r "$F.measurement.why" out)" "--model-only"
+jq -e "$F.policies | all(.delta_pct == .model_pct)" out > /dev/null ||
+	fail "--model-only: not the model's figures"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --thresholds 48,2K --json
+expect_eq "other T: applied" "$(jq "$F.measurement.applied" out)" true
+expect_eq "other T: one unmeasured" "$(jq "$F.measurement.unmeasured_policies" out)" 1
+expect_eq "other T: T=48 modelled" \
+	"$(jq "$F.policies[] | select(.name == \"T=48\") | .measured" out)" false
+[ "$(jq -r "$F.best.name" out)" != "T=48" ] || fail "other T: a modelled row was made best"
+
+# calibrate --mix of a uprobe profile with --today, then estimate -i: applied; estimate without
+# the same --today asks for it (a uprobe on unknown code is never guessed from its name).
+expect_exit 1 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m cm.json --family memcpy
+expect_err "uprobes on app_copy, whose code copyprof does not replicate: say what it runs with --today IMPL"
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --mix "$G/profile-synthetic.json" --family memcpy \
+	--today libc_memcpy --mix-budget 1 -o cm.json
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m cm.json --family memcpy \
+	--today libc_memcpy --json
+expect_eq "-i --today: applied" "$(jq "$F.measurement.applied" out)" true
+expect_eq "-i --today: today" "$(jq -r "$F.measurement.today" out)" libc_memcpy
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m cm.json --family memcpy \
+	--today memcpy_orig --json
+expect_eq "-i, another --today: not applied" "$(jq "$F.measurement.applied" out)" false
+jq -r "$F.measurement.why" out | grep -q -- "--mix .*profile-synthetic.json --today memcpy_orig -o cm.json" ||
+	fail "-i: why: $(jq -r "$F.measurement.why" out)"
+
+# A sampled profile: replayed in proportion to samples over today's cost, a change of time;
+# no inferred call count in the verdict or the commit paragraph.
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --mix "$G/profile-synthetic-sampled.json" \
+	--mix-budget 1 -o cm.json
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic-sampled.json" -m cm.json --json
+expect_eq "sampled: applied" "$(jq "$F.measurement.applied" out)" true
+expect_eq "sampled: weight" "$(jq -r "$F.measurement.weight" out)" time
+jq -r "$F.measurement.calls_note" out | grep -q "samples / today's modelled warm cost" ||
+	fail "sampled: calls note: $(jq -r "$F.measurement.calls_note" out)"
+jq -r "$F.summary" out | grep -Eq "calls inferred|≈" && fail "sampled: inferred calls in the summary"
+expect_eq "three entries" "$(jq '.paired | length' cm.json)" 3
+
+# The reader checks what it reads back: an interval below -100%, a policy twice.
+jq '.paired[0].policies[2].quiet.ci_low = -120' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "a \"paired\" entry is incomplete or out of range"
+jq '.paired[0].policies[2].name = "always"' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "a \"paired\" entry is incomplete or out of range"
+jq '.paired += [.paired[0]]' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "two \"paired\" entries for memcpy mix"
+
+# A dispatch that costs less than nothing: erms_threshold 3 ns below movsb from its T on.
+jq '(.impls[] | select(.name == "erms_threshold" and .cache == "warm") | .points[]) |=
+	(if .size >= 2048 then .ns = (.ns - 3) | .ci_ns = 0.05 else . end)
+	| (.impls[] | select(.name == "movsb" and .cache == "warm") | .points[]) |= (.ci_ns = 0.05)' \
+	cm.json > neg.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m neg.json
+expect_err "the dispatch replica erms_threshold costs -[0-9.]+ ns .* against movsb from T .*physically impossible"
+exit 0

@@ -35,7 +35,8 @@ int est_today_of(const struct est_input *in, enum est_family f, const char *give
 	}
 	if (!asmref_find(fn)) {
 		p_err("%s: the %s sites are uprobes on %s, whose code copyprof does not replicate: "
-		      "say what it runs with --today IMPL (an asm-ref replica, e.g. libc_memcpy for "
+		      "say what it runs with --today IMPL (an asm-ref replica, e.g. libc_memcpy "
+		      "for "
 		      "a function that calls glibc's memcpy; copyprof calibrate --help lists them)",
 		      in->name, fi->name, fn);
 		return -ENOENT;
@@ -44,4 +45,3 @@ int est_today_of(const struct est_input *in, enum est_family f, const char *give
 	snprintf(today->why, sizeof(today->why), "the probed function %.40s is this replica", fn);
 	return 0;
 }
-

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # t0003-layers: the layer rule (scripts/check-layers.sh) holds on this tree, and catches an
-# include from a layer above, one between peers, and a circle, in a scratch copy.
+# include from a layer above, one between peers, estimate including the timing code, and a
+# circle, in a scratch copy.
 . "$(dirname "$0")/lib.sh"
 need_cmd git
 cd "$ROOT"
@@ -21,11 +22,18 @@ expect_exit 1 scripts/check-layers.sh
 expect_err 'user/lib/outfile.c: includes user/kernel/ksyms.h, from a layer not below its own'
 git checkout -q user/lib/outfile.c
 
-# record and calib are peers: neither may include the other.
-printf '#include "record/planner.h"\n' >>user/calib/calib_stats.c
+# record and costmodel are peers: neither may include the other.
+printf '#include "record/planner.h"\n' >>user/costmodel/mixmeas.c
 expect_exit 1 scripts/check-layers.sh
-expect_err 'user/calib/calib_stats.c: includes user/record/planner.h, from a layer not below'
-git checkout -q user/calib/calib_stats.c
+expect_err 'user/costmodel/mixmeas.c: includes user/record/planner.h, from a layer not below'
+git checkout -q user/costmodel/mixmeas.c
+
+# estimate times nothing: it may include neither the paired replay nor calibrate's timing code.
+printf '#include "replay/paired.h"\n#include "calib/calib_timer.h"\n' >>user/estimate/estimate_run.c
+expect_exit 1 scripts/check-layers.sh
+expect_err 'user/estimate/estimate_run.c: includes user/replay/paired.h, from a layer not below'
+expect_err 'user/estimate/estimate_run.c: includes user/calib/calib_timer.h, from a layer not below'
+git checkout -q user/estimate/estimate_run.c
 
 # A circle inside one folder: counter_map includes utf8, utf8 includes counter_map.
 printf '#include "utf8.h"\n' >>user/lib/counter_map.h

@@ -127,6 +127,16 @@ static void old_kernels(void **state)
 	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX, "rep_movs_alternative",
 		   "rep movsq + bytes");
 	dispatch_free(&d);
+	/* The destination aligned before rep movsq: 6.15 (b5322b6ec06a), 6.12 from 6.12.23. */
+	dispatch_from_table(6, 12, &zen2, &d);
+	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX,
+		   "rep_movs_alternative (destination aligned first from 6.12.23)",
+		   "rep movsq + bytes");
+	dispatch_free(&d);
+	dispatch_from_table(6, 15, &zen2, &d);
+	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX,
+		   "rep_movs_alternative, destination aligned first", "rep movsq + bytes");
+	dispatch_free(&d);
 }
 
 static void flags_and_release(void **state)

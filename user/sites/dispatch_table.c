@@ -105,8 +105,16 @@ static void copy_user_rows(int major, int minor, const struct dispatch_cpu *cpu,
 		add_row(e, 8, 63, "rep_movs_alternative 8-byte loop", NULL);
 		if (cpu->erms)
 			add_row(e, 64, N, "rep_movs_alternative", "rep movsb");
+		else if (V(major, minor) >= V(6, 15))
+			add_row(e, 64, N, "rep_movs_alternative, destination aligned first",
+				"rep movsq + bytes");
 		else if (V(major, minor) >= V(6, 6))
-			add_row(e, 64, N, "rep_movs_alternative", "rep movsq + bytes");
+			/* The alignment (b5322b6ec06a) is in 6.15, and backported to 6.12.23. */
+			add_row(e, 64, N,
+				V(major, minor) == V(6, 12) ? "rep_movs_alternative (destination "
+							      "aligned first from 6.12.23)"
+							    : "rep_movs_alternative",
+				"rep movsq + bytes");
 		else
 			add_row(e, 64, N, "rep_movs_alternative 64-byte unrolled loop", NULL);
 	} else if (!strcmp(helper, "copy_user_enhanced_fast_string")) {

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_paired.c: the paired measurement's pure parts: median, bootstrap, plan, stored figures */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include "costmodel/mixmeas.h"
+#include <linux/types.h>
+#include "cp_shared.h"
+#include "lib/hist.h"
+#include "replay/paired_plan.h"
+#include "replay/paired_stats.h"
+#include "replay/replay_mix.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The selection gives the sorted array's median for every length, ties and all. */
+static void test_median(void **state)
+{
+	double v[64], w[64];
+	unsigned int seed = 7;
+	int t, n, i;
+
+	(void)state;
+	assert_true(isnan(paired_median(v, 0)));
+	for (t = 0; t < 5000; t++) {
+		n = 1 + (int)(rand_r(&seed) % 63);
+		for (i = 0; i < n; i++)
+			v[i] = w[i] = (double)(rand_r(&seed) % 5) / 4;
+		qsort(w, (size_t)n, sizeof(*w), cmp_double);
+		assert_true(paired_median(v, (size_t)n) ==
+			    (n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2));
+	}
+}
+
+/* The same rounds and seed give the same interval; it holds the median; it is a change in %. */
+static void test_bootstrap(void **state)
+{
+	double r[301], p1, lo1, hi1, p2, lo2, hi2;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 301; i++)
+		r[i] = 1.10 + 0.02 * (double)((i * 37) % 101) / 100 - 0.01;
+	assert_int_equal(paired_median_ci(r, 301, 42, &p1, &lo1, &hi1), 0);
+	assert_int_equal(paired_median_ci(r, 301, 42, &p2, &lo2, &hi2), 0);
+	assert_true(p1 == p2 && lo1 == lo2 && hi1 == hi2);
+	assert_true(lo1 <= p1 && p1 <= hi1);
+	assert_true(fabs(p1 - 10.0) < 0.1);
+	assert_true(hi1 - lo1 < 0.5);
+	/* Seed 0 is no special case (a zero xorshift state would give a zero-width interval). */
+	assert_int_equal(paired_median_ci(r, 301, 0, &p2, &lo2, &hi2), 0);
+	assert_true(hi2 > lo2);
+}
+
+/* A family result with the rows of est_policies_make(): today, always, T..., never, oracle. */
+static void rows(struct est_family_result *fr, struct est_row *w, const uint64_t *t, size_t nt)
+{
+	size_t i, n = 0;
+
+	memset(fr, 0, sizeof(*fr));
+	fr->family = EST_MEMCPY;
+	fr->today_impl = "movsb";
+	w[n++] = (struct est_row){ .pol = { .kind = EST_TODAY, .name = "today" } };
+	w[n++] = (struct est_row){ .pol = { .kind = EST_ALWAYS, .name = "always" } };
+	for (i = 0; i < nt; i++, n++) {
+		w[n] = (struct est_row){ .pol = { .kind = EST_THRESHOLD, .threshold = t[i] } };
+		snprintf(w[n].pol.name, sizeof(w[n].pol.name), "T=%llu", (unsigned long long)t[i]);
+	}
+	w[n++] = (struct est_row){ .pol = { .kind = EST_ORACLE, .name = "oracle" } };
+	fr->rows = w;
+	fr->nr_rows = n;
+}
+
+/* Rows that run the same code on every call the mix can draw share one timed path. */
+static void test_plan(void **state)
+{
+	static double calls[CP_NBUCKETS], bytes[CP_NBUCKETS];
+	const uint64_t t[] = { 0, 32, 64, 1024, 2048, 8192, UINT64_MAX };
+	struct est_cache warm = { .w = { 1, 0, 0 }, .label = "warm" };
+	struct est_family_result fr;
+	struct est_row w[16];
+	struct replay_mix mx;
+	struct paired_plan pl;
+
+	(void)state;
+	/* 16 and 4096 bytes only: 32..2048 send every call the same way, as do 8192 and never. */
+	calls[cp_bucket_of(16)] = 100;
+	bytes[cp_bucket_of(16)] = 1600;
+	calls[cp_bucket_of(4096)] = 10;
+	bytes[cp_bucket_of(4096)] = 40960;
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, &warm, true), 0);
+	rows(&fr, w, t, 7);
+	assert_int_equal(paired_plan_make(&fr, &mx, &pl), 0);
+	/* today = always (movsb), T=0, T=32..2048, T=8192..never, and the A/A control. */
+	assert_int_equal(pl.nr_paths, 5);
+	assert_int_equal(pl.row_path[0], pl.row_path[1]);
+	assert_int_not_equal(pl.row_path[2], pl.row_path[1]); /* T=0: behind the dispatch */
+	assert_int_not_equal(pl.row_path[2], pl.row_path[3]); /* 16 B: loop at 32, not at 0 */
+	assert_int_equal(pl.row_path[3], pl.row_path[4]);
+	assert_int_equal(pl.row_path[4], pl.row_path[5]);
+	assert_int_equal(pl.row_path[5], pl.row_path[6]);
+	assert_int_not_equal(pl.row_path[6], pl.row_path[7]);
+	assert_int_equal(pl.row_path[7], pl.row_path[8]);
+	assert_int_equal(pl.row_path[9], -1); /* the oracle runs no code */
+	assert_int_equal(pl.control, pl.nr_paths - 1);
+	assert_ptr_equal(pl.paths[pl.control].lo, pl.paths[pl.today].lo);
+	assert_int_equal(pl.zero, pl.row_path[2]);
+	assert_int_equal(pl.always, pl.row_path[1]);
+	replay_mix_free(&mx);
+}
+
+/* What is stored reads back; what cannot be is refused. */
+static void test_mixmeas_json(void **state)
+{
+	struct mixmeas m = { 0 }, back;
+	struct mixmeas_row r[2] = { { .name = "today" }, { .name = "T=512" } };
+	json_object *o;
+
+	(void)state;
+	m.family = "memcpy";
+	m.digest = "0123456789abcdef";
+	m.input = "x.csv";
+	m.today = "movsb";
+	m.weight = "calls";
+	m.cache = "warm";
+	m.alignment = "uniform";
+	m.rounds = 10;
+	m.quiet_rounds = 7;
+	m.busy_rounds = 3;
+	r[1].quiet = (struct mixmeas_figure){ 14.5, 12.0, 18.0 };
+	r[1].busy = (struct mixmeas_figure){ NAN, NAN, NAN };
+	m.rows = r;
+	m.nr_rows = 2;
+	m.control = (struct mixmeas_figure){ 0.1, -0.2, 0.3 };
+	o = mixmeas_to_json(&m);
+	assert_int_equal(mixmeas_from_json(o, "t", &back), 0);
+	assert_string_equal(back.digest, m.digest);
+	assert_int_equal(back.nr_rows, 2);
+	assert_true(mixmeas_row_find(&back, "T=512")->quiet.delta_pct == 14.5);
+	assert_true(isnan(mixmeas_row_find(&back, "T=512")->busy.delta_pct));
+	mixmeas_free(&back);
+	/* A change of time cannot fall by 100%; quiet + busy must be every round. */
+	json_object_object_add(json_object_object_get(json_object_array_get_idx(
+					   json_object_object_get(o, "policies"), 1), "quiet"),
+			       "ci_low", json_object_new_double(-100));
+	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
+	json_object_put(o);
+	r[1].quiet.ci_low = 12;
+	m.busy_rounds = 4;
+	o = mixmeas_to_json(&m);
+	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_mixmeas_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -49,7 +49,7 @@ for spec in "short memcpy --hist $D/MemcpyGoogleFleet.txt" "mixed memcpy --hist 
 		awk -F'\t' '{ h1 = ($4 - $3) / 2; h2 = ($7 - $6) / 2; h = h1 > h2 ? h1 : h2; if ($9 > h) h = $9
 			allowed = 2 * h > 3 ? 2 * h : 3; off = $2 - $5; o = off < 0 ? -off : off
 			printf "  %-8s %+8.2f%% %+7.2f .. %+7.2f %+8.2f%% %+7.2f .. %+7.2f %+7.2f %7.2f %+8.2f%%%s\n",
-				$1, $2, $3, $4, $5, $6, $7, off, allowed, $8, o > allowed ? "  DISAGREES" : "" }' |
+				$1, $2, $3, $4, $5, $6, $7, off, allowed, $8, (o > allowed ? "  DISAGREES" : "") }' |
 		tee -a rows.txt
 done
 echo

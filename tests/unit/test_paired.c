@@ -52,15 +52,34 @@ static void test_bootstrap(void **state)
 	(void)state;
 	for (i = 0; i < 301; i++)
 		r[i] = 1.10 + 0.02 * (double)((i * 37) % 101) / 100 - 0.01;
-	assert_int_equal(paired_median_ci(r, 301, 42, &p1, &lo1, &hi1), 0);
-	assert_int_equal(paired_median_ci(r, 301, 42, &p2, &lo2, &hi2), 0);
+	assert_int_equal(paired_median_ci(r, NULL, 0, 301, 42, &p1, &lo1, &hi1), 0);
+	assert_int_equal(paired_median_ci(r, NULL, 0, 301, 42, &p2, &lo2, &hi2), 0);
 	assert_true(p1 == p2 && lo1 == lo2 && hi1 == hi2);
 	assert_true(lo1 <= p1 && p1 <= hi1);
 	assert_true(fabs(p1 - 10.0) < 0.1);
 	assert_true(hi1 - lo1 < 0.5);
 	/* Seed 0 is no special case (a zero xorshift state would give a zero-width interval). */
-	assert_int_equal(paired_median_ci(r, 301, 0, &p2, &lo2, &hi2), 0);
+	assert_int_equal(paired_median_ci(r, NULL, 0, 301, 0, &p2, &lo2, &hi2), 0);
 	assert_true(hi2 > lo2);
+}
+
+/* Groups that differ widen the interval: it covers the batches' differences too. */
+static void test_grouped_bootstrap(void **state)
+{
+	double r[400], p, lo, hi, gp, glo, ghi;
+	uint8_t g[400];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 400; i++) {
+		g[i] = (uint8_t)(i % 4);
+		r[i] = 1.10 + 0.01 * (double)g[i] + 0.001 * (double)((i * 37) % 11);
+	}
+	assert_int_equal(paired_median_ci(r, NULL, 0, 400, 3, &p, &lo, &hi), 0);
+	assert_int_equal(paired_median_ci(r, g, 4, 400, 3, &gp, &glo, &ghi), 0);
+	assert_true(p == gp);
+	assert_true(ghi - glo > 2 * (hi - lo));
+	assert_true(glo <= gp && gp <= ghi);
 }
 
 /* A family result with the rows of est_policies_make(): today, always, T..., never, oracle. */
@@ -151,9 +170,11 @@ static void test_mixmeas_json(void **state)
 	assert_true(isnan(mixmeas_row_find(&back, "T=512")->busy.delta_pct));
 	mixmeas_free(&back);
 	/* A change of time cannot fall by 100%; quiet + busy must be every round. */
-	json_object_object_add(json_object_object_get(json_object_array_get_idx(
-					   json_object_object_get(o, "policies"), 1), "quiet"),
-			       "ci_low", json_object_new_double(-100));
+	json_object_object_add(
+		json_object_object_get(
+			json_object_array_get_idx(json_object_object_get(o, "policies"), 1),
+			"quiet"),
+		"ci_low", json_object_new_double(-100));
 	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
 	json_object_put(o);
 	r[1].quiet.ci_low = 12;
@@ -168,6 +189,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_grouped_bootstrap),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_mixmeas_json),
 	};

@@ -58,6 +58,7 @@ struct mixmeas {
 	char *alignment;     /* "recorded" (the profile's address alignments) or "uniform" */
 	uint64_t chunk_calls;
 	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
+	uint64_t batches;      /* the rounds' batches, each in memory mapped afresh */
 	int cpu;
 	uint64_t seed;
 	double budget_s, time_s;

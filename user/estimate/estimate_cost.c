@@ -114,6 +114,7 @@ void est_costs_refresh(struct est_costs *c)
 	const struct est_family_impls *fi = est_family(c->family);
 	int k;
 
+	c->dispatch_clamped = false;
 	for (k = 0; k < COSTMODEL_NR_CACHES; k++) {
 		double lo[64], hi[64], vlo[64], vhi[64];
 		size_t nlo = 0, nhi = 0, i;
@@ -142,6 +143,15 @@ void est_costs_refresh(struct est_costs *c)
 		}
 		c->d_lo[k] = combine(lo, vlo, nlo, &c->d_lo_sd[k]);
 		c->d_hi[k] = combine(hi, vhi, nhi, &c->d_hi_sd[k]);
+		/*
+		 * A dispatch cannot cost less than nothing: a negative difference within the runs'
+		 * spread (est_costs_check_dispatch() refuses the others) is noise, taken as 0.
+		 */
+		c->dispatch_clamped |= c->d_lo[k] < 0 || c->d_hi[k] < 0;
+		c->d_lo_raw[k] = c->d_lo[k];
+		c->d_hi_raw[k] = c->d_hi[k];
+		c->d_lo[k] = fmax(c->d_lo[k], 0);
+		c->d_hi[k] = fmax(c->d_hi[k], 0);
 		c->d_lo_measured |= nlo > 0;
 		c->d_hi_measured |= nhi > 0 || c->string_via_dispatch[k];
 	}
@@ -387,26 +397,59 @@ double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,
 	return ns_per_sample / (today > 0.01 ? today : 0.01);
 }
 
+/*
+ * Every point of one side of dispatch curve @d (below its T against the loop, from it against
+ * the string op) ran faster in its slowest run than @base in its fastest, by more than the
+ * slack: the runs do not even overlap. 0 if some point overlaps or none can be compared.
+ */
+static int side_impossible(const struct costmodel_curve *d, const struct costmodel_curve *base,
+			   bool from_t, double *worst)
+{
+	size_t j, start = first_at_or_above(d, curve_threshold(d)), n = 0;
+	size_t lo = from_t ? start : 0, hi = from_t ? start + DISPATCH_HI_POINTS : start;
+
+	*worst = 0;
+	for (j = lo; j < hi && j < d->nr_points; j++) {
+		const struct costmodel_point *p = &d->points[j];
+		const struct costmodel_point *q = base ? costmodel_point_at(base, p->size) : NULL;
+
+		if (!q || !(p->ns_max > 0) || !(q->ns_min > 0))
+			continue;
+		if (p->ns_max >= q->ns_min - EST_DISPATCH_SLACK_NS)
+			return 0;
+		if (p->ns - q->ns < *worst)
+			*worst = p->ns - q->ns;
+		n++;
+	}
+	return n > 0;
+}
+
 int est_costs_check_dispatch(const struct est_costs *c, char *why, size_t len)
 {
 	const struct est_family_impls *fi = est_family(c->family);
-	int k;
+	double worst;
+	size_t i;
+	int k, side;
 
 	for (k = 0; k < COSTMODEL_NR_CACHES && fi->dispatch; k++) {
-		const double d[2] = { c->d_lo[k], c->string_via_dispatch[k] ? 0 : c->d_hi[k] };
-		const double sd[2] = { c->d_lo_sd[k], c->d_hi_sd[k] };
-		int side;
+		for (i = 0; c->w[k] && i < c->nr_dispatch[k]; i++) {
+			for (side = 0; side < 2; side++) {
+				const struct costmodel_curve *base =
+					side ? c->string[k] : c->loop[k];
 
-		for (side = 0; side < 2 && c->w[k]; side++) {
-			if (!(sd[side] > 0) || d[side] >= -2 * sd[side] - EST_DISPATCH_SLACK_NS)
-				continue;
-			snprintf(why, len,
-				 "the dispatch replica %s costs %+.2f ns (+-%.2f) against %s %s T "
-				 "in "
-				 "cache state %s: a compare and branch cannot save time",
-				 fi->dispatch, d[side], 2 * sd[side], side ? fi->string : fi->loop,
-				 side ? "from" : "below", costmodel_cache_name(k));
-			return -EDOM;
+				if (side && c->string_via_dispatch[k])
+					continue;
+				if (!side_impossible(c->dispatch_curves[k][i], base, side, &worst))
+					continue;
+				snprintf(
+					why, len,
+					"the dispatch replica %s costs %+.2f ns against %s %s T in "
+					"cache state %s, slower in none of its runs: a compare and "
+					"branch cannot save time",
+					fi->dispatch, worst, side ? fi->string : fi->loop,
+					side ? "from" : "below", costmodel_cache_name(k));
+				return -EDOM;
+			}
 		}
 	}
 	return 0;

@@ -31,6 +31,8 @@ struct est_costs {
 	bool string_via_dispatch[COSTMODEL_NR_CACHES];
 	double d_lo[COSTMODEL_NR_CACHES], d_hi[COSTMODEL_NR_CACHES];
 	double d_lo_sd[COSTMODEL_NR_CACHES], d_hi_sd[COSTMODEL_NR_CACHES];   /* 0: unknown */
+	double d_lo_raw[COSTMODEL_NR_CACHES], d_hi_raw[COSTMODEL_NR_CACHES]; /* before the clamp */
+	bool dispatch_clamped; /* a negative difference (noise) was taken as 0 */
 	const struct costmodel_curve **dispatch_curves[COSTMODEL_NR_CACHES]; /* erms_threshold */
 	size_t nr_dispatch[COSTMODEL_NR_CACHES];
 	bool dispatch_measured;
@@ -52,9 +54,11 @@ void est_costs_refresh(struct est_costs *c);
 /* Placement moves a short call by a few tenths of a ns: below this, no dispatch is refused. */
 #define EST_DISPATCH_SLACK_NS 0.5
 /*
- * A dispatch cannot cost less than nothing: -EDOM and @why if a measured dispatch cost lies
- * below 0 by more than twice its standard error and EST_DISPATCH_SLACK_NS (a calibration to be
- * measured again, then refused); 0 otherwise, and where the spread is unknown.
+ * A dispatch cannot cost less than nothing. -EDOM and @why if every compared point of one side
+ * of a dispatch curve ran faster in its slowest run than the loop (below T) or the string op
+ * (from T) in its fastest, by more than EST_DISPATCH_SLACK_NS: a calibration to be measured
+ * again, then refused. A negative difference within the runs' spread is noise: the dispatch
+ * cost is then taken as 0 (est_costs_refresh()), and said so. 0 where no point can be compared.
  */
 int est_costs_check_dispatch(const struct est_costs *c, char *why, size_t len);
 /* est_costs_check_dispatch() for every family and cache state @m has a dispatch replica in. */

@@ -140,7 +140,10 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	for (p = 0; p < COSTMODEL_NR_CACHES; p++) {
 		r->dispatch_lo_ns += c.w[p] * c.d_lo[p];
 		r->dispatch_hi_ns += c.w[p] * c.d_hi[p];
+		r->dispatch_lo_raw_ns += c.w[p] * c.d_lo_raw[p];
+		r->dispatch_hi_raw_ns += c.w[p] * c.d_hi_raw[p];
 	}
+	r->dispatch_clamped = c.dispatch_clamped;
 	est_policies_make(o, pol, &np);
 	a = malloc(sizeof(*a));
 	r->rows = calloc(np, sizeof(*r->rows));

@@ -51,7 +51,10 @@ struct est_family_result {
 	bool dispatch_measured; /* the dispatch cost came from a measured replica */
 	bool dispatch_lo_measured, dispatch_hi_measured; /* ... below T, from T */
 	double dispatch_lo_ns, dispatch_hi_ns;		 /* the cost a threshold adds (cache mix) */
-	struct est_row *rows;				 /* rows[0] is today */
+	/* a negative measured difference, within the runs' spread, taken as 0; and its value */
+	bool dispatch_clamped;
+	double dispatch_lo_raw_ns, dispatch_hi_raw_ns;
+	struct est_row *rows; /* rows[0] is today */
 	size_t nr_rows;
 	int best;		   /* the best threshold row */
 	int oracle;		   /* the oracle row */

@@ -41,8 +41,8 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 		mm->cpu, num_format(mm->rounds, n), num_format(mm->chunk_calls, c), mm->time_s);
 	fprintf(f,
 		"    every round: each policy on the same calls, in a fresh order, after %s "
-		"untimed calls\n",
-		num_format(mm->warmup_calls, n));
+		"untimed calls; %llu batches, each in memory mapped afresh\n",
+		num_format(mm->warmup_calls, n), (unsigned long long)mm->batches);
 	fprintf(f, "    cache %s: random offsets in %s per side", mm->cache,
 		size_str(mm->ws_bytes, ws, sizeof(ws)));
 	if (mm->cold_bytes)
@@ -93,7 +93,7 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fprintf(f, ", %.2f s recorded", in->duration_s);
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
 		fr->today_approx ? " [approximation]" : "");
-	if (est_family(fr->family)->dispatch)
+	if (est_family(fr->family)->dispatch) {
 		fprintf(f,
 			"  modelled dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below "
 			"T%s, "
@@ -102,7 +102,13 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 			est_family(fr->family)->string, fr->dispatch_lo_ns,
 			fr->dispatch_lo_measured ? "" : " (not measured)", fr->dispatch_hi_ns,
 			fr->dispatch_hi_measured ? "" : " (not measured)");
-	else
+		if (fr->dispatch_clamped)
+			fprintf(f,
+				"    (the curves put it at %+.2f ns below T, %+.2f ns from T: "
+				"below "
+				"0 within their runs' spread, so noise, taken as 0)\n",
+				fr->dispatch_lo_raw_ns, fr->dispatch_hi_raw_ns);
+	} else
 		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
 			est_family(fr->family)->name);
 	print_source(f, fr);

@@ -58,26 +58,32 @@ static int figure(const struct paired_run *run, const bool *in, size_t p, size_t
 		  uint64_t seed, struct mixmeas_figure *f)
 {
 	double *ratio = malloc((run->rounds ? run->rounds : 1) * sizeof(*ratio));
+	uint8_t *batch = malloc(run->rounds ? run->rounds : 1);
 	size_t r, n = 0;
-	int err;
+	int err = 0;
 
-	if (!ratio)
+	if (!ratio || !batch) {
+		free(ratio);
+		free(batch);
 		return -ENOMEM;
+	}
 	for (r = 0; r < run->rounds; r++) {
 		double a = run->ticks[r * run->nr_paths + p],
 		       b = run->ticks[r * run->nr_paths + base];
 
-		if (in[r] && a > 0 && b > 0)
+		if (in[r] && a > 0 && b > 0) {
+			batch[n] = run->batch[r];
 			ratio[n++] = a / b;
+		}
 	}
-	if (n < MIXMEAS_MIN_ROUNDS || p == base) {
+	if (n < MIXMEAS_MIN_ROUNDS || p == base)
 		f->delta_pct = f->ci_low = f->ci_high = p == base && n ? 0 : NAN;
-		free(ratio);
-		return 0;
-	}
-	err = paired_median_ci(ratio, n, seed + 0x9e3779b97f4a7c15ULL * (p + 1), &f->delta_pct,
-			       &f->ci_low, &f->ci_high);
+	else
+		err = paired_median_ci(ratio, batch, run->nr_batches, n,
+				       seed + 0x9e3779b97f4a7c15ULL * (p + 1), &f->delta_pct,
+				       &f->ci_low, &f->ci_high);
 	free(ratio);
+	free(batch);
 	return err;
 }
 
@@ -173,8 +179,8 @@ static int check(const struct paired_plan *pl, const struct paired_run *run, con
 /* Conditions and figures of one measurement into @out (strings and rows allocated). */
 static int summarise(const struct est_family_result *fr, const struct paired_plan *pl,
 		     const struct paired_run *run, const struct replay_mix *mx,
-		     const struct replay_regions *rg, const struct paired_opts *o, uint64_t seed,
-		     struct mixmeas *out, char *why, size_t len)
+		     const struct paired_opts *o, uint64_t seed, struct mixmeas *out, char *why,
+		     size_t len)
 {
 	bool *quiet = calloc(run->rounds + 1, sizeof(bool)), *busy = calloc(run->rounds + 1, 1);
 	double fastest = paired_run_fastest(run);
@@ -197,8 +203,9 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->today = strdup(fr->today_impl);
 	out->cache = strdup(o->cache->label);
 	out->alignment = strdup(mx->aligned_recorded ? "recorded" : "uniform");
-	out->ws_bytes = rg->ws_bytes;
-	out->cold_bytes = rg->cold[0] || rg->cold[1] ? rg->cold_bytes : 0;
+	out->ws_bytes = run->ws_bytes;
+	out->cold_bytes = run->cold_bytes;
+	out->batches = run->nr_batches;
 	out->chunk_calls = run->chunk;
 	out->warmup_calls = run->warmup;
 	out->cpu = run->cpu;
@@ -258,18 +265,18 @@ static void dump_rounds(const struct paired_plan *pl, const struct paired_run *r
 }
 
 static int measure_once(const struct est_family_result *fr, const struct paired_plan *pl,
-			const struct replay_mix *mx, const struct replay_regions *rg,
-			const struct paired_opts *o, double budget, uint64_t seed,
-			struct mixmeas *out, char *why, size_t len)
+			const struct replay_mix *mx, const struct replay_regions *ref_rg,
+			const struct paired_memory *mem, const struct paired_opts *o, double budget,
+			uint64_t seed, struct mixmeas *out, char *why, size_t len)
 {
 	struct paired_run run;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = paired_rounds_run(pl, mx, rg, chunk_of(mx, o), budget, seed, o->cpu, &run);
+	err = paired_rounds_run(pl, mx, ref_rg, mem, chunk_of(mx, o), budget, seed, o->cpu, &run);
 	if (!err) {
 		dump_rounds(pl, &run);
-		err = summarise(fr, pl, &run, mx, rg, o, seed, out, why, len);
+		err = summarise(fr, pl, &run, mx, o, seed, out, why, len);
 	}
 	paired_run_free(&run);
 	if (err && err != -EDOM)
@@ -281,11 +288,12 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   const double *src_align, const struct paired_opts *o, struct mixmeas *out)
 {
 	const struct est_family_impls *fi = est_family(fr->family);
-	struct replay_regions rg = { 0 };
+	struct replay_regions ref_rg = { 0 };
+	struct paired_memory mem;
 	struct replay_mix mx;
 	struct paired_plan pl;
 	char why[320] = "";
-	int err, cold;
+	int err;
 
 	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align,
 			      o->cache, fi->has_src);
@@ -298,20 +306,25 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		err = paired_plan_make(fr, &mx, &pl);
 	if (!err)
 		err = verify_paths(&pl, &mx, o->seed);
-	cold = !err && (mx.cache_cdf[COSTMODEL_SRC_FLUSHED] > mx.cache_cdf[COSTMODEL_WARM]);
+	mem = (struct paired_memory){
+		.ws_bytes = o->ws_bytes ?: replay_default_ws(),
+		.cold_bytes = o->cold_bytes ?: replay_default_cold(),
+		.max_len = mx.max_len,
+		/* cumulative weights: warm, then src-flushed, then dst-flushed */
+		.cold_src = mx.cache_cdf[COSTMODEL_SRC_FLUSHED] > mx.cache_cdf[COSTMODEL_WARM],
+		.cold_dst =
+			mx.cache_cdf[COSTMODEL_DST_FLUSHED] > mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
+	};
+	/* The reference's own memory, warm, the same for every batch. */
 	if (!err)
-		err = replay_regions_alloc(&rg, o->ws_bytes ?: replay_default_ws(),
-					   o->cold_bytes ?: replay_default_cold(), mx.max_len,
-					   mx.cache_cdf[COSTMODEL_DST_FLUSHED] >
-						   mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
-					   cold);
+		err = replay_regions_alloc(&ref_rg, mem.ws_bytes, 0, mx.max_len, false, false);
 	if (!err)
-		err = measure_once(fr, &pl, &mx, &rg, o, o->budget_s, o->seed, out, why,
+		err = measure_once(fr, &pl, &mx, &ref_rg, &mem, o, o->budget_s, o->seed, out, why,
 				   sizeof(why));
 	if (err == -EDOM) {
 		p_warn("replay: %s: %s; measuring again", fi->name, why);
 		mixmeas_free(out);
-		err = measure_once(fr, &pl, &mx, &rg, o, 2 * o->budget_s,
+		err = measure_once(fr, &pl, &mx, &ref_rg, &mem, o, 2 * o->budget_s,
 				   o->seed ^ 0x5851f42d4c957f2dULL, out, why, sizeof(why));
 		if (err == -EDOM) {
 			p_err("replay: %s: %s again: physically impossible, refused (is the "
@@ -321,7 +334,7 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 			mixmeas_free(out);
 		}
 	}
-	replay_regions_free(&rg);
+	replay_regions_free(&ref_rg);
 	replay_mix_free(&mx);
 	return err;
 }

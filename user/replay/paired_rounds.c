@@ -138,6 +138,7 @@ static int grow(struct paired_run *run)
 {
 	size_t cap = run->cap ? 2 * run->cap : 256;
 	double *t = realloc(run->ticks, cap * run->nr_paths * sizeof(*t));
+	uint8_t *b;
 	double *r;
 
 	if (!t)
@@ -147,6 +148,10 @@ static int grow(struct paired_run *run)
 	if (!r)
 		return -ENOMEM;
 	run->ref = r;
+	b = realloc(run->batch, cap * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	run->batch = b;
 	run->cap = cap;
 	return 0;
 }
@@ -172,46 +177,75 @@ static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
 		chunk_cold(cur, rg, seed);
 		row[order[i]] = timed_pass(t, p, cur->calls, cur->n);
 	}
+	run->batch[run->rounds] = (uint8_t)(run->nr_batches - 1);
 	run->rounds++;
 }
 
+/* True when batch @b (0-based) has had its share of the budget (the last: its extension too). */
+static bool batch_done(const struct paired_run *run, size_t b, double elapsed, double budget_s)
+{
+	if (b + 1 < PAIRED_BATCHES)
+		return elapsed >= budget_s * (double)(b + 1) / PAIRED_BATCHES;
+	return elapsed >= budget_s &&
+	       (elapsed >= PAIRED_MAX_BUDGETS * budget_s || count_quiet(run) >= PAIRED_MIN_QUIET);
+}
+
+/* One batch: its own memory, then rounds until batch_done(). */
+static int one_batch(const struct paired_plan *pl, const struct replay_mix *mx,
+		     const struct paired_memory *mem, const struct calib_timer *t, double start,
+		     double budget_s, uint64_t *s, struct paired_run *run, struct chunk ch[3])
+{
+	struct replay_regions rg;
+	size_t k = 0, b = run->nr_batches;
+	int err;
+
+	err = replay_regions_alloc(&rg, mem->ws_bytes, mem->cold_bytes, mem->max_len, mem->cold_dst,
+				   mem->cold_src);
+	if (err)
+		return err;
+	run->ws_bytes = rg.ws_bytes;
+	run->cold_bytes = rg.cold[0] || rg.cold[1] ? rg.cold_bytes : 0;
+	run->nr_batches++;
+	chunk_draw(&ch[1], mx, &rg, s, false);
+	while (!err && !batch_done(run, b, monotime_s() - start, budget_s)) {
+		if (stop_requested())
+			err = -EINTR;
+		else if (run->rounds == run->cap)
+			err = grow(run);
+		if (err)
+			break;
+		chunk_draw(&ch[2 - k], mx, &rg, s, false);
+		one_round(pl, t, &ch[0], &ch[1 + k], &ch[2 - k], &rg, s, run);
+		k = 1 - k;
+		run->elapsed_s = monotime_s() - start;
+	}
+	replay_regions_free(&rg);
+	return err;
+}
+
 static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
-		  const struct replay_regions *rg, double budget_s, uint64_t seed,
-		  struct paired_run *run, struct chunk ch[3])
+		  const struct replay_regions *ref_rg, const struct paired_memory *mem,
+		  double budget_s, uint64_t seed, struct paired_run *run, struct chunk ch[3])
 {
 	uint64_t s = seed | 1;
 	double start = monotime_s();
 	struct calib_timer t;
-	size_t k = 0;
+	size_t b;
 	int err;
 
 	err = calib_timer_init(&t, 50);
 	if (err)
 		return err;
 	run->tsc_hz = t.tsc_hz;
-	chunk_draw(&ch[0], mx, rg, &s, true); /* the reference: fixed, warm */
-	chunk_draw(&ch[1], mx, rg, &s, false);
-	for (;;) {
-		double elapsed = monotime_s() - start;
-
-		if (stop_requested())
-			return -EINTR;
-		if (elapsed >= budget_s && (elapsed >= PAIRED_MAX_BUDGETS * budget_s ||
-					    count_quiet(run) >= PAIRED_MIN_QUIET))
-			break;
-		if (run->rounds == run->cap && (err = grow(run)))
-			return err;
-		chunk_draw(&ch[2 - k], mx, rg, &s, false);
-		one_round(pl, &t, &ch[0], &ch[1 + k], &ch[2 - k], rg, &s, run);
-		k = 1 - k;
-		run->elapsed_s = monotime_s() - start;
-	}
-	return 0;
+	chunk_draw(&ch[0], mx, ref_rg, &s, true); /* the reference: fixed, warm, its own memory */
+	for (b = 0, err = 0; b < PAIRED_BATCHES && !err; b++)
+		err = one_batch(pl, mx, mem, &t, start, budget_s, &s, run, ch);
+	return err;
 }
 
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
-		      const struct replay_regions *rg, size_t chunk, double budget_s, uint64_t seed,
-		      int cpu, struct paired_run *run)
+		      const struct replay_regions *ref_rg, const struct paired_memory *mem,
+		      size_t chunk, double budget_s, uint64_t seed, int cpu, struct paired_run *run)
 {
 	struct chunk ch[3] = { 0 };
 	cpu_set_t old;
@@ -226,7 +260,7 @@ int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 	if (!err)
 		err = pin(cpu, &old, &run->cpu);
 	if (!err) {
-		err = rounds(pl, mx, rg, budget_s, seed, run, ch);
+		err = rounds(pl, mx, ref_rg, mem, budget_s, seed, run, ch);
 		sched_setaffinity(0, sizeof(old), &old);
 	}
 	paired_path_reset();
@@ -239,5 +273,6 @@ void paired_run_free(struct paired_run *run)
 {
 	free(run->ticks);
 	free(run->ref);
+	free(run->batch);
 	memset(run, 0, sizeof(*run));
 }

@@ -12,13 +12,29 @@
 #define PAIRED_WARMUP 1024   /* untimed calls of the previous round before each timed pass */
 #define PAIRED_MIN_QUIET 100 /* quiet rounds wanted: the run goes on for them ... */
 #define PAIRED_MAX_BUDGETS 4 /* ... up to this many times its budget */
+/*
+ * Batches of rounds, each in memory mapped afresh (other pages, other cache sets and colours):
+ * the interval is then bootstrapped over batches and rounds within them, so that it covers the
+ * state of the memory a run happens to get, not only the noise from round to round.
+ */
+#define PAIRED_BATCHES 4
+
+/* The memory each batch maps: warm working sets and, where calls want them, cold regions. */
+struct paired_memory {
+	size_t ws_bytes, cold_bytes;
+	uint64_t max_len;
+	bool cold_dst, cold_src;
+};
 
 /* What the rounds measured: TSC ticks per timed pass, and the reference's per round. */
 struct paired_run {
 	size_t nr_paths, chunk, warmup;
 	size_t rounds, cap;
-	double *ticks; /* [round * nr_paths + path] */
-	double *ref;   /* [round]: the fixed reference chunk under today's code */
+	double *ticks;	/* [round * nr_paths + path] */
+	double *ref;	/* [round]: the fixed reference chunk under today's code */
+	uint8_t *batch; /* [round]: its batch */
+	size_t nr_batches;
+	size_t ws_bytes, cold_bytes; /* as mapped (cold 0: none) */
 	double tsc_hz;
 	double elapsed_s;
 	int cpu;
@@ -26,14 +42,16 @@ struct paired_run {
 
 /*
  * Pinned to @cpu (-1: the current one), rounds of @chunk calls drawn from @mx with @seed, each
- * path of @pl timed on them in a fresh order, for @budget_s seconds; then on, up to
- * PAIRED_MAX_BUDGETS times that, until PAIRED_MIN_QUIET rounds found the core quiet (the
- * reference within MIXMEAS_QUIET_TOLERANCE of its fastest). Returns 0, -EINTR, or -errno after
- * printing why; paired_run_free() either way.
+ * path of @pl timed on them in a fresh order, in PAIRED_BATCHES batches each in memory @mem
+ * mapped afresh, for @budget_s seconds; the last batch goes on, up to PAIRED_MAX_BUDGETS times
+ * the budget in all, until PAIRED_MIN_QUIET rounds found the core quiet (the reference, a fixed
+ * chunk in @ref_rg, within MIXMEAS_QUIET_TOLERANCE of its fastest). Returns 0, -EINTR, or
+ * -errno after printing why; paired_run_free() either way.
  */
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
-		      const struct replay_regions *rg, size_t chunk, double budget_s, uint64_t seed,
-		      int cpu, struct paired_run *run);
+		      const struct replay_regions *ref_rg, const struct paired_memory *mem,
+		      size_t chunk, double budget_s, uint64_t seed, int cpu,
+		      struct paired_run *run);
 void paired_run_free(struct paired_run *run);
 /* True if round @r found the core quiet: its reference within the tolerance of the fastest. */
 bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest);

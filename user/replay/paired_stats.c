@@ -62,25 +62,61 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int paired_median_ci(const double *ratio, size_t n, uint64_t seed, double *pct, double *lo,
-		     double *hi)
+/*
+ * One bootstrap resample of @ratio into @out: n rounds drawn alone, or (@nr_used > 1) @nr_used
+ * groups drawn from @used, then each drawn group's rounds. Returns the values written.
+ */
+static size_t resample(const double *ratio, size_t n, size_t *const *members, const size_t *count,
+		       const size_t *used, size_t nr_used, uint64_t *s, double *out)
 {
-	double *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *meds = malloc(PAIRED_BOOTSTRAP * 8);
-	uint64_t s = (seed ^ 0x632be59bd9b4e019ULL) * 0x9e3779b97f4a7c15ULL | 1;
-	size_t i, b;
+	size_t i, g, k = 0;
 
-	if (!tmp || !meds) {
-		free(tmp);
-		free(meds);
-		return -ENOMEM;
+	if (nr_used < 2) {
+		for (i = 0; i < n; i++)
+			out[i] = ratio[replay_rng_below(s, n)];
+		return n;
 	}
+	/* The total varies around n with the groups' sizes; at most twice n is kept. */
+	for (g = 0; g < nr_used && k < 2 * n; g++) {
+		size_t pick = used[replay_rng_below(s, nr_used)];
+
+		for (i = 0; i < count[pick] && k < 2 * n; i++)
+			out[k++] = ratio[members[pick][replay_rng_below(s, count[pick])]];
+	}
+	return k;
+}
+
+int paired_median_ci(const double *ratio, const uint8_t *group, size_t nr_groups, size_t n,
+		     uint64_t seed, double *pct, double *lo, double *hi)
+{
+	double *tmp = malloc((2 * n + 1) * sizeof(*tmp)), *meds = malloc(PAIRED_BOOTSTRAP * 8);
+	size_t *members[256] = { NULL }, count[256] = { 0 }, used[256], nr_used = 0, i, b, g;
+	uint64_t s = (seed ^ 0x632be59bd9b4e019ULL) * 0x9e3779b97f4a7c15ULL | 1;
+	int err = 0;
+
+	if (!group || nr_groups > 256)
+		nr_groups = 0;
+	for (g = 0; g < nr_groups && !err; g++) {
+		members[g] = malloc((n + 1) * sizeof(size_t));
+		err = members[g] ? 0 : -ENOMEM;
+	}
+	if (!tmp || !meds || err) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; nr_groups && i < n; i++)
+		if (group[i] < nr_groups)
+			members[group[i]][count[group[i]]++] = i;
+	for (g = 0; g < nr_groups; g++)
+		if (count[g]) /* a group without rounds here (a batch all busy) takes no part */
+			used[nr_used++] = g;
 	for (i = 0; i < n; i++)
 		tmp[i] = ratio[i];
 	*pct = 100 * (paired_median(tmp, n) - 1);
 	for (b = 0; b < PAIRED_BOOTSTRAP && n; b++) {
-		for (i = 0; i < n; i++)
-			tmp[i] = ratio[replay_rng_below(&s, n)];
-		meds[b] = paired_median(tmp, n);
+		size_t k = resample(ratio, n, members, count, used, nr_used, &s, tmp);
+
+		meds[b] = paired_median(tmp, k);
 	}
 	if (n) {
 		qsort(meds, PAIRED_BOOTSTRAP, sizeof(*meds), cmp_double);
@@ -89,7 +125,10 @@ int paired_median_ci(const double *ratio, size_t n, uint64_t seed, double *pct, 
 	} else {
 		*lo = *hi = NAN;
 	}
+out:
+	for (g = 0; g < nr_groups; g++)
+		free(members[g]);
 	free(tmp);
 	free(meds);
-	return 0;
+	return err;
 }

@@ -13,12 +13,14 @@
 double paired_median(double *v, size_t n);
 
 /*
- * The median of @ratio[0..n) and its 95% percentile-bootstrap interval over the n rounds
- * (PAIRED_BOOTSTRAP resamples with replacement, drawn from @seed so that the same rounds always
- * give the same interval), each as 100 * (x - 1): a change in percent. @ratio is not changed.
- * Returns 0, or -ENOMEM.
+ * The median of @ratio[0..n) and its 95% percentile-bootstrap interval (PAIRED_BOOTSTRAP
+ * resamples, drawn from @seed so that the same rounds always give the same interval), each as
+ * 100 * (x - 1): a change in percent. With @group (round i in group @group[i] < @nr_groups), a
+ * two-stage bootstrap: each resample draws @nr_groups groups with replacement, then each drawn
+ * group's rounds with replacement, so that the interval carries the groups' differences too;
+ * without (NULL), the rounds are drawn alone. @ratio is not changed. Returns 0, or -ENOMEM.
  */
-int paired_median_ci(const double *ratio, size_t n, uint64_t seed, double *pct, double *lo,
-		     double *hi);
+int paired_median_ci(const double *ratio, const uint8_t *group, size_t nr_groups, size_t n,
+		     uint64_t seed, double *pct, double *lo, double *hi);
 
 #endif

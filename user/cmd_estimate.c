@@ -27,7 +27,8 @@ struct estimate_args {
 	const char *hist;
 	struct est_run_opts run;
 	bool validate;
-	struct fleet_query prom;	   /* --prometheus, --selector, --range */
+	struct fleet_query prom; /* --prometheus, --selector, --range */
+	char prom_name[640];
 	char *model_files[EST_MAX_MODELS]; /* a -m folder's files */
 };
 
@@ -260,7 +261,11 @@ static int load(struct estimate_args *a, struct est_run *run)
 		memset(run, 0, sizeof(*run));
 		return err;
 	}
-	return est_run_load_profile(run, &a->run, p, a->prom.url, a->models, a->nr_models);
+	/* What the commit paragraph names: the server, the range and the series. */
+	snprintf(a->prom_name, sizeof(a->prom_name), "the fleet in %s (the increase over %s%s%s)",
+		 a->prom.url, a->prom.range, a->prom.selector ? " of " : "",
+		 a->prom.selector ?: "");
+	return est_run_load_profile(run, &a->run, p, a->prom_name, a->models, a->nr_models);
 }
 
 /* --validate: each family replayed afresh on this CPU, into @vals (freed by the caller). */

@@ -41,7 +41,7 @@ jq -r "$F.summary" out | grep -q "keep today's code" || fail "keep: summary: $(j
 jq -r "$F.summary" out | grep -q "is estimated to cut" && fail "keep: summary claims a saving"
 # The dispatch: T=0 against always is 1 ns a call on 10 ns, 10 points, and named so.
 expect_eq "keep: dispatch cost" "$(jq -r "$F.verdict.dispatch_cost_pct" out)" 10
-jq -r "$F.summary" out | grep -q "+10.0 points between the two are the dispatch's cost" ||
+jq -r "$F.summary" out | grep -q "the 10.0 points between the two are the dispatch's cost" ||
 	fail "keep: dispatch cost not named: $(jq -r "$F.summary" out)"
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m "$G/costmodel-synthetic.json"
 expect_out "^  verdict: every threshold costs more: keep today's code$"

@@ -107,8 +107,12 @@ static int group_input(const struct profile *p, const char *name, size_t gi, str
 	in->meta.nr_cpu_flags = g->nr_cpu_flags;
 	in->duration_s = g->duration_s;
 	in->sample_hz = g->sample_hz;
+	in->nr_hosts = g->nr_hosts;
 	if (g->total_samples > g->idle_samples)
 		in->total_samples = (double)(g->total_samples - g->idle_samples);
+	in->label = strdup(name);
+	if (!in->label)
+		return -ENOMEM;
 	if (asprintf(&in->name, "%s group %zu: %s, kernel %s, %zu host%s, %llu profile%s", name, gi,
 		     g->cpu_model ? g->cpu_model : "unknown CPU", g->kernel ? g->kernel : "unknown",
 		     g->nr_hosts, g->nr_hosts == 1 ? "" : "s", (unsigned long long)g->profiles,
@@ -142,7 +146,8 @@ int est_inputs_from_profile(const struct profile *p, const char *name, struct es
 				in->total_samples = (double)(p->sample->total - p->sample->idle);
 		}
 		in->name = strdup(name);
-		err = in->name ? 0 : -ENOMEM;
+		in->label = strdup(name);
+		err = in->name && in->label ? 0 : -ENOMEM;
 		for (i = 0; !err && i < p->nr_sites; i++)
 			err = add_site(in, &p->sites[i]);
 	}
@@ -208,6 +213,7 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 	}
 	in->sites = s = calloc(1, sizeof(*s));
 	in->name = strdup(path);
+	in->label = strdup(path);
 	if (s)
 		s->label = strdup(slash ? slash + 1 : path);
 	if (!s || !in->name || !s->label) {
@@ -270,6 +276,7 @@ void est_input_free(struct est_input *in)
 		free(in->sites[i].label);
 	free(in->sites);
 	free(in->name);
+	free(in->label);
 	memset(in, 0, sizeof(*in));
 }
 

@@ -30,10 +30,12 @@ struct est_site {
 /* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */
 struct est_input {
 	char *name;	       /* what it is, for the output */
+	char *label;	       /* the file (or fleet) it came from, for the commit paragraph */
 	struct host_meta meta; /* kernel, CPU model and flags: borrowed strings, not freed */
 	double duration_s;     /* recorded seconds (summed over hosts); 0 if unknown */
 	double total_samples;  /* sampled: every sample taken while recording; 0 if unknown */
 	double sample_hz;      /* sampled: samples per second per CPU; 0 if unknown */
+	size_t nr_hosts;       /* hosts behind it (a merged group, the fleet); 0: one, unnamed */
 	struct est_site *sites;
 	size_t nr_sites;
 	size_t cap_sites; /* allocated slots of sites (doubled as rows are added) */

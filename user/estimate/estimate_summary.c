@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* estimate_summary.c: the one-paragraph summary a patch author can paste into a commit message */
+/* estimate_summary.c: the one paragraph a patch author pastes into a commit message */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "lib/num_format.h"
 
 #define WRAP 72
+#define MAX_SENTENCES 16
 
 /* Prints @text word-wrapped at WRAP columns with @indent spaces before each line. */
 static void wrap(FILE *f, const char *text, int indent)
@@ -63,36 +65,72 @@ const char *est_count_str(double n, char *buf, size_t len)
 	return buf;
 }
 
+/* The paragraph being written: each sentence once, whatever path writes it twice. */
+struct para {
+	char *s[MAX_SENTENCES];
+	size_t n;
+};
+
+static void say(struct para *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	size_t i;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	for (i = 0; s && i < p->n; i++)
+		if (!strcmp(p->s[i], s)) {
+			free(s);
+			return;
+		}
+	if (s && p->n < MAX_SENTENCES)
+		p->s[p->n++] = s;
+	else
+		free(s);
+}
+
+/* "5.2%" of a saving in the verdict's convention: a saving positive, a cost negative. */
+static void saving_range(char *buf, size_t len, const struct est_row *w)
+{
+	snprintf(buf, len, "95%% CI %.1f%% to %.1f%%", -w->ci_high, -w->ci_low);
+}
+
 /*
- * What a policy would do to the family's time, never more than its interval supports: "cut it
- * by 3.2% (95% CI -4.0% to -2.4%)", "leave it unchanged", or "not change it beyond the
- * measurement noise (-1.0%, 95% CI -3.0% to +1.0%)".
+ * What a policy would do to the family's time, never more than its interval supports, each
+ * bound a magnitude in the direction named (a saving is positive, as in the verdict line):
+ * "cut it by 3.2% (95% CI 2.4% to 4.0%)", "raise it by 12.0% (95% CI 10.1% to 14.2%)",
+ * "leave it unchanged", or "not change it beyond the measurement noise (saving 1.0%, 95% CI
+ * -1.0% to 3.0%)".
  */
 static void claim(char *buf, size_t len, const struct est_row *w, const char *it)
 {
 	bool zero_width = fabs(w->ci_high - w->ci_low) < 1e-9;
+	char ci[64];
 
+	saving_range(ci, sizeof(ci), w);
 	if (fabs(w->delta_pct) < 0.05 && zero_width)
 		snprintf(buf, len, "leave %s unchanged", it);
 	else if (w->ci_low <= 0 && w->ci_high >= 0)
-		snprintf(buf, len,
-			 "not change %s beyond the measurement noise (%+.1f%%, 95%% CI %+.1f%% "
-			 "to %+.1f%%)",
-			 it, w->delta_pct, w->ci_low, w->ci_high);
+		snprintf(buf, len, "not change %s beyond the measurement noise (saving %.1f%%, %s)",
+			 it, -w->delta_pct, ci);
+	else if (w->delta_pct < 0)
+		snprintf(buf, len, "cut %s by %.1f%%%s%s%s", it, -w->delta_pct,
+			 zero_width ? "" : " (", zero_width ? "" : ci, zero_width ? "" : ")");
 	else if (zero_width)
-		snprintf(buf, len, "%s %s by %.1f%%", w->delta_pct < 0 ? "cut" : "raise", it,
-			 fabs(w->delta_pct));
+		snprintf(buf, len, "raise %s by %.1f%%", it, w->delta_pct);
 	else
-		snprintf(buf, len, "%s %s by %.1f%% (95%% CI %+.1f%% to %+.1f%%)",
-			 w->delta_pct < 0 ? "cut" : "raise", it, fabs(w->delta_pct), w->ci_low,
-			 w->ci_high);
+		snprintf(buf, len, "raise %s by %.1f%% (95%% CI %.1f%% to %.1f%%)", it,
+			 w->delta_pct, w->ci_low, w->ci_high);
 }
 
-/* "REP MOVSB from 2048 bytes", "REP MOVSB at every length", "never using REP MOVSB" */
+/* "REP MOVSB from 2048 bytes (T=2048)", "REP MOVSB at every length", "never using REP MOVSB" */
 static void policy_words(char *buf, size_t len, const struct est_row *w, const char *op)
 {
 	if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == EST_NEVER)
-		snprintf(buf, len, "keeping the loop at every length (never %s)", op);
+		snprintf(buf, len, "Keeping the loop at every length (never %s)", op);
 	else if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == 0)
 		snprintf(buf, len, "%s at every length behind the threshold dispatch (T=0)", op);
 	else if (w->pol.kind == EST_THRESHOLD)
@@ -116,118 +154,160 @@ static int t0_row(const struct est_family_result *fr)
 	return -1;
 }
 
-static void print_verdict(FILE *s, const struct est_family_result *fr, const char *op)
+/* The input, named: what it is, what it counted, where and for how long. */
+static void say_input(struct para *p, const struct est_report *r,
+		      const struct est_family_result *fr)
+{
+	const struct est_input *in = r->in;
+	const char *fam = est_family(fr->family)->name;
+	char n[NUM_FORMAT_LEN], h[NUM_FORMAT_LEN], what[160] = "", where[200] = "";
+	char when[200] = "";
+
+	if (fr->samples > 0)
+		snprintf(what, sizeof(what), "%s samples in %s",
+			 num_format((uint64_t)llround(fr->samples), n), fam);
+	else if (est_input_counted(in, fr->family))
+		snprintf(what, sizeof(what), "%s %s calls",
+			 num_format((uint64_t)llround(fr->calls), n), fam);
+	if (in->nr_hosts > 1)
+		snprintf(where, sizeof(where), " on %s hosts", num_format(in->nr_hosts, h));
+	if (in->meta.command && *in->meta.command)
+		snprintf(when, sizeof(when), " while `%.120s` ran", in->meta.command);
+	else if (in->duration_s > 0)
+		snprintf(when, sizeof(when), " in %.1f s", in->duration_s);
+	if (*what)
+		say(p, "For %s (%s%s%s), recorded on %s (kernel %s),", in->label ?: in->name, what,
+		    where, when, in->meta.cpu_model ?: "an unnamed CPU",
+		    in->meta.kernel ?: "unknown");
+	else
+		say(p, "For the %s size distribution %s, on the cost model's CPU and kernel,", fam,
+		    in->label ?: in->name);
+}
+
+static void say_source(struct para *p, const struct est_report *r,
+		       const struct est_family_result *fr)
+{
+	const char *cpu = r->m->meta.cpu_model ?: "an unnamed CPU";
+	char q[NUM_FORMAT_LEN];
+
+	if (fr->meas)
+		say(p,
+		    "measured by copyprof as a paired replay of this mix on %s (%s caches, %s "
+		    "rounds on a quiet core, each policy against today's code in the same round):",
+		    cpu, fr->meas->cache, num_format(fr->meas->quiet_rounds, q));
+	else
+		say(p, "modelled from per-length costs %s on %s with %s caches%s:",
+		    r->m->measured ? "measured by copyprof calibrate"
+				   : "taken from published figures",
+		    cpu, r->o->cache.label,
+		    r->m->measured ? ""
+				   : " (no spread known: the intervals cover counting error only)");
+}
+
+static void say_verdict(struct para *p, const struct est_family_result *fr, const char *op)
 {
 	const struct est_family_impls *fi = est_family(fr->family);
 	const struct est_row *at = &fr->rows[fr->at], *best = &fr->rows[fr->best];
-	char pol[112], what[160], lo[24], hi[24], it[40];
+	const char *how = fr->meas ? "measured" : "estimated";
+	char pol[112], what[200], lo[24], hi[24], it[40];
 
 	snprintf(it, sizeof(it), "%s time", fi->name);
 	switch (est_verdict(fr)) {
 	case EST_VERDICT_SAVES:
 		policy_words(pol, sizeof(pol), best, op);
 		claim(what, sizeof(what), best, it);
-		fprintf(s, " %s is estimated to %s against today's %s.", pol, what, fr->today_impl);
+		say(p, "%s is %s to %s against today's %s.", pol, how, what, fr->today_impl);
 		est_threshold_str(fr->flat_lo, lo, sizeof(lo));
 		est_threshold_str(fr->flat_hi, hi, sizeof(hi));
 		if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER)
-			fprintf(s, " Thresholds from %s to %s bytes come within 1%% of it.", lo,
-				hi);
+			say(p, "Thresholds from %s to %s bytes come within 1%% of it.", lo, hi);
 		break;
 	case EST_VERDICT_NO_DIFFERENCE:
-		fprintf(s,
-			" No threshold differs from today's %s beyond the measurement noise: the "
-			"cheapest, %s, is at %+.1f%% (95%% CI %+.1f%% to %+.1f%%), an interval "
-			"that includes no change.",
-			fr->today_impl, fr->rows[fr->at].pol.name, fr->rows[fr->at].delta_pct,
-			fr->rows[fr->at].ci_low, fr->rows[fr->at].ci_high);
+		saving_range(what, sizeof(what), at);
+		say(p,
+		    "No threshold differs from today's %s beyond the measurement noise: the "
+		    "cheapest, "
+		    "%s, would save %.1f%% (%s), an interval that includes no change.",
+		    fr->today_impl, at->pol.name, -at->delta_pct, what);
 		break;
 	case EST_VERDICT_KEEP_TODAY:
-		fprintf(s,
-			" Every threshold costs more than today's %s: keep today's code (the "
-			"cheapest other policy, %s, is at %+.1f%%).",
-			fr->today_impl, fr->rows[fr->at].pol.name, fr->rows[fr->at].delta_pct);
+		claim(what, sizeof(what), at, it);
+		say(p,
+		    "Every threshold costs more than today's %s: keep today's code (the cheapest "
+		    "other policy, %s, would %s).",
+		    fr->today_impl, at->pol.name, what);
 		break;
-	case EST_VERDICT_TOO_FEW_SAMPLES:
-		fprintf(s, " There are too few samples (%.0f) for a verdict: record longer.",
-			fr->samples);
+	case EST_VERDICT_TOO_FEW_SAMPLES: {
+		char n[NUM_FORMAT_LEN];
+
+		say(p, "There are too few samples (%s) for a verdict: record longer.",
+		    num_format((uint64_t)llround(fr->samples), n));
 		return;
+	}
 	}
 	if (at != best && fr->best > 0) {
 		policy_words(pol, sizeof(pol), at, op);
 		claim(what, sizeof(what), at, "it");
-		fprintf(s, " %s would %s.", pol, what);
+		say(p, "%s would %s.", pol, what);
+	}
+}
+
+/* The string op at every length, the dispatch's own cost, and the oracle (modelled). */
+static void say_bounds(struct para *p, const struct est_family_result *fr)
+{
+	const struct est_family_impls *fi = est_family(fr->family);
+	const struct est_row *always = &fr->rows[1];
+	char what[200];
+	int t0 = t0_row(fr);
+
+	if (always->pol.kind == EST_ALWAYS && (!fr->meas || always->measured)) {
+		claim(what, sizeof(what), always, "it");
+		say(p, "%s at every length would %s.", fi->string_op, what);
+	}
+	if (t0 >= 0 && fi->dispatch && fabs(fr->rows[t0].delta_pct - always->delta_pct) >= 0.05) {
+		if (fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
+		    est_row_within(&fr->rows[t0], always->delta_pct))
+			say(p,
+			    "T=0 runs it at every length too, behind the threshold dispatch: the "
+			    "two "
+			    "differ by %.1f points, within the measurement noise.",
+			    fr->rows[t0].delta_pct - always->delta_pct);
+		else
+			say(p,
+			    "T=0 runs it at every length too, behind the threshold dispatch: the "
+			    "%.1f "
+			    "points between the two are the dispatch's cost.",
+			    fr->rows[t0].delta_pct - always->delta_pct);
+	}
+	if (fr->oracle >= 0) {
+		claim(what, sizeof(what), &fr->rows[fr->oracle], "it");
+		say(p,
+		    "The cheaper of the two implementations at every length (an oracle, which no "
+		    "threshold can beat; modelled) would %s.",
+		    what);
 	}
 }
 
 char *est_summary_text(const struct est_report *r, const struct est_family_result *fr)
 {
-	const struct est_family_impls *fi = est_family(fr->family);
-	const struct est_input *in = r->in;
-	const struct est_row *always = &fr->rows[1];
-	const char *cpu = in->meta.cpu_model ?: r->m->meta.cpu_model ?: "this CPU";
-	char what[160], *text = NULL;
-	size_t len = 0;
-	FILE *s = open_memstream(&text, &len);
-	int t0 = t0_row(fr);
+	struct para p = { .n = 0 };
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *s;
 
-	if (!s)
-		return NULL;
-	fprintf(s, "On %s", cpu);
-	if (in->meta.kernel)
-		fprintf(s, " (kernel %s)", in->meta.kernel);
-	if (fr->samples > 0)
-		fprintf(s, ", for this profile (%s samples in %s",
-			num_format((uint64_t)llround(fr->samples), what), fi->name);
-	else if (est_input_counted(in, fr->family))
-		fprintf(s, ", for this profile (%s %s calls",
-			num_format((uint64_t)llround(fr->calls), what), fi->name);
-	else
-		fprintf(s, ", for this %s size distribution", fi->name);
-	if ((fr->samples > 0 || est_input_counted(in, fr->family)) && in->duration_s > 0)
-		fprintf(s, " in %.1f s", in->duration_s);
-	if (fr->samples > 0 || est_input_counted(in, fr->family))
-		fprintf(s, ")");
-	if (fr->meas)
-		fprintf(s,
-			", measured by copyprof as a paired replay of this mix on %s (%s caches, "
-			"%llu rounds on a quiet core, each policy against today's code in the same "
-			"round):",
-			r->m->meta.cpu_model ?: "an unnamed CPU", fr->meas->cache,
-			(unsigned long long)fr->meas->quiet_rounds);
-	else
-		fprintf(s, ", modelled from per-length costs %s on %s with %s caches%s:",
-			r->m->measured ? "measured by copyprof calibrate"
-				       : "taken from published figures",
-			r->m->meta.cpu_model ?: "an unnamed CPU", r->o->cache.label,
-			r->m->measured
-				? ""
-				: " (no spread known: the intervals cover counting error only)");
-	print_verdict(s, fr, fi->string_op);
-	claim(what, sizeof(what), always, "it");
-	fprintf(s, " %s at every length would %s.", fi->string_op, what);
-	if (t0 >= 0 && est_family(fr->family)->dispatch &&
-	    fabs(fr->rows[t0].delta_pct - always->delta_pct) >= 0.05) {
-		if (fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
-		    est_row_within(&fr->rows[t0], always->delta_pct))
-			fprintf(s,
-				" T=0 runs it at every length too, behind the threshold dispatch: "
-				"the two differ by %+.1f points, within the measurement noise.",
-				fr->rows[t0].delta_pct - always->delta_pct);
-		else
-			fprintf(s,
-				" T=0 runs it at every length too, behind the threshold dispatch: "
-				"the %+.1f points between the two are the dispatch's cost.",
-				fr->rows[t0].delta_pct - always->delta_pct);
+	say_input(&p, r, fr);
+	say_source(&p, r, fr);
+	say_verdict(&p, fr, est_family(fr->family)->string_op);
+	if (est_verdict(fr) != EST_VERDICT_TOO_FEW_SAMPLES)
+		say_bounds(&p, fr);
+	s = open_memstream(&text, &len);
+	for (i = 0; i < p.n; i++) {
+		if (s)
+			fprintf(s, "%s%s", i ? " " : "", p.s[i]);
+		free(p.s[i]);
 	}
-	if (fr->oracle >= 0) {
-		claim(what, sizeof(what), &fr->rows[fr->oracle], "it");
-		fprintf(s,
-			" The cheaper of the two implementations at every length (an oracle, which "
-			"no threshold can beat; modelled) would %s.",
-			what);
-	}
-	fclose(s);
+	if (s)
+		fclose(s);
 	return text;
 }
 

@@ -179,6 +179,15 @@ $(OUTPUT)/tests/fuzz_webconfig: tests/fuzz/fuzz_webconfig.c $(FUZZ_OBJDIR)/user/
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJDIR)/user/agent/web_config.o \
 		$(FUZZ_LIB) -lyaml -lcrypt $(LDLIBS) -o $@
 
+# diff's two profiles: the library, the command's printer (cmd_diff_print.c) and the asm-ref
+# registry that estimate's options name today's code from.
+FUZZ_DIFF_OBJS := $(FUZZ_OBJDIR)/user/cmd_diff_print.o $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(ASM_CSRCS)) \
+		  $(ASM_OBJS)
+$(OUTPUT)/tests/fuzz_diff: tests/fuzz/fuzz_diff.c $(FUZZ_DIFF_OBJS) $(FUZZ_LIB) tests/fuzz/fuzz_file.h
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_DIFF_OBJS) $(FUZZ_LIB) $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)

@@ -527,13 +527,19 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 {
 	json_object *v, *d, *sites;
 	struct profile *p;
-	const char *format;
+	const char *format = NULL;
 	size_t i;
 
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "format", &v) ||
 	    !(format = json_object_get_string(v)) || strcmp(format, PROFILE_FORMAT)) {
-		p_err("%s: not a copyprof profile (no \"format\": \"%s\")", name, PROFILE_FORMAT);
+		if (format && !strncmp(format, "copyprof-", 9))
+			p_err("%s is a %s file, not a profile (its \"format\" is \"%s\"): give a "
+			      "profile from record, import-perf or merge",
+			      name, format + 9, format);
+		else
+			p_err("%s: not a copyprof profile (no \"format\": \"%s\")", name,
+			      PROFILE_FORMAT);
 		return -EINVAL;
 	}
 	if (!json_object_object_get_ex(root, "version", &v) ||

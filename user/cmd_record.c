@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -179,7 +180,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'i':
 		errno = 0;
 		a->run.interval = strtod(arg, &end);
-		if (errno || *end || !(a->run.interval >= 0.1))
+		if (errno || *end || !(a->run.interval >= 0.1) || isinf(a->run.interval))
 			argp_error(state, "-i %s: give the interval in seconds (at least 0.1)",
 				   arg);
 		break;
@@ -202,7 +203,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'd':
 		errno = 0;
 		a->run.duration = strtod(arg, &end);
-		if (errno || *end || a->run.duration <= 0)
+		/* nan and inf would record without end: only Ctrl-C stops that (no -d). */
+		if (errno || *end || !(a->run.duration > 0) || isinf(a->run.duration))
 			argp_error(state, "-d %s: give a positive number of seconds", arg);
 		break;
 	case 'P': {

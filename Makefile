@@ -1,6 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # copyprof: one Makefile; everything built goes to $(OUTPUT). V=1 shows full commands.
 
+# make SANITIZE=1: copyprof with AddressSanitizer and UndefinedBehaviorSanitizer, the variant the
+# fuzz targets are (clang, FUZZ_SAN below), into build-san/ (or OUTPUT); the dynamic link only
+# (ASan has no static runtime). A CC given on the command line is kept.
+SANITIZE  ?=
+# The sanitizers of the fuzz targets (tests/cli/t0021) and of SANITIZE=1, one list.
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize=function
+ifeq ($(SANITIZE),1)
+OUTPUT    ?= build-san
+ifeq ($(origin CC),default)
+CC        := clang
+endif
+SAN_FLAGS := $(SANITIZERS) -fno-omit-frame-pointer
+CFLAGS    ?= -O1 -g
+endif
 OUTPUT    ?= build
 PREFIX    ?= /usr/local
 CC        ?= gcc
@@ -15,11 +29,14 @@ VERSION   := $(shell cat VERSION)
 # libcurl), and build/copyprof-static for the bare VM guest, without them.
 STATIC    ?= -static
 CFLAGS    ?= -O2 -g
+LDFLAGS   ?=
 # What the build needs whatever CFLAGS a user passes (make CFLAGS=-O0 keeps these).
 REQUIRED_CFLAGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -std=gnu11 \
 	     -D_GNU_SOURCE -MMD -MP -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph \
 	     -DCOPYPROF_VERSION='"$(VERSION)"' -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
-ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
+ALL_CFLAGS = $(CFLAGS) $(SAN_FLAGS) $(REQUIRED_CFLAGS)
+# The links take the same CFLAGS (and sanitizers) as the compiles, and LDFLAGS.
+LINK_FLAGS = $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS)
 NET_LDLIBS := -lmicrohttpd -lcurl -lyaml -lcrypt -lpthread
 LDLIBS    := -lprotobuf-c -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
@@ -60,7 +77,9 @@ FUZZ_LIB_SRCS := $(wildcard user/lib/*.c user/kernel/*.c user/sites/*.c user/pro
 		 user/costmodel/*.c user/calib/*.c user/estimate/*.c flamegraph/*.c)
 FUZZ_OBJDIR   := $(OUTPUT)/fuzz-obj
 FUZZ_LIB      := $(FUZZ_OBJDIR)/libcopyprof-fuzz.a
-FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize=function
+FUZZ_SAN      := $(SANITIZERS)
+# The static link, which a sanitized build has not.
+STATIC_BIN    := $(if $(filter 1,$(SANITIZE)),,$(OUTPUT)/copyprof-static)
 FUZZ_CFLAGS    = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		 $(REQUIRED_CFLAGS) -Itests/fuzz
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
@@ -68,7 +87,7 @@ ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
 .PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale bench-agent demo \
 	format format-check check-layers golden
-all: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static
+all: $(OUTPUT)/copyprof $(STATIC_BIN)
 
 .PRECIOUS: $(OUTPUT)/%.bpf.o
 
@@ -131,16 +150,16 @@ $(OUTPUT)/%.o: %.S
 
 $(OUTPUT)/copyprof: $(OUTPUT)/user/main.o $(LIB_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $^ $(NET_LDLIBS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(LINK_FLAGS) $^ $(NET_LDLIBS) $(LDLIBS) -o $@
 
 $(OUTPUT)/copyprof-static: $(OUTPUT)/user/main.o $(STATIC_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(STATIC) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(LINK_FLAGS) $(STATIC) $^ $(LDLIBS) -o $@
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c $(LIB_OBJS)
 	$(call msg,CC-TEST,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.c %.o,$^) -lcmocka $(NET_LDLIBS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(filter %.c %.o,$^) -lcmocka $(NET_LDLIBS) $(LDLIBS) -o $@
 
 # libFuzzer targets: clang with the fuzzer and address sanitizer runtimes (libclang-rt-dev).
 $(OUTPUT)/tests/fuzz_asmref: tests/fuzz/fuzz_asmref.c $(ASM_OBJS) $(ASM_CSRCS)
@@ -179,6 +198,15 @@ $(OUTPUT)/tests/fuzz_webconfig: tests/fuzz/fuzz_webconfig.c $(FUZZ_OBJDIR)/user/
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJDIR)/user/agent/web_config.o \
 		$(FUZZ_LIB) -lyaml -lcrypt $(LDLIBS) -o $@
 
+# diff's two profiles: the library, the command's printer (cmd_diff_print.c) and the asm-ref
+# registry that estimate's options name today's code from.
+FUZZ_DIFF_OBJS := $(FUZZ_OBJDIR)/user/cmd_diff_print.o $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(ASM_CSRCS)) \
+		  $(ASM_OBJS)
+$(OUTPUT)/tests/fuzz_diff: tests/fuzz/fuzz_diff.c $(FUZZ_DIFF_OBJS) $(FUZZ_LIB) tests/fuzz/fuzz_file.h
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_DIFF_OBJS) $(FUZZ_LIB) $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)
@@ -205,11 +233,11 @@ install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(OUTPUT)/copyprof.1
 deps:
 	./scripts/deps.sh
 
-test: check-layers format-check $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+test: check-layers format-check $(OUTPUT)/copyprof $(STATIC_BIN) $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT)
 
 # The layer rule, the format, unit and CLI tests, no VM: the quick check before a commit.
-check: check-layers format-check $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
+check: check-layers format-check $(OUTPUT)/copyprof $(STATIC_BIN) $(UNIT_BINS) $(WORKLOADS) $(FUZZERS)
 	./tests/run.sh $(OUTPUT) unit cli
 
 check-layers:

@@ -5,6 +5,7 @@
 #   SIZES="10000 100000 1000000"  sites per generated profile (bench/gen_profile.sh)
 #   OLD=path/to/copyprof          an older binary, run too up to OLD_MAX sites (default 10000),
 #                                 its output compared byte for byte with this build's
+#   FLAGS="1000 20000"            cpu_flags of a 2-site profile merged with itself (issue 25)
 # Each size: host 0's profile (N sites) and host 1's (3/4 of them, overlapping); `estimate` of
 # host 0's with the Cooper Lake seed model, `merge` of both. Prints one markdown table row per
 # size and binary: elapsed and user seconds, peak RSS (GNU time), the exit status.
@@ -57,4 +58,22 @@ for n in $SIZES; do
 	fi
 	echo "|   | $n | profile file | $(($(stat -c %s "$W/h0.json") / 1048576)) MiB | | | | |"
 	rm -f "$W"/merged-*.json
+done
+# merge by number of cpu_flags: one profile with N flags (in reverse order), merged with itself.
+for n in ${FLAGS:-1000 20000}; do
+	jq --argjson n "$n" '.meta.cpu_flags = [range($n) | "flag\($n - .)"]' \
+		"$ROOT/tests/golden/profile-synthetic.json" > "$W/flags.json"
+	bins="new"
+	[ -n "$OLD" ] && bins="old new"
+	for b in $bins; do
+		bin=$NEW
+		[ "$b" = old ] && bin=$OLD
+		run "merge | $n cpu_flags | $b" "$W/flags-$b.txt" \
+			"$bin" merge -o "$W/fmerged-$b.json" "$W/flags.json" "$W/flags.json"
+	done
+	if [ "$bins" = "old new" ]; then
+		same=identical
+		cmp -s "$W/fmerged-old.json" "$W/fmerged-new.json" || same="DIFFERENT (merge)"
+		echo "|   | $n cpu_flags | old vs new output | $same | | | | |"
+	fi
 done

@@ -20,6 +20,7 @@
 #define CP_ALIGN_SLOTS 64
 #define CP_COMM_LEN 16
 #define CP_MAX_CALLER_SLOTS 65536 /* (site, caller, bucket) triples of entry sites */
+#define CP_MAX_FOLLOWED 16384	  /* descendants of a command alive at once (task_filter.h) */
 /*
  * The attach cookie of a multiplexed hardware breakpoint: the event moves between sites, so
  * the program names the site from the instruction pointer (map bp_sites) instead.

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "folded.h"
+#include "lib/line_reader.h"
+#include "lib/log.h"
 
 static bool is_blank(char c)
 {
@@ -127,17 +129,16 @@ int folded_add_line(struct fg_tree *t, const char *line, size_t len, size_t line
 	return folded_add(t, &l);
 }
 
-int folded_read(FILE *f, struct fg_tree *t, struct folded_stats *st)
+int folded_read(FILE *f, const char *name, struct fg_tree *t, struct folded_stats *st)
 {
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	int err = 0;
+	struct line_reader r;
+	int err = 0, more;
 
-	while (!err && (len = getline(&line, &cap, f)) >= 0)
-		err = folded_add_line(t, line, (size_t)len, ++lineno, st);
-	if (!err && ferror(f))
-		err = -EIO;
-	free(line);
-	return err;
+	line_reader_init(&r, f, name, "folded stacks", FOLDED_MAX_LINE, FOLDED_MAX_BYTES);
+	while (!err && (more = line_reader_next(&r)) > 0)
+		err = folded_add_line(t, r.line, r.len, (size_t)r.lineno, st);
+	if (err == -ENOMEM)
+		p_err("out of memory reading folded stacks %s", name);
+	line_reader_free(&r);
+	return err ?: more;
 }

@@ -41,7 +41,18 @@ struct folded_stats {
  */
 int folded_add_line(struct fg_tree *t, const char *line, size_t len, size_t lineno,
 		    struct folded_stats *st);
-/* Every line of @f; 0, -ENOMEM, or -errno if reading failed. */
-int folded_read(FILE *f, struct fg_tree *t, struct folded_stats *st);
+/*
+ * What folded_read() reads (docs/cli.md#input-limits): FlameGraph's collapsed stacks of deep
+ * C++ or Java programs run to a few hundred KiB a line; the tree takes memory in proportion to
+ * the input, so the whole is bounded as the JSON readers are.
+ */
+#define FOLDED_MAX_LINE (4UL << 20)
+#define FOLDED_MAX_BYTES (1ULL << 30)
+
+/*
+ * Every line of @f (named @name in messages), within the limits above. 0, or after printing
+ * why: -ENOMEM, -E2BIG (a line too long), -EFBIG (too much input), -errno (reading failed).
+ */
+int folded_read(FILE *f, const char *name, struct fg_tree *t, struct folded_stats *st);
 
 #endif

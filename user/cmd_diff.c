@@ -145,7 +145,7 @@ static int emit(const struct diff_args *a, const struct profile_diff *d,
 		free(buf);
 		return -ENOMEM;
 	}
-	err = outfile_write(out, buf, len);
+	err = outfile_write_text(out, buf, len);
 	free(buf);
 	return err;
 }

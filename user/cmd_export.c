@@ -188,11 +188,8 @@ int cmd_export(int argc, char **argv)
 	if (err)
 		goto out;
 	err = outfile_write(args.common.output, buf, len);
-	if (err) {
-		if (!strcmp(args.common.output, "-"))
-			p_err("export: cannot write to stdout: %s", strerror(-err));
-		goto out;
-	}
+	if (err)
+		goto out; /* said by outfile_write() */
 	if (strcmp(args.common.output, "-") || log_verbose)
 		fprintf(stderr, "exported %zu site%s of %s to %s: %s\n", p->nr_sites,
 			p->nr_sites == 1 ? "" : "s", args.common.input, args.common.output, what);

@@ -231,13 +231,11 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 		p_err("cannot read folded stacks %s: %s", a->folded, strerror(errno));
 		return err;
 	}
-	err = folded_read(f, t, &st);
+	err = folded_read(f, in ? "standard input" : a->folded, t, &st);
 	if (!in)
 		fclose(f);
-	if (err) {
-		p_err("cannot read folded stacks %s: %s", a->folded, strerror(-err));
-		return err;
-	}
+	if (err)
+		return err; /* said by folded_read() */
 	if (st.malformed)
 		p_warn("%s: %zu malformed line(s) skipped (first, line %zu: %s: '%s')",
 		       base_name(a->folded), st.malformed, st.first_bad, st.first_bad_why,

@@ -38,12 +38,11 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
 		       struct argp_child child[2])
 {
-	struct argp_option *opt = calloc(5, sizeof(*opt)), *p = opt;
+	/* One command parses its options once a process: one table, nothing to free. */
+	static struct argp_option opt[5];
+	struct argp_option *p = opt;
 
-	if (!opt) {
-		p_err("out of memory parsing options");
-		exit(EXIT_RUNTIME);
-	}
+	memset(opt, 0, sizeof(opt));
 	if (spec->input_help)
 		*p++ = (struct argp_option){ "input", 'i', spec->input_arg ?: "FILE", 0,
 					     spec->input_help };

@@ -33,7 +33,7 @@ struct cmd_options {
 /*
  * Fills @child (and @argp, which it points to) for @spec; the parent passes @opts as the
  * child's input: in its ARGP_KEY_INIT, state->child_inputs[0] = opts. @argp's option table is
- * allocated once per process and never freed: a command parses its options once.
+ * one static table (a command parses its options once a process): nothing to free.
  */
 void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
 		       struct argp_child child[2]);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ struct record_args {
 	size_t nr_debuginfo;
 };
 
-enum { OPT_SAMPLE = 0x100, OPT_LEAF, OPT_CGROUP, OPT_DEBUGINFO, OPT_ALL };
+enum { OPT_SAMPLE = 0x100, OPT_LEAF, OPT_CGROUP, OPT_DEBUGINFO, OPT_ALL, OPT_NO_INHERIT };
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
@@ -81,6 +82,9 @@ static const struct argp_option options[] = {
 	{ "all-cpus", 'a', NULL, 0,
 	  "Every task on every CPU (the default without COMMAND; with COMMAND, not only its "
 	  "tasks)" },
+	{ "no-inherit", OPT_NO_INHERIT, NULL, 0,
+	  "With COMMAND: count its own process only, not the processes it starts (by default "
+	  "its children and theirs are counted too, as perf record does)" },
 	{ "interval", 'i', "SECONDS", 0,
 	  "Print each interval's histograms every SECONDS, as argdist -i; the profile is written "
 	  "only with -o" },
@@ -93,6 +97,8 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"  # record while ./app runs\n"
 	"  copyprof record --uprobe ./app:my_memcpy -- ./app\n"
+	"  # the test runner's children count too; --no-inherit: the runner alone\n"
+	"  copyprof record --uprobe ./libfoo.so:foo_copy -- make check\n"
 	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg2 -d 10 -P 1234\n"
 	"  copyprof record -d 5 \\\n"
 	"      --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx\n"
@@ -168,10 +174,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'a':
 		a->every_task = true;
 		break;
+	case OPT_NO_INHERIT:
+		a->run.no_inherit = true;
+		break;
 	case 'i':
 		errno = 0;
 		a->run.interval = strtod(arg, &end);
-		if (errno || *end || !(a->run.interval >= 0.1))
+		if (errno || *end || !(a->run.interval >= 0.1) || isinf(a->run.interval))
 			argp_error(state, "-i %s: give the interval in seconds (at least 0.1)",
 				   arg);
 		break;
@@ -194,7 +203,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'd':
 		errno = 0;
 		a->run.duration = strtod(arg, &end);
-		if (errno || *end || a->run.duration <= 0)
+		/* nan and inf would record without end: only Ctrl-C stops that (no -d). */
+		if (errno || *end || !(a->run.duration > 0) || isinf(a->run.duration))
 			argp_error(state, "-d %s: give a positive number of seconds", arg);
 		break;
 	case 'P': {
@@ -242,6 +252,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--pid and a COMMAND exclude each other");
 		if (a->every_task && (a->run.pid || a->run.comm))
 			argp_error(state, "-a (every task) and --pid/--comm exclude each other");
+		if (a->run.no_inherit && (!a->run.command || a->every_task))
+			argp_error(state,
+				   "--no-inherit narrows a COMMAND's count to its own process: "
+				   "give -- COMMAND, without -a");
 		if (a->all_stacks && !record_plan_wanted(&a->plan))
 			argp_error(state, "--all widens -p/--site/--entry when they fall back to "
 					  "sampling; --sample alone keeps every stack already");

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "commands.h"
 #include "lib/log.h"
+#include "lib/text_stdout.h"
 
 struct command {
 	const char *name;
@@ -51,17 +52,18 @@ int main(int argc, char **argv)
 
 	/* argp's own usage errors exit with our usage status. */
 	argp_err_exit_status = EXIT_USAGE;
+	text_stdout_install();
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return EXIT_OK;
+		return text_stdout_finish(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("copyprof %s\n", COPYPROF_VERSION);
-		return EXIT_OK;
+		return text_stdout_finish(EXIT_OK);
 	}
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (strcmp(argv[1], commands[i].name))
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
 		/* So that argp's messages say "copyprof record", not "record". */
 		snprintf(name, sizeof(name), "copyprof %s", commands[i].name);
 		argv[1] = name;
-		return commands[i].fn(argc - 1, argv + 1);
+		return text_stdout_finish(commands[i].fn(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "copyprof: '%s' is not a command\n\n", argv[1]);
 	usage(stderr);

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
 # regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
-# golden files, examples/data, presets/, examples/fleet/*.yml). Any crash, leak or UBSan report
+# golden files, examples/data, presets/, examples/fleet/*.yml; pairs of profiles for diff). Any crash, leak or UBSan report
 # fails; the number of executions per target is printed. FUZZ_SECONDS (default 10) bounds each
 # run; the run's length never decides the result (a slow machine runs fewer inputs, nothing else).
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +11,8 @@ SECONDS_EACH=${FUZZ_SECONDS:-10}
 G="$ROOT/tests/golden"
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+# fuzz_diff costs what it compares with this model, as diff -m does.
+export COPYPROF_FUZZ_COSTMODEL="$G/costmodel-synthetic.json"
 
 # seed TARGET: the seed corpus of TARGET in $TMP/corpus/TARGET.
 seed() {
@@ -29,6 +31,16 @@ seed() {
 		;;
 	perf_script) cp "$G"/perf-script-fixture.txt "$G"/perf-script-iregs-fixture.txt "$d/" ;;
 	preset) cp "$ROOT"/presets/*.preset "$d/" ;;
+	diff)
+		# BEFORE, a NUL, AFTER: every pair of the golden and the example profiles.
+		local a b i=0
+		for a in "$G"/profile-*.json "$ROOT"/examples/data/iov-regression/*.json; do
+			for b in "$G"/profile-*.json "$ROOT"/examples/data/iov-regression/*.json; do
+				i=$((i + 1))
+				{ cat "$a"; printf '\0'; cat "$b"; } > "$d/pair-$i"
+			done
+		done
+		;;
 	webconfig)
 		cp "$ROOT"/examples/fleet/*.yml "$d/"
 		printf 'tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  client_ca_file: ca.pem\n' > "$d/client-ca.yml"
@@ -40,7 +52,7 @@ seed() {
 
 shopt -s nullglob
 total=0
-for t in profile costmodel hist folded perf_script preset webconfig; do
+for t in profile costmodel hist folded perf_script preset webconfig diff; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

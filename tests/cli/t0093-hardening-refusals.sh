@@ -48,7 +48,7 @@ expect_exit 1 "$COPYPROF" probe -p ./bad.preset
 expect_err "bad.preset:3: site ':::\+zz,len=qq': offset 'zz' is not a number"
 printf 'description long\n# %s\n' "$(printf 'x%.0s' $(seq 5000))" > long.preset
 expect_exit 1 "$COPYPROF" probe -p ./long.preset
-expect_err "long.preset:2: line longer than 4096 bytes"
+expect_err "long.preset:2: line longer than 4 KiB \(no newline within its first 4 KiB\), the most a preset may have"
 if [ "$(id -u)" -eq 0 ]; then
 	expect_exit 1 "$COPYPROF" record -p ./bad.preset -d 1 -o p.json
 	expect_err "bad.preset:3: site ':::\+zz,len=qq': offset 'zz' is not a number"

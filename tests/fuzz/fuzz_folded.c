@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!t || !f)
 		abort();
-	folded_read(f, t, &st);
+	folded_read(f, "fuzz input", t, &st);
 	fclose(f);
 	fg_tree_free(t);
 	return 0;

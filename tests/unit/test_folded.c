@@ -93,7 +93,7 @@ static void read_merge_sum(void **state)
 	const struct fg_node *main_, *foo;
 
 	assert_non_null(f);
-	assert_int_equal(folded_read(f, t, &st), 0);
+	assert_int_equal(folded_read(f, "input", t, &st), 0);
 	fclose(f);
 	assert_int_equal(st.lines, 10);
 	assert_int_equal(st.stacks, 7);

@@ -59,7 +59,7 @@ static struct perf_script_stats parse(const char *text, struct got *g)
 
 	memset(g, 0, sizeof(*g));
 	assert_non_null(f);
-	assert_int_equal(perf_script_parse(f, collect, g, NULL, &st), 0);
+	assert_int_equal(perf_script_parse(f, "test", collect, g, NULL, &st), 0);
 	fclose(f);
 	return st;
 }
@@ -140,7 +140,7 @@ static void test_malformed(void **state)
 	assert_int_equal(st.malformed, 3);
 	assert_int_equal(st.first_bad_line, 1);
 	f = fmemopen((void *)nul_line, sizeof(nul_line) - 1, "r");
-	assert_int_equal(perf_script_parse(f, collect, &g, NULL, &st), 0);
+	assert_int_equal(perf_script_parse(f, "test", collect, &g, NULL, &st), 0);
 	fclose(f);
 	assert_int_equal(st.malformed, 1);
 }

@@ -204,6 +204,21 @@ static int meta_from_json(json_object *o, struct costmodel *m, const char *name)
 	return 0;
 }
 
+/*
+ * The most a call of @size bytes can take and still be a measurement: a second, then 1 us a
+ * byte (a copy at 1 MB/s). 1e308 ns would make every sum inf and every share NaN.
+ */
+static double point_max_ns(double size)
+{
+	return 1e9 + size * 1e3;
+}
+
+/* 0 if the optional @v is unset (0) or within [0, @max]. */
+static bool in_bounds(double v, double max)
+{
+	return v >= 0 && v <= max;
+}
+
 static int point_from_json(json_object *o, struct costmodel_curve *c, const char *name, size_t idx)
 {
 	struct costmodel_point p = { .spread = -1 };
@@ -211,10 +226,10 @@ static int point_from_json(json_object *o, struct costmodel_curve *c, const char
 	int err;
 
 	if (jsonr_num(o, "size", &size) || size < 1 || size != floor(size) || size > 0x1p62 ||
-	    jsonr_num(o, "ns", &p.ns) || !(p.ns > 0)) {
+	    jsonr_num(o, "ns", &p.ns) || !(p.ns > 0) || p.ns > point_max_ns(size)) {
 		/* ns 0 would make every ratio infinite: no copy takes no time. */
 		p_err("%s: %s (%s) point %zu needs an integer \"size\" >= 1 and a number \"ns\" > "
-		      "0",
+		      "0, at most 1 s plus 1 us a byte (a copy at 1 MB/s)",
 		      name, c->name, costmodel_cache_name(c->cache), idx);
 		return -EINVAL;
 	}
@@ -224,9 +239,12 @@ static int point_from_json(json_object *o, struct costmodel_curve *c, const char
 	    jsonr_num(o, "ns_min", &p.ns_min) == -EINVAL ||
 	    jsonr_num(o, "ns_max", &p.ns_max) == -EINVAL ||
 	    jsonr_num(o, "ci_ns", &p.ci) == -EINVAL || jsonr_num(o, "runs", &runs) == -EINVAL ||
-	    !(p.ci >= 0) || !(runs >= 0 && runs <= 1e6)) {
+	    !in_bounds(p.ci, point_max_ns(size)) || !in_bounds(p.ns_min, point_max_ns(size)) ||
+	    !in_bounds(p.ns_max, point_max_ns(size)) ||
+	    !in_bounds(p.cycles, 100 * point_max_ns(size)) || !(runs >= 0 && runs <= 1e6)) {
 		p_err("%s: %s (%s) point at size %llu: cycles, spread, ns_min, ns_max, ci_ns and "
-		      "runs must be numbers (ci_ns and runs >= 0)",
+		      "runs must be numbers (ci_ns, ns_min, ns_max and cycles >= 0 and bounded as "
+		      "ns is; runs >= 0)",
 		      name, c->name, costmodel_cache_name(c->cache), (unsigned long long)p.size);
 		return -EINVAL;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_input.h"
+#include "lib/line_reader.h"
 #include "lib/log.h"
 #include "profile/profile.h"
 #include "profile/profile_mux.h"
@@ -197,11 +198,10 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 {
 	const char *slash = strrchr(path, '/');
 	struct est_site *s;
+	struct line_reader r;
 	size_t lineno = 0, rows = 0;
-	ssize_t len;
-	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	char *line;
+	int err = 0, more;
 	FILE *f;
 
 	memset(in, 0, sizeof(*in));
@@ -211,6 +211,7 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 		p_err("cannot read size table %s: %s", path, strerror(errno));
 		return err;
 	}
+	line_reader_init(&r, f, path, "a size table", EST_HIST_MAX_LINE, EST_HIST_MAX_BYTES);
 	in->sites = s = calloc(1, sizeof(*s));
 	in->name = strdup(path);
 	in->label = strdup(path);
@@ -223,26 +224,26 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 	in->nr_sites = 1;
 	s->family = family;
 	s->counted = true;
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while ((more = line_reader_next(&r)) > 0) {
 		unsigned long long size;
 		double w;
-		int r = parse_row(line, &size, &w);
+		int row = parse_row(line = r.line, &size, &w);
 		const char *first = line + strspn(line, " \t");
 
 		lineno++;
-		if (strlen(line) != (size_t)len) {
+		if (strlen(line) != r.len) {
 			p_err("%s:%zu: a NUL byte in the line: not a text size table", path,
 			      lineno);
 			err = -EINVAL;
 			goto out;
 		}
-		if (r == 0)
+		if (row == 0)
 			continue;
 		/* A header such as "size,count" starts with a letter (a quote in CSV). */
-		if (r < 0 && !rows && lineno == 1 &&
+		if (row < 0 && !rows && lineno == 1 &&
 		    (isalpha((unsigned char)*first) || *first == '"'))
 			continue;
-		if (r < 0 || !(w >= 0) || !isfinite(w) || size >= (1ULL << 40)) {
+		if (row < 0 || !(w >= 0) || !isfinite(w) || size >= (1ULL << 40)) {
 			p_err("%s:%zu: expected 'size,count' or 'size<TAB>probability' with a size "
 			      "below 2^40 and a weight >= 0",
 			      path, lineno);
@@ -256,12 +257,14 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 		s->bytes[cp_bucket_of(size)] += w * (double)size;
 		rows++;
 	}
-	if (!rows) {
+	if (more < 0) {
+		err = more; /* said by line_reader_next() */
+	} else if (!rows) {
 		p_err("%s has no 'size,count' rows", path);
 		err = -EINVAL;
 	}
 out:
-	free(line);
+	line_reader_free(&r);
 	fclose(f);
 	if (err)
 		est_input_free(in);

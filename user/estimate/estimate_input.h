@@ -45,6 +45,12 @@ struct est_input {
 int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,
 			    size_t *nr);
 /*
+ * A size table's longest line and largest size (docs/cli.md#input-limits): a row is two
+ * numbers; the rows are summed as they are read, so only reading time grows with the size.
+ */
+#define EST_HIST_MAX_LINE 4096
+#define EST_HIST_MAX_BYTES (1ULL << 30)
+/*
  * Reads a size table as one site of @family: "size,count" CSV rows or fleetbench's
  * "size<TAB>probability" rows (any weight: a probability is a relative call count), '#'
  * comments and a non-numeric header line allowed. 0, or -errno/-EINVAL after printing why.

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include "lib/decompress.h"
 #include "kmodule.h"
+#include "lib/line_reader.h"
 #include "lib/log.h"
 #include "lib/reason.h"
 
@@ -70,18 +71,21 @@ static char *existing_variant(const char *dir, const char *rel)
 
 static char *find_in_modules_dep(const char *dir, const char *module)
 {
-	char *path, *line = NULL, *colon, *base, *found = NULL;
-	size_t cap = 0;
+	char *path, *line, *colon, *base, *found = NULL;
+	struct line_reader r;
 	FILE *f;
 
 	if (asprintf(&path, "%s/modules.dep", dir) < 0)
 		return NULL;
 	f = fopen(path, "r");
-	free(path);
-	if (!f)
+	if (!f) {
+		free(path);
 		return NULL;
-	while (!found && getline(&line, &cap, f) > 0) {
-		colon = strchr(line, ':');
+	}
+	/* A module and its dependencies a line: a few hundred bytes; a few MiB in all. */
+	line_reader_init(&r, f, path, "modules.dep", 65536, 64UL << 20);
+	while (!found && line_reader_next(&r) > 0) {
+		colon = strchr(line = r.line, ':');
 		if (!colon)
 			continue;
 		*colon = 0;
@@ -90,8 +94,9 @@ static char *find_in_modules_dep(const char *dir, const char *module)
 		if (is_module_file(base, module))
 			found = existing_variant(dir, line);
 	}
-	free(line);
+	line_reader_free(&r);
 	fclose(f);
+	free(path);
 	return found;
 }
 

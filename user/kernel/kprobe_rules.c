@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kprobe_rules.h"
+#include "lib/line_reader.h"
 
 struct bl_range {
 	uint64_t start, end;
@@ -46,7 +47,8 @@ static char *first_word(const char *s)
 	return strndup(s, strcspn(s, " \t\n"));
 }
 
-static FILE *open_filter_functions(const char *path)
+/* @path, or the first of the kernel's lists that opens; *@opened says which. */
+static FILE *open_filter_functions(const char *path, const char **opened)
 {
 	static const char *const paths[] = {
 		"/sys/kernel/tracing/available_filter_functions",
@@ -55,29 +57,45 @@ static FILE *open_filter_functions(const char *path)
 	FILE *f = NULL;
 	size_t i;
 
+	*opened = path;
 	if (path)
 		return fopen(path, "r");
 	for (i = 0; !f && i < sizeof(paths) / sizeof(paths[0]); i++)
-		f = fopen(paths[i], "r");
+		f = fopen(*opened = paths[i], "r");
 	return f;
 }
 
-/* Every line's first word, sorted. False when out of memory (the file was readable). */
-static bool read_names(FILE *f, char ***out, size_t *nr)
+/*
+ * The kernel's lists: a function (and its module) a line; available_filter_functions has some
+ * 80,000 lines, a few MiB (docs/cli.md#input-limits).
+ */
+#define KPROBE_RULES_MAX_LINE 4096
+#define KPROBE_RULES_MAX_BYTES (256ULL << 20)
+
+/*
+ * Every line's first word, sorted. False when out of memory or over the limits (said why; the
+ * file was readable).
+ */
+static bool read_names(FILE *f, const char *path, char ***out, size_t *nr)
 {
-	char *line = NULL, *name;
-	size_t cap_line = 0, cap = 0;
+	struct line_reader r;
+	size_t cap = 0;
 	bool ok = true;
+	char *name;
+	int more = 0;
 
 	*out = NULL;
 	*nr = 0;
-	while (ok && getline(&line, &cap_line, f) > 0) {
-		name = first_word(line);
+	line_reader_init(&r, f, path, "a list of traceable functions", KPROBE_RULES_MAX_LINE,
+			 KPROBE_RULES_MAX_BYTES);
+	while (ok && (more = line_reader_next(&r)) > 0) {
+		name = first_word(r.line);
 		ok = name && push((void **)out, nr, &cap, sizeof(name), &name);
 		if (!ok)
 			free(name);
 	}
-	free(line);
+	line_reader_free(&r);
+	ok = ok && more == 0;
 	if (ok && !*out)
 		ok = (*out = malloc(sizeof(char *))) != NULL; /* readable but empty: not NULL */
 	if (ok)
@@ -86,15 +104,20 @@ static bool read_names(FILE *f, char ***out, size_t *nr)
 }
 
 /* "0xSTART-0xEND\tNAME [MODULE]" lines. */
-static bool read_blacklist(FILE *f, struct kprobe_rules *r)
+static bool read_blacklist(FILE *f, const char *path, struct kprobe_rules *r)
 {
 	unsigned long long start, end;
 	struct bl_range range;
-	size_t cap_line = 0, cap_names = 0, cap_ranges = 0;
-	char *line = NULL, *tab, *name;
+	size_t cap_names = 0, cap_ranges = 0;
+	char *line, *tab, *name;
 	bool ok = (r->bl_names = malloc(sizeof(char *))) != NULL;
+	struct line_reader lr;
+	int more = 0;
 
-	while (ok && getline(&line, &cap_line, f) > 0) {
+	line_reader_init(&lr, f, path, "a kprobe blacklist", KPROBE_RULES_MAX_LINE,
+			 KPROBE_RULES_MAX_BYTES);
+	while (ok && (more = line_reader_next(&lr)) > 0) {
+		line = lr.line;
 		if (sscanf(line, "0x%llx-0x%llx", &start, &end) == 2 && start < end) {
 			range = (struct bl_range){ start, end };
 			ok = push((void **)&r->bl_ranges, &r->nr_bl_ranges, &cap_ranges,
@@ -109,7 +132,8 @@ static bool read_blacklist(FILE *f, struct kprobe_rules *r)
 		if (!ok)
 			free(name);
 	}
-	free(line);
+	line_reader_free(&lr);
+	ok = ok && more == 0;
 	if (ok)
 		qsort(r->bl_names, r->nr_bl_names, sizeof(char *), cmp_str);
 	return ok;
@@ -118,15 +142,17 @@ static bool read_blacklist(FILE *f, struct kprobe_rules *r)
 struct kprobe_rules *kprobe_rules_load(const char *filter_functions, const char *blacklist)
 {
 	struct kprobe_rules *r = calloc(1, sizeof(*r));
+	const char *path;
 	bool ok = r != NULL;
 	FILE *f;
 
-	if (ok && (f = open_filter_functions(filter_functions))) {
-		ok = read_names(f, &r->traceable, &r->nr_traceable);
+	if (ok && (f = open_filter_functions(filter_functions, &path))) {
+		ok = read_names(f, path, &r->traceable, &r->nr_traceable);
 		fclose(f);
 	}
-	if (ok && (f = fopen(blacklist ?: "/sys/kernel/debug/kprobes/blacklist", "r"))) {
-		ok = read_blacklist(f, r);
+	path = blacklist ?: "/sys/kernel/debug/kprobes/blacklist";
+	if (ok && (f = fopen(path, "r"))) {
+		ok = read_blacklist(f, path, r);
 		fclose(f);
 	}
 	if (!ok) {

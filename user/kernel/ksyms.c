@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <string.h>
 #include "ksyms.h"
+#include "lib/line_reader.h"
 #include "lib/log.h"
 
 struct ksym_sortable {
@@ -72,13 +73,17 @@ struct ksyms *ksyms_parse(FILE *f, const char *what)
 {
 	struct ksym_sortable *tmp = NULL, *grown;
 	struct ksyms *ks = calloc(1, sizeof(*ks));
-	size_t nr = 0, cap = 0, cap_line = 0, i, bad = 0;
-	char *line = NULL;
+	size_t nr = 0, cap = 0, i, bad = 0;
+	struct line_reader r;
 	bool all_zero = true;
+	char *line;
+	int more;
 
+	line_reader_init(&r, f, what, "a kallsyms listing", KSYMS_MAX_LINE, KSYMS_MAX_BYTES);
 	if (!ks)
 		goto nomem;
-	while (getline(&line, &cap_line, f) > 0) {
+	while ((more = line_reader_next(&r)) > 0) {
+		line = r.line;
 		if (nr == cap) {
 			cap = cap ? cap * 2 : 4096;
 			grown = realloc(tmp, cap * sizeof(*tmp));
@@ -95,8 +100,9 @@ struct ksyms *ksyms_parse(FILE *f, const char *what)
 			all_zero = false;
 		nr++;
 	}
-	free(line);
-	line = NULL;
+	line_reader_free(&r);
+	if (more < 0)
+		goto fail; /* said by line_reader_next() */
 	if (bad)
 		p_debug("%s: skipped %zu malformed line(s)", what, bad);
 	qsort(tmp, nr, sizeof(*tmp), cmp_addr);
@@ -118,12 +124,13 @@ struct ksyms *ksyms_parse(FILE *f, const char *what)
 	return ks;
 nomem:
 	p_err("%s: out of memory reading symbols", what);
+fail:
 	for (i = 0; tmp && i < nr; i++) {
 		free(tmp[i].sym.name);
 		free(tmp[i].sym.module);
 	}
 	free(tmp);
-	free(line);
+	line_reader_free(&r);
 	ksyms_free(ks);
 	return NULL;
 }

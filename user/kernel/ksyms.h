@@ -27,6 +27,13 @@ struct ksyms {
 	bool restricted;
 };
 
+/*
+ * A kallsyms listing's longest line (KSYM_NAME_LEN is 512, then the module) and largest size
+ * (docs/cli.md#input-limits): /proc/kallsyms of a distribution kernel is 5 to 20 MiB.
+ */
+#define KSYMS_MAX_LINE 4096
+#define KSYMS_MAX_BYTES (256ULL << 20)
+
 /* Loads @path (NULL: /proc/kallsyms). Prints why and returns NULL on failure. */
 struct ksyms *ksyms_load(const char *path);
 /* Parses kallsyms text from @f; @name is only used in messages. */

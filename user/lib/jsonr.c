@@ -109,6 +109,27 @@ static bool has_non_finite(json_object *o)
 	return false;
 }
 
+/*
+ * Where valid JSON text @s holds the escape \u0000, or SIZE_MAX. json-c keeps the NUL in a
+ * string, but every reader copies names as C strings, which would end there: "a\u0000b" would
+ * read as "a" (and a key would merge with another).
+ */
+static size_t nul_escape_at(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		if (s[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (i + 6 <= len && !memcmp(s + i + 1, "u0000", 5))
+			return i;
+		i += 2; /* an escape is a backslash and the character after it, "\\" too */
+	}
+	return SIZE_MAX;
+}
+
 int jsonr_read_file(const char *path, json_object **out, char *why, size_t whylen)
 {
 	struct json_tokener *tok = NULL;
@@ -175,6 +196,11 @@ int jsonr_read_file(const char *path, json_object **out, char *why, size_t whyle
 			 json_tokener_error_desc(json_tokener_get_error(tok)));
 	else if (has_non_finite(*out))
 		snprintf(why, whylen, "not valid JSON: NaN and Infinity are not JSON numbers");
+	else if ((end = nul_escape_at(buf, len)) != SIZE_MAX)
+		snprintf(why, whylen,
+			 "not valid JSON for copyprof: \\u0000 (a NUL character) at byte %zu: no "
+			 "name, path or label can hold one",
+			 end);
 	else
 		err = 0;
 out:

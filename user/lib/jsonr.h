@@ -46,7 +46,8 @@ char **jsonr_strv(json_object *o, const char *key, size_t *n_out);
 
 /*
  * Parses @path ("-": stdin) as one strict JSON value (RFC 8259): no data after it, no NaN or
- * Infinity, valid UTF-8; at most JSONR_MAX_FILE bytes. 0 and *@out (caller puts it), or
+ * Infinity, valid UTF-8, no \u0000 (the readers copy strings as C strings, which would end
+ * there); at most JSONR_MAX_FILE bytes. 0 and *@out (caller puts it), or
  * -errno with @why (@whylen bytes) saying what is wrong, starting "not valid JSON" for -EINVAL.
  */
 int jsonr_read_file(const char *path, json_object **out, char *why, size_t whylen);

@@ -3,8 +3,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
+#include "ctrl_escape.h"
 #include "log.h"
 #include "utf8.h"
 
@@ -29,6 +31,7 @@ static void print_json_error(const char *msg)
 
 static void vprint(const char *prefix, bool keep, const char *fmt, va_list ap)
 {
+	char *msg, *clean;
 	va_list copy;
 
 	/* An error is also kept, for outputs that must say what went wrong (an error SVG). */
@@ -41,9 +44,13 @@ static void vprint(const char *prefix, bool keep, const char *fmt, va_list ap)
 			return;
 		}
 	}
-	fprintf(stderr, "copyprof: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	/* A path, symbol or server's text may hold escape sequences: shown, never sent. */
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	clean = msg ? ctrl_escape_dup(msg, strlen(msg)) : NULL;
+	fprintf(stderr, "copyprof: %s%s\n", prefix, clean ?: "(out of memory)");
+	free(clean);
+	free(msg);
 }
 
 const char *log_last_error(void)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "ctrl_escape.h"
 #include "log.h"
 #include "outfile.h"
 
@@ -184,6 +185,23 @@ int outfile_write(const char *path, const void *data, size_t len)
 	}
 	p_err("cannot write %s: %s", path, why);
 	return -EINVAL;
+}
+
+int outfile_write_text(const char *path, const char *text, size_t len)
+{
+	char *clean;
+	int err;
+
+	if (ctrl_escape_clean(text, len))
+		return outfile_write(path, text, len);
+	clean = ctrl_escape_dup(text, len);
+	if (!clean) {
+		p_err("cannot write %s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	err = outfile_write(path, clean, strlen(clean));
+	free(clean);
+	return err;
 }
 
 int outfile_check(const char *path)

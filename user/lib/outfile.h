@@ -16,6 +16,12 @@
 int outfile_write(const char *path, const void *data, size_t len);
 
 /*
+ * outfile_write() of a text report, its control characters escaped first (ctrl_escape.h): a
+ * symbol from a profile cannot send escape sequences to the terminal or into the file.
+ */
+int outfile_write_text(const char *path, const char *text, size_t len);
+
+/*
  * Before long work: can @path be written as outfile_write() would? Makes and removes a temp
  * file in the folder. Returns 0, or -errno after printing why not.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* diff_input.c: the two files diff compares: the same file twice, or not a profile at all */
+/* diff_input.c: the two files diff compares, read and checked; or the same file twice */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,48 +38,16 @@ bool profile_diff_same_file(const char *a, const char *b)
 	return same;
 }
 
-int profile_diff_read(const char *path, struct profile **out)
-{
-	json_object *root, *v;
-	const char *format = NULL;
-	int err;
-
-	if (access(path, R_OK)) {
-		err = -errno;
-		p_err("cannot read profile %s: %s", path, strerror(errno));
-		return err;
-	}
-	root = json_object_from_file(path);
-	if (!root) {
-		const char *why = json_util_get_last_err();
-
-		p_err("%s is not valid JSON: %.*s", path, why ? (int)strcspn(why, "\n") : 0,
-		      why ?: "");
-		return -EINVAL;
-	}
-	if (json_object_object_get_ex(root, "format", &v))
-		format = json_object_get_string(v);
-	if (format && strcmp(format, PROFILE_FORMAT) && !strncmp(format, "copyprof-", 9)) {
-		p_err("%s is a %s file, not a profile (\"format\": \"%s\"): diff compares two "
-		      "profiles from record, import-perf or merge",
-		      path, format + 9, PROFILE_FORMAT);
-		json_object_put(root);
-		return -EINVAL;
-	}
-	err = profile_from_json(root, path, out);
-	json_object_put(root);
-	return err;
-}
-
 int profile_diff_open(const char *const path[2], const struct profile_diff_opts *o,
 		      struct profile *p[2], struct profile_diff *d)
 {
 	int err;
 
 	p[0] = p[1] = NULL;
-	err = profile_diff_read(path[0], &p[0]);
+	/* The one reader every command uses: its limits, strict JSON and messages. */
+	err = profile_read(path[0], &p[0]);
 	if (!err)
-		err = profile_diff_read(path[1], &p[1]);
+		err = profile_read(path[1], &p[1]);
 	if (!err)
 		err = profile_diff_check(p[0], path[0], p[1], path[1]);
 	if (!err)

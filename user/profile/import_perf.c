@@ -2,6 +2,7 @@
 /* import_perf.c: perf record -g samples, through perf script, charged to copy-family sites */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "kernel/ksyms.h"
 #include "kernel/ktext.h"
 #include "lib/counter_map.h"
+#include "lib/line_reader.h"
 #include "lib/log.h"
 #include "lib/reason.h"
 #include "sites/copy_family.h"
@@ -236,17 +238,20 @@ static bool all_have(char *const *types, size_t n, const char *flag)
 static void perf_fields(const char *input, char *out, size_t len, bool *iregs)
 {
 	char *argv[] = { "perf", "evlist", "-v", "-i", (char *)input, NULL };
-	char *line = NULL, *types[64];
-	size_t cap = 0, n = 0, regs = 0, sampling = 0;
+	char *line, *types[64];
+	size_t n = 0, regs = 0, sampling = 0;
 	int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC), status;
+	struct line_reader r;
 	pid_t pid;
 	FILE *f;
 
 	*iregs = false;
 	snprintf(out, len, "%s", PERF_SCRIPT_FIELDS);
 	f = devnull >= 0 ? spawn_perf(argv, devnull, &pid) : NULL;
-	while (f && getline(&line, &cap, f) > 0) {
-		const char *t = strstr(line, "sample_type: ");
+	/* One line per event: a few hundred bytes each. */
+	line_reader_init(&r, f, "perf evlist -v", "perf's list of events", 65536, 64UL << 20);
+	while (f && line_reader_next(&r) > 0) {
+		const char *t = strstr(line = r.line, "sample_type: ");
 
 		if (!t || n >= sizeof(types) / sizeof(*types))
 			continue;
@@ -272,7 +277,7 @@ static void perf_fields(const char *input, char *out, size_t len, bool *iregs)
 	}
 	while (n)
 		free(types[--n]);
-	free(line);
+	line_reader_free(&r);
 	if (devnull >= 0)
 		close(devnull);
 }
@@ -405,13 +410,17 @@ static int import(const struct import_perf_args *a, struct perf_importer *im, st
 			return -ENOENT;
 		}
 	}
-	err = perf_script_parse(in, on_sample, im, &hdr, &st);
+	err = perf_script_parse(in, name, on_sample, im, &hdr, &st);
+	/* Refused part way (said why): perf, still writing, is stopped and its end not told. */
+	if (pid > 0 && err)
+		kill(pid, SIGTERM);
 	if (in != stdin)
 		fclose(in);
-	if (pid > 0 && perf_status(pid, errf, a->input))
-		err = err ?: -EIO;
-	else if (err)
-		p_err("reading %s: %s", name, strerror(-err));
+	if (pid > 0 && err)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	else if (pid > 0 && perf_status(pid, errf, a->input))
+		err = -EIO;
 	if (errf)
 		fclose(errf);
 	if (!err && st.malformed)

@@ -45,47 +45,77 @@ static int cmp_strp(const void *a, const void *b)
 	return cmp_str(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * Inserts a copy of @s into the sorted, duplicate-free @v (of *@n) unless it is there: a binary
+ * search and one move, so that a group of many hosts is not quadratic in them.
+ */
 static int strv_add_unique(char ***v, size_t *n, const char *s)
 {
-	char **nv;
-	size_t i;
+	size_t lo = 0, hi = *n, mid;
+	char **nv, *copy;
+	int c;
 
 	if (!s)
 		return 0;
-	for (i = 0; i < *n; i++)
-		if (!strcmp((*v)[i], s))
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp((*v)[mid], s);
+		if (!c)
 			return 0;
-	nv = realloc(*v, (*n + 1) * sizeof(*nv));
-	if (!nv)
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	copy = strdup(s);
+	nv = copy ? realloc(*v, (*n + 1) * sizeof(*nv)) : NULL;
+	if (!nv) {
+		free(copy);
 		return -ENOMEM;
+	}
 	*v = nv;
-	nv[*n] = strdup(s);
-	if (!nv[*n])
-		return -ENOMEM;
+	memmove(&nv[lo + 1], &nv[lo], (*n - lo) * sizeof(*nv));
+	nv[lo] = copy;
 	(*n)++;
-	qsort(*v, *n, sizeof(**v), cmp_strp);
 	return 0;
 }
 
-/* Same kernel, CPU model and set of flags (the flags of an output group are sorted). */
-static bool same_group(const struct profile_group *g, const struct group_view *v)
+/*
+ * A view's flags as a set: sorted and without duplicates (pointers into the view), which an
+ * output group's flags already are. The caller frees *@out. 0 or -ENOMEM.
+ */
+static int flag_set(const struct group_view *v, const char ***out, size_t *n)
+{
+	const char **s = malloc((v->nr_flags ? v->nr_flags : 1) * sizeof(*s));
+	size_t i, k = 0;
+
+	if (!s)
+		return -ENOMEM;
+	if (v->nr_flags) { /* no flags: v->flags may be NULL */
+		memcpy(s, v->flags, v->nr_flags * sizeof(*s));
+		qsort(s, v->nr_flags, sizeof(*s), cmp_strp);
+	}
+	for (i = 0; i < v->nr_flags; i++)
+		if (!k || strcmp(s[k - 1], s[i]))
+			s[k++] = s[i];
+	*out = s;
+	*n = k;
+	return 0;
+}
+
+/* Same kernel, CPU model and set of flags (@flags: the view's flag_set()). */
+static bool same_group(const struct profile_group *g, const struct group_view *v,
+		       const char *const *flags, size_t nr_flags)
 {
 	size_t i;
 
 	/* Samples at another rate weigh another time each: never summed together. */
 	if (cmp_str(g->kernel, v->kernel) || cmp_str(g->cpu_model, v->cpu_model) ||
-	    g->sample_hz != v->sample_hz)
+	    g->sample_hz != v->sample_hz || g->nr_cpu_flags != nr_flags)
 		return false;
-	if (g->nr_cpu_flags != v->nr_flags)
-		return false;
-	for (i = 0; i < v->nr_flags; i++) {
-		size_t j;
-
-		for (j = 0; j < g->nr_cpu_flags && strcmp(g->cpu_flags[j], v->flags[i]); j++)
-			;
-		if (j == g->nr_cpu_flags)
+	for (i = 0; i < nr_flags; i++)
+		if (strcmp(g->cpu_flags[i], flags[i]))
 			return false;
-	}
 	return true;
 }
 
@@ -98,22 +128,29 @@ static double round_us(double s)
 static int add_to_group(struct profile *out, const struct group_view *v, uint32_t *gi)
 {
 	struct profile_group *g = NULL;
-	size_t i;
-	int err = 0;
+	const char **flags;
+	size_t i, nr_flags;
+	int err = flag_set(v, &flags, &nr_flags);
 
-	for (i = 0; i < out->nr_groups; i++)
-		if (same_group(&out->groups[i], v))
+	if (err)
+		return err;
+	for (i = 0; i < out->nr_groups && !g; i++)
+		if (same_group(&out->groups[i], v, flags, nr_flags))
 			g = &out->groups[i];
-	if (!g) {
-		g = profile_add_group(out);
-		if (!g)
-			return -ENOMEM;
+	if (!g && (g = profile_add_group(out))) {
 		g->kernel = v->kernel ? strdup(v->kernel) : NULL;
 		g->sample_hz = v->sample_hz;
 		g->cpu_model = v->cpu_model ? strdup(v->cpu_model) : NULL;
-		for (i = 0; !err && i < v->nr_flags; i++)
-			err = strv_add_unique(&g->cpu_flags, &g->nr_cpu_flags, v->flags[i]);
+		g->cpu_flags = calloc(nr_flags ? nr_flags : 1, sizeof(*g->cpu_flags));
+		for (i = 0; g->cpu_flags && i < nr_flags && (g->cpu_flags[i] = strdup(flags[i]));
+		     i++)
+			g->nr_cpu_flags++;
+		if (g->nr_cpu_flags != nr_flags)
+			err = -ENOMEM;
 	}
+	free(flags);
+	if (!g)
+		return -ENOMEM;
 	for (i = 0; !err && i < v->nr_hosts; i++)
 		err = strv_add_unique(&g->hosts, &g->nr_hosts, v->hosts[i]);
 	if (!err)
@@ -400,9 +437,12 @@ static int cmp_group(const struct profile_group *a, const struct profile_group *
 	return c;
 }
 
-static int cmp_group_q(const void *a, const void *b)
+/* Group indexes by their groups (qsort_r's context: the groups). */
+static int cmp_group_idx(const void *a, const void *b, void *groups)
 {
-	return cmp_group(a, b);
+	const struct profile_group *g = groups;
+
+	return cmp_group(&g[*(const uint32_t *)a], &g[*(const uint32_t *)b]);
 }
 
 static int cmp_site_q(const void *pa, const void *pb)
@@ -419,22 +459,26 @@ static int cmp_site_q(const void *pa, const void *pb)
 static int sort_canonical(struct profile *out)
 {
 	struct profile_group *sorted;
-	uint32_t *rank;
-	size_t i, j;
+	uint32_t *rank, *order;
+	size_t i, n = out->nr_groups ? out->nr_groups : 1;
 
-	sorted = malloc((out->nr_groups ? out->nr_groups : 1) * sizeof(*sorted));
-	rank = malloc((out->nr_groups ? out->nr_groups : 1) * sizeof(*rank));
-	if (!sorted || !rank) {
+	sorted = malloc(n * sizeof(*sorted));
+	rank = malloc(n * sizeof(*rank));
+	order = malloc(n * sizeof(*order));
+	if (!sorted || !rank || !order) {
 		free(sorted);
 		free(rank);
+		free(order);
 		return -ENOMEM;
 	}
-	memcpy(sorted, out->groups, out->nr_groups * sizeof(*sorted));
-	qsort(sorted, out->nr_groups, sizeof(*sorted), cmp_group_q);
+	/* Groups are distinct by (kernel, CPU, flags, rate): the sort decides every rank. */
 	for (i = 0; i < out->nr_groups; i++)
-		for (j = 0; j < out->nr_groups; j++)
-			if (!cmp_group(&out->groups[i], &sorted[j]))
-				rank[i] = (uint32_t)j;
+		order[i] = (uint32_t)i;
+	qsort_r(order, out->nr_groups, sizeof(*order), cmp_group_idx, out->groups);
+	for (i = 0; i < out->nr_groups; i++) {
+		sorted[i] = out->groups[order[i]];
+		rank[order[i]] = (uint32_t)i;
+	}
 	for (i = 0; i < out->nr_sites; i++)
 		out->sites[i].group = rank[out->sites[i].group];
 	memcpy(out->groups, sorted, out->nr_groups * sizeof(*sorted));
@@ -444,6 +488,7 @@ static int sort_canonical(struct profile *out)
 		out->sites[i].id = (uint32_t)i;
 	free(sorted);
 	free(rank);
+	free(order);
 	return 0;
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "lib/line_reader.h"
+#include "lib/log.h"
 #include "perf_script.h"
 
 #define KERNEL_HALF 0xffff800000000000ULL
@@ -131,6 +133,10 @@ static int add_frame(struct cur *c, const char *p)
 
 	if (err)
 		return err;
+	if (c->s.nr == PERF_SCRIPT_MAX_FRAMES) {
+		frame_free(&f);
+		return -EINVAL; /* a malformed line: no stack is this deep */
+	}
 	if (c->s.nr == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 32;
 		struct perf_frame *n = realloc(c->s.frames, cap * sizeof(*n));
@@ -382,20 +388,22 @@ static bool indented_header(struct cur *c, char *p, perf_sample_fn fn, void *ctx
 	return true;
 }
 
-int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header *hdr,
-		      struct perf_script_stats *st)
+int perf_script_parse(FILE *f, const char *name, perf_sample_fn fn, void *ctx,
+		      struct perf_header *hdr, struct perf_script_stats *st)
 {
 	struct cur c = { .s = { .pid = -1, .tid = -1, .cpu = -1, .time = -1, .regs_abi = -1 } };
-	bool bad_regs;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0, err;
+	struct line_reader r;
+	bool bad_regs, said = false;
+	char *line;
+	int ret = 0, err, more;
 
 	memset(st, 0, sizeof(*st));
-	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+	line_reader_init(&r, f, name, "perf script output", PERF_SCRIPT_MAX_LINE,
+			 PERF_SCRIPT_MAX_BYTES);
+	while (!ret && (more = line_reader_next(&r)) > 0) {
+		line = r.line;
 		st->lines++;
-		if (strlen(line) != (size_t)n) {
+		if (strlen(line) != r.len) {
 			bad_line(st, line); /* an embedded NUL: binary garbage */
 			continue;
 		}
@@ -433,13 +441,17 @@ int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header 
 				ret = err;
 		}
 	}
-	if (!ret && ferror(f))
-		ret = -EIO;
+	if (!ret && more < 0) {
+		ret = more;
+		said = true; /* by line_reader_next() */
+	}
 	if (!ret)
 		ret = flush(&c, fn, ctx, st);
 	sample_reset(&c);
 	free(c.s.frames);
-	free(line);
+	line_reader_free(&r);
+	if (ret < 0 && !said)
+		p_err("reading %s: %s", name, strerror(-ret));
 	return ret;
 }
 

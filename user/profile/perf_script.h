@@ -55,12 +55,24 @@ struct perf_script_stats {
 typedef int (*perf_sample_fn)(void *ctx, const struct perf_sample *s);
 
 /*
- * Parses @f to the end. Malformed lines are counted in @st and skipped, never fatal; a frame
- * line outside a sample counts as malformed. @hdr (may be NULL) gets the header comments.
- * Returns 0, the callback's non-zero value, or -errno on a read error or allocation failure.
+ * What perf_script_parse() reads (docs/cli.md#input-limits): a line (a demangled C++ frame can
+ * be long), the frames of one sample (kernel.perf_event_max_stack is 127 by default; a frame
+ * line past this many is malformed) and the whole text, which is streamed: memory grows with
+ * the distinct stacks, reading time with the size. A longer recording can be cut with perf
+ * script --time and the imports merged.
  */
-int perf_script_parse(FILE *f, perf_sample_fn fn, void *ctx, struct perf_header *hdr,
-		      struct perf_script_stats *st);
+#define PERF_SCRIPT_MAX_LINE (1UL << 20)
+#define PERF_SCRIPT_MAX_FRAMES 65536
+#define PERF_SCRIPT_MAX_BYTES (16ULL << 30)
+
+/*
+ * Parses @f (named @name in messages) to the end. Malformed lines are counted in @st and
+ * skipped, never fatal; a frame line outside a sample counts as malformed. @hdr (may be NULL)
+ * gets the header comments. Returns 0, the callback's positive value, or a negative errno
+ * after printing why: the limits above, a read error, no memory, or the callback's error.
+ */
+int perf_script_parse(FILE *f, const char *name, perf_sample_fn fn, void *ctx,
+		      struct perf_header *hdr, struct perf_script_stats *st);
 void perf_header_free(struct perf_header *h);
 /* perf's name of register @reg (FLOW_* order): "ax" .. "r15"; "?" out of range. */
 const char *perf_script_reg_name(int reg);

@@ -465,7 +465,8 @@ static int match_kind(struct profile_diff *d, bool sampled)
 		err = -ENOMEM;
 		goto out;
 	}
-	memcpy(&all[d->nr_match], m, n * sizeof(*m));
+	if (n) /* m is NULL when nothing matched */
+		memcpy(&all[d->nr_match], m, n * sizeof(*m));
 	d->match = all;
 	d->nr_match += n;
 	free(m);

@@ -99,11 +99,6 @@ struct profile_diff {
 /* True if the two files hold the same bytes (or are the same file). */
 bool profile_diff_same_file(const char *a, const char *b);
 /*
- * Reads a profile for diff: as profile_read(), but a file of another copyprof format (a cost
- * model, an estimate) is named as such. 0 or -errno/-EINVAL (printed).
- */
-int profile_diff_read(const char *path, struct profile **out);
-/*
  * Whether @a (@na) and @b (@nb) can be compared: each has calls, and not one all sampled and
  * the other all counted (a mixed profile compares counted sites with counted ones and sampled
  * with sampled ones). Prints what is wrong (and what can be done) and returns -EINVAL, else 0.

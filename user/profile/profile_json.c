@@ -374,6 +374,21 @@ static int buckets_from_json(json_object *arr, struct hist_slot *slots, uint32_t
 }
 
 /* "address" is a hex string: 64-bit kernel addresses do not fit JSON's doubles. */
+/* An optional "offset" (0 if absent); -1 or 1.5 would be shown as +0x0: refused instead. */
+static int offset_from_json(json_object *o, uint64_t *off, const char *name, uint32_t id,
+			    const char *whose)
+{
+	int err = jsonr_u64(o, "offset", off);
+
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		p_err("%s: site %u%s: \"offset\" must be an integer from 0 to 2^64 - 2 (bytes into "
+		      "its symbol)",
+		      name, id, whose);
+	return err ? -EINVAL : 0;
+}
+
 static void address_from_json(json_object *o, uint64_t *addr)
 {
 	char *hex = jsonr_str(o, "address"), *end = NULL;
@@ -411,7 +426,8 @@ static int callers_from_json(json_object *o, struct profile_site *s, const char 
 			return -ENOMEM;
 		d->target = jsonr_str(c, "target");
 		d->symbol = jsonr_str(c, "symbol");
-		d->offset = jsonr_u64_or(c, "offset", 0);
+		if (offset_from_json(c, &d->offset, name, s->id, "'s caller"))
+			return -EINVAL;
 		address_from_json(c, &d->address);
 		if (buckets_from_json(buckets, d->buckets, s->id, name))
 			return -EINVAL;
@@ -477,7 +493,8 @@ static int site_from_json(json_object *o, struct profile *p, const char *name)
 	s->symbol = jsonr_str(o, "symbol");
 	s->mechanism = jsonr_str(o, "mechanism");
 	s->len_arg = jsonr_str(o, "len_arg");
-	jsonr_u64(o, "offset", &s->offset);
+	if (offset_from_json(o, &s->offset, name, s->id, ""))
+		return -EINVAL;
 	if (!json_object_object_get_ex(o, "buckets", &buckets) ||
 	    !json_object_is_type(buckets, json_type_array)) {
 		p_err("%s: site %u has no \"buckets\" array", name, s->id);
@@ -527,13 +544,19 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 {
 	json_object *v, *d, *sites;
 	struct profile *p;
-	const char *format;
+	const char *format = NULL;
 	size_t i;
 
 	if (!json_object_is_type(root, json_type_object) ||
 	    !json_object_object_get_ex(root, "format", &v) ||
 	    !(format = json_object_get_string(v)) || strcmp(format, PROFILE_FORMAT)) {
-		p_err("%s: not a copyprof profile (no \"format\": \"%s\")", name, PROFILE_FORMAT);
+		if (format && !strncmp(format, "copyprof-", 9))
+			p_err("%s is a %s file, not a profile (its \"format\" is \"%s\"): give a "
+			      "profile from record, import-perf or merge",
+			      name, format + 9, format);
+		else
+			p_err("%s: not a copyprof profile (no \"format\": \"%s\")", name,
+			      PROFILE_FORMAT);
 		return -EINVAL;
 	}
 	if (!json_object_object_get_ex(root, "version", &v) ||

@@ -221,7 +221,7 @@ int profile_match(const struct profile *a, const struct profile *b, struct profi
 		}
 	}
 	err = pair_leftovers(left, nl, rows, nr);
-	if (!err)
+	if (!err && *nr) /* no rows: *rows is NULL, which qsort may not be given */
 		qsort(*rows, *nr, sizeof(**rows), cmp_rows);
 out:
 	if (err) {

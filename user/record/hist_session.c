@@ -15,6 +15,7 @@
 #include "hist_session.h"
 #include "lib/log.h"
 #include "lib/regs.h"
+#include "task_follow.h"
 
 struct hist_session {
 	struct hist_bpf *skel;
@@ -22,6 +23,7 @@ struct hist_session {
 	struct bpf_link **cpu_links; /* nr_sites x nr_cpus (hardware breakpoints) */
 	int *umulti;		     /* one uprobe_multi link fd per site, or -1 */
 	bool has_umulti;	     /* cp_uprobe_multi is loaded */
+	struct task_follow follow;   /* the command's descendants */
 	uint32_t nr_sites;
 	int nr_cpus;
 };
@@ -59,6 +61,10 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		hs->skel->rodata->targ_filter_comm = true;
 		strncpy((char *)hs->skel->rodata->targ_comm, filter->comm, CP_COMM_LEN - 1);
 	}
+	hs->skel->rodata->targ_inherit = filter->inherit && filter->tgid;
+	task_follow_prepare(&hs->follow, hs->skel->progs.cp_follow_fork,
+			    hs->skel->progs.cp_follow_exit, hs->skel->maps.followed,
+			    hs->skel->rodata->targ_inherit);
 	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
 	hs->skel->rodata->targ_callers =
@@ -76,6 +82,8 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		feature_explain_load_error(err);
 		goto fail;
 	}
+	if (task_follow_attach(&hs->follow))
+		goto fail;
 	return hs;
 nomem:
 	p_err("out of memory");
@@ -465,6 +473,9 @@ void hist_session_destroy(struct hist_session *hs)
 
 	if (!hs)
 		return;
+	task_follow_detach(&hs->follow);
+	if (hs->skel && hs->skel->bss)
+		task_follow_report(&hs->follow, hs->skel->bss->not_followed);
 	for (i = 0; hs->links && i < hs->nr_sites; i++)
 		bpf_link__destroy(hs->links[i]);
 	for (i = 0; hs->umulti && i < hs->nr_sites; i++)

@@ -14,6 +14,7 @@ struct hist_session;
 struct hist_filter {
 	uint32_t tgid;	  /* 0: every process */
 	const char *comm; /* NULL: every command name */
+	bool inherit;	  /* with @tgid: and the processes it starts, theirs too (task_follow.h) */
 };
 
 /*

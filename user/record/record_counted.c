@@ -193,7 +193,9 @@ static int counted_open(void *rec, uint32_t tgid)
 {
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
-	struct hist_filter filter = { .tgid = tgid, .comm = a->run.comm };
+	struct hist_filter filter = { .tgid = tgid,
+				      .comm = a->run.comm,
+				      .inherit = a->run.command && !a->run.no_inherit };
 
 	/*
 	 * Kernel copies made on the command's behalf often run in other tasks (btrfs

@@ -16,6 +16,7 @@ struct record_run_args {
 	double duration;    /* 0: until COMMAND exits or a signal */
 	char **command;	    /* NULL-terminated, or NULL */
 	bool all_tasks;	    /* with COMMAND: every task while it runs, not just its own */
+	bool no_inherit;    /* with COMMAND: its own process only, not those it starts */
 	const char *output; /* the profile's file; "-" is stdout; NULL: none (with -i) */
 	double interval;    /* record -i: print each interval's histograms; 0: none */
 };
@@ -24,7 +25,10 @@ struct record_run_args {
 struct recorder_ops {
 	/* Checks and loads what it needs before anything starts; may add sites to @p. */
 	int (*prepare)(void *rec, struct profile *p);
-	/* Opens and attaches, recording the tasks of process @tgid (0: every process). */
+	/*
+	 * Opens and attaches, recording the tasks of process @tgid (0: every process) and, when
+	 * @tgid is COMMAND's and not no_inherit, of the processes it starts (task_follow.h).
+	 */
 	int (*open)(void *rec, uint32_t tgid);
 	/* What is recorded, for the start message ("recording 3 sites"). */
 	void (*announce)(void *rec, char *buf, size_t size);

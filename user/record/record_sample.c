@@ -286,6 +286,7 @@ static int sample_open(void *rec, uint32_t tgid)
 	struct sample_recorder *r = rec;
 
 	r->o.tgid = tgid;
+	r->o.inherit = r->a->run.command && !r->a->run.no_inherit;
 	r->ss = sample_session_open(&r->o, on_sample, r);
 	return r->ss ? 0 : -EIO;
 }

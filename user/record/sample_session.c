@@ -12,6 +12,7 @@
 #include "lib/log.h"
 #include "sample.skel.h"
 #include "sample_session.h"
+#include "task_follow.h"
 
 struct sample_session {
 	struct sample_bpf *skel;
@@ -23,6 +24,7 @@ struct sample_session {
 	sample_handler fn;
 	void *ctx;
 	int handled;
+	struct task_follow follow; /* the command's descendants */
 };
 
 static const struct {
@@ -100,6 +102,9 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 	int err;
 
 	skel->rodata->targ_tgid = o->tgid;
+	skel->rodata->targ_inherit = o->inherit && o->tgid;
+	task_follow_prepare(&ss->follow, skel->progs.cp_follow_fork, skel->progs.cp_follow_exit,
+			    skel->maps.followed, skel->rodata->targ_inherit);
 	skel->rodata->targ_cgid = o->cgroup_id;
 	skel->rodata->targ_nr_ranges = (__u32)o->nr_ranges;
 	skel->rodata->targ_user_funcs = o->user_funcs || o->funcs_only;
@@ -117,6 +122,9 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 		feature_explain_load_error(err);
 		return err;
 	}
+	err = task_follow_attach(&ss->follow);
+	if (err)
+		return err;
 	for (i = 0; i < o->nr_ranges; i++) {
 		__u32 k = (__u32)i;
 
@@ -324,6 +332,9 @@ void sample_session_destroy(struct sample_session *ss)
 	if (!ss)
 		return;
 	detach(ss);
+	task_follow_detach(&ss->follow);
+	if (ss->skel && ss->skel->bss)
+		task_follow_report(&ss->follow, ss->skel->bss->not_followed);
 	ring_buffer__free(ss->rb);
 	sample_bpf__destroy(ss->skel);
 	free(ss->links);

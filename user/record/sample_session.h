@@ -14,6 +14,7 @@ struct sample_session;
 
 struct sample_opts {
 	uint32_t tgid;	    /* 0: every process */
+	bool inherit;	    /* with @tgid: and the processes it starts (task_follow.h) */
 	const char *comm;   /* NULL: every command name */
 	uint64_t cgroup_id; /* 0: every cgroup */
 	uint32_t hz;	    /* samples per second per CPU */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/line_reader.h"
 #include "lib/log.h"
 #include "preset.h"
 
@@ -73,56 +74,43 @@ static int add_label(struct preset *p, char *val, int line)
 	return 0;
 }
 
-/* A preset line is at most this long: a spec is a module, a function and a register or two. */
+/*
+ * A preset line is at most this long: a spec is a module, a function and a register or two;
+ * and a preset at most this large (docs/cli.md#input-limits).
+ */
 #define PRESET_LINE_MAX 4096
+#define PRESET_MAX_BYTES (1UL << 20)
 
-static int parse_lines(FILE *f, struct preset *p, char **buf, size_t *cap)
+static int parse_line(struct preset *p, char *line, int nr)
 {
-	ssize_t len;
-	int nr = 0;
+	char *key, *val, *save = NULL;
 
-	while ((len = getline(buf, cap, f)) > 0) {
-		char *line = *buf;
-		char *key, *val, *save = NULL;
-
-		nr++;
-		if (len > PRESET_LINE_MAX || strlen(line) != (size_t)len) {
-			p_err("%s:%d: %s", p->path, nr,
-			      len > PRESET_LINE_MAX ? "line longer than 4096 bytes"
-						    : "a NUL byte: not a text preset");
-			return -EINVAL;
-		}
-		line[strcspn(line, "#\n")] = 0;
-		key = strtok_r(line, " \t", &save);
-		if (!key)
-			continue;
-		val = strtok_r(NULL, "", &save);
-		val = val ? val + strspn(val, " \t") : NULL;
-		if (val)
-			val[strcspn(val, "\r")] = 0;
-		if (!val || !*val) {
-			p_err("%s:%d: '%s' needs a value", p->path, nr, key);
-			return -EINVAL;
-		}
-		if (!strcmp(key, "description")) {
-			free(p->description);
-			p->description = strdup(val);
-		} else if (!strcmp(key, "site") || !strcmp(key, "entry")) {
-			val[strcspn(val, " \t")] = 0;
-			if (add_item(p, key[0] == 's' ? PRESET_SITE : PRESET_ENTRY, val, nr))
-				return -ENOMEM;
-		} else if (!strcmp(key, "label")) {
-			if (add_label(p, val, nr))
-				return -EINVAL;
-		} else {
-			p_err("%s:%d: unknown directive '%s' (expected description, site, entry or "
-			      "label)",
-			      p->path, nr, key);
-			return -EINVAL;
-		}
+	line[strcspn(line, "#\n")] = 0;
+	key = strtok_r(line, " \t", &save);
+	if (!key)
+		return 0;
+	val = strtok_r(NULL, "", &save);
+	val = val ? val + strspn(val, " \t") : NULL;
+	if (val)
+		val[strcspn(val, "\r")] = 0;
+	if (!val || !*val) {
+		p_err("%s:%d: '%s' needs a value", p->path, nr, key);
+		return -EINVAL;
 	}
-	if (!p->nr_items) {
-		p_err("%s: no 'site' or 'entry' lines", p->path);
+	if (!strcmp(key, "description")) {
+		free(p->description);
+		p->description = strdup(val);
+	} else if (!strcmp(key, "site") || !strcmp(key, "entry")) {
+		val[strcspn(val, " \t")] = 0;
+		if (add_item(p, key[0] == 's' ? PRESET_SITE : PRESET_ENTRY, val, nr))
+			return -ENOMEM;
+	} else if (!strcmp(key, "label")) {
+		if (add_label(p, val, nr))
+			return -EINVAL;
+	} else {
+		p_err("%s:%d: unknown directive '%s' (expected description, site, entry or "
+		      "label)",
+		      p->path, nr, key);
 		return -EINVAL;
 	}
 	return 0;
@@ -130,11 +118,26 @@ static int parse_lines(FILE *f, struct preset *p, char **buf, size_t *cap)
 
 static int parse_file(FILE *f, struct preset *p)
 {
-	size_t cap = 0;
-	char *line = NULL;
-	int err = parse_lines(f, p, &line, &cap);
+	struct line_reader r;
+	int err = 0, more;
 
-	free(line);
+	line_reader_init(&r, f, p->path, "a preset", PRESET_LINE_MAX, PRESET_MAX_BYTES);
+	while (!err && (more = line_reader_next(&r)) > 0) {
+		if (strlen(r.line) != r.len) {
+			p_err("%s:%llu: a NUL byte: not a text preset", p->path,
+			      (unsigned long long)r.lineno);
+			err = -EINVAL;
+		} else {
+			err = parse_line(p, r.line, (int)r.lineno);
+		}
+	}
+	line_reader_free(&r);
+	if (!err && more < 0)
+		err = more; /* said by line_reader_next() */
+	if (!err && !p->nr_items) {
+		p_err("%s: no 'site' or 'entry' lines", p->path);
+		err = -EINVAL;
+	}
 	return err;
 }
 

@@ -16,7 +16,9 @@ NEW="$ROOT/$BUILD/copyprof"
 SIZES=${SIZES:-10000 100000 1000000}
 OLD=${OLD:-}
 OLD_MAX=${OLD_MAX:-10000}
-MODEL="$ROOT/examples/costmodels/cooperlake-8321hc-seed.json"
+MODEL=${MODEL:-$ROOT/examples/costmodels/cooperlake-8321hc-seed.json}
+# The generated sites are uprobes on functions copyprof does not replicate: today named.
+TODAY="--today memcpy_orig --today rep_stos_alternative --today memmove_orig --today memset_orig"
 [ -x "$NEW" ] || { echo "scale.sh: build $NEW first (make)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "scale.sh: needs GNU time (/usr/bin/time; make deps)" >&2; exit 1; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-scale.XXXXXX")
@@ -44,7 +46,7 @@ for n in $SIZES; do
 	for b in $bins; do
 		bin=$NEW
 		[ "$b" = old ] && bin=$OLD
-		run "estimate | $n | $b" "$W/est-$b.txt" "$bin" estimate -i "$W/h0.json" -m "$MODEL"
+		run "estimate | $n | $b" "$W/est-$b.txt" "$bin" estimate -i "$W/h0.json" -m "$MODEL" $TODAY
 		run "merge | $n + $((n - n / 4)) | $b" "$W/merge-$b.txt" \
 			"$bin" merge -o "$W/merged-$b.json" "$W/h0.json" "$W/h1.json"
 		sed -i "s|$W/merged-$b.json|MERGED|" "$W/merge-$b.txt"

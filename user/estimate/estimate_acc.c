@@ -67,10 +67,11 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 				a->samples += n;
 			if (c->max_size && mean > c->max_size)
 				a->beyond += calls;
-			today = est_cost_bucket(c, &pol[0], lo, hi, 1, mean, &bound, &split);
+			today = est_cost_bucket(c, &pol[0], lo, hi, 1, mean, full ? &bound : NULL,
+						&split);
 			for (p = 0; p < np; p++) {
 				double cost = p ? est_cost_bucket(c, &pol[p], lo, hi, 1, mean,
-								  &bound, &split)
+								  full ? &bound : NULL, &split)
 						: today;
 
 				a->total[p] += calls * cost;

@@ -371,12 +371,14 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 			s = est_cost_side(c, EST_SIDE_STRING,
 					  ((double)p->threshold + (double)hi - 1) / 2);
 			*split = true;
-			*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
-					      est_cost_side(c, EST_SIDE_STRING, mean));
+			if (bound)
+				*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
+						      est_cost_side(c, EST_SIDE_STRING, mean));
 			return calls * (below * l + (1 - below) * s);
 		}
 	}
-	*bound = calls * side_bound(c, side, lo, hi);
+	if (bound)
+		*bound = calls * side_bound(c, side, lo, hi);
 	return calls * est_cost_side(c, side, mean);
 }
 

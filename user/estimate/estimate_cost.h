@@ -76,7 +76,8 @@ enum est_side {
 double est_cost_side(const struct est_costs *c, enum est_side side, double n);
 /*
  * Cost of all calls of one bucket [lo, hi) under policy @p: @calls calls of mean length
- * @mean. *@bound gets the bound on the error of costing at the mean (see estimate_cost.c);
+ * @mean. *@bound (unless NULL) gets the bound on the error of costing at the mean (see
+ * estimate_cost.c);
  * *@split is set if @p's threshold lies inside the bucket.
  */
 double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,

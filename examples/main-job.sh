@@ -5,7 +5,8 @@
 #   2. read it back under `copyprof record -p btrfs` (kprobes at the zstd/btrfs memcpy call sites
 #      where the kernel allows them; otherwise the planner says why and falls back to sampling);
 #   3. `copyprof calibrate --quick --mix profile.json`: this CPU's cost of memcpy_orig, rep movsb,
-#      ... by length, and the corrections for this profile's mix of lengths (all timing is here);
+#      ... by length, then the profile's own mix replayed paired through today's code and every
+#      threshold, warm and with cold destinations (all timing is here);
 #   4. `copyprof estimate`: what REP MOVSB from each threshold would save, the verdict (a saving
 #      with its 95% interval, "no difference" or "keep today's code") and a summary for a
 #      commit message; estimate times nothing, so running it again prints the same;
@@ -36,14 +37,22 @@ step "2. copyprof record -p btrfs while the file is read back 3 times, caches dr
 "$CP" report -i "$OUT/profile.json" > "$OUT/report.txt"
 head -n 40 "$OUT/report.txt"
 
-step "3. copyprof calibrate --quick --mix (this CPU's cost per call, by length, and this mix's corrections)"
+step "3. copyprof calibrate --quick --mix (this CPU's cost per call, by length, then this very mix, paired, with warm and with cold destinations)"
 "$CP" calibrate --quick --mix "$OUT/profile.json" -o "$OUT/costmodel.json"
+"$CP" calibrate -i "$OUT/costmodel.json" --mix "$OUT/profile.json" --mix-cache dst-flushed \
+	-o "$OUT/costmodel.json"
 "$CP" calibrate --table -i "$OUT/costmodel.json" | tee "$OUT/calibrate-table.txt"
 
 step "4. copyprof estimate (times nothing: the same inputs give the same answer)"
 "$CP" estimate -i "$OUT/profile.json" -m "$OUT/costmodel.json" | tee "$OUT/estimate.txt"
+"$CP" estimate -i "$OUT/profile.json" -m "$OUT/costmodel.json" --cache dst-flushed \
+	> "$OUT/estimate-dst-flushed.txt"
 echo
-grep '^  verdict:' "$OUT/estimate.txt" | sed 's/^  /main-job: /' || true
+# The same verdict whether the copies find their destination warm or cold, or the outputs say
+# why not: the cache state is part of the answer.
+for f in estimate estimate-dst-flushed; do
+	printf 'main-job: %-22s %s\n' "$f:" "$(grep -m1 '^  verdict:' "$OUT/$f.txt" | sed 's/^  //')"
+done
 
 step "5. copyprof flamegraph: where REP MOVSB from 2048 bytes would save time (green) or cost it (red)"
 "$CP" flamegraph -i "$OUT/profile.json" -m "$OUT/costmodel.json" --threshold 2048 \

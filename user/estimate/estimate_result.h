@@ -77,7 +77,7 @@ struct est_family_result {
 	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
 	/* A sampled family's verdict under the other cache state (warm <-> dst-flushed), modelled,
 	 * when it differs: which state the copies find decides the answer (empty: it does not) */
-	char cache_note[512];
+	char cache_note[768];
 	/* --validate: an independent paired measurement (new seed and buffers), per row (NAN:
 	 * not replayed), and its noise: the larger of its A/A control's offset and half-interval */
 	double *validate_pct, *validate_lo, *validate_hi;

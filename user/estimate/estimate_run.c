@@ -163,15 +163,15 @@ static void measure_command(const struct est_run *run, const struct est_input *i
  * each row it measured takes its quiet rounds' figures; the model's stay beside them. None:
  * every figure is modelled, and @fr says why. Never measures anything.
  */
-static void apply_measured(const struct est_run *run, const struct est_input *in, enum est_family f,
-			   const struct costmodel *m, const char *model_name,
-			   struct est_family_result *fr)
+static void apply_measured(const struct est_run *run, const struct est_options *o,
+			   const struct est_input *in, enum est_family f, const struct costmodel *m,
+			   const char *model_name, struct est_family_result *fr)
 {
 	const struct mixmeas *mm;
 	char cmd[400];
 	size_t i;
 
-	est_mix_digest(in, f, fr->today_impl, &run->opts.o, fr->digest, sizeof(fr->digest));
+	est_mix_digest(in, f, fr->today_impl, o, fr->digest, sizeof(fr->digest));
 	if (run->opts.model_only) {
 		snprintf(fr->meas_why, sizeof(fr->meas_why), "--model-only");
 		return;
@@ -206,38 +206,56 @@ static void apply_measured(const struct est_run *run, const struct est_input *in
 		w->ci_high = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_high;
 		w->busy_pct = mr->busy.delta_pct;
 	}
-	est_family_choose_best(&run->opts.o, fr);
+	est_family_choose_best(o, fr);
 }
 
 /*
  * A sampled family's samples weigh each length by the time spent there today, so the cache
- * state the model prices that time in moves the answer (the main job's btrfs read inferred
- * 2,920,000 calls warm, 255,000 with cold destinations). Where the other state (warm <->
- * dst-flushed) gives another verdict, @fr says so; the model only, never measured.
+ * state that time is priced in moves the answer (the main job's btrfs read inferred 2,920,000
+ * calls warm, 255,000 with cold destinations). Where the other state (warm <-> dst-flushed)
+ * gives another verdict, @fr says so: measured against measured where both states were
+ * measured, else modelled against modelled (never one against the other).
  */
 static void cache_check(const struct est_run *run, const struct est_input *in, enum est_family f,
 			struct costmodel *m, const char *model_name, struct est_family_result *fr)
 {
-	struct est_options o = run->opts.o;
+	struct est_options o = run->opts.o, here = run->opts.o;
 	const char *other = strcmp(o.cache.label, "warm") ? "warm" : "dst-flushed";
-	struct est_family_result alt;
+	struct est_family_result alt, cur;
+	const struct est_family_result *a = &alt, *b = fr;
 	char v1[192], v2[192];
+	bool measured;
 
 	if (!(fr->samples > 0) || est_cache_parse(other, &o.cache) ||
 	    !costmodel_find(m, est_family(f)->loop, costmodel_cache_parse(other)))
 		return;
 	if (est_family_evaluate(in, f, m, model_name, &o, &alt))
 		return;
-	est_verdict_text(fr, v1, sizeof(v1));
-	est_verdict_text(&alt, v2, sizeof(v2));
+	apply_measured(run, &o, in, f, m, model_name, &alt);
+	measured = fr->meas && alt.meas;
+	memset(&cur, 0, sizeof(cur));
+	if (!measured) {
+		/* Modelled on both sides: the model of this state too, and of the other alone. */
+		est_family_result_free(&alt);
+		if (est_family_evaluate(in, f, m, model_name, &o, &alt) ||
+		    est_family_evaluate(in, f, m, model_name, &here, &cur)) {
+			est_family_result_free(&alt);
+			return;
+		}
+		b = &cur;
+	}
+	est_verdict_text(b, v1, sizeof(v1));
+	est_verdict_text(a, v2, sizeof(v2));
 	if (strcmp(v1, v2))
 		snprintf(fr->cache_note, sizeof(fr->cache_note),
-			 "with --cache %s the modelled verdict is \"%.190s\": the samples weigh "
-			 "each "
-			 "length by its time, and which cache state the copies find changes that "
-			 "time's price; measure the mix in both (calibrate --mix-cache)",
-			 other, v2);
+			 "with --cache %s the %s verdict is \"%.190s\" (here, %s: \"%.190s\"): the "
+			 "samples weigh each length by its time, and which cache state the copies "
+			 "find changes that time's price%s",
+			 other, measured ? "measured" : "modelled", v2,
+			 measured ? "measured" : "modelled", v1,
+			 measured ? "" : "; measure the mix in both (calibrate --mix-cache)");
 	est_family_result_free(&alt);
+	est_family_result_free(&cur);
 }
 
 int est_run_input(struct est_run *run, size_t i, struct est_report *r)
@@ -269,7 +287,7 @@ int est_run_input(struct est_run *run, size_t i, struct est_report *r)
 			continue;
 		err = est_family_evaluate(in, f, m, model_name, &opts->o, &r->fam[r->nr_fam]);
 		if (!err) {
-			apply_measured(run, in, f, m, model_name, &r->fam[r->nr_fam]);
+			apply_measured(run, &opts->o, in, f, m, model_name, &r->fam[r->nr_fam]);
 			cache_check(run, in, f, m, model_name, &r->fam[r->nr_fam]);
 		}
 		if (!err)

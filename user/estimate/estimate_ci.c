@@ -89,11 +89,27 @@ static double *knots_of(const struct est_costs *c, size_t *n)
 	}
 	for (i = 0; i < nc; i++)
 		total += cv[i] ? cv[i]->nr_points : 0;
-	v = malloc((total + 1) * sizeof(*v));
+	v = malloc((2 * total + 1) * sizeof(*v));
 	for (i = 0; v && i < nc; i++)
 		for (j = 0; cv[i] && j < cv[i]->nr_points; j++)
 			v[k++] = (double)cv[i]->points[j].size;
 	if (v && k)
+		qsort(v, k, sizeof(*v), cmp_double);
+	/*
+	 * The oracle takes the cheaper of the loop and the string op: between two knots both are
+	 * linear, so they cross at most once there, and that length is a knot of the oracle.
+	 */
+	for (i = 0, total = k; v && i + 1 < total; i++) {
+		double a = v[i], b = v[i + 1];
+		double da = est_cost_side(c, EST_SIDE_LOOP_BARE, a) -
+			    est_cost_side(c, EST_SIDE_STRING_BARE, a);
+		double db = est_cost_side(c, EST_SIDE_LOOP_BARE, b) -
+			    est_cost_side(c, EST_SIDE_STRING_BARE, b);
+
+		if (b > a && ((da < 0 && db > 0) || (da > 0 && db < 0)))
+			v[k++] = a + (b - a) * da / (da - db);
+	}
+	if (v && k > total)
 		qsort(v, k, sizeof(*v), cmp_double);
 	*n = k;
 	return v;
@@ -293,6 +309,7 @@ int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est
 	double rbelow[EST_MAX_POLICIES], rfrom[EST_MAX_POLICIES];
 	double dlo[COSTMODEL_NR_CACHES], dhi[COSTMODEL_NR_CACHES];
 	size_t first[CP_NBUCKETS + 1], nsets, ncells, i, j, p;
+	const struct est_family_impls *fi = est_family(f);
 	bool via = any_via_dispatch(c);
 	struct cell *cells;
 	int k, err;
@@ -320,26 +337,28 @@ int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est
 			point_range(&sets[i], j, &lo_b, &hi_b);
 			a = sets[i].global && via ? 0 : first[lo_b];
 			z = sets[i].global && via ? ncells : first[hi_b + 1];
-			if (!sets[i].global && a == z)
-				continue; /* no bucket with calls depends on it */
+			if (!sets[i].global && a == z && !fi->dispatch)
+				continue; /* no bucket with calls depends on it, nor the dispatch */
 			cells_total(c, in, pol, np, cells, a, z, old);
-			if (sets[i].global && !via)
-				dispatch_calls(c, in, pol, np, cells, a, z, rbelow, rfrom);
+			dispatch_calls(c, in, pol, np, cells, a, z, rbelow, rfrom);
 			pt->ns = saved + sigma;
 			est_costs_refresh(c);
 			cells_total(c, in, pol, np, cells, a, z, now);
 			for (p = 0; p < np; p++) {
 				now[p] += base[p] - old[p];
 				/*
-				 * Beyond a..z (costed again above) the dispatch's change adds the
-				 * calls on each side times its change: the rest of the cells.
+				 * Beyond a..z (costed again above) only the dispatch cost can change:
+				 * every point can move it (d_lo, d_hi are the dispatch replica's
+				 * points minus the loop's and the string op's), by the calls on each
+				 * side of the rest of the cells times the change.
 				 */
-				for (k = 0; sets[i].global && !via && k < COSTMODEL_NR_CACHES; k++)
+				for (k = 0; k < COSTMODEL_NR_CACHES; k++)
 					now[p] += c->w[k] *
 						  ((c->d_lo[k] - dlo[k]) * (below[p] - rbelow[p]) +
 						   (c->d_hi[k] - dhi[k]) * (from[p] - rfrom[p]));
 			}
 			pt->ns = saved;
+			est_costs_refresh(c); /* the next point's "before" is the model's own */
 			for (p = 0; p < np && now[0] > 0 && base[0] > 0; p++) {
 				double d = now[p] / now[0] - base[p] / base[0];
 

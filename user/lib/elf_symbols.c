@@ -8,7 +8,7 @@
 #include "debugfile.h"
 #include "elf_symbols.h"
 
-/* Called for each defined function of a table; returns true to stop. */
+/* Called for each defined function or object of a table; returns true to stop. */
 typedef bool visit_fn(const struct elf_symbol *f, void *ctx);
 
 static Elf_Data *versym_data(Elf *elf)
@@ -55,7 +55,8 @@ static bool walk_table(Elf *elf, Elf64_Word type, bool from_debug, visit_fn *vis
 			if (!gelf_getsym(data, (int)i, &f.sym) || f.sym.st_shndx == SHN_UNDEF)
 				continue;
 			t = GELF_ST_TYPE(f.sym.st_info);
-			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || is_hidden_version(versym, i))
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT) ||
+			    is_hidden_version(versym, i))
 				continue;
 			f.name = elf_strptr(elf, sh.sh_link, f.sym.st_name);
 			if (f.name && *f.name && visit(&f, ctx))
@@ -104,16 +105,22 @@ void elf_symbols_release(struct elf_symbols *s)
 	*s = (struct elf_symbols){ .debug_fd = -1 };
 }
 
+static bool is_function(const struct elf_symbol *f)
+{
+	return GELF_ST_TYPE(f->sym.st_info) != STT_OBJECT;
+}
+
 struct by_name {
 	const char *name;
 	struct elf_symbol *out;
+	bool objects; /* look for data, not functions */
 };
 
 static bool match_name(const struct elf_symbol *f, void *ctx)
 {
 	struct by_name *b = ctx;
 
-	if (strcmp(f->name, b->name))
+	if (is_function(f) == b->objects || strcmp(f->name, b->name))
 		return false;
 	*b->out = *f;
 	return true;
@@ -122,6 +129,13 @@ static bool match_name(const struct elf_symbol *f, void *ctx)
 bool elf_symbols_by_name(struct elf_symbols *s, const char *name, struct elf_symbol *out)
 {
 	struct by_name b = { .name = name, .out = out };
+
+	return walk(s, match_name, &b);
+}
+
+bool elf_symbols_object(struct elf_symbols *s, const char *name, struct elf_symbol *out)
+{
+	struct by_name b = { .name = name, .out = out, .objects = true };
 
 	return walk(s, match_name, &b);
 }
@@ -136,7 +150,7 @@ static bool match_cover(const struct elf_symbol *f, void *ctx)
 {
 	struct by_addr *b = ctx;
 
-	if (!f->sym.st_size || b->vaddr < f->sym.st_value ||
+	if (!is_function(f) || !f->sym.st_size || b->vaddr < f->sym.st_value ||
 	    b->vaddr - f->sym.st_value >= f->sym.st_size)
 		return false;
 	*b->out = *f;

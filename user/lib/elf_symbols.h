@@ -34,6 +34,8 @@ void elf_symbols_release(struct elf_symbols *s);
 
 /* The function (STT_FUNC or STT_GNU_IFUNC) named @name; false if no table has it. */
 bool elf_symbols_by_name(struct elf_symbols *s, const char *name, struct elf_symbol *out);
+/* The data object (STT_OBJECT) named @name, e.g. glibc's hidden __x86_rep_movsb_threshold. */
+bool elf_symbols_object(struct elf_symbols *s, const char *name, struct elf_symbol *out);
 /* The function whose [st_value, st_value + st_size) holds @vaddr (sized symbols only). */
 bool elf_symbols_covering(struct elf_symbols *s, uint64_t vaddr, struct elf_symbol *out);
 /*

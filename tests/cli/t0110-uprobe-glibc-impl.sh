@@ -52,11 +52,8 @@ EOF
 expect_eq "calls" "$(jq '.sites[0].calls' prof.json)" "$(awk '{c += $2} END {print c}' calls.txt)"
 expect_eq "bytes" "$(jq '.sites[0].bytes' prof.json)" "$(awk '{b += $1 * $2} END {print b}' calls.txt)"
 expect_eq "symbol" "$(jq -r '.sites[0].symbol' prof.json)" "$impl"
-# Buckets: exact below 64, else the size rounded down to 4 significant bits.
-awk '{ s = $1; lo = s;
-       if (s >= 64) { m = 0; while (2 ^ (m + 1) <= s) m++; q = 2 ^ (m - 3); lo = int(s / q) * q }
-       n[lo] += $2; b[lo] += s * $2 }
-     END { for (k in n) printf "%d %d %d\n", k, n[k], b[k] }' calls.txt | sort -n > want.txt
+# Expected buckets (lib.sh).
+want_buckets calls.txt > want.txt
 jq -r '.sites[0].buckets[] | "\(.lo) \(.count) \(.bytes)"' prof.json | sort -n > got.txt
 diff -u want.txt got.txt >&2 || fail "the buckets of $impl differ from the calls the workload made"
 expect_eq "dst_align[3]" "$(jq '.sites[0].dst_align[3]' prof.json)" 7

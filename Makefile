@@ -85,7 +85,7 @@ FUZZ_CFLAGS    = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale bench-agent demo \
+.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale bench-agent bench-glibc demo \
 	format format-check check-layers golden
 all: $(OUTPUT)/copyprof $(STATIC_BIN)
 
@@ -207,6 +207,12 @@ $(OUTPUT)/tests/fuzz_diff: tests/fuzz/fuzz_diff.c $(FUZZ_DIFF_OBJS) $(FUZZ_LIB) 
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_DIFF_OBJS) $(FUZZ_LIB) $(LDLIBS) -o $@
 
+# Benchmark programs in C link the library as the unit tests do (bench/*.c).
+$(OUTPUT)/bench/%: bench/%.c $(LIB_OBJS)
+	$(call msg,CC-BENCH,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(filter %.c %.o,$^) $(NET_LDLIBS) $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)
@@ -284,6 +290,10 @@ bench-calibrate: $(OUTPUT)/copyprof
 # estimate and merge by number of sites: time and peak RSS (docs/benchmarks.md).
 bench-scale: $(OUTPUT)/copyprof
 	./bench/scale.sh $(OUTPUT)
+
+# The glibc replicas against glibc's own implementations, per length class (docs/benchmarks.md).
+bench-glibc: $(OUTPUT)/bench/glibc_replica
+	./bench/glibc_replica.sh $(OUTPUT)
 
 bench-sample: $(OUTPUT)/copyprof
 	./bench/sample_overhead.sh $(OUTPUT)

@@ -3,6 +3,7 @@
 #ifndef ASMREF_H
 #define ASMREF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,13 +28,28 @@ typedef size_t asmref_copy_user_fn(void *dst, const void *src, size_t n);
 typedef size_t asmref_clear_fn(void *dst, size_t n);
 typedef void *asmref_set_fn(void *dst, int c, size_t n);
 
+/*
+ * What a replica's instructions need beyond x86-64 (the IMPL_NEEDS rows of impls.def): on a
+ * CPU without it the replica raises SIGILL, so callers check asmref_usable() first.
+ */
+enum asmref_needs {
+	ASMREF_NEEDS_AVX2 = 1u << 0,
+	ASMREF_NEEDS_AVX512F = 1u << 1,
+	ASMREF_NEEDS_AVX512VL = 1u << 2,
+	ASMREF_NEEDS_AVX512BW = 1u << 3,
+	ASMREF_NEEDS_BMI2 = 1u << 4,
+	ASMREF_NEEDS_RTM = 1u << 5,
+};
+
 #define IMPL(name, family, kind, desc) ASMREF_PROTO_##kind(asmref_##name);
+#define IMPL_NEEDS(name, family, kind, needs, desc) IMPL(name, family, kind, desc)
 #define ASMREF_PROTO_COPY(fn) asmref_copy_fn fn
 #define ASMREF_PROTO_COPY_USER(fn) asmref_copy_user_fn fn
 #define ASMREF_PROTO_CLEAR(fn) asmref_clear_fn fn
 #define ASMREF_PROTO_SET(fn) asmref_set_fn fn
 #include "impls.def"
 #undef IMPL
+#undef IMPL_NEEDS
 
 /* Threshold T of erms_threshold: n < T runs memcpy_orig, n >= T rep movsb. Default 2048. */
 #define ASMREF_ERMS_THRESHOLD_DEFAULT 2048
@@ -44,7 +60,8 @@ struct asmref_impl {
 	const char *family; /* "memcpy", "memmove", "clear_user" or "memset" */
 	const char *description;
 	enum asmref_kind kind;
-	void *fn; /* cast to the asmref_*_fn type that kind names */
+	void *fn;	    /* cast to the asmref_*_fn type that kind names */
+	unsigned int needs; /* enum asmref_needs bits; 0 for plain x86-64 */
 };
 
 /* Exact name match; NULL if unknown. */
@@ -54,6 +71,16 @@ size_t asmref_count(void);
 const struct asmref_impl *asmref_get(size_t i);
 /* "COPY", "COPY_USER", "CLEAR" or "SET". */
 const char *asmref_kind_name(enum asmref_kind kind);
+
+/*
+ * The enum asmref_needs bits this CPU (and operating system) provides. Tests hide some with
+ * COPYPROF_TEST_HIDE_FLAGS=avx2,avx512f,avx512vl,avx512bw,bmi2,rtm (/proc/cpuinfo names).
+ */
+unsigned int asmref_cpu_have(void);
+/* Whether @impl can run here: every one of its needs is provided. */
+bool asmref_usable(const struct asmref_impl *impl);
+/* "AVX-512F, AVX-512VL", for messages. Returns @buf. */
+const char *asmref_needs_text(unsigned int needs, char *buf, size_t len);
 
 /* Sets asmref_erms_threshold_T; 0 means rep movsb for every n, UINT64_MAX never. */
 void asmref_set_threshold(uint64_t t);

@@ -5,10 +5,17 @@
 #include "asmref.h"
 
 static const struct asmref_impl asmref_table[] = {
-#define IMPL(n, fam, k, desc)                                                                      \
-	{ .name = #n, .family = #fam, .description = desc, .kind = ASMREF_##k, .fn = asmref_##n },
+#define IMPL_NEEDS(n, fam, k, req, desc)                                                           \
+	{ .name = #n,                                                                              \
+	  .family = #fam,                                                                          \
+	  .description = desc,                                                                     \
+	  .kind = ASMREF_##k,                                                                      \
+	  .fn = asmref_##n,                                                                        \
+	  .needs = (req) },
+#define IMPL(n, fam, k, desc) IMPL_NEEDS(n, fam, k, 0, desc)
 #include "impls.def"
 #undef IMPL
+#undef IMPL_NEEDS
 };
 
 #define ASMREF_TABLE_LEN (sizeof(asmref_table) / sizeof(asmref_table[0]))

@@ -13,6 +13,9 @@ packages=(
 	libmicrohttpd-dev libcurl4-gnutls-dev libyaml-dev libcrypt-dev
 	# tests and benchmarks
 	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils time
+	# glibc's implementation symbols (__memmove_avx512_unaligned_erms ...) for uprobes, and a
+	# debuginfod server and client for the debug-file tests (docs/user-targets.md)
+	libc6-dbg debuginfod
 	# agent tests: a TLS certificate, a bcrypt hash, free ports
 	openssl python3
 	# flame graph tests: a real browser (headless) and its WebDriver

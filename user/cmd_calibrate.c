@@ -159,14 +159,26 @@ static int parse_impls(struct argp_state *state, struct calib_plan *plan, const 
 		const struct asmref_impl *impl = asmref_find(tok);
 
 		if (impl) {
+			if (!asmref_usable(impl)) {
+				p_err("%s needs %s, which this CPU lacks", impl->name,
+				      asmref_needs_text(impl->needs, names, sizeof(names)));
+				exit(EXIT_RUNTIME);
+			}
 			add_impl(plan, impl);
 			continue;
 		}
 		hit = false;
 		for (i = 0; i < asmref_count(); i++) {
 			if (!strcmp(tok, "all") || !strcmp(tok, asmref_get(i)->family)) {
-				add_impl(plan, asmref_get(i));
 				hit = true;
+				/* A replica this CPU cannot run would die of SIGILL: left out, said. */
+				if (!asmref_usable(asmref_get(i)))
+					p_info("%s left out: it needs %s, which this CPU lacks",
+					       asmref_get(i)->name,
+					       asmref_needs_text(asmref_get(i)->needs, names,
+								 sizeof(names)));
+				else
+					add_impl(plan, asmref_get(i));
 			}
 		}
 		if (!hit) {

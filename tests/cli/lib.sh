@@ -83,6 +83,16 @@ leftover_progs() {
 	echo "$left"
 }
 
+# want_buckets FILE: the "lo count bytes" a profile's buckets must hold for the "size count" lines
+# of FILE, sorted, from an independent statement of the rule (docs/profile-format.md#buckets):
+# exact below 64, else the size rounded down to 4 significant bits.
+want_buckets() {
+	awk '{ s = $1; lo = s;
+	       if (s >= 64) { m = 0; while (2 ^ (m + 1) <= s) m++; q = 2 ^ (m - 3); lo = int(s / q) * q }
+	       n[lo] += $2; b[lo] += s * $2 }
+	     END { for (k in n) printf "%d %d %d\n", k, n[k], b[k] }' "$1" | sort -n
+}
+
 # A free TCP port on 127.0.0.1 (bound and released by the kernel's own choice).
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # wait_for WHAT CMD...: retries CMD until it succeeds, for up to 3 minutes: a slow machine only

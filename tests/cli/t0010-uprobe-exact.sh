@@ -23,12 +23,8 @@ expect_eq "4096-byte calls" "$(jq '[.sites[0].buckets[] | select(.lo == 4096)][0
 	"$(awk '$1 == 4096 {print $2}' copies.txt)"
 [ "$(awk '$1 == 4096 {print $2}' copies.txt)" -ge 200000 ] || fail "fewer than 200000 4 KiB calls"
 
-# Expected buckets from an independent statement of the rule: exact below 64, else the size
-# rounded down to 4 significant bits.
-awk '{ s = $1; lo = s;
-       if (s >= 64) { m = 0; while (2 ^ (m + 1) <= s) m++; q = 2 ^ (m - 3); lo = int(s / q) * q }
-       n[lo] += $2; b[lo] += s * $2 }
-     END { for (k in n) printf "%d %d %d\n", k, n[k], b[k] }' copies.txt | sort -n > want.txt
+# Expected buckets (lib.sh).
+want_buckets copies.txt > want.txt
 jq -r '.sites[0].buckets[] | "\(.lo) \(.count) \(.bytes)"' prof.json | sort -n > got.txt
 diff -u want.txt got.txt >&2 || fail "wl_copy buckets differ from the calls made"
 

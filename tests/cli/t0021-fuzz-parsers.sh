@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
 # regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
-# golden files, examples/data, presets/, examples/fleet/*.yml; pairs of profiles for diff). Any crash, leak or UBSan report
-# fails; the number of executions per target is printed. FUZZ_SECONDS (default 10) bounds each
-# run; the run's length never decides the result (a slow machine runs fewer inputs, nothing else).
+# golden files, examples/data, presets/, examples/fleet/*.yml, ld.so --list-tunables; pairs of
+# profiles for diff). Any crash, leak or UBSan report fails; the number of executions per target
+# is printed. FUZZ_SECONDS (default 10) bounds each run; the run's length never decides the
+# result (a slow machine runs fewer inputs, nothing else).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 SECONDS_EACH=${FUZZ_SECONDS:-10}
@@ -41,6 +42,16 @@ seed() {
 			done
 		done
 		;;
+	glibc_tunables)
+		# The real loader's lists (defaults, and with tunables set), when it is at hand.
+		ldso=/lib64/ld-linux-x86-64.so.2
+		if [ -x "$ldso" ]; then
+			"$ldso" --list-tunables > "$d/defaults.txt" 2>/dev/null
+			GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=513:glibc.cpu.hwcaps=-AVX512F \
+				"$ldso" --list-tunables > "$d/tuned.txt" 2>/dev/null
+		fi
+		printf 'glibc.cpu.x86_rep_movsb_threshold: 0x2000 (min: 0x100, max: 0xffffffffffffffff)\nglibc.cpu.x86_rep_stosb_threshold: 2048 (min: 1, max: 18446744073709551615)\nglibc.cpu.hwcaps:\n' > "$d/small.txt"
+		;;
 	webconfig)
 		cp "$ROOT"/examples/fleet/*.yml "$d/"
 		printf 'tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  client_ca_file: ca.pem\n' > "$d/client-ca.yml"
@@ -52,7 +63,7 @@ seed() {
 
 shopt -s nullglob
 total=0
-for t in profile costmodel hist folded perf_script preset webconfig diff; do
+for t in profile costmodel hist folded perf_script preset webconfig diff glibc_tunables; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

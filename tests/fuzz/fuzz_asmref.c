@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "asmref.h"
+#include "asmref_glibc.h"
 #include "../common/ref_memmove.h"
 
 /*
@@ -17,7 +18,11 @@
  *   [3] dst misalignment mod 64          [4] src misalignment mod 64
  *   [5..6] int16 overlap: memmove family copies within one buffer, dst = src + overlap
  *   [7] memset value                     [8..9] erms_threshold T (0xffff = never rep movsb)
- *   [10..] source contents, repeated
+ *   glibc replicas' thresholds (asmref_glibc.h): [8..9] also rep_movsb T, 0xffff = never;
+ *   [10..11] stop threshold x 4 (0xffff = none); [12..13] non-temporal threshold x 4 (raised
+ *   to glibc's 0x4040 minimum); [14] bit 0 the short-distance rule; [15..16] rep_stosb T
+ *   [17..] source contents, repeated
+ * Replicas this CPU cannot run are skipped.
  */
 #define GUARD 64
 #define MAX_N 65536
@@ -54,15 +59,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	long overlap = (int16_t)(in_byte(data, size, 5) | in_byte(data, size, 6) << 8);
 	int c = (int)in_byte(data, size, 7);
 	unsigned t = in_byte(data, size, 8) | in_byte(data, size, 9) << 8;
-	const uint8_t *payload = size > 10 ? data + 10 : NULL;
-	size_t plen = size > 10 ? size - 10 : 0;
+	unsigned stop = in_byte(data, size, 10) | in_byte(data, size, 11) << 8;
+	unsigned nt = in_byte(data, size, 12) | in_byte(data, size, 13) << 8;
+	unsigned stosb = in_byte(data, size, 15) | in_byte(data, size, 16) << 8;
+	struct asmref_glibc_knobs knobs = {
+		.rep_movsb_threshold = t == 0xffff ? UINT64_MAX : t,
+		.rep_movsb_stop_threshold = stop == 0xffff ? UINT64_MAX : 4ull * stop,
+		.non_temporal_threshold = 4ull * nt,
+		.rep_stosb_threshold = stosb == 0xffff ? UINT64_MAX : stosb,
+		.string_control = in_byte(data, size, 14) & KNOB_AVOID_SHORT_DISTANCE_REP_MOVSB,
+	};
+	const uint8_t *payload = size > 17 ? data + 17 : NULL;
+	size_t plen = size > 17 ? size - 17 : 0;
 	int is_move = !strcmp(impl->family, "memmove");
 	size_t doff = GUARD + 64 + MAX_OVERLAP + dalign, soff = GUARD + salign;
 	uint8_t *d, *s;
 	size_t left = 0, lo, hi;
 	void *ret = NULL;
 
+	if (!asmref_usable(impl))
+		return 0; /* SIGILL on this CPU */
 	asmref_set_threshold(t == 0xffff ? UINT64_MAX : t);
+	asmref_glibc_set_knobs(&knobs);
 	if (is_move) {
 		/* src and dst share area; the reference result is computed on a copy */
 		s = area + doff;

@@ -384,6 +384,17 @@ static void test_registry(void **state)
 	memcpy(dst_buf + BASE, dst_init + BASE, 100);
 }
 
+/* A replica this CPU cannot run (SIGILL) is skipped, saying what it needs. */
+static void test_unusable(void **state)
+{
+	const struct asmref_impl *impl = *state;
+	char needs[128];
+
+	print_message("skipped: %s needs %s, which this CPU lacks\n", impl->name,
+		      asmref_needs_text(impl->needs, needs, sizeof(needs)));
+	skip();
+}
+
 static void add_test(struct CMUnitTest *t, size_t *nt, const char *impl_name, const char *what,
 		     CMUnitTestFunction fn, const void *impl)
 {
@@ -409,6 +420,10 @@ int main(void)
 	for (i = 0; i < count; i++) {
 		const struct asmref_impl *impl = asmref_get(i);
 
+		if (!asmref_usable(impl)) {
+			add_test(tests, &nt, impl->name, "cpu", test_unusable, impl);
+			continue;
+		}
 		add_test(tests, &nt, impl->name, "all_lengths", test_all_lengths, impl);
 		add_test(tests, &nt, impl->name, "misaligned", test_misaligned, impl);
 		add_test(tests, &nt, impl->name, "large", test_large, impl);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <string.h>
 #include "lib/regs.h"
 #include "record/target_spec.h"
@@ -114,6 +115,41 @@ static void register_names(void **state)
 	assert_string_equal(reg_name(CP_REG_ARG2), "arg2");
 }
 
+/* PATH:0xOFFSET: a file offset where the symbol would be, options as usual. */
+static void file_offset_form(void **state)
+{
+	struct target_spec t;
+	char err[128];
+
+	assert_int_equal(target_spec_parse("./app:0x1714,len=rcx", &t, err, sizeof(err)), 0);
+	assert_true(t.at_file_offset);
+	assert_int_equal(t.file_offset, 0x1714);
+	assert_int_equal(t.offset, 0);
+	assert_string_equal(t.path, "./app");
+	assert_string_equal(t.symbol, "0x1714");
+	assert_int_equal(t.len_reg, CP_REG_RCX);
+	target_spec_free(&t);
+	assert_int_equal(target_spec_parse("/lib/libc.so.6:5908", &t, err, sizeof(err)), 0);
+	assert_true(t.at_file_offset);
+	assert_int_equal(t.file_offset, 5908);
+	assert_string_equal(t.symbol, "0x1714");
+	target_spec_free(&t);
+	/* A symbol keeps the symbol form. */
+	assert_int_equal(target_spec_parse("./app:_0x10", &t, err, sizeof(err)), 0);
+	assert_false(t.at_file_offset);
+	target_spec_free(&t);
+	assert_int_equal(target_spec_parse("./app:0x10+4", &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "takes no +OFF"));
+	assert_int_equal(target_spec_parse("./app:0x10g", &t, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a number"));
+	assert_int_equal(target_spec_parse("./app:0x1ffffffffffffffff", &t, err, sizeof(err)),
+			 -EINVAL);
+	/* Kernel functions have no file offsets: a number stays a (refused later) name. */
+	assert_int_equal(target_spec_parse_kernel("0x10", &t, err, sizeof(err)), 0);
+	assert_false(t.at_file_offset);
+	target_spec_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +158,7 @@ int main(void)
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(kernel_form),
 		cmocka_unit_test(register_names),
+		cmocka_unit_test(file_offset_form),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

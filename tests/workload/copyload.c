@@ -19,6 +19,14 @@ __attribute__((noinline)) void *wl_copy(void *dst, const void *src, size_t n)
 	return dst;
 }
 
+/* memmove within one buffer (dst = src + 1): glibc serves memcpy and memmove with one code. */
+__attribute__((noinline)) void *wl_move(void *dst, const void *src, size_t n)
+{
+	memmove(dst, src, n);
+	__asm__ volatile("" ::: "memory");
+	return dst;
+}
+
 /* clear_user-like: the length is argument 2. */
 __attribute__((noinline)) size_t wl_clear(void *dst, size_t n)
 {
@@ -33,6 +41,7 @@ static int usage(void)
 		"usage: copyload ARG...\n"
 		"  copy=SIZE:COUNT[@ALIGN]  call wl_copy(dst, src, SIZE) COUNT times\n"
 		"  clear=SIZE:COUNT[@ALIGN] call wl_clear(dst, SIZE) COUNT times\n"
+		"  move=SIZE:COUNT          call wl_move(buf + 1, buf, SIZE) COUNT times\n"
 		"  dist=FILE:COUNT          COUNT wl_copy calls with sizes drawn (fixed seed) "
 		"from\n"
 		"                           FILE's 'size probability' rows (fleetbench format)\n"
@@ -144,6 +153,9 @@ int main(int argc, char **argv)
 		} else if (sscanf(argv[i], "copy=%lu:%lu@%lu", &size, &count, &align) >= 2 &&
 			   size <= BUF_SIZE && align < 64) {
 			copy_n(size, count, align);
+		} else if (sscanf(argv[i], "move=%lu:%lu", &size, &count) == 2 && size < BUF_SIZE) {
+			for (unsigned long k = 0; k < count; k++)
+				wl_move(dst_buf + 1, dst_buf, size);
 		} else if (sscanf(argv[i], "clear=%lu:%lu@%lu", &size, &count, &align) >= 2 &&
 			   size <= BUF_SIZE && align < 64) {
 			for (unsigned long k = 0; k < count; k++)

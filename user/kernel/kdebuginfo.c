@@ -4,21 +4,18 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <gelf.h>
 #include "lib/buildid.h"
+#include "lib/debuginfod.h"
 #include "kdebuginfo.h"
 #include "lib/log.h"
 #include "lib/reason.h"
-
-extern char **environ;
 
 struct search {
 	const char *target, *release, *build_id;
@@ -139,39 +136,17 @@ static void try_root(struct search *s, const char *root)
 	}
 }
 
-/* `debuginfod-find debuginfo ID` prints the cached file's path on success. */
+/* debuginfod, when DEBUGINFOD_URLS is set: bounded in time (lib/debuginfod.h). */
 static void try_debuginfod(struct search *s)
 {
-	char *argv[] = { "debuginfod-find", "debuginfo", (char *)s->build_id, NULL };
-	posix_spawn_file_actions_t fa;
-	char out[PATH_MAX] = "";
-	int fds[2], status = 0;
-	ssize_t n = 0;
-	pid_t pid;
+	char *path;
 
-	if (s->found || !s->build_id || !getenv("DEBUGINFOD_URLS") || pipe(fds))
+	if (s->found || !s->build_id || !getenv("DEBUGINFOD_URLS"))
 		return;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ)) {
-		reason_add(&s->why, "DEBUGINFOD_URLS is set but debuginfod-find is not installed "
-				    "(apt-get install debuginfod)");
-		pid = -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	if (pid > 0)
-		n = read(fds[0], out, sizeof(out) - 1);
-	close(fds[0]);
-	if (pid <= 0 || waitpid(pid, &status, 0) < 0)
-		return;
-	out[n > 0 ? n : 0] = 0;
-	out[strcspn(out, "\n")] = 0;
-	if (WIFEXITED(status) && !WEXITSTATUS(status) && out[0])
-		try_file(s, out);
-	else
-		reason_add(&s->why, "debuginfod has no debuginfo for build id %s", s->build_id);
+	path = debuginfod_query(s->build_id, &s->why);
+	if (path)
+		try_file(s, path);
+	free(path);
 }
 
 char *kdebuginfo_find(const char *target, const char *release, const char *build_id,

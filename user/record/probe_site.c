@@ -39,12 +39,25 @@ int probe_site_resolve(struct probe_site *s)
 
 	switch (s->mech) {
 	case MECH_UPROBE:
-		err = elfsyms_resolve(s->spec.path, s->spec.symbol, s->spec.offset, &f);
+		if (s->spec.at_file_offset)
+			err = elfsyms_resolve_file_offset(s->spec.path, s->spec.file_offset, &f);
+		else
+			err = elfsyms_resolve(s->spec.path, s->spec.symbol, s->spec.offset, &f);
 		if (err)
 			return err;
+		/* FILE:0xOFFSET inside a named function becomes FUNC+OFF, as perf names it. */
+		if (s->spec.at_file_offset && f.symbol) {
+			free(s->spec.symbol);
+			s->spec.symbol = f.symbol;
+			s->spec.offset = f.offset;
+			s->spec.at_file_offset = false;
+			f.symbol = NULL;
+		}
 		s->resolved_path = f.path;
 		s->file_offset = f.file_offset;
-		s->vaddr = f.vaddr + s->spec.offset;
+		s->vaddr = f.vaddr + f.offset;
+		f.path = NULL;
+		elf_func_free(&f);
 		return 0;
 	case MECH_KPROBE:
 		/* The kernel resolves the name itself and explains a refusal at attach time. */

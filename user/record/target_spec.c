@@ -45,6 +45,26 @@ static int parse_option(char *opt, struct target_spec *t, char *err, size_t errl
 	return 0;
 }
 
+/* PATH:0xOFFSET (C symbols never start with a digit): the offset is into the file. */
+static int parse_file_offset(const char *path, const char *num, struct target_spec *t, char *err,
+			     size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	t->file_offset = strtoull(num, &end, 0);
+	if (*end == '+')
+		return fail(err, errlen, "'%s': a file offset takes no +OFF (add it to the offset)",
+			    num);
+	if (errno || *end)
+		return fail(err, errlen, "file offset '%s' is not a number", num);
+	t->at_file_offset = true;
+	t->path = strdup(path);
+	if (asprintf(&t->symbol, "0x%llx", (unsigned long long)t->file_offset) < 0)
+		t->symbol = NULL;
+	return t->path && t->symbol ? 0 : -ENOMEM;
+}
+
 static int parse_location(char *loc, bool kernel, struct target_spec *t, char *err, size_t errlen)
 {
 	char *colon = strrchr(loc, ':'), *sym = loc, *plus, *end;
@@ -61,6 +81,8 @@ static int parse_location(char *loc, bool kernel, struct target_spec *t, char *e
 		/* A kernel function needs no path (the module is optional); a user one does. */
 		return fail(err, errlen, "'%s' is not PATH:SYMBOL[+OFF]", loc);
 	}
+	if (!kernel && *sym >= '0' && *sym <= '9')
+		return parse_file_offset(loc, sym, t, err, errlen);
 	plus = strchr(sym, '+');
 	if (plus) {
 		*plus = 0;

@@ -3,6 +3,7 @@
 #ifndef CP_TARGET_SPEC_H
 #define CP_TARGET_SPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,13 +11,16 @@ struct target_spec {
 	char *path; /* user: the ELF file; kernel: the module, or NULL for vmlinux */
 	char *symbol;
 	uint64_t offset;
+	bool at_file_offset;  /* the raw form PATH:0xOFFSET: symbol is "0xOFFSET", offset 0 */
+	uint64_t file_offset; /* with at_file_offset: the offset into the file */
 	int len_reg;
 	int dst_reg;
 	int src_reg;
 };
 
 /*
- * Defaults are memcpy-like: len=arg3, dst=arg1, src=arg2. With len=arg2 (clear_user-like)
+ * PATH:0xOFFSET (a number where SYMBOL would be, no +OFF) is the raw form: a file offset,
+ * as in uprobe_events. Defaults are memcpy-like: len=arg3, dst=arg1, src=arg2. With len=arg2 (clear_user-like)
  * the source defaults to none. Returns 0, or -EINVAL with the reason in @err.
  */
 int target_spec_parse(const char *text, struct target_spec *out, char *err, size_t errlen);

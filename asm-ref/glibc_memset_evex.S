@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Replica of glibc 2.36's __memset_evex_unaligned_erms (memset, EVEX (AVX-512VL), VEC 32, ymm16-31). */
+
+#define GLIBC_SYM asmref_glibc_memset_evex
+#include "glibc_vec_evex256.inc"
+#include "glibc_memset_body.inc"
+
+	.section .note.GNU-stack, "", @progbits

@@ -26,12 +26,28 @@ check_dd_profile() {	# FILE WHAT
 		fail "$what: the top site has no time weight or no stacks"
 }
 
-# -- COMMAND with -d: two seconds of dd whatever the machine's speed; dd is stopped after.
-expect_exit 0 "$COPYPROF" record --sample=1999 -d 2 -o cmd.json -- "${DD[@]}"
+# record_long FILE ARGS...: record --sample -d D ARGS -o FILE, with D from 1.5 s doubled (up to
+# 24 s) until dd has been sampled 100 times in the copy family: on a loaded machine dd gets less
+# of a CPU, and the test must wait for it, never fail for it.
+record_long() {
+	local f=$1 d
+	shift
+	for d in 1.5 3 6 12 24; do
+		expect_exit 0 "$COPYPROF" record --sample -d "$d" "$@" -o "$f"
+		[ "$(jq '[.sites[].calls] | add // 0' "$f")" -ge 100 ] && return 0
+	done
+}
+
+# -- COMMAND with -d: two seconds of dd whatever the machine's speed (longer when dd got too
+# little of a CPU for 100 copy samples); dd is stopped after.
+for d in 2 4 8 16 32; do
+	expect_exit 0 "$COPYPROF" record --sample=1999 -d "$d" -o cmd.json -- "${DD[@]}"
+	[ "$(jq '[.sites[].calls] | add // 0' cmd.json)" -ge 100 ] && break
+done
 check_dd_profile cmd.json "-- dd"
 expect_out "copy family"
 total=$(jq .meta.total_samples cmd.json)
-[ "$total" -ge 500 ] || fail "-- dd: only $total samples in 2 s at 1999 Hz"
+[ "$total" -ge 500 ] || fail "-- dd: only $total samples in $d s at 1999 Hz"
 jq -e '.meta.event == "cycles" or .meta.event == "cpu-clock"' cmd.json > /dev/null ||
 	fail "unexpected event $(jq .meta.event cmd.json)"
 jq -e '.meta.sample_hz == 1999' cmd.json > /dev/null || fail "sample_hz not recorded"
@@ -52,9 +68,10 @@ expect_out "read_zero|iov_iter_zero"
 
 # --pid and --comm: a dd that runs on its own.
 "${DD[@]}" 2>/dev/null & dd_pid=$!
-expect_exit 0 "$COPYPROF" record --sample -d 1.5 --pid "$dd_pid" -o pid.json
+pids+=("$dd_pid") # stopped at exit, whatever happens
+record_long pid.json --pid "$dd_pid"
 check_dd_profile pid.json "--pid"
-expect_exit 0 "$COPYPROF" record --sample -d 1.5 --comm dd -o comm.json
+record_long comm.json --comm dd
 check_dd_profile comm.json "--comm"
 
 # --cgroup: the dd moved into a cgroup of its own.
@@ -64,7 +81,7 @@ if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
 	trap 'kill $dd_pid 2>/dev/null; echo $dd_pid > /sys/fs/cgroup/cgroup.procs 2>/dev/null;
 	      rmdir "$cg" 2>/dev/null; rm -rf "$TMP"' EXIT
 	echo "$dd_pid" > "$cg/cgroup.procs"
-	expect_exit 0 "$COPYPROF" record --sample -d 1.5 --cgroup "$cg" -o cg.json
+	record_long cg.json --cgroup "$cg"
 	check_dd_profile cg.json "--cgroup"
 	expect_exit 1 "$COPYPROF" record --sample -d 1 --cgroup /tmp -o never.json
 	expect_err "not a cgroup v2 directory"

@@ -43,6 +43,8 @@ enum asmref_needs {
 
 #define IMPL(name, family, kind, desc) ASMREF_PROTO_##kind(asmref_##name);
 #define IMPL_NEEDS(name, family, kind, needs, desc) IMPL(name, family, kind, desc)
+#define IMPL_KNOB(name, family, kind, needs, knob, desc) IMPL(name, family, kind, desc)
+#define IMPL_VARIANT(name, base, family, kind, needs, knob, value, desc) /* base's code */
 #define ASMREF_PROTO_COPY(fn) asmref_copy_fn fn
 #define ASMREF_PROTO_COPY_USER(fn) asmref_copy_user_fn fn
 #define ASMREF_PROTO_CLEAR(fn) asmref_clear_fn fn
@@ -50,10 +52,20 @@ enum asmref_needs {
 #include "impls.def"
 #undef IMPL
 #undef IMPL_NEEDS
+#undef IMPL_KNOB
+#undef IMPL_VARIANT
 
 /* Threshold T of erms_threshold: n < T runs memcpy_orig, n >= T rep movsb. Default 2048. */
 #define ASMREF_ERMS_THRESHOLD_DEFAULT 2048
 extern uint64_t asmref_erms_threshold_T;
+
+/* The threshold a replica reads at run time, which asmref_set_knob() sets. */
+enum asmref_knob {
+	ASMREF_KNOB_NONE,
+	ASMREF_KNOB_ERMS_T,	 /* erms_threshold: rep movsb for n >= T */
+	ASMREF_KNOB_GLIBC_MOVSB, /* glibc memmove: rep movsb for n > T (x86_rep_movsb_threshold) */
+	ASMREF_KNOB_GLIBC_STOSB, /* glibc memset: rep stosb for n > T (x86_rep_stosb_threshold) */
+};
 
 struct asmref_impl {
 	const char *name;   /* impls.def name, e.g. "memcpy_orig" */
@@ -62,6 +74,10 @@ struct asmref_impl {
 	enum asmref_kind kind;
 	void *fn;	    /* cast to the asmref_*_fn type that kind names */
 	unsigned int needs; /* enum asmref_needs bits; 0 for plain x86-64 */
+	enum asmref_knob knob;
+	/* An IMPL_VARIANT row: @base's code with its knob at @knob_value (UINT64_MAX: never) */
+	const char *base;
+	uint64_t knob_value;
 };
 
 /* Exact name match; NULL if unknown. */
@@ -84,6 +100,18 @@ const char *asmref_needs_text(unsigned int needs, char *buf, size_t len);
 
 /* Sets asmref_erms_threshold_T; 0 means rep movsb for every n, UINT64_MAX never. */
 void asmref_set_threshold(uint64_t t);
+/*
+ * Sets the threshold @impl reads (its knob) to @t in @impl's own sense (erms_threshold: from
+ * T; glibc: above T), the other glibc thresholds at their base values (asmref_glibc_set_base();
+ * glibc's reference defaults until then). Nothing for a replica without a knob.
+ */
+void asmref_set_knob(const struct asmref_impl *impl, uint64_t t);
+/*
+ * Makes the replicas run @impl as its row says, before it is timed or checked: a variant's
+ * knob at its value, a glibc row's thresholds at their base values. Knobs are process global:
+ * prepare again after another row ran. Nothing for a replica without a knob.
+ */
+void asmref_prepare(const struct asmref_impl *impl);
 
 /*
  * Calls impl on n bytes at dst whatever its kind: COPY and COPY_USER copy from src,

@@ -43,6 +43,12 @@ void asmref_glibc_get_knobs(struct asmref_glibc_knobs *k);
  * come from the tunables in force (user/lib/glibc_tunables.h, from ld.so --list-tunables).
  */
 void asmref_glibc_default_knobs(struct asmref_glibc_knobs *k);
+/*
+ * The thresholds glibc rows run with (asmref_prepare()) and that a policy changes only one of
+ * (asmref_set_knob()): glibc's reference defaults until set, e.g. to a profile's in force.
+ */
+void asmref_glibc_set_base(const struct asmref_glibc_knobs *k);
+void asmref_glibc_get_base(struct asmref_glibc_knobs *k);
 
 enum asmref_glibc_func {
 	ASMREF_GLIBC_MEMMOVE, /* memmove, memcpy, mempcpy (one selector) */

@@ -5,17 +5,31 @@
 #include "asmref.h"
 
 static const struct asmref_impl asmref_table[] = {
-#define IMPL_NEEDS(n, fam, k, req, desc)                                                           \
+#define IMPL_KNOB(n, fam, k, req, kn, desc)                                                        \
 	{ .name = #n,                                                                              \
 	  .family = #fam,                                                                          \
 	  .description = desc,                                                                     \
 	  .kind = ASMREF_##k,                                                                      \
 	  .fn = asmref_##n,                                                                        \
-	  .needs = (req) },
+	  .needs = (req),                                                                          \
+	  .knob = ASMREF_KNOB_##kn },
+#define IMPL_VARIANT(n, b, fam, k, req, kn, value, desc)                                           \
+	{ .name = #n,                                                                              \
+	  .family = #fam,                                                                          \
+	  .description = desc,                                                                     \
+	  .kind = ASMREF_##k,                                                                      \
+	  .fn = asmref_##b,                                                                        \
+	  .needs = (req),                                                                          \
+	  .knob = ASMREF_KNOB_##kn,                                                                \
+	  .base = #b,                                                                              \
+	  .knob_value = (value) },
+#define IMPL_NEEDS(n, fam, k, req, desc) IMPL_KNOB(n, fam, k, req, NONE, desc)
 #define IMPL(n, fam, k, desc) IMPL_NEEDS(n, fam, k, 0, desc)
 #include "impls.def"
 #undef IMPL
 #undef IMPL_NEEDS
+#undef IMPL_KNOB
+#undef IMPL_VARIANT
 };
 
 #define ASMREF_TABLE_LEN (sizeof(asmref_table) / sizeof(asmref_table[0]))

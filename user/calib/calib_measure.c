@@ -137,6 +137,7 @@ int calib_measure(const struct calib_timer *t, const struct asmref_impl *impl,
 	double v[MAX_SAMPLES], est;
 	unsigned int i, k = 1, nr = cache == COSTMODEL_WARM ? s->samples : s->flushed_samples;
 
+	asmref_prepare(impl);
 	/*
 	 * Many flushed samples are there to average out the TSC step, which only matters for
 	 * short calls; above 16 KiB fewer do, down to as many as a warm measurement takes.

@@ -22,7 +22,8 @@ int calib_bufs_alloc(struct calib_bufs *b, size_t max_size, uint32_t align_dst, 
 void calib_bufs_free(struct calib_bufs *b);
 
 /*
- * Runs @impl once on @n bytes and checks the result against what it must produce (the source's
+ * Runs @impl once on @n bytes (its knob as the caller set it: asmref_prepare() for the row's
+ * own) and checks the result against what it must produce (the source's
  * bytes, or zeros), and that the 64 bytes on either side of the destination are untouched.
  * Returns 0, or -EIO with the first wrong offset in *@bad (-1 before, n.. after the range).
  */
@@ -35,7 +36,8 @@ struct calib_sampling {
 };
 
 /*
- * One measurement of the per-call cost of @impl on @n bytes in TSC ticks, timer overhead
+ * One measurement of the per-call cost of @impl on @n bytes (asmref_prepare()d first: a
+ * variant's knob, a glibc row's thresholds) in TSC ticks, timer overhead
  * removed. Warm: the median of @s->samples batches of calls on the same buffers. Flushed: every
  * line of the source or destination is clflushed before each call, which is timed alone; the
  * result is calib_robust_mean() of @s->flushed_samples such calls (fewer above 16 KiB, where

@@ -4,7 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib_session.h"
-#include "sites/copy_paths.h"
+#include "estimate/estimate_impls.h"
+#include "estimate/estimate_today.h"
 #include "calib_quick.h"
 #include "lib/log.h"
 
@@ -40,24 +41,21 @@ int calib_quick_for_inputs(const struct est_input *ins, size_t nr, const struct 
 	if (!plan.impls)
 		return -ENOMEM;
 	for (f = 0; f < EST_NR_FAMILIES && !err; f++) {
-		const struct est_family_impls *fi = est_family(f);
-
 		if (o->family >= 0 && f != o->family)
 			continue;
 		for (i = 0; i < nr && !err; i++) {
+			const struct est_family_impls *fi;
 			struct copy_path today;
 
 			if (!est_input_has_family(&ins[i], f))
 				continue;
-			err = add_impl(&plan, fi->loop) ?: add_impl(&plan, fi->string) ?:
-			      add_impl(&plan, fi->dispatch);
-			if (!err && !copy_path_today(fi->name, &ins[i].meta, &today))
-				err = add_impl(&plan, today.impl);
+			/* Today's code decides the policy set (the kernel's, or glibc's). */
+			err = est_today_of(&ins[i], f, o->today[f], &today);
+			fi = est_impls_for(f, err ? NULL : today.impl);
+			err = err ?: add_impl(&plan, fi->loop) ?: add_impl(&plan, fi->string) ?:
+			      add_impl(&plan, fi->dispatch) ?: add_impl(&plan, today.impl);
 		}
 	}
-	for (f = 0; f < EST_NR_FAMILIES && !err; f++)
-		if (o->today[f])
-			err = add_impl(&plan, o->today[f]);
 	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
 		plan.caches[k] = o->cache.w[k] > 0;
 	plan.command = strdup("copyprof estimate (calibrate --quick)");

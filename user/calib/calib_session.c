@@ -154,6 +154,7 @@ static int verify_all(const struct calib_plan *plan, struct calib_bufs *b)
 
 	for (i = 0; i < plan->nr_impls; i++) {
 		for (j = 0; j < plan->sizes.n; j++) {
+			asmref_prepare(plan->impls[i]); /* a variant's knob, a glibc row's */
 			if (!calib_verify(plan->impls[i], b, plan->sizes.v[j], &bad))
 				continue;
 			p_err("%s wrote wrong bytes for a %llu-byte call (first at offset %ld of "

@@ -248,7 +248,7 @@ static void dispatch_calls(const struct est_costs *c, const struct est_input *in
 		double calls = e->n * est_calls_per_unit(c, in, &in->sites[e->site], e->mean);
 
 		for (p = 0; p < np; p++) {
-			uint64_t t = pol[p].threshold;
+			uint64_t t = est_string_from(c, pol[p].threshold);
 			double share;
 
 			if (pol[p].kind != EST_THRESHOLD)
@@ -309,7 +309,7 @@ int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est
 	double rbelow[EST_MAX_POLICIES], rfrom[EST_MAX_POLICIES];
 	double dlo[COSTMODEL_NR_CACHES], dhi[COSTMODEL_NR_CACHES];
 	size_t first[CP_NBUCKETS + 1], nsets, ncells, i, j, p;
-	const struct est_family_impls *fi = est_family(f);
+	const struct est_family_impls *fi = c->fi;
 	bool via = any_via_dispatch(c);
 	struct cell *cells;
 	int k, err;

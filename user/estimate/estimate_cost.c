@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_cost.h"
+#include "estimate_impls.h"
 #include "lib/log.h"
 
 /* erms_threshold's T when a curve does not say: the replica's default. */
@@ -111,7 +112,7 @@ static double diff_var(const struct est_costs *c, const struct costmodel_point *
 
 void est_costs_refresh(struct est_costs *c)
 {
-	const struct est_family_impls *fi = est_family(c->family);
+	const struct est_family_impls *fi = c->fi;
 	int k;
 
 	c->dispatch_clamped = false;
@@ -188,12 +189,13 @@ static void track_max(struct est_costs *c, const struct costmodel_curve *cv)
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
 		      enum est_family f, const char *today_impl, const struct est_cache *cache)
 {
-	const struct est_family_impls *fi = est_family(f);
+	const struct est_family_impls *fi = est_impls_for(f, today_impl);
 	double sum = 0;
 	int k;
 
 	memset(c, 0, sizeof(*c));
 	c->family = f;
+	c->fi = fi;
 	c->runs = m->runs;
 	memcpy(c->w, cache->w, sizeof(c->w));
 	if (!fi->has_src) {
@@ -210,7 +212,8 @@ int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char
 			continue;
 		c->loop[k] = costmodel_find(m, fi->loop, k);
 		c->string[k] = costmodel_find(m, fi->string, k);
-		c->today[k] = costmodel_find(m, today_impl, k);
+		/* glibc's today is a threshold like the others, costed from the same two curves */
+		c->today[k] = costmodel_find(m, fi->glibc ? fi->loop : today_impl, k);
 		if (fi->dispatch) {
 			d = find_dispatch(m, fi->dispatch, k, &c->nr_dispatch[k],
 					  &c->dispatch_curves[k]);
@@ -334,14 +337,25 @@ static double side_bound(const struct est_costs *c, enum est_side side, uint64_t
 	return hiw - low;
 }
 
+uint64_t est_string_from(const struct est_costs *c, uint64_t t)
+{
+	return c->fi->glibc && t != EST_NEVER ? t + 1 : t;
+}
+
 double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
 		       uint64_t hi, double calls, double mean, double *bound, bool *split)
 {
 	enum est_side side;
 	double l, s;
+	uint64_t t;
 
 	switch (p->kind) {
 	case EST_TODAY:
+		if (c->fi->glibc)
+			return est_cost_bucket(c,
+					       &(struct est_policy){ .kind = EST_THRESHOLD,
+								     .threshold = p->threshold },
+					       lo, hi, calls, mean, bound, split);
 		side = EST_SIDE_TODAY;
 		break;
 	case EST_ALWAYS:
@@ -354,9 +368,10 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 		side = l <= s ? EST_SIDE_LOOP_BARE : EST_SIDE_STRING_BARE;
 		break;
 	default:
-		if (p->threshold <= lo) {
+		t = est_string_from(c, p->threshold);
+		if (t <= lo) {
 			side = EST_SIDE_STRING;
-		} else if (p->threshold >= hi) {
+		} else if (t >= hi) {
 			side = EST_SIDE_LOOP;
 		} else {
 			/*
@@ -364,12 +379,10 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 			 * the lengths uniform over the bucket; whatever the split, the cost lies
 			 * between calls * loop and calls * string at the mean, which is the bound.
 			 */
-			double below = (double)(p->threshold - lo) / (double)(hi - lo);
+			double below = (double)(t - lo) / (double)(hi - lo);
 
-			l = est_cost_side(c, EST_SIDE_LOOP,
-					  ((double)lo + (double)p->threshold - 1) / 2);
-			s = est_cost_side(c, EST_SIDE_STRING,
-					  ((double)p->threshold + (double)hi - 1) / 2);
+			l = est_cost_side(c, EST_SIDE_LOOP, ((double)lo + (double)t - 1) / 2);
+			s = est_cost_side(c, EST_SIDE_STRING, ((double)t + (double)hi - 1) / 2);
 			*split = true;
 			if (bound)
 				*bound = calls * fabs(est_cost_side(c, EST_SIDE_LOOP, mean) -
@@ -428,7 +441,7 @@ static int side_impossible(const struct costmodel_curve *d, const struct costmod
 
 int est_costs_check_dispatch(const struct est_costs *c, char *why, size_t len)
 {
-	const struct est_family_impls *fi = est_family(c->family);
+	const struct est_family_impls *fi = c->fi;
 	double worst;
 	size_t i;
 	int k, side;

@@ -22,6 +22,7 @@
  */
 struct est_costs {
 	enum est_family family;
+	const struct est_family_impls *fi; /* the policy set (est_impls_for() today's code) */
 	double w[COSTMODEL_NR_CACHES]; /* normalised weights, src-flushed folded into warm if no src */
 	const struct costmodel_curve *loop[COSTMODEL_NR_CACHES];
 	const struct costmodel_curve *string[COSTMODEL_NR_CACHES]; /* bare string op */
@@ -82,6 +83,9 @@ double est_cost_side(const struct est_costs *c, enum est_side side, double n);
  */
 double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
 		       uint64_t hi, double calls, double mean, double *bound, bool *split);
+
+/* The first length a threshold @t sends to the string op: @t (kernel), @t + 1 (glibc: n > T). */
+uint64_t est_string_from(const struct est_costs *c, uint64_t t);
 
 /* Calls per unit of n[] for a bucket of mean @mean: 1, or for samples k / today(mean). */
 double est_calls_per_unit(const struct est_costs *c, const struct est_input *in,

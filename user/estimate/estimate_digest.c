@@ -14,13 +14,13 @@ static uint64_t add(uint64_t h, const char *key, double a, double b)
 	return fnv1a64_str(h, buf);
 }
 
-void est_mix_digest(const struct est_input *in, enum est_family f, const char *today,
+void est_mix_digest(const struct est_input *in, enum est_family f, const char *today, uint64_t knob,
 		    const struct est_options *o, char *out, size_t len)
 {
 	double n[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 }, dst[64], src[64];
 	bool sampled = false;
 	uint64_t h = FNV1A64_INIT;
-	char key[16];
+	char key[32];
 	size_t i;
 	int b;
 
@@ -38,6 +38,10 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 	h = fnv1a64_str(h, est_family(f)->name);
 	h = fnv1a64_str(h, sampled ? "|time|" : "|calls|");
 	h = fnv1a64_str(h, today ? today : "?");
+	if (knob != UINT64_MAX) { /* glibc's: today's code is its replica at this threshold */
+		snprintf(key, sizeof(key), "|T%llu", (unsigned long long)knob);
+		h = fnv1a64_str(h, key);
+	}
 	h = fnv1a64_str(h, "|");
 	h = fnv1a64_str(h, o->cache.label);
 	for (b = 0; b < CP_NBUCKETS; b++) {

@@ -11,13 +11,14 @@
 /*
  * The digest (16 hex digits into @out, at least 17 bytes) that calibrate --mix stores a paired
  * measurement of family @f of @in under, and that estimate looks it up by: the family, whether
- * the weights are calls or samples, today's implementation @today, the cache state, and every
+ * the weights are calls or samples, today's implementation @today (and, for glibc's, the
+ * threshold @knob it ran with; UINT64_MAX: none), the cache state, and every
  * bucket's raw weight and summed length and every alignment count over the family's sites: only
  * what the profile recorded, never a figure computed from a cost model (a sampled profile's
  * inferred calls change with the model's rounding and would never match). The policies are not
  * in it: estimate matches them by name, and a row the measurement lacks is only modelled.
  */
-void est_mix_digest(const struct est_input *in, enum est_family f, const char *today,
+void est_mix_digest(const struct est_input *in, enum est_family f, const char *today, uint64_t knob,
 		    const struct est_options *o, char *out, size_t len);
 
 /* The family's address alignments summed over its sites; false (all 0) if none recorded. */

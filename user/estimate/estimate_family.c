@@ -5,7 +5,8 @@
 #include "profile/profile.h"
 
 static const struct est_family_impls families[EST_NR_FAMILIES] = {
-	[EST_MEMCPY] = { "memcpy", "memcpy_orig", "movsb", "erms_threshold", "REP MOVSB", true },
+	[EST_MEMCPY] = { "memcpy", "memcpy_orig", "movsb", "erms_threshold", "REP MOVSB", true,
+			 "erms_threshold" },
 	[EST_MEMMOVE] = { "memmove", "memmove_orig", "memmove_erms", NULL, "REP MOVSB", true },
 	[EST_CLEAR_USER] = { "clear_user", "rep_stos_alternative", "rep_stosb", NULL, "REP STOSB",
 			     false },

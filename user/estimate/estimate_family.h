@@ -17,6 +17,13 @@ struct est_family_impls {
 	const char *dispatch;  /* replica of the loop/string dispatch ("erms_threshold"), or NULL */
 	const char *string_op; /* "REP MOVSB" */
 	bool has_src;	       /* false: the src-flushed state does not apply (costed as warm) */
+	/* The replica whose threshold is a run-time knob, for the paired replay (asmref_set_knob():
+	 * "erms_threshold"; glibc's own replica), or NULL: the two switched in C */
+	const char *knob;
+	/* glibc's policies: the string op for n > T (not from T), the knob's tunable, and no
+	 * "always" (no tunable runs the string op at every length) */
+	bool glibc;
+	const char *tunable; /* "glibc.cpu.x86_rep_movsb_threshold" */
 };
 
 const struct est_family_impls *est_family(enum est_family f);

@@ -140,6 +140,7 @@ int est_inputs_from_profile(const struct profile *p, const char *name, struct es
 		return -ENOMEM;
 	if (!p->nr_groups) {
 		in->meta = p->meta; /* a view: the strings stay the profile's */
+		in->glibc = p->glibc;
 		in->duration_s = p->meta.duration_s;
 		if (p->sample) {
 			in->sample_hz = p->sample->hz;

@@ -10,6 +10,7 @@
 #include "estimate_family.h"
 
 struct profile;
+struct profile_glibc;
 
 /* One site's histogram for one family. */
 struct est_site {
@@ -36,6 +37,7 @@ struct est_input {
 	double total_samples;  /* sampled: every sample taken while recording; 0 if unknown */
 	double sample_hz;      /* sampled: samples per second per CPU; 0 if unknown */
 	size_t nr_hosts;       /* hosts behind it (a merged group, the fleet); 0: one, unnamed */
+	const struct profile_glibc *glibc; /* meta.glibc (borrowed), or NULL */
 	struct est_site *sites;
 	size_t nr_sites;
 	size_t cap_sites; /* allocated slots of sites (doubled as rows are added) */

@@ -138,6 +138,8 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 		    fr->nr_rows > 1)
 			put_num(v, "dispatch_cost_pct",
 				fr->rows[i].delta_pct - fr->rows[1].delta_pct);
+	if (est_glibc_advice(fr, text, sizeof(text)))
+		put_str(v, "to_ship", text);
 	return v;
 }
 

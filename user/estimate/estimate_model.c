@@ -11,6 +11,7 @@
 #include "estimate_cost.h"
 #include "estimate_model.h"
 #include "estimate_today.h"
+#include "profile/profile_glibc.h"
 #include "lib/log.h"
 #include "asmref.h"
 
@@ -98,6 +99,36 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 	return 0;
 }
 
+/* glibc's policies, from the thresholds the profile's process ran with and glibc's range. */
+static void glibc_policies(const struct est_input *in, const struct est_options *o,
+			   struct est_family_result *r, struct est_policy *pol, size_t *np)
+{
+	const struct glibc_tunable *t = NULL;
+	struct est_glibc_range g = { .max = EST_NEVER };
+	bool movsb = !strcmp(r->impls->string_op, "REP MOVSB");
+
+	g.today = est_today_knob(in, r->impls, &r->today_knob_known);
+	g.dflt = g.today;
+	g.strict_min = movsb;
+	if (in->glibc) {
+		t = movsb ? &in->glibc->rep_movsb_threshold : &in->glibc->rep_stosb_threshold;
+		g.min = t->min;
+		g.max = t->max;
+		g.dflt = movsb ? in->glibc->movsb_default : in->glibc->stosb_default;
+	}
+	r->today_knob = g.today;
+	r->knob_default = g.dflt;
+	char base[sizeof(r->today_why)];
+
+	snprintf(base, sizeof(base), "%s", r->today_why);
+	snprintf(r->today_why, sizeof(r->today_why), "%.100s, %s=%llu%s", base, r->impls->tunable,
+		 (unsigned long long)g.today,
+		 !r->today_knob_known ? " (not recorded: glibc 2.36's default assumed)"
+		 : g.today == g.dflt  ? " (glibc's default)"
+				      : " (set by GLIBC_TUNABLES)");
+	est_policies_make_glibc(o, &g, pol, np, &r->refused_thresholds);
+}
+
 int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r)
@@ -144,7 +175,11 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		r->dispatch_hi_raw_ns += c.w[p] * c.d_hi_raw[p];
 	}
 	r->dispatch_clamped = c.dispatch_clamped;
-	est_policies_make(o, pol, &np);
+	r->impls = c.fi;
+	if (c.fi->glibc)
+		glibc_policies(in, o, r, pol, &np);
+	else
+		est_policies_make(o, pol, &np);
 	a = malloc(sizeof(*a));
 	r->rows = calloc(np, sizeof(*r->rows));
 	if (!a || !r->rows) {

@@ -113,6 +113,7 @@ int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t
 		if (!out || o->thresholds[out - 1] != o->thresholds[i])
 			o->thresholds[out++] = o->thresholds[i];
 	o->nr_thresholds = out;
+	o->thresholds_given = true;
 	free(dup);
 	return 0;
 bad:

@@ -29,7 +29,8 @@ struct est_options {
 	struct est_cache cache;
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
-	int family; /* -1: every family the input has */
+	bool thresholds_given; /* --thresholds, not the default list */
+	int family;	       /* -1: every family the input has */
 	/* --today IMPL per family (an asm-ref name of that family), or NULL: from facts */
 	const char *today[EST_NR_FAMILIES];
 	bool at_set; /* per-site breakdown at @at rather than at the best threshold */

@@ -22,3 +22,70 @@ void est_policies_make(const struct est_options *o, struct est_policy *pol, size
 	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
 	*np = n;
 }
+
+/* glibc's default candidates: the powers of two a service owner would try, and "never". */
+static const uint64_t glibc_candidates[] = { 1024, 2048, 4096, 8192, 16384, 32768, EST_NEVER };
+
+static bool glibc_accepts(const struct est_glibc_range *g, uint64_t t)
+{
+	if (t == EST_NEVER)
+		return true;
+	return (g->strict_min ? t > g->min : t >= g->min) && t <= g->max;
+}
+
+static void add_threshold(struct est_policy *pol, size_t *n, uint64_t t)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (pol[i].kind == EST_THRESHOLD && pol[i].threshold == t)
+			return;
+	pol[*n] = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = t };
+	if (t == EST_NEVER)
+		snprintf(pol[*n].name, sizeof(pol[*n].name), "never");
+	else
+		snprintf(pol[*n].name, sizeof(pol[*n].name), "T=%llu", (unsigned long long)t);
+	(*n)++;
+}
+
+static int cmp_threshold(const void *a, const void *b)
+{
+	const struct est_policy *x = a, *y = b;
+
+	return x->threshold < y->threshold ? -1 : x->threshold > y->threshold;
+}
+
+void est_policies_make_glibc(const struct est_options *o, const struct est_glibc_range *g,
+			     struct est_policy *pol, size_t *np, size_t *refused)
+{
+	size_t n = 0, i, first;
+
+	*refused = 0;
+	pol[n++] = (struct est_policy){ .kind = EST_TODAY, .threshold = g->today, .name = "today" };
+	first = n;
+	if (o->thresholds_given) {
+		for (i = 0; i < o->nr_thresholds && n < EST_MAX_POLICIES - 1; i++) {
+			if (!glibc_accepts(g, o->thresholds[i]))
+				(*refused)++;
+			else if (o->thresholds[i] != g->today)
+				add_threshold(pol, &n, o->thresholds[i]);
+		}
+	} else {
+		/* glibc's least accepted value, the powers of two, glibc's default, never */
+		uint64_t least = g->strict_min ? g->min + 1 : g->min;
+
+		if (glibc_accepts(g, least) && least != g->today)
+			add_threshold(pol, &n, least);
+		for (i = 0; i < sizeof(glibc_candidates) / sizeof(glibc_candidates[0]); i++)
+			if (glibc_accepts(g, glibc_candidates[i]) &&
+			    glibc_candidates[i] != g->today)
+				add_threshold(pol, &n, glibc_candidates[i]);
+		if (g->dflt != g->today && glibc_accepts(g, g->dflt))
+			add_threshold(pol, &n, g->dflt);
+	}
+	if (o->at_set && glibc_accepts(g, o->at) && o->at != g->today)
+		add_threshold(pol, &n, o->at);
+	qsort(pol + first, n - first, sizeof(*pol), cmp_threshold);
+	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
+	*np = n;
+}

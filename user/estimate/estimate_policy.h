@@ -3,6 +3,7 @@
 #ifndef CP_ESTIMATE_POLICY_H
 #define CP_ESTIMATE_POLICY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "estimate_options.h"
@@ -21,5 +22,23 @@ struct est_policy {
 
 /* Today, always, @o's thresholds in order, the oracle: *@np (at most EST_MAX_POLICIES) in @pol. */
 void est_policies_make(const struct est_options *o, struct est_policy *pol, size_t *np);
+
+/* What glibc takes for a threshold tunable, and what the process ran with. */
+struct est_glibc_range {
+	uint64_t today; /* in force (the today row's threshold) */
+	uint64_t dflt;	/* glibc's default for this CPU */
+	uint64_t min, max;
+	bool strict_min; /* x86_rep_movsb_threshold takes values above min only; stosb from min */
+};
+
+/*
+ * glibc's policies (docs/estimate.md#glibc): today (@g->today, the threshold in force, costed
+ * as the threshold it is), then, in order, every value glibc accepts of @o's --thresholds
+ * (*@refused: those it would ignore), or by default glibc's least accepted value, 1024 to 32768
+ * in powers of two, glibc's default and never; --at's; the oracle. No "always": no tunable runs
+ * the string op at every length.
+ */
+void est_policies_make_glibc(const struct est_options *o, const struct est_glibc_range *g,
+			     struct est_policy *pol, size_t *np, size_t *refused);
 
 #endif

@@ -45,8 +45,14 @@ struct est_site_row {
 
 struct est_family_result {
 	enum est_family family;
+	const struct est_family_impls *impls; /* the policy set: the kernel's or glibc's */
+	/* glibc's policy set: the threshold the process ran with (meta.glibc, or assumed), and
+	 * glibc's default; thresholds of --thresholds glibc would ignore */
+	uint64_t today_knob, knob_default;
+	bool today_knob_known;
+	size_t refused_thresholds;
 	const char *today_impl;
-	char today_why[128];
+	char today_why[256];
 	bool today_approx, today_guessed;
 	bool dispatch_measured; /* the dispatch cost came from a measured replica */
 	bool dispatch_lo_measured, dispatch_hi_measured; /* ... below T, from T */

@@ -171,7 +171,8 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 	char cmd[400];
 	size_t i;
 
-	est_mix_digest(in, f, fr->today_impl, o, fr->digest, sizeof(fr->digest));
+	est_mix_digest(in, f, fr->today_impl, fr->impls->glibc ? fr->today_knob : UINT64_MAX, o,
+		       fr->digest, sizeof(fr->digest));
 	if (run->opts.model_only) {
 		snprintf(fr->meas_why, sizeof(fr->meas_why), "--model-only");
 		return;

@@ -206,12 +206,11 @@ static void say_source(struct para *p, const struct est_report *r,
 
 static void say_verdict(struct para *p, const struct est_family_result *fr, const char *op)
 {
-	const struct est_family_impls *fi = est_family(fr->family);
 	const struct est_row *at = &fr->rows[fr->at], *best = &fr->rows[fr->best];
 	const char *how = fr->meas ? "measured" : "estimated";
 	char pol[112], what[200], lo[24], hi[24], it[40];
 
-	snprintf(it, sizeof(it), "%s time", fi->name);
+	snprintf(it, sizeof(it), "%s time", est_family(fr->family)->name);
 	switch (est_verdict(fr)) {
 	case EST_VERDICT_SAVES:
 		policy_words(pol, sizeof(pol), best, op);
@@ -255,7 +254,7 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 /* The string op at every length, the dispatch's own cost, and the oracle (modelled). */
 static void say_bounds(struct para *p, const struct est_family_result *fr)
 {
-	const struct est_family_impls *fi = est_family(fr->family);
+	const struct est_family_impls *fi = fr->impls;
 	const struct est_row *always = &fr->rows[1];
 	char what[200];
 	int t0 = t0_row(fr);
@@ -291,15 +290,17 @@ static void say_bounds(struct para *p, const struct est_family_result *fr)
 char *est_summary_text(const struct est_report *r, const struct est_family_result *fr)
 {
 	struct para p = { .n = 0 };
-	char *text = NULL;
+	char *text = NULL, line[160];
 	size_t len = 0, i;
 	FILE *s;
 
 	say_input(&p, r, fr);
 	say_source(&p, r, fr);
-	say_verdict(&p, fr, est_family(fr->family)->string_op);
+	say_verdict(&p, fr, fr->impls->string_op);
 	if (est_verdict(fr) != EST_VERDICT_TOO_FEW_SAMPLES)
 		say_bounds(&p, fr);
+	if (est_glibc_advice(fr, line, sizeof(line)))
+		say(&p, "To ship: %s.", line);
 	s = open_memstream(&text, &len);
 	for (i = 0; i < p.n; i++) {
 		if (s)

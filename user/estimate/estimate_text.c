@@ -93,13 +93,12 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fprintf(f, ", %.2f s recorded", in->duration_s);
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
 		fr->today_approx ? " [approximation]" : "");
-	if (est_family(fr->family)->dispatch) {
+	if (fr->impls->dispatch) {
 		fprintf(f,
 			"  modelled dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below "
 			"T%s, "
 			"%+.2f ns from T%s\n",
-			est_family(fr->family)->dispatch, est_family(fr->family)->loop,
-			est_family(fr->family)->string, fr->dispatch_lo_ns,
+			fr->impls->dispatch, fr->impls->loop, fr->impls->string, fr->dispatch_lo_ns,
 			fr->dispatch_lo_measured ? "" : " (not measured)", fr->dispatch_hi_ns,
 			fr->dispatch_hi_measured ? "" : " (not measured)");
 		if (fr->dispatch_clamped)
@@ -108,7 +107,10 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 				"below "
 				"0 within their runs' spread, so noise, taken as 0)\n",
 				fr->dispatch_lo_raw_ns, fr->dispatch_hi_raw_ns);
-	} else
+	} else if (fr->impls->glibc)
+		fprintf(f,
+			"  the threshold's compare is in glibc's code under every policy alike\n");
+	else
 		fprintf(f, "  dispatch cost of a threshold: not replicated for %s, taken as 0\n",
 			est_family(fr->family)->name);
 	print_source(f, fr);
@@ -242,12 +244,11 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 				"optimum)\n",
 				lo, hi, 100 * EST_FLAT_FRACTION);
 	}
-	if (t0 >= 0 && est_family(fr->family)->dispatch)
+	if (t0 >= 0 && fr->impls->dispatch)
 		fprintf(f,
 			"  dispatch cost: T=0 runs %s at every length as always does, behind the "
 			"dispatch: %+.2f points (%s%s)\n",
-			est_family(fr->family)->string,
-			fr->rows[t0].delta_pct - fr->rows[1].delta_pct,
+			fr->impls->string, fr->rows[t0].delta_pct - fr->rows[1].delta_pct,
 			fr->rows[t0].measured ? "measured" : "modelled",
 			fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
 					est_row_within(&fr->rows[t0], fr->rows[1].delta_pct)
@@ -367,6 +368,7 @@ static void print_sites(FILE *f, const struct est_report *r, const struct est_fa
 void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 {
 	const struct costmodel *m = r->m;
+	char line[160];
 	size_t i;
 
 	fprintf(f, "copyprof estimate: %s\n  CPU %s, kernel %s\n", r->in->name,
@@ -386,6 +388,8 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 		if (fr->best < 0 || !fr->nr_rows)
 			continue;
 		print_best(f, fr);
+		if (est_glibc_advice(fr, line, sizeof(line)))
+			fprintf(f, "  to ship: %s\n", line);
 		print_notes(f, r, fr);
 		if (fr->validate_pct && fr->validation)
 			print_validation(f, fr);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "asmref.h"
+#include "asmref_glibc.h"
+#include "profile/profile_glibc.h"
 #include "estimate_today.h"
 #include "lib/log.h"
 
@@ -33,6 +35,12 @@ int est_today_of(const struct est_input *in, enum est_family f, const char *give
 		copy_path_today(fi->name, &in->meta, today);
 		return 0;
 	}
+	if (asmref_glibc_replica_of(fn)) {
+		today->impl = asmref_glibc_replica_of(fn)->name;
+		snprintf(today->why, sizeof(today->why),
+			 "the probed function %.60s is glibc's code", fn);
+		return 0;
+	}
 	if (!asmref_find(fn)) {
 		p_err("%s: the %s sites are uprobes on %s, whose code copyprof does not replicate: "
 		      "say what it runs with --today IMPL (an asm-ref replica, e.g. libc_memcpy "
@@ -44,4 +52,17 @@ int est_today_of(const struct est_input *in, enum est_family f, const char *give
 	today->impl = asmref_find(fn)->name;
 	snprintf(today->why, sizeof(today->why), "the probed function %.40s is this replica", fn);
 	return 0;
+}
+
+uint64_t est_today_knob(const struct est_input *in, const struct est_family_impls *fi, bool *known)
+{
+	const struct profile_glibc *g = in->glibc;
+	struct asmref_glibc_knobs k;
+	bool movsb = fi->string_op && !strcmp(fi->string_op, "REP MOVSB");
+
+	*known = g != NULL;
+	if (g)
+		return movsb ? g->rep_movsb_threshold.value : g->rep_stosb_threshold.value;
+	asmref_glibc_default_knobs(&k);
+	return movsb ? k.rep_movsb_threshold : k.rep_stosb_threshold;
 }

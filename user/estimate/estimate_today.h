@@ -3,6 +3,9 @@
 #ifndef CP_ESTIMATE_TODAY_H
 #define CP_ESTIMATE_TODAY_H
 
+#include <stdbool.h>
+#include <stdint.h>
+#include "estimate_family.h"
 #include "estimate_input.h"
 #include "sites/copy_paths.h"
 
@@ -16,5 +19,10 @@
  */
 int est_today_of(const struct est_input *in, enum est_family f, const char *given,
 		 struct copy_path *today);
+/*
+ * glibc's threshold the profile's process ran with, for policy set @fi (glibc's): meta.glibc's
+ * in force (*@known), else glibc 2.36's reference default (*@known false: assumed).
+ */
+uint64_t est_today_knob(const struct est_input *in, const struct est_family_impls *fi, bool *known);
 
 #endif

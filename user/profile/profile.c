@@ -145,6 +145,7 @@ void profile_free(struct profile *p)
 	host_meta_free(&p->meta);
 	sample_meta_free(p->sample);
 	profile_dispatch_free(p->dispatch);
+	profile_glibc_free(p->glibc);
 	for (i = 0; i < p->nr_sites; i++)
 		profile_site_clear(&p->sites[i]);
 	free(p->sites);

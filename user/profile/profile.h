@@ -11,6 +11,7 @@
 #include "lib/host.h"
 #include "kernel/srcline.h"
 #include "profile_dispatch.h"
+#include "profile_glibc.h"
 #include "profile_sample.h"
 
 struct site_mux; /* profile_mux.h */
@@ -85,6 +86,7 @@ struct profile {
 	struct host_meta meta;
 	struct sample_meta *sample;	   /* sampled recordings only (profile_sample.h) */
 	struct profile_dispatch *dispatch; /* meta.dispatch: kernel recordings; NULL if absent */
+	struct profile_glibc *glibc; /* meta.glibc: a uprobe on glibc's code; NULL if absent */
 	struct profile_site *sites;
 	size_t nr_sites;
 	size_t cap_sites; /* allocated slots of sites (profile_add_site() doubles them) */

@@ -179,6 +179,9 @@ json_object *profile_to_json(const struct profile *p)
 	json_object_object_add(root, "format", json_object_new_string(PROFILE_FORMAT));
 	json_object_object_add(root, "version", json_object_new_int(PROFILE_VERSION));
 	json_object_object_add(root, "meta", meta_to_json(&p->meta, p->sample, p->dispatch));
+	if (p->glibc)
+		json_object_object_add(json_object_object_get(root, "meta"), "glibc",
+				       profile_glibc_to_json(p->glibc));
 	if (p->nr_groups) {
 		json_object *groups = json_object_new_array();
 
@@ -593,6 +596,11 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 		p->sample = sample_meta_from_json(v);
 		if (json_object_object_get_ex(v, "dispatch", &d))
 			p->dispatch = profile_dispatch_from_json(d);
+		if (json_object_object_get_ex(v, "glibc", &d) &&
+		    !(p->glibc = profile_glibc_from_json(d, name))) {
+			profile_free(p);
+			return -EINVAL;
+		}
 	}
 	/* Groups before sites: a site's "group" indexes them. */
 	if (json_object_object_get_ex(root, "groups", &v) &&

@@ -12,6 +12,7 @@
 #include "lib/monotime.h"
 #include "lib/stop.h"
 #include "profile/profile.h"
+#include "record_glibc.h"
 #include "record_run.h"
 
 /* Where the words go: stderr when stdout carries the profile. */
@@ -127,6 +128,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	if (ops->open(rec, tgid))
 		goto out;
 	host_fill_meta(&p->meta);
+	record_glibc_fill(p, a->command, a->pid);
 	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;

@@ -287,7 +287,7 @@ static int measure_once(const struct est_family_result *fr, const struct paired_
 int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   const double *src_align, const struct paired_opts *o, struct mixmeas *out)
 {
-	const struct est_family_impls *fi = est_family(fr->family);
+	const struct est_family_impls *fi = fr->impls ?: est_family(fr->family);
 	struct replay_regions ref_rg = { 0 };
 	struct paired_memory mem;
 	struct replay_mix mx;
@@ -298,10 +298,10 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align,
 			      o->cache, fi->has_src);
 	if (err == -ENOENT)
-		p_err("replay: %s has no calls to replay", fi->name);
+		p_err("replay: %s has no calls to replay", est_family(fr->family)->name);
 	if (!err && mx.left_out)
-		p_warn("replay: %zu %s bucket(s) above %llu bytes left out", mx.left_out, fi->name,
-		       REPLAY_MAX_SIZE);
+		p_warn("replay: %zu %s bucket(s) above %llu bytes left out", mx.left_out,
+		       est_family(fr->family)->name, REPLAY_MAX_SIZE);
 	if (!err)
 		err = paired_plan_make(fr, &mx, &pl);
 	if (!err)
@@ -322,7 +322,7 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		err = measure_once(fr, &pl, &mx, &ref_rg, &mem, o, o->budget_s, o->seed, out, why,
 				   sizeof(why));
 	if (err == -EDOM) {
-		p_warn("replay: %s: %s; measuring again", fi->name, why);
+		p_warn("replay: %s: %s; measuring again", est_family(fr->family)->name, why);
 		mixmeas_free(out);
 		err = measure_once(fr, &pl, &mx, &ref_rg, &mem, o, 2 * o->budget_s,
 				   o->seed ^ 0x5851f42d4c957f2dULL, out, why, sizeof(why));
@@ -330,7 +330,7 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 			p_err("replay: %s: %s again: physically impossible, refused (is the "
 			      "machine "
 			      "changing speed? try a longer --mix-budget or another --cpu)",
-			      fi->name, why);
+			      est_family(fr->family)->name, why);
 			mixmeas_free(out);
 		}
 	}

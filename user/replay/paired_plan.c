@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "lib/log.h"
+#include "asmref_glibc.h"
 #include "paired_plan.h"
 
 /*
@@ -37,13 +38,14 @@ static bool same_code(const struct paired_path *a, long ca, const struct paired_
 static int path_of(const struct est_family_result *fr, const struct est_row *w,
 		   struct paired_path *p)
 {
-	const struct est_family_impls *fi = est_family(fr->family);
+	const struct est_family_impls *fi = fr->impls ?: est_family(fr->family);
 	const char *missing = NULL;
+	bool knob_today = w->pol.kind == EST_TODAY && fi->glibc;
 
 	memset(p, 0, sizeof(*p));
 	p->t = UINT64_MAX;
 	snprintf(p->name, sizeof(p->name), "%s", w->pol.name);
-	switch (w->pol.kind) {
+	switch (knob_today ? EST_THRESHOLD : w->pol.kind) {
 	case EST_TODAY:
 		p->lo = p->hi = asmref_find(fr->today_impl);
 		missing = p->lo ? NULL : fr->today_impl;
@@ -53,11 +55,14 @@ static int path_of(const struct est_family_result *fr, const struct est_row *w,
 		missing = p->lo ? NULL : fi->string;
 		break;
 	case EST_THRESHOLD:
-		if (fi->dispatch) {
-			p->lo = p->hi = asmref_find(fi->dispatch);
+		if (fi->knob) {
+			/* The real code with its threshold set: the seed's dispatch, glibc's own. */
+			p->lo = p->hi = asmref_find(fi->knob);
 			p->dispatch = true;
 			p->dispatch_t = w->pol.threshold;
-			missing = p->lo ? NULL : fi->dispatch;
+			p->from = fi->glibc && w->pol.threshold != UINT64_MAX ? w->pol.threshold + 1
+									      : w->pol.threshold;
+			missing = p->lo ? NULL : fi->knob;
 		} else {
 			p->lo = asmref_find(fi->loop);
 			p->hi = asmref_find(fi->string);
@@ -98,7 +103,9 @@ int paired_plan_make(const struct est_family_result *fr, const struct replay_mix
 			pl->row_path[i] = -1;
 			continue;
 		}
-		c = w->pol.kind == EST_THRESHOLD ? threshold_class(mx, w->pol.threshold) : -2;
+		c = p.dispatch			   ? threshold_class(mx, p.from)
+		    : w->pol.kind == EST_THRESHOLD ? threshold_class(mx, w->pol.threshold)
+						   : -2;
 		/* Switched in C, a T that sends every call one way runs that replica alone. */
 		if (w->pol.kind == EST_THRESHOLD && !p.dispatch && (c == 0 || c == (long)mx->nr)) {
 			p.lo = p.hi = c ? p.lo : p.hi;
@@ -128,10 +135,16 @@ int paired_plan_make(const struct est_family_result *fr, const struct replay_mix
 void paired_path_use(const struct paired_path *p)
 {
 	if (p->dispatch)
-		asmref_set_threshold(p->dispatch_t);
+		asmref_set_knob(p->lo, p->dispatch_t);
+	else
+		asmref_prepare(p->lo); /* a glibc row alone: its base thresholds */
 }
 
 void paired_path_reset(void)
 {
+	struct asmref_glibc_knobs k;
+
 	asmref_set_threshold(ASMREF_ERMS_THRESHOLD_DEFAULT);
+	asmref_glibc_get_base(&k);
+	asmref_glibc_set_knobs(&k);
 }

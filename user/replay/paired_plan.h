@@ -18,8 +18,9 @@
 struct paired_path {
 	const struct asmref_impl *lo, *hi;
 	uint64_t t;
-	bool dispatch;
+	bool dispatch; /* the knob replica @lo with its threshold at @dispatch_t */
 	uint64_t dispatch_t;
+	uint64_t from; /* ... which sends lengths from this one on to the string op */
 	char name[24]; /* the first row's name, or "today (A/A)" for the control */
 };
 

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/* estimate_impls.c: the replicas a family's policies run, chosen by the code that runs today */
+#include <stdio.h>
+#include <string.h>
+#include "asmref.h"
+#include "estimate_impls.h"
+
+#define MAX_GLIBC 16
+
+/* One glibc policy set per glibc knob replica, made from the registry once. */
+static struct est_family_impls glibc_sets[MAX_GLIBC];
+static char names[MAX_GLIBC][3][48];
+static size_t nr_glibc;
+
+static void make_glibc_sets(void)
+{
+	size_t i;
+
+	for (i = 0; i < asmref_count() && nr_glibc < MAX_GLIBC; i++) {
+		const struct asmref_impl *a = asmref_get(i);
+		bool movsb = a->knob == ASMREF_KNOB_GLIBC_MOVSB;
+		struct est_family_impls *s = &glibc_sets[nr_glibc];
+
+		if (a->base || (!movsb && a->knob != ASMREF_KNOB_GLIBC_STOSB))
+			continue;
+		snprintf(names[nr_glibc][0], sizeof(names[0][0]), "%s_vec", a->name);
+		snprintf(names[nr_glibc][1], sizeof(names[0][0]), "%s_%s", a->name,
+			 movsb ? "movsb" : "stosb");
+		snprintf(names[nr_glibc][2], sizeof(names[0][0]), "%s", a->name);
+		*s = (struct est_family_impls){
+			.name = a->family,
+			.loop = names[nr_glibc][0],
+			.string = names[nr_glibc][1],
+			.dispatch = NULL, /* the compare is in every policy's code alike */
+			.string_op = movsb ? "REP MOVSB" : "REP STOSB",
+			.has_src = movsb,
+			.knob = names[nr_glibc][2],
+			.glibc = true,
+			.tunable = movsb ? "glibc.cpu.x86_rep_movsb_threshold"
+					 : "glibc.cpu.x86_rep_stosb_threshold",
+		};
+		/* A set only where both fixed-knob rows exist (the RTM forms have none). */
+		if (asmref_find(s->loop) && asmref_find(s->string))
+			nr_glibc++;
+	}
+}
+
+const struct est_family_impls *est_impls_for(enum est_family f, const char *today_impl)
+{
+	size_t i;
+
+	if (!nr_glibc)
+		make_glibc_sets();
+	for (i = 0; today_impl && i < nr_glibc; i++)
+		if (!strcmp(glibc_sets[i].knob, today_impl))
+			return &glibc_sets[i];
+	return est_family(f);
+}

@@ -15,8 +15,8 @@
  * glibc's policies, and the values it may propose.
  */
 struct profile_glibc {
-	char *ldso;	 /* the loader asked */
-	char *tunables;	 /* GLIBC_TUNABLES of the process ("": none), or NULL: not known */
+	char *ldso;	/* the loader asked */
+	char *tunables; /* GLIBC_TUNABLES of the process ("": none), or NULL: not known */
 	struct glibc_tunable rep_movsb_threshold, rep_stosb_threshold; /* in force */
 	uint64_t movsb_default, stosb_default;			       /* without GLIBC_TUNABLES */
 };

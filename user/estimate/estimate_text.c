@@ -40,8 +40,8 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 		"%.1f s\n",
 		mm->cpu, num_format(mm->rounds, n), num_format(mm->chunk_calls, c), mm->time_s);
 	fprintf(f,
-		"    every round: each policy on the same calls, in a fresh order, after %s "
-		"untimed calls; %llu batches, each in memory mapped afresh\n",
+		"    every round: each policy on the same calls, each pass in an order of its own, "
+		"after %s untimed calls; %llu batches, each in memory mapped afresh\n",
 		num_format(mm->warmup_calls, n), (unsigned long long)mm->batches);
 	fprintf(f, "    cache %s: random offsets in %s per side", mm->cache,
 		size_str(mm->ws_bytes, ws, sizeof(ws)));

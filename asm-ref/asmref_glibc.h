@@ -78,5 +78,7 @@ void asmref_glibc_choose(const struct asmref_cpu *c, enum asmref_glibc_func f,
  * if the symbol is no implementation we replicate.
  */
 const struct asmref_impl *asmref_glibc_replica_of(const char *glibc_symbol);
+/* The vector size in bytes of a glibc replica (glibc_memmove_avx512: 64), 0 if not one. */
+int asmref_glibc_vec(const struct asmref_impl *replica);
 
 #endif /* ASMREF_GLIBC_H */

@@ -91,6 +91,16 @@ const struct asmref_impl *asmref_glibc_replica_of(const char *glibc_symbol)
 	return NULL;
 }
 
+int asmref_glibc_vec(const struct asmref_impl *replica)
+{
+	size_t i;
+
+	for (i = 0; replica && i < NR_VARIANTS; i++)
+		if (variants[i].replica && !strcmp(variants[i].replica, replica->name))
+			return variants[i].vec;
+	return 0;
+}
+
 /* Sets @out to __<func>_<suffix>, with the rule that chose it. */
 static void pick(enum asmref_glibc_func f, const char *suffix, const char *why,
 		 struct asmref_glibc_choice *out)

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "asmref.h"
+#include "asmref_glibc.h"
 #include "sites/copy_paths.h"
 #include "estimate_acc.h"
 #include "estimate_ci.h"
@@ -110,6 +112,8 @@ static void glibc_policies(const struct est_input *in, const struct est_options 
 	g.today = est_today_knob(in, r->impls, &r->today_knob_known);
 	g.dflt = g.today;
 	g.strict_min = movsb;
+	/* Not recorded: glibc 2.36's least values, 8 x VEC for REP MOVSB (as its code uses), 1 */
+	g.min = movsb ? 8 * (uint64_t)asmref_glibc_vec(asmref_find(r->impls->knob)) : 1;
 	if (in->glibc) {
 		t = movsb ? &in->glibc->rep_movsb_threshold : &in->glibc->rep_stosb_threshold;
 		g.min = t->min;

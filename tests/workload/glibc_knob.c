@@ -17,10 +17,10 @@
  * (256 KiB per side) with uniform alignment: the workload copyprof records with a uprobe on
  * glibc's implementation symbol.
  *
- * truth mode: the same calls in rounds, every threshold of T=... timed on the same chunk in a
- * fresh order, with glibc's own __x86_rep_movsb_threshold set to it between passes (its
- * address: this process's libc base plus knob=OFFSET, the variable's offset in libc's debug
- * symbols): the real knob in glibc's real code, the ground truth copyprof's estimate is checked
+ * truth mode: the same calls in rounds, every threshold of T=... timed on the same chunk (each
+ * pass in an order of its own: no branch predictor learns a sequence it is timed on again),
+ * with glibc's own __x86_rep_movsb_threshold set to it between passes (its address: this
+ * process's libc base plus knob=OFFSET, the variable's offset in libc's debug symbols): the real knob in glibc's real code, the ground truth copyprof's estimate is checked
  * against (bench/glibc_truth.sh). Per threshold: the median over quiet rounds of its time over
  * the first threshold's in the same round, with a bootstrap interval, and an A/A control.
  */
@@ -101,6 +101,20 @@ static void draw(struct call *c, size_t k, uint64_t *seed)
 		c[i].n = sizes[lo];
 		c[i].d = dst + (rng(seed) % ((WS - c[i].n) / 64)) * 64 + rng(seed) % 64;
 		c[i].s = src + (rng(seed) % ((WS - c[i].n) / 64)) * 64 + rng(seed) % 64;
+	}
+}
+
+/* @c in a fresh order: the same calls for every threshold, never a sequence seen before */
+static void permute(struct call *c, size_t k, uint64_t *seed)
+{
+	size_t i;
+
+	for (i = k; i > 1; i--) {
+		size_t j = rng(seed) % i;
+		struct call t = c[i - 1];
+
+		c[i - 1] = c[j];
+		c[j] = t;
 	}
 }
 
@@ -191,6 +205,7 @@ static int truth(long *knob, const uint64_t *T, size_t nt, size_t rounds, size_t
 
 			*knob = (long)T[p == nt ? 0 : p];
 			run(prev, k < 1024 ? k : 1024);
+			permute(cur, k, &seed);
 			t0 = tsc();
 			run(cur, k);
 			tick[r * np + p] = (double)(tsc() - t0);

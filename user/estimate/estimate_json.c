@@ -155,6 +155,22 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	put_str(today, "why", fr->today_why);
 	json_object_object_add(today, "approximate", json_object_new_boolean(fr->today_approx));
 	json_object_object_add(o, "today", today);
+	if (fr->impls->glibc) {
+		json_object *g = json_object_new_object();
+
+		put_str(g, "tunable", fr->impls->tunable);
+		json_object_object_add(g, "today", json_object_new_uint64(fr->today_knob));
+		json_object_object_add(g, "today_recorded",
+				       json_object_new_boolean(fr->today_knob_known));
+		json_object_object_add(g, "default", json_object_new_uint64(fr->knob_default));
+		json_object_object_add(g, "min", json_object_new_uint64(fr->knob_min));
+		json_object_object_add(g, "min_excluded",
+				       json_object_new_boolean(fr->knob_strict_min));
+		json_object_object_add(g, "max", json_object_new_uint64(fr->knob_max));
+		json_object_object_add(g, "refused_thresholds",
+				       json_object_new_int64((int64_t)fr->refused_thresholds));
+		json_object_object_add(o, "glibc", g);
+	}
 	if (fr->samples > 0) {
 		/* Inferred from samples: a whole number, and said to be inferred, and how. */
 		json_object_object_add(o, "calls", json_object_new_int64(llround(fr->calls)));

@@ -122,6 +122,9 @@ static void glibc_policies(const struct est_input *in, const struct est_options 
 	}
 	r->today_knob = g.today;
 	r->knob_default = g.dflt;
+	r->knob_min = g.min;
+	r->knob_max = g.max;
+	r->knob_strict_min = g.strict_min;
 	char base[sizeof(r->today_why)];
 
 	snprintf(base, sizeof(base), "%s", r->today_why);

@@ -48,8 +48,8 @@ struct est_family_result {
 	const struct est_family_impls *impls; /* the policy set: the kernel's or glibc's */
 	/* glibc's policy set: the threshold the process ran with (meta.glibc, or assumed), and
 	 * glibc's default; thresholds of --thresholds glibc would ignore */
-	uint64_t today_knob, knob_default;
-	bool today_knob_known;
+	uint64_t today_knob, knob_default, knob_min, knob_max;
+	bool today_knob_known, knob_strict_min;
 	size_t refused_thresholds;
 	const char *today_impl;
 	char today_why[256];

@@ -93,6 +93,14 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fprintf(f, ", %.2f s recorded", in->duration_s);
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
 		fr->today_approx ? " [approximation]" : "");
+	if (fr->refused_thresholds)
+		fprintf(f,
+			"  refused: %zu of --thresholds, which glibc would ignore (it takes %s "
+			"%llu "
+			"to %llu)\n",
+			fr->refused_thresholds,
+			fr->knob_strict_min ? "values above" : "values from",
+			(unsigned long long)fr->knob_min, (unsigned long long)fr->knob_max);
 	if (fr->impls->dispatch) {
 		fprintf(f,
 			"  modelled dispatch cost of a threshold (%s vs %s, %s): %+.2f ns below "

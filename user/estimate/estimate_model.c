@@ -23,8 +23,27 @@ static bool eligible(const struct est_family_result *r, const struct est_row *w)
 	return w->pol.kind != EST_ORACLE && (!r->meas || w->measured);
 }
 
+/*
+ * Today's threshold, for ties: glibc's in force; the kernel's string op alone is T=0, its loop
+ * (or a dispatch, whose T a candidate replaces) never.
+ */
+static uint64_t today_threshold(const struct est_family_result *r)
+{
+	if (r->impls && r->impls->glibc)
+		return r->today_knob;
+	if (r->impls && r->today_impl && !strcmp(r->today_impl, r->impls->string))
+		return 0;
+	return EST_NEVER;
+}
+
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 void est_family_choose_best(const struct est_options *o, struct est_family_result *r)
 {
+	uint64_t t0 = today_threshold(r);
 	double best = 0, cheapest = INFINITY, eps = 1e-9;
 	int other = -1;
 	size_t i;
@@ -41,10 +60,16 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 			r->at = (int)i;
 		if (!eligible(r, w))
 			continue;
-		/* Exact ties between thresholds (no calls between them) keep the larger T. */
+		/*
+		 * Exact ties between thresholds (no calls between them: the same code on every
+		 * recorded length) go to the T nearest today's, which changes the fewest lengths
+		 * the profile never saw.
+		 */
 		if (w->delta_pct < best - eps ||
 		    (r->best > 0 && r->rows[r->best].pol.kind == EST_THRESHOLD &&
-		     w->pol.kind == EST_THRESHOLD && w->delta_pct <= best + eps)) {
+		     w->pol.kind == EST_THRESHOLD && w->delta_pct <= best + eps &&
+		     distance(w->pol.threshold, t0) <
+			     distance(r->rows[r->best].pol.threshold, t0))) {
 			if (w->delta_pct < best)
 				best = w->delta_pct;
 			r->best = (int)i;

@@ -70,6 +70,14 @@ expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json --thresholds "$min,8192"
 expect_eq "refused" "$(jq "$F.glibc.refused_thresholds" out)" 1
 expect_eq "the one left" "$(jq -c "[$F.policies[] | select(.kind == \"threshold\") | .threshold]" out)" "[8192]"
 
+# glibc's own knob on the same mix, in the same environment: once before the paired
+# measurement and once after, so that the two bracket it.
+truth() {
+	GLIBC_TUNABLES=$TUN "$GK" dist=dist.txt knob="$knob" T="4096,${ts//never/18446744073709551615}" \
+		rounds=300 seed="$1" > "$2" || fail "the truth run failed"
+}
+truth 7 truth1.txt
+
 # Measured on the mix; the line to ship goes with a saving only.
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --mix p.json --mix-budget 2 -o cm.json
 expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json --json
@@ -88,16 +96,26 @@ else
 	expect_eq "nothing to ship without a saving ($kind)" "$ship" ""
 fi
 
-# glibc's own knob on the same mix, in the same environment.
-GLIBC_TUNABLES=$TUN "$GK" dist=dist.txt knob="$knob" T="4096,${ts//never/18446744073709551615}" \
-	rounds=300 seed=7 > truth.txt || fail "the truth run failed"
-cat truth.txt
-noise_t=$(awk '$1 == "control" { h = ($4 - $3) / 2; o = $2 < 0 ? -$2 : $2; print h > o ? h : o }' truth.txt)
+truth 8 truth2.txt
+paste truth1.txt truth2.txt
+expect_eq "truth rows" "$(grep -c '^T=' truth1.txt)" "$(($(echo "$ts" | tr ',' '\n' | wc -l) + 1))"
+# The knob's figure is the mean of the two runs; its noise their A/A controls and their gap.
+# Two runs far apart say the machine changed state (on a contended core REP MOVSB slows more
+# than the loops: the same T measured -9% alone and -23% beside a parallel build): nothing
+# measured in between can be judged against them, and the test says so instead of passing.
+join <(sort truth1.txt) <(sort truth2.txt) | awk '
+	$1 == "control" { for (i = 2; i <= 7; i++) { v = $i < 0 ? -$i : $i; if (v > aa) aa = v } }
+	$1 ~ /^T=/ { print $1, ($2 + $5) / 2, ($4 - $3 + $7 - $6) / 4, ($2 > $5 ? $2 - $5 : $5 - $2) }
+	END { print "control", aa }' > truth.txt
+noise_t=$(awk '$1 == "control" { print $2 }' truth.txt)
+unstable=$(awk -v nt="$noise_t" '$1 ~ /^T=/ { lim = 3 * nt; if (lim < 2) lim = 2; if (lim < 0.15 * ($2 < 0 ? -$2 : $2)) lim = 0.15 * ($2 < 0 ? -$2 : $2)
+	if ($4 > lim) printf "%s %.2f apart; ", $1, $4 }' truth.txt)
+[ -z "$unstable" ] || skip "the machine changed state during the test (glibc's knob measured twice: $unstable)"
 jq -r "$F.policies[] | select(.kind == \"threshold\") |
 	[(.threshold // \"18446744073709551615\" | tostring), .delta_pct, .ci_low, .ci_high] | @tsv" est.json |
 	while IFS=$'\t' read -r t p lo hi; do
 		awk -v t="$t" -v p="$p" -v lo="$lo" -v hi="$hi" -v nt="$noise_t" \
-			'$1 == "T=" t { m = $2; ht = ($4 - $3) / 2
+			'$1 == "T=" t { m = $2; ht = $3 + $4 / 2
 			n = (hi - lo) / 2 + (ht > nt ? ht : nt); clear = 3 > 2 * n ? 3 : 2 * n
 			allow = 3 * n; if (allow < 3) allow = 3; if (allow < 0.3 * (m < 0 ? -m : m)) allow = 0.3 * (m < 0 ? -m : m)
 			d = p - m; if (d < 0) d = -d

@@ -268,6 +268,8 @@ golden: $(OUTPUT)/copyprof
 		mv examples/flamegraph.txt.tmp examples/flamegraph.txt
 	./examples/diff-regression.sh $(OUTPUT) > examples/diff-regression.txt.tmp && \
 		mv examples/diff-regression.txt.tmp examples/diff-regression.txt
+	./examples/glibc-threshold.sh $(OUTPUT) > examples/glibc-threshold.txt.tmp && \
+		mv examples/glibc-threshold.txt.tmp examples/glibc-threshold.txt
 	./tests/golden/summary-cases.sh $(OUTPUT)/copyprof > tests/golden/summary.txt.tmp && \
 		mv tests/golden/summary.txt.tmp tests/golden/summary.txt
 

@@ -8,7 +8,7 @@ need_cmd xmllint
 need_cmd go
 cd "$ROOT"
 
-for ex in estimate-fleet export-fleet diff-regression; do
+for ex in estimate-fleet export-fleet diff-regression glibc-threshold; do
 	bash "examples/$ex.sh" "${OUT_DIR#"$ROOT"/}" >"$TMP/$ex.txt" 2>&1 || fail "examples/$ex.sh failed: $(tail -n 5 "$TMP/$ex.txt")"
 	diff -u "examples/$ex.txt" "$TMP/$ex.txt" >"$TMP/diff" ||
 		fail "examples/$ex.sh no longer prints examples/$ex.txt (make golden after an intended change): $(head -n 40 "$TMP/diff")"

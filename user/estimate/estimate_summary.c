@@ -126,15 +126,18 @@ static void claim(char *buf, size_t len, const struct est_row *w, const char *it
 			 w->delta_pct, w->ci_low, w->ci_high);
 }
 
-/* "REP MOVSB from 2048 bytes (T=2048)", "REP MOVSB at every length", "never using REP MOVSB" */
-static void policy_words(char *buf, size_t len, const struct est_row *w, const char *op)
+/*
+ * "REP MOVSB from 2048 bytes (T=2048)" (glibc's, for n > T: "above 4096 bytes"), "REP MOVSB at
+ * every length", "never using REP MOVSB"
+ */
+static void policy_words(char *buf, size_t len, const struct est_row *w, const char *op, bool above)
 {
 	if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == EST_NEVER)
 		snprintf(buf, len, "Keeping the loop at every length (never %s)", op);
 	else if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == 0)
 		snprintf(buf, len, "%s at every length behind the threshold dispatch (T=0)", op);
 	else if (w->pol.kind == EST_THRESHOLD)
-		snprintf(buf, len, "%s from %llu bytes (T=%llu)", op,
+		snprintf(buf, len, "%s %s %llu bytes (T=%llu)", op, above ? "above" : "from",
 			 (unsigned long long)w->pol.threshold,
 			 (unsigned long long)w->pol.threshold);
 	else if (w->pol.kind == EST_ALWAYS)
@@ -213,12 +216,17 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 	snprintf(it, sizeof(it), "%s time", est_family(fr->family)->name);
 	switch (est_verdict(fr)) {
 	case EST_VERDICT_SAVES:
-		policy_words(pol, sizeof(pol), best, op);
+		policy_words(pol, sizeof(pol), best, op, fr->impls && fr->impls->glibc);
 		claim(what, sizeof(what), best, it);
 		say(p, "%s is %s to %s against today's %s.", pol, how, what, fr->today_impl);
 		est_threshold_str(fr->flat_lo, lo, sizeof(lo));
 		est_threshold_str(fr->flat_hi, hi, sizeof(hi));
-		if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER)
+		if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER &&
+		    fr->flat_hi == EST_NEVER)
+			say(p,
+			    "Every threshold from %s bytes up, and never, comes within 1%% of it.",
+			    lo);
+		else if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER)
 			say(p, "Thresholds from %s to %s bytes come within 1%% of it.", lo, hi);
 		break;
 	case EST_VERDICT_NO_DIFFERENCE:
@@ -245,7 +253,7 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 	}
 	}
 	if (at != best && fr->best > 0) {
-		policy_words(pol, sizeof(pol), at, op);
+		policy_words(pol, sizeof(pol), at, op, fr->impls && fr->impls->glibc);
 		claim(what, sizeof(what), at, "it");
 		say(p, "%s would %s.", pol, what);
 	}

@@ -267,12 +267,14 @@ int cmd_estimate(int argc, char **argv)
 	struct estimate_args args = { 0 };
 	struct est_run run;
 	json_object *jout = NULL;
+	const char *folder; /* -m as given: expand_model_folder() replaces it */
 	size_t i, done = 0;
 	int err;
 
 	est_options_default(&args.run.o);
 	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
+	folder = args.models[0];
 	err = expand_model_folder(&args);
 	if (!err)
 		err = load(&args, &run);
@@ -305,11 +307,12 @@ int cmd_estimate(int argc, char **argv)
 	}
 	json_object_put(jout);
 	est_run_free(&run);
+	/* Said before the folder's file names are freed (args.models points at them). */
+	if (!err && !done)
+		p_err("no input had a cost model of its CPU in -m %s", folder);
 	for (i = 0; i < EST_MAX_MODELS; i++)
 		free(args.model_files[i]);
-	if (!err && !done) {
-		p_err("no input had a cost model of its CPU in -m %s", args.models[0]);
+	if (!err && !done)
 		return EXIT_RUNTIME;
-	}
 	return err ? EXIT_RUNTIME : EXIT_OK;
 }

@@ -20,7 +20,7 @@ REQUIRED_CFLAGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initia
 	     -D_GNU_SOURCE -MMD -MP -I$(OUTPUT) -Ibpf -Iuser -Iasm-ref -Iflamegraph \
 	     -DCOPYPROF_VERSION='"$(VERSION)"' -DCOPYPROF_DATADIR='"$(PREFIX)/share/copyprof"'
 ALL_CFLAGS = $(CFLAGS) $(REQUIRED_CFLAGS)
-NET_LDLIBS := -lmicrohttpd -lcurl -lyaml -lcrypt -lpthread
+NET_LDLIBS := -lmicrohttpd -lgnutls -lcurl -lyaml -lcrypt -lpthread
 LDLIBS    := -lprotobuf-c -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 

@@ -110,9 +110,10 @@ static int render_pprof(struct agent *ag, struct agent_reply *r)
 }
 
 /* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
-static int on_route(void *ctx, enum agent_route route, struct agent_reply *r)
+static int on_route(void *ctx, const struct agent_request *q, struct agent_reply *r)
 {
 	struct agent *ag = ctx;
+	enum agent_route route = q->route;
 	double t0 = monotime_s();
 	int err;
 

@@ -126,6 +126,27 @@ void agent_metrics_put(FILE *f, const struct agent_health *h)
 	gauge(f, "copyprof_agent_http_unauthorized", NULL,
 	      "HTTP requests without a valid user and password (401).",
 	      (double)h->http.unauthorized);
+	gauge(f, "copyprof_agent_http_throttled", NULL,
+	      "HTTP requests answered 429 without a password check: their client had tried too "
+	      "many wrong ones.",
+	      (double)h->http.auth.throttled);
+	gauge(f, "copyprof_agent_http_password_checks", NULL,
+	      "bcrypt runs: once per credential that matched, and once per wrong password tried.",
+	      (double)h->http.auth.checks);
+	gauge(f, "copyprof_agent_http_connections", NULL, "HTTP connections open now.",
+	      (double)h->http.conns.open);
+	om_put_family(f, "copyprof_agent_http_connections_closed", "gauge", NULL,
+		      "HTTP connections the limits closed: refused at once (rate: opened too fast; "
+		      "full: no slot could give way), evicted (idle or unfinished, for a newer "
+		      "one), timed_out (past a deadline).");
+	fprintf(f, "copyprof_agent_http_connections_closed{reason=\"rate\"} %llu\n",
+		h->http.conns.refused_rate);
+	fprintf(f, "copyprof_agent_http_connections_closed{reason=\"full\"} %llu\n",
+		h->http.conns.refused_full);
+	fprintf(f, "copyprof_agent_http_connections_closed{reason=\"evicted\"} %llu\n",
+		h->http.conns.evicted);
+	fprintf(f, "copyprof_agent_http_connections_closed{reason=\"timed_out\"} %llu\n",
+		h->http.conns.timed_out);
 	gauge(f, "copyprof_agent_last_scrape_duration_seconds", "seconds",
 	      "How long the previous /metrics took to read the maps and render.", h->last_scrape_s);
 	gauge(f, "copyprof_agent_start_time_seconds", "seconds",

@@ -179,6 +179,22 @@ $(OUTPUT)/tests/fuzz_webconfig: tests/fuzz/fuzz_webconfig.c $(FUZZ_OBJDIR)/user/
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_OBJDIR)/user/agent/web_config.o \
 		$(FUZZ_LIB) -lyaml -lcrypt $(LDLIBS) -o $@
 
+# The agent's request decisions alone, and its whole HTTP server (MHD, limits, auth) fed one
+# connection per input: their objects, libmicrohttpd, gnutls, libcrypt.
+FUZZ_AGENT_HTTP_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/agent/%.o,agent_http agent_conns agent_peer \
+			agent_auth agent_request web_config)
+$(OUTPUT)/tests/fuzz_agent_request: tests/fuzz/fuzz_agent_request.c \
+				    $(FUZZ_OBJDIR)/user/agent/agent_request.o
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+
+$(OUTPUT)/tests/fuzz_agent_http: tests/fuzz/fuzz_agent_http.c $(FUZZ_AGENT_HTTP_OBJS) $(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_AGENT_HTTP_OBJS) $(FUZZ_LIB) \
+		$(NET_LDLIBS) $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)

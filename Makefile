@@ -195,6 +195,15 @@ $(OUTPUT)/tests/fuzz_agent_http: tests/fuzz/fuzz_agent_http.c $(FUZZ_AGENT_HTTP_
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_AGENT_HTTP_OBJS) $(FUZZ_LIB) \
 		$(NET_LDLIBS) $(LDLIBS) -o $@
 
+# estimate --prometheus's reader of Prometheus's answers (the curl client is linked, not run).
+FUZZ_FLEET_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/fleet/%.o,fleet_profile fleet_series prom_answer \
+		   prom_client) $(patsubst %,$(FUZZ_OBJDIR)/user/export/%.o,export_openmetrics export_origin)
+$(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJS) $(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_FLEET_OBJS) $(FUZZ_LIB) \
+		$(NET_LDLIBS) $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)

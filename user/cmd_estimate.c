@@ -25,6 +25,7 @@ struct estimate_args {
 	const char *hist;
 	struct est_run_opts run;
 	struct fleet_query prom;	   /* --prometheus, --selector, --range */
+	const char *save_profile;	   /* --save-profile: the fleet's profile as read */
 	char *model_files[EST_MAX_MODELS]; /* a -m folder's files */
 };
 
@@ -41,7 +42,8 @@ enum {
 	OPT_TODAY,
 	OPT_PROMETHEUS,
 	OPT_SELECTOR,
-	OPT_RANGE
+	OPT_RANGE,
+	OPT_SAVE_PROFILE
 };
 
 _Static_assert(CMD_MAX_INPUTS <= EST_MAX_PROFILES, "every -i must fit est_run_load()");
@@ -65,6 +67,9 @@ static const struct argp_option options[] = {
 	  "With --prometheus: only these series, e.g. '{job=\"copyprof\",kernel=~\"6.12.*\"}'" },
 	{ "range", OPT_RANGE, "DURATION", 0,
 	  "With --prometheus: the increase over this range (default 1h; 7d, 90m ...)" },
+	{ "save-profile", OPT_SAVE_PROFILE, "FILE", 0,
+	  "With --prometheus: also write the fleet's profile as read to FILE, for calibrate "
+	  "--mix (a range that ends now moves; a saved one does not) and estimate -i" },
 	{ "hist", OPT_HIST, "FILE", 0,
 	  "A size table instead of (or besides) profiles: 'size,count' CSV or fleetbench's "
 	  "'size<TAB>probability'" },
@@ -202,14 +207,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 		a->prom.range = arg;
 		break;
+	case OPT_SAVE_PROFILE:
+		a->save_profile = arg;
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (profiles are given with -i)", arg);
 		break;
 	case ARGP_KEY_END:
 		if (a->prom.url && (a->common.nr_inputs || a->hist))
 			argp_error(state, "--prometheus excludes -i and --hist");
-		if ((a->prom.selector || a->prom.range) && !a->prom.url)
-			argp_error(state, "--selector and --range go with --prometheus");
+		if ((a->prom.selector || a->prom.range || a->save_profile) && !a->prom.url)
+			argp_error(state, "--selector, --range and --save-profile go with "
+					  "--prometheus");
 		if (!a->common.nr_inputs && !a->hist && !a->prom.url)
 			argp_error(state, "give a profile with -i, a size table with --hist, or "
 					  "--prometheus URL");
@@ -252,11 +261,21 @@ static int load(struct estimate_args *a, struct est_run *run)
 	if (!a->prom.range)
 		a->prom.range = "1h";
 	err = fleet_profile_fetch(&a->prom, &p);
+	if (!err && a->save_profile && (err = profile_write(p, a->save_profile))) {
+		profile_free(p);
+		p = NULL;
+	}
 	if (err) {
 		memset(run, 0, sizeof(*run));
 		return err;
 	}
-	return est_run_load_profile(run, &a->run, p, a->prom.url, a->models, a->nr_models);
+	err = est_run_load_profile(run, &a->run, p, a->prom.url, a->models, a->nr_models);
+	/* The saved profile is the mix that calibrate --mix measures (the hint names it). */
+	if (a->save_profile) {
+		run->profile_paths = &a->save_profile;
+		run->nr_profile_paths = 1;
+	}
+	return err;
 }
 
 int cmd_estimate(int argc, char **argv)

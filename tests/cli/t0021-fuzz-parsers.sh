@@ -35,6 +35,11 @@ seed() {
 		printf 'basic_auth_users:\n  v: &h $2y$10$X0BTjGzM2vR1Tm1v5oQ2wO9r0l2m1Q4vY2mH3z0f5wWjz5q3dQ1aK\n  w: *h\n  u: plaintext\n' > "$d/users.yml"
 		printf 'basic_auth_users: {}\n---\ntls_server_config: {}\n' > "$d/two-documents.yml"
 		;;
+	prom_answer)
+		for s in ok sparse native two-hosts; do
+			python3 "$ROOT/tests/cli/fakeprom.py" dump "$s" > "$d/$s.txt"
+		done
+		;;
 	agent_request)
 		printf 'GET\n/metrics\napplication/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,*/*;q=0.1\ngzip\n' > "$d/prometheus"
 		printf 'GET\n/debug/pprof/profile\n*/*\nidentity\n30' > "$d/pprof-delta"
@@ -49,7 +54,7 @@ seed() {
 
 shopt -s nullglob
 total=0
-for t in profile costmodel hist folded perf_script preset webconfig agent_request agent_http; do
+for t in profile costmodel hist folded perf_script preset webconfig agent_request agent_http prom_answer; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

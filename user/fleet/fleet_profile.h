@@ -4,6 +4,7 @@
 #define CP_FLEET_PROFILE_H
 
 #include <stdbool.h>
+#include <json-c/json.h>
 #include "profile/profile.h"
 
 struct fleet_query {
@@ -25,5 +26,13 @@ bool fleet_selector_valid(const char *s);
  * matched, a series without cpu_model.
  */
 int fleet_profile_fetch(const struct fleet_query *q, struct profile **out);
+
+struct fleet_series;
+/*
+ * The profile of @fs's checked sites (fleet_series_check), grouped by CPU model and kernel,
+ * each group with the CPU flags and hosts that @info (copyprof_agent_info by cpu_model,
+ * kernel, cpu_flags, host; NULL: unknown) gives it. fleet_profile_fetch() ends with it.
+ */
+int fleet_profile_build(const struct fleet_series *fs, json_object *info, struct profile **out);
 
 #endif

@@ -122,7 +122,8 @@ $(OUTPUT)/proto/%.pb-c.o: $(OUTPUT)/proto/%.pb-c.c
 
 .SECONDARY: $(PROTO_GEN)
 # What includes a generated header waits for it on a first build (the .d files know it later).
-$(OUTPUT)/user/export/pprof.o $(OUTPUT)/user/export/export_pprof.o: $(PROTO_GEN:.c=.h)
+$(OUTPUT)/user/export/pprof.o $(OUTPUT)/user/export/export_pprof.o $(OUTPUT)/user/export/mw_proto.o: \
+	$(PROTO_GEN:.c=.h)
 
 $(OUTPUT)/%.o: %.S
 	$(call msg,AS,$@)
@@ -197,7 +198,7 @@ $(OUTPUT)/tests/fuzz_agent_http: tests/fuzz/fuzz_agent_http.c $(FUZZ_AGENT_HTTP_
 
 # estimate --prometheus's reader of Prometheus's answers (the curl client is linked, not run).
 FUZZ_FLEET_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/fleet/%.o,fleet_profile fleet_series prom_answer \
-		   prom_client) $(patsubst %,$(FUZZ_OBJDIR)/user/export/%.o,export_openmetrics export_origin)
+		   prom_client fleet_native) $(FUZZ_OBJDIR)/user/export/om_bounds.o
 $(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJS) $(FUZZ_LIB)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)

@@ -4,8 +4,9 @@
 # one server plays a well-behaved Prometheus and each broken one in turn. The site: 1000 calls
 # of 100 B and 100 of 3000 B ("Synthetic CPU", kernel 6.12.0-test); "many" has 20,000 sites of
 # 10 calls of 5 GB each; "native" answers native histograms instead of classic buckets.
-# "fakeprom.py dump SCENARIO" prints the five answers (calls, bytes, native calls, native bytes,
-# info) separated by lines "--": the input of tests/fuzz/fuzz_prom_answer.c.
+# "fakeprom.py dump SCENARIO" prints the eleven answers (classic calls and bytes; native calls
+# and bytes each now, an hour ago, resets and increase; info) separated by lines "--": the
+# input of tests/fuzz/fuzz_prom_answer.c.
 import http.server
 import json
 import sys
@@ -35,9 +36,10 @@ def native(calls, weight_bytes, site=SITE):
         i = L.bit_length()
         buckets[i] = buckets.get(i, 0) + (n * L if weight_bytes else n)
     total = sum(buckets.values())
-    return [(site, {"count": "%d" % total, "sum": "0",
-                    "buckets": [[0, "%d" % (1 << (i - 1)), "%d" % (1 << i), "%d" % c]
-                                for i, c in sorted(buckets.items())]})]
+    return [(dict(site, instance="127.0.0.1:1", job="copyprof"),
+             {"count": "%d" % total, "sum": "0",
+              "buckets": [[0, "%d" % (1 << (i - 1)), "%d" % (1 << i), "%d" % c]
+                          for i, c in sorted(buckets.items())]})]
 
 
 def vector(samples, histogram=False):
@@ -57,6 +59,9 @@ def answer(scenario, query):
             "bytes" if "copyprof_copy_bytes_by_length_bytes_bucket" in query else
             "calls" if "copyprof_copy_length_bytes_bucket" in query else
             "nbytes" if "copyprof_copy_bytes_by_length_bytes" in query else "ncalls")
+    # The native histograms' queries: M now, M offset R, resets(M[R]) > 0, increase(M[R]).
+    form = ("resets" if "resets(" in query else "increase" if "increase(" in query else
+            "then" if " offset " in query else "now")
     if scenario == "error-status":
         return 400, {"status": "error", "errorType": "bad_data", "error": "parse error at char 9"}
     if scenario == "not-json":
@@ -69,6 +74,15 @@ def answer(scenario, query):
         s = native(CALLS, kind == "nbytes")
         if scenario == "native-bad-bucket":
             s[0][1]["buckets"][0][2] = "1000"
+        # native-gone: the series was there an hour ago, is gone now: increase() counts it;
+        # native-since: there now and an hour ago with a third of it: the difference counts.
+        if scenario == "native-gone":
+            return 200, vector(s if form in ("then", "increase") else [], histogram=True)
+        if scenario == "native-since" and form == "then":
+            return 200, vector(native([(L, n // 3) for L, n in CALLS], kind == "nbytes"),
+                               histogram=True)
+        if form in ("then", "resets", "increase"):
+            return 200, vector([], histogram=form != "resets")
         return 200, vector(s, histogram=True)
     if kind in ("ncalls", "nbytes"):
         return 200, vector([])
@@ -121,9 +135,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 if sys.argv[1] == "dump":
-    queries = ["copyprof_copy_length_bytes_bucket", "copyprof_copy_bytes_by_length_bytes_bucket",
-               "copyprof_copy_length_bytes", "copyprof_copy_bytes_by_length_bytes",
-               "copyprof_agent_info"]
+    queries = ["copyprof_copy_length_bytes_bucket", "copyprof_copy_bytes_by_length_bytes_bucket"]
+    for m in ("copyprof_copy_length_bytes", "copyprof_copy_bytes_by_length_bytes"):
+        queries += [m, m + " offset 1h", "resets(%s[1h]) > 0" % m, "increase(%s[1h])" % m]
+    queries.append("copyprof_agent_info")
     parts = [answer(sys.argv[2], q)[1] for q in queries]
     print("\n--\n".join(p if isinstance(p, str) else json.dumps(p) for p in parts))
 else:

@@ -53,11 +53,12 @@ b/copyload copy=100:2000 copy=5000:300 clear=64:3 || fail "workload b"
 wait_for "the scrapes" q_is 'sum(copyprof_copy_length_bytes_count{job="copyprof"})' 3810
 
 # Exact, per host and fleet-wide.
-perhost() { q "sum by (host) (copyprof_copy_length_bytes_$1{job=\"copyprof\"})" \
+# The host is named once, in copyprof_agent_info: joined by the target's labels.
+perhost() { q "sum by (host) (copyprof_copy_length_bytes_$1{job=\"copyprof\"} * on (instance, job) group_left (host) copyprof_agent_info)" \
 	'.data.result | sort_by(.metric.host) | map("\(.metric.host)=\(.value[1])") | join(" ")'; }
 expect_eq "calls per host" "$(perhost count)" "hosta=1507 hostb=2303"
 expect_eq "bytes per host" "$(perhost sum)" "hosta=1600448 hostb=1700192"
-expect_eq "calls below 128 B per host" "$(q 'sum by (host) (copyprof_copy_length_bytes_bucket{job="copyprof",family="memcpy",le="127.0"})' \
+expect_eq "calls below 128 B per host" "$(q 'sum by (host) (copyprof_copy_length_bytes_bucket{job="copyprof",family="memcpy",le="127.0"} * on (instance, job) group_left (host) copyprof_agent_info)' \
 	'.data.result | sort_by(.metric.host) | map(.value[1]) | join(" ")')" "1000 2000"
 expect_eq "fleet calls of 4 KiB and more" "$(q 'sum(copyprof_copy_length_bytes_count{job="copyprof"}) - sum(copyprof_copy_length_bytes_bucket{job="copyprof",le="4095.0"})' '.data.result[0].value[1]')" 300
 expect_eq "fleet bytes below 4 KiB" "$(q 'sum(copyprof_copy_bytes_by_length_bytes_bucket{job="copyprof",le="4095.0"})' '.data.result[0].value[1]')" \

@@ -37,6 +37,12 @@ expect_eq "calls with the leading empty buckets left out" "$(calls)" 1100
 echo native > scenario
 expect_exit 0 est --json
 expect_eq "calls from native histograms" "$(calls)" 1100
+echo native-since > scenario
+expect_exit 0 est --json
+expect_eq "native: now less an hour ago" "$(calls)" $((1000 - 1000 / 3 + 100 - 100 / 3))
+echo native-gone > scenario
+expect_exit 0 est --json
+expect_eq "native: a series gone since, from increase()" "$(calls)" 1100
 
 # Broken answers: refused, exit 1, the series and the fault named.
 refused() { # SCENARIO PATTERN

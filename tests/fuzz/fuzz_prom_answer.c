@@ -3,27 +3,30 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fleet/fleet_native.h"
 #include "fleet/fleet_profile.h"
 #include "fleet/fleet_series.h"
 #include "fleet/prom_answer.h"
 #include "lib/log.h"
 
+#define NR_PARTS 11
+
 /*
- * The input is up to five answer bodies separated by lines "--" (tests/cli/fakeprom.py dump
- * writes them): the classic calls and bytes buckets, the native calls and bytes histograms,
- * and copyprof_agent_info, as fleet_profile_fetch() reads them. Each goes through
- * prom_answer_parse(), the series table, fleet_series_check() and fleet_profile_build().
- * Checked besides the sanitizers: a site of the profile never has 2^63 calls or more (but for
- * the rounding of its ranges: the check refuses more), and every group has a CPU model.
+ * The input is up to eleven answer bodies separated by lines "--" (tests/cli/fakeprom.py dump
+ * writes them), as fleet_profile_fetch() reads them: the classic calls and bytes buckets;
+ * for the native calls and then bytes histograms, M now, M offset R, resets(M[R]) > 0 and
+ * increase(M[R]); copyprof_agent_info. Each goes through prom_answer_parse(), then the
+ * classic series table or fleet_native_combine(), fleet_series_check() and
+ * fleet_profile_build(). Checked besides the sanitizers: a site of the profile never has 2^63
+ * calls or more (but for the rounding of its ranges: the check refuses more), and every group
+ * has a CPU model.
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum fleet_kind kinds[4] = { FLEET_CALLS, FLEET_BYTES, FLEET_CALLS,
-						  FLEET_BYTES };
-	char *text = malloc(size + 1), *part[5] = { NULL }, *p, *sep;
+	char *text = malloc(size + 1), *part[NR_PARTS] = { NULL }, *p, *sep;
+	json_object *a[NR_PARTS] = { NULL };
 	struct fleet_series fs = { 0 };
 	struct profile *prof = NULL;
-	json_object *info = NULL;
 	int n = 0, i, err = 0;
 	size_t s;
 
@@ -32,25 +35,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	log_json = true;
 	memcpy(text, data, size);
 	text[size] = 0;
-	for (p = text; p && n < 5; n++) {
+	for (p = text; p && n < NR_PARTS; n++) {
 		part[n] = p;
 		sep = strstr(p, "\n--\n");
 		if (sep)
 			*sep = 0;
 		p = sep ? sep + 4 : NULL;
 	}
-	for (i = 0; i < 4 && !err && part[i]; i++) {
-		json_object *res = NULL;
-
-		err = prom_answer_parse("fuzz", "q", 200, part[i], strlen(part[i]), &res);
-		if (!err)
-			err = i < 2 ? fleet_series_add_classic(&fs, res, kinds[i])
-				    : fleet_series_add_native(&fs, res, kinds[i]);
-		json_object_put(res);
-	}
-	if (!err && part[4] && prom_answer_parse("fuzz", "q", 200, part[4], strlen(part[4]), &info))
-		info = NULL;
-	if (!err && !fleet_series_check(&fs) && !fleet_profile_build(&fs, info, &prof)) {
+	for (i = 0; i < n && !err; i++)
+		err = prom_answer_parse("fuzz", "q", 200, part[i], strlen(part[i]), &a[i]);
+	if (!err && a[0])
+		err = fleet_series_add_classic(&fs, a[0], FLEET_CALLS);
+	if (!err && a[1])
+		err = fleet_series_add_classic(&fs, a[1], FLEET_BYTES);
+	if (!err)
+		err = fleet_native_combine(&fs, FLEET_CALLS, a[2], a[3], a[4], a[5]);
+	if (!err)
+		err = fleet_native_combine(&fs, FLEET_BYTES, a[6], a[7], a[8], a[9]);
+	if (!err && !fleet_series_check(&fs) && !fleet_profile_build(&fs, a[10], &prof)) {
 		for (s = 0; s < prof->nr_sites; s++)
 			if (prof->sites[s].calls > (1ULL << 63) + FLEET_NR_RANGES + FLEET_NR_NATIVE)
 				__builtin_trap();
@@ -59,7 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap();
 	}
 	profile_free(prof);
-	json_object_put(info);
+	for (i = 0; i < NR_PARTS; i++)
+		json_object_put(a[i]);
 	fleet_series_free(&fs);
 	free(text);
 	return 0;

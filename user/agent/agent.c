@@ -57,16 +57,17 @@ static char *join_flags(const struct host_meta *m)
 	return s;
 }
 
-static int render_metrics(struct agent *ag, struct agent_reply *r)
+static int render_metrics(struct agent *ag, const struct agent_request *q, struct agent_reply *r)
 {
 	struct om_opts o = { .live = true };
 	struct agent_health h = { .sites = &ag->t, .budget = &ag->budget };
-	struct om_stats st;
 	FILE *f = open_memstream(&r->body, &r->len);
+	struct metric_writer *w;
 	int err;
 
 	if (!f)
 		return -ENOMEM;
+	w = q->format == AGENT_FORMAT_PROTOBUF ? mw_proto_new(f) : mw_text_new(f, NULL);
 	agent_budget_totals(&ag->budget, ag->t.hs);
 	if (ag->http)
 		agent_http_stats(ag->http, &h.http);
@@ -74,12 +75,16 @@ static int render_metrics(struct agent *ag, struct agent_reply *r)
 	h.last_scrape_s = ag->last_scrape_s;
 	h.replans = ag->replans;
 	h.cpu_flags = ag->cpu_flags;
-	err = export_openmetrics(ag->t.view, f, &o, &st);
-	if (!err)
-		agent_metrics_put(f, &h);
+	if (w) {
+		export_metrics_put(w, ag->t.view, &o);
+		agent_metrics_put(w, &h);
+	}
+	err = mw_close(w);
 	if (fclose(f) || err)
-		return -EIO;
-	r->type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+		return err ? err : -EIO;
+	r->type = q->format == AGENT_FORMAT_PROTOBUF
+			  ? AGENT_PROTOBUF_TYPE
+			  : "application/openmetrics-text; version=1.0.0; charset=utf-8";
 	return 0;
 }
 
@@ -130,7 +135,7 @@ static int on_route(void *ctx, const struct agent_request *q, struct agent_reply
 	if (!err)
 		err = agent_sample_append(&ag->smp, ag->t.view);
 	if (!err)
-		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, r)
+		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, q, r)
 		      : route == AGENT_ROUTE_PROFILE ? render_profile(ag, r)
 						     : render_pprof(ag, r);
 	agent_sample_trim(ag->t.view, counted);

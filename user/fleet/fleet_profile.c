@@ -8,6 +8,7 @@
 #include <string.h>
 #include "export/export_openmetrics.h"
 #include "fleet_profile.h"
+#include "fleet_native.h"
 #include "fleet_series.h"
 #include "lib/log.h"
 #include "prom_client.h"
@@ -205,17 +206,16 @@ int fleet_profile_build(const struct fleet_series *fs, json_object *info, struct
 	return 0;
 }
 
-/* Adds the answer to @q (classic or native, calls or bytes) to @fs; an empty one is fine. */
-static int add_query(struct fleet_series *fs, const struct fleet_query *q, const char *query,
-		     bool native, enum fleet_kind kind, size_t *found)
+/* Adds the classic answer to @query to @fs; an empty one is fine. */
+static int add_classic(struct fleet_series *fs, const struct fleet_query *q, const char *query,
+		       enum fleet_kind kind, size_t *found)
 {
 	json_object *res = NULL;
 	int err = prom_query(q->url, query, &res);
 
 	if (!err) {
 		*found += json_object_array_length(res);
-		err = native ? fleet_series_add_native(fs, res, kind)
-			     : fleet_series_add_classic(fs, res, kind);
+		err = fleet_series_add_classic(fs, res, kind);
 	}
 	json_object_put(res); /* before the next answer: one tree at a time */
 	return err;
@@ -257,20 +257,18 @@ int fleet_profile_fetch(const struct fleet_query *q, struct profile **out)
 	json_object *info = NULL;
 	char *qc = increase_query(OM_FAMILY_CALLS "_bucket", ",le", sel, q->range);
 	char *qb = increase_query(OM_FAMILY_BYTES "_bucket", ",le", sel, q->range);
-	char *qnc = increase_query(OM_FAMILY_CALLS, "", sel, q->range);
-	char *qnb = increase_query(OM_FAMILY_BYTES, "", sel, q->range);
 	size_t found = 0, native = 0;
 	int err = -ENOMEM;
 
 	*out = NULL;
-	if (!qc || !qb || !qnc || !qnb)
+	if (!qc || !qb)
 		goto out;
 	/* Native histograms (Prometheus with native-histograms on) and classic buckets both. */
-	err = add_query(&fs, q, qnc, true, FLEET_CALLS, &native);
+	err = fleet_native_fetch(&fs, q, OM_FAMILY_CALLS, FLEET_CALLS, &native);
 	if (!err && native)
-		err = add_query(&fs, q, qnb, true, FLEET_BYTES, &native);
+		err = fleet_native_fetch(&fs, q, OM_FAMILY_BYTES, FLEET_BYTES, &native);
 	if (!err)
-		err = add_query(&fs, q, qc, false, FLEET_CALLS, &found);
+		err = add_classic(&fs, q, qc, FLEET_CALLS, &found);
 	if (!err && !found && !native) {
 		p_err("no copyprof histograms match %s over the last %s at %s: check the selector "
 		      "(label names as in /metrics) and that Prometheus scrapes the agents",
@@ -278,7 +276,7 @@ int fleet_profile_fetch(const struct fleet_query *q, struct profile **out)
 		err = -ENOENT;
 	}
 	if (!err && found)
-		err = add_query(&fs, q, qb, false, FLEET_BYTES, &found);
+		err = add_classic(&fs, q, qb, FLEET_BYTES, &found);
 	if (!err)
 		err = fleet_series_check(&fs);
 	if (!err)
@@ -290,7 +288,5 @@ out:
 	json_object_put(info);
 	free(qc);
 	free(qb);
-	free(qnc);
-	free(qnb);
 	return err;
 }

@@ -5,13 +5,8 @@
 
 #include <stdbool.h>
 #include <json-c/json.h>
+#include "fleet_query.h"
 #include "profile/profile.h"
-
-struct fleet_query {
-	const char *url;      /* Prometheus (or Thanos, Mimir's /prometheus) base URL */
-	const char *selector; /* "{job=\"copyprof\"}" or NULL */
-	const char *range;    /* a PromQL duration: "1h", "7d" */
-};
 
 /* Whether @s is a PromQL duration such as 1h, 90m, 7d or 1h30m. */
 bool fleet_range_valid(const char *s);

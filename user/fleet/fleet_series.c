@@ -241,17 +241,16 @@ static const char *add_native_buckets(json_object *buckets, double *into)
 	return NULL;
 }
 
-/* Why the histogram object @h cannot be taken into @s's @kind, or NULL once it is. */
-static const char *take_native(struct fleet_site *s, enum fleet_kind kind, json_object *h)
+const char *fleet_native_parse(json_object *h, double counts[FLEET_NR_NATIVE])
 {
-	bool *has = kind == FLEET_CALLS ? &s->native_calls : &s->native_bytes;
-	double *into = kind == FLEET_CALLS ? s->ncalls : s->nbytes, count, total = 0;
 	json_object *c = NULL, *buckets = NULL;
+	double count, total = 0;
 	const char *why;
 	size_t k;
 
-	if (*has)
-		return "the histogram is there twice";
+	memset(counts, 0, FLEET_NR_NATIVE * sizeof(*counts));
+	if (!json_object_is_type(h, json_type_object))
+		return "a histogram is not an object";
 	json_object_object_get_ex(h, "count", &c);
 	why = number(json_object_get_string(c), &count);
 	if (why)
@@ -259,46 +258,44 @@ static const char *take_native(struct fleet_site *s, enum fleet_kind kind, json_
 	if (json_object_object_get_ex(h, "buckets", &buckets)) {
 		if (!json_object_is_type(buckets, json_type_array))
 			return "\"buckets\" is not an array";
-		why = add_native_buckets(buckets, into);
+		why = add_native_buckets(buckets, counts);
 		if (why)
 			return why;
 	}
 	for (k = 0; k < FLEET_NR_NATIVE; k++)
-		total += into[k];
+		total += counts[k];
 	if (fabs(total - count) > 1e-6 * count + 0.5)
 		return "its buckets do not add up to its count";
-	*has = true;
 	return NULL;
 }
 
-int fleet_series_add_native(struct fleet_series *fs, json_object *result, enum fleet_kind kind)
+int fleet_series_add_native(struct fleet_series *fs, json_object *metric, enum fleet_kind kind,
+			    const double counts[FLEET_NR_NATIVE])
 {
-	size_t i, n = json_object_array_length(result);
+	struct fleet_site *s;
+	double *into;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(result, i), *metric, *h;
-		struct fleet_site *s;
-		const char *why;
-
-		json_object_object_get_ex(e, "metric", &metric);
-		if (!json_object_object_get_ex(e, "histogram", &h))
-			return refuse(metric, kind, "%s",
-				      "a float sample where a native histogram was asked for");
-		if (!label(metric, "cpu_model")) {
-			p_err("a series without cpu_model (%s): estimate needs each host's CPU "
-			      "model to pick its cost model; is a relabelling rule dropping it?",
-			      json_object_to_json_string_ext(
-				      metric,
-				      JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-			return -EINVAL;
-		}
-		s = site_of(fs, metric);
-		if (!s)
-			return -ENOMEM;
-		why = take_native(s, kind, second(h));
-		if (why)
-			return refuse(metric, kind, "%s", why);
+	if (!label(metric, "cpu_model")) {
+		p_err("a series without cpu_model (%s): estimate needs each host's CPU model to "
+		      "pick its cost model; is a relabelling rule dropping it?",
+		      json_object_to_json_string_ext(
+			      metric, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		return -EINVAL;
 	}
+	s = site_of(fs, metric);
+	if (!s)
+		return -ENOMEM;
+	into = kind == FLEET_CALLS ? s->ncalls : s->nbytes;
+	for (k = 0; k < FLEET_NR_NATIVE; k++) {
+		into[k] += counts[k];
+		if (into[k] >= FLEET_MAX_VALUE)
+			return refuse(
+				metric, kind, "%s",
+				"the hosts' sum is 2^63 or more, beyond what a profile counts "
+				"(narrow --range or --selector)");
+	}
+	*(kind == FLEET_CALLS ? &s->native_calls : &s->native_bytes) = true;
 	return 0;
 }
 

@@ -52,13 +52,19 @@ enum fleet_kind { FLEET_CALLS, FLEET_BYTES };
 
 /*
  * Adds a vector answer (prom_answer.h) of classic _bucket series, summed by FLEET_SITE_LABELS
- * and le, or of native histograms summed by FLEET_SITE_LABELS. Each value must be a number,
- * finite, >= 0 and < FLEET_MAX_VALUE, each le one of export's bounds (native: a power of two
- * or the zero bucket), each series there once. A refusal names the series and says what is
+ * and le. Each value must be a number, finite, >= 0 and < FLEET_MAX_VALUE, each le one of
+ * export's bounds, each series there once. A refusal names the series and says what is
  * wrong: -EINVAL (printed), -ENOMEM.
  */
 int fleet_series_add_classic(struct fleet_series *fs, json_object *result, enum fleet_kind k);
-int fleet_series_add_native(struct fleet_series *fs, json_object *result, enum fleet_kind k);
+/*
+ * A native histogram object of the query API ({"count", "sum", "buckets"}) as counts per
+ * native bucket of schema 0: NULL, or what is wrong with it.
+ */
+const char *fleet_native_parse(json_object *h, double counts[FLEET_NR_NATIVE]);
+/* Adds one series' @counts to its site (@metric's labels), summing the hosts. */
+int fleet_series_add_native(struct fleet_series *fs, json_object *metric, enum fleet_kind k,
+			    const double counts[FLEET_NR_NATIVE]);
 /*
  * Every site whole and consistent: each histogram ends in +Inf and lacks no bound above its
  * first (only empty leading buckets may be left out: docs/export.md#openmetrics), buckets do

@@ -198,7 +198,8 @@ $(OUTPUT)/tests/fuzz_agent_http: tests/fuzz/fuzz_agent_http.c $(FUZZ_AGENT_HTTP_
 
 # estimate --prometheus's reader of Prometheus's answers (the curl client is linked, not run).
 FUZZ_FLEET_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/fleet/%.o,fleet_profile fleet_series prom_answer \
-		   prom_client fleet_native) $(FUZZ_OBJDIR)/user/export/om_bounds.o
+		   prom_client fleet_native fleet_selector) \
+		   $(FUZZ_OBJDIR)/user/export/om_bounds.o
 $(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJS) $(FUZZ_LIB)
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)

@@ -193,11 +193,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->prom.url = arg;
 		break;
 	case OPT_SELECTOR:
-		if (!fleet_selector_valid(arg))
+		if (!fleet_selector_valid(arg, why, sizeof(why)))
 			argp_error(state,
-				   "--selector %s: give a label selector in braces, e.g. "
-				   "'{job=\"copyprof\"}'",
-				   arg);
+				   "--selector %s: %s; give label matchers in braces, e.g. "
+				   "'{job=\"copyprof\",cpu_model=~\"AMD.*\"}'",
+				   arg, why);
 		a->prom.selector = arg;
 		break;
 	case OPT_RANGE:

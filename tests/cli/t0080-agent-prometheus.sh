@@ -104,8 +104,16 @@ expect_eq "one input (one CPU here)" "$(jq '.inputs | length' out)" 1
 # Bad input, each with its message.
 expect_exit 1 "$COPYPROF" estimate --prometheus "http://127.0.0.1:$(free_port)" -m "$CM"
 expect_err "cannot query Prometheus at"
-expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=}' -m "$CM"
+expect_exit 2 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=}' -m "$CM"
+expect_err "selector \{job=\}: a quoted value is expected"
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=~"("}' -m "$CM"
 expect_err "answered HTTP 400"
+# A matcher of the agent's info (cpu_model) picks agents through the join, a site label sites.
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector "{job=\"copyprof\",cpu_model=\"$cpu\",family=\"clear_user\"}" \
+	-m "$CM" --no-mix-correction --json
+expect_eq "calls of the clear_user sites of this CPU" "$(jq -c '[.inputs[].families[] | [.family, .calls]]' out)" '[["clear_user",10]]'
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="copyprof",cpu_model="Another CPU"}' -m "$CM"
+expect_err "no copyprof histograms match"
 expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="nothing"}' -m "$CM"
 expect_err "no copyprof histograms match"
 wait_for "the nocpu job" q_is 'count(copyprof_copy_length_bytes_count{job="nocpu"})' 2

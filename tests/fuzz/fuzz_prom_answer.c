@@ -15,7 +15,8 @@
  * The input is up to eleven answer bodies separated by lines "--" (tests/cli/fakeprom.py dump
  * writes them), as fleet_profile_fetch() reads them: the classic calls and bytes buckets;
  * for the native calls and then bytes histograms, M now, M offset R, resets(M[R]) > 0 and
- * increase(M[R]); copyprof_agent_info. Each goes through prom_answer_parse(), then the
+ * increase(M[R]); copyprof_agent_info (the join's and the hosts' at once). Each goes
+ * through prom_answer_parse(), then the
  * classic series table or fleet_native_combine(), fleet_series_check() and
  * fleet_profile_build(). Checked besides the sanitizers: a site of the profile never has 2^63
  * calls or more (but for the rounding of its ranges: the check refuses more), and every group
@@ -49,9 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!err && a[1])
 		err = fleet_series_add_classic(&fs, a[1], FLEET_BYTES);
 	if (!err)
-		err = fleet_native_combine(&fs, FLEET_CALLS, a[2], a[3], a[4], a[5]);
+		err = fleet_native_combine(&fs, FLEET_CALLS, a[2], a[3], a[4], a[5], a[10]);
 	if (!err)
-		err = fleet_native_combine(&fs, FLEET_BYTES, a[6], a[7], a[8], a[9]);
+		err = fleet_native_combine(&fs, FLEET_BYTES, a[6], a[7], a[8], a[9], a[10]);
 	if (!err && !fleet_series_check(&fs) && !fleet_profile_build(&fs, a[10], &prof)) {
 		for (s = 0; s < prof->nr_sites; s++)
 			if (prof->sites[s].calls > (1ULL << 63) + FLEET_NR_RANGES + FLEET_NR_NATIVE)

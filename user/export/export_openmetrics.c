@@ -18,8 +18,9 @@
 
 /*
  * The labels of a site's series: who it is, then where it was recorded. The agent's own
- * (@o->live) leave out the site id and the host: one agent is one host, named once in
- * copyprof_agent_info, and its sites are told apart by what they are.
+ * (@o->live) leave out the site id, the kernel and the host: one agent is one host, whose
+ * kernel and name are said once, in copyprof_agent_info, and its sites are told apart by what
+ * they are (docs/fleet.md#series).
  */
 static size_t site_labels(const struct om_opts *o, const struct profile *p,
 			  const struct profile_site *s, struct mw_label *l, char *id, char *off)
@@ -42,9 +43,9 @@ static size_t site_labels(const struct om_opts *o, const struct profile *p,
 	/* The same vocabulary everywhere: the agent, the exports and the recording rules. */
 	l[n++] = (struct mw_label){ "family", s->sample ? s->sample->family
 							: est_family(est_site_family(s))->name };
-	if (o->live && o->cgroup)
-		l[n++] = (struct mw_label){ "cgroup", o->cgroup };
-	l[n++] = (struct mw_label){ "kernel", g.kernel };
+	/* The CPU model stays: a fleet's queries sum by it (Prometheus 2.42 joins no histogram). */
+	if (!o->live)
+		l[n++] = (struct mw_label){ "kernel", g.kernel };
 	l[n++] = (struct mw_label){ "cpu_model", g.cpu_model };
 	if (!o->live)
 		l[n++] = (struct mw_label){ "host", g.host };

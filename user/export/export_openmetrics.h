@@ -17,10 +17,9 @@ struct om_opts {
 	 * The agent's /metrics (docs/fleet.md): the values are live counters since the agent
 	 * started (HELP says so), each counted histogram has a byte-weighted twin
 	 * (OM_FAMILY_BYTES: bytes below each bound, so that a reader gets each range's mean
-	 * length), and the site id and host are left to copyprof_agent_info.
+	 * length), and the site id, kernel and host are left to copyprof_agent_info.
 	 */
 	bool live;
-	const char *cgroup; /* live: the agent's --cgroup, a label of every counted site */
 };
 
 /* The byte-weighted twin of a counted site's histogram (om_opts.live). */

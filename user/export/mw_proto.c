@@ -7,7 +7,11 @@
 #include "proto/prometheus_metrics.pb-c.h"
 
 #define NATIVE_BUCKETS 64 /* index i: upper bound 2^i */
-/* Go's client's default: no length is in (0, 2^-128], so the zero bucket holds length 0. */
+/*
+ * Go's client's default, sent only when a histogram is empty (Prometheus takes one with
+ * neither buckets nor a zero threshold for a classic one); otherwise the threshold is 0 and the
+ * zero bucket holds length 0 only.
+ */
 #define ZERO_THRESHOLD 2.938735877055719e-39
 /* A gap this short costs less as zero deltas than as a new span. */
 #define MAX_GAP 2
@@ -221,16 +225,19 @@ static void proto_histogram(struct metric_writer *w, const struct mw_label *l, s
 		total += v;
 		bytes += hist->buckets[b].bytes;
 	}
+	/* What is left out reads as 0: schema 0, a sum of 0 (the bytes twin has none), ... */
 	io__prometheus__client__histogram__init(h);
-	h->has_sample_count = h->has_sample_sum = h->has_schema = true;
+	h->has_sample_count = true;
 	h->sample_count = total;
-	h->sample_sum = hist->bytes ? 0 : (double)bytes;
-	h->schema = 0;
-	h->has_zero_threshold = h->has_zero_count = true;
-	h->zero_threshold = ZERO_THRESHOLD;
+	h->has_sample_sum = !hist->bytes;
+	h->sample_sum = (double)bytes;
+	h->has_zero_count = count[0] != 0;
 	h->zero_count = count[0];
 	if (put_spans(p, h, count))
 		p->oom = true;
+	/* ... but a histogram with no bucket is taken for a native one by its zero threshold. */
+	h->has_zero_threshold = !h->n_positive_span && !count[0];
+	h->zero_threshold = ZERO_THRESHOLD;
 	m->histogram = h;
 }
 

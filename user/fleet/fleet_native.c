@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fleet_native.c: native histograms' increase per series (now less R ago), summed per site */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,26 @@ static int by_key(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* A series' identity: its labels but __name__, sorted by name, joined. NULL on no memory. */
-static char *series_key(json_object *metric)
+/* Whether @name is in the comma-separated @list. */
+static bool listed(const char *name, const char *list)
+{
+	size_t n = strlen(name);
+
+	while (*list) {
+		size_t k = strcspn(list, ",");
+
+		if (k == n && !strncmp(list, name, n))
+			return true;
+		list += k + !!list[k];
+	}
+	return false;
+}
+
+/*
+ * A series' identity: its labels but __name__ and those in @leave_out, sorted by name,
+ * joined. NULL on no memory.
+ */
+static char *series_key_but(json_object *metric, const char *leave_out)
 {
 	const char *names[64];
 	size_t n = 0, len = 1, i;
@@ -23,7 +42,7 @@ static char *series_key(json_object *metric)
 
 	json_object_object_foreach(metric, k, v)
 	{
-		if (strcmp(k, "__name__") && n < 64) {
+		if (strcmp(k, "__name__") && !listed(k, leave_out) && n < 64) {
 			names[n++] = k;
 			len += strlen(k) + strlen(json_object_get_string(v)) + 2;
 		}
@@ -39,6 +58,11 @@ static char *series_key(json_object *metric)
 	if (key)
 		*p = 0;
 	return key;
+}
+
+static char *series_key(json_object *metric)
+{
+	return series_key_but(metric, "");
 }
 
 static json_object *metric_of(json_object *e)
@@ -160,12 +184,57 @@ static int increase_of(const char *key, json_object *e_now, json_object *then,
 	return counts_of(e_inc, c, what);
 }
 
+/*
+ * @metric with the cpu_model and kernel of its agent's info in @join (indexed by the target's
+ * labels in @ji): a new object (json_object_put), or NULL when the agent has none.
+ */
+static json_object *joined(json_object *metric, json_object *join, const struct counter_map *ji)
+{
+	char *key = series_key_but(metric, FLEET_SITE_ONLY "," FLEET_INFO_ONLY);
+	json_object *info = key ? find(join, ji, key) : NULL, *m, *v;
+	static const char *const take[] = { "cpu_model", "kernel" };
+	size_t i;
+
+	free(key);
+	if (!info)
+		return NULL;
+	m = json_object_new_object();
+	json_object_object_foreach(metric, k, val)
+	{
+		if (m && !listed(k, FLEET_INFO_ONLY))
+			json_object_object_add(m, k, json_object_get(val));
+	}
+	for (i = 0; m && i < 2; i++)
+		if (json_object_object_get_ex(metric_of(info), take[i], &v))
+			json_object_object_add(m, take[i], json_object_get(v));
+	return m;
+}
+
+/* The join's index: each agent by its target's labels (its info's labels but its own). */
+static int index_join(json_object *join, struct counter_map *ji)
+{
+	size_t i, n = join ? json_object_array_length(join) : 0;
+
+	for (i = 0; i < n; i++) {
+		char *key = series_key_but(metric_of(json_object_array_get_idx(join, i)),
+					   FLEET_INFO_ONLY);
+		struct counter_map_ent *e = key ? counter_map_get(ji, key) : NULL;
+
+		free(key);
+		if (!e)
+			return -ENOMEM;
+		e->value = i + 1; /* topk gives one per agent; a second one would win: fine */
+	}
+	return 0;
+}
+
 int fleet_native_combine(struct fleet_series *fs, enum fleet_kind kind, json_object *now,
-			 json_object *then, json_object *resets, json_object *increase)
+			 json_object *then, json_object *resets, json_object *increase,
+			 json_object *join)
 {
 	const char *what =
 		kind == FLEET_CALLS ? "native calls histogram" : "native bytes histogram";
-	struct counter_map ni = { 0 }, ti = { 0 }, ri = { 0 }, ii = { 0 }, done = { 0 };
+	struct counter_map ni = { 0 }, ti = { 0 }, ri = { 0 }, ii = { 0 }, done = { 0 }, ji = { 0 };
 	json_object *lists[2] = { now, then };
 	int err, l;
 	size_t i;
@@ -177,6 +246,8 @@ int fleet_native_combine(struct fleet_series *fs, enum fleet_kind kind, json_obj
 		err = index_answer(resets, &ri, what);
 	if (!err)
 		err = index_answer(increase, &ii, what);
+	if (!err)
+		err = index_join(join, &ji);
 	/* Every series there now, then every one gone since (only in the offset answer). */
 	for (l = 0; l < 2 && !err; l++)
 		for (i = 0; !err && lists[l] && i < json_object_array_length(lists[l]); i++) {
@@ -188,10 +259,14 @@ int fleet_native_combine(struct fleet_series *fs, enum fleet_kind kind, json_obj
 			if (!d) {
 				err = -ENOMEM;
 			} else if (!d->value++) {
-				err = increase_of(key, l ? NULL : e, then, &ti, increase, &ii,
-						  counter_map_find(&ri, key) != NULL, c, what);
-				if (!err)
-					err = fleet_series_add_native(fs, metric_of(e), kind, c);
+				json_object *m = joined(metric_of(e), join, &ji);
+
+				err = m ? increase_of(key, l ? NULL : e, then, &ti, increase, &ii,
+						      counter_map_find(&ri, key) != NULL, c, what)
+					: 0; /* no info of its agent: left out, as in PromQL's join */
+				if (m && !err)
+					err = fleet_series_add_native(fs, m, kind, c);
+				json_object_put(m);
 			}
 			free(key);
 		}
@@ -200,21 +275,24 @@ int fleet_native_combine(struct fleet_series *fs, enum fleet_kind kind, json_obj
 	counter_map_free(&ri);
 	counter_map_free(&ii);
 	counter_map_free(&done);
+	counter_map_free(&ji);
 	return err;
 }
 
-int fleet_native_fetch(struct fleet_series *fs, const struct fleet_query *q, const char *m,
-		       enum fleet_kind kind, size_t *found)
+int fleet_native_fetch(struct fleet_series *fs, const struct fleet_query *q,
+		       const struct fleet_selector *sel, const char *m, enum fleet_kind kind,
+		       size_t *found)
 {
-	const char *sel = q->selector ?: "";
-	json_object *a[4] = { NULL };
-	char *text[4] = { NULL };
+	const char *h = sel->hist, *r = q->range;
+	json_object *a[5] = { NULL };
+	char *text[5] = { NULL };
 	int err = -ENOMEM, i;
 
-	if (asprintf(&text[0], "%s%s", m, sel) < 0 ||
-	    asprintf(&text[1], "%s%s offset %s", m, sel, q->range) < 0 ||
-	    asprintf(&text[2], "resets(%s%s[%s]) > 0", m, sel, q->range) < 0 ||
-	    asprintf(&text[3], "increase(%s%s[%s])", m, sel, q->range) < 0)
+	if (asprintf(&text[0], "%s%s", m, h) < 0 ||
+	    asprintf(&text[1], "%s%s offset %s", m, h, r) < 0 ||
+	    asprintf(&text[2], "resets(%s%s[%s]) > 0", m, h, r) < 0 ||
+	    asprintf(&text[3], "increase(%s%s[%s])", m, h, r) < 0 ||
+	    asprintf(&text[4], FLEET_INFO_EXPR("%s", "%s"), sel->info, r) < 0)
 		goto out;
 	for (err = 0, i = 0; i < 3 && !err; i++)
 		err = prom_query(q->url, text[i], &a[i]);
@@ -223,11 +301,13 @@ int fleet_native_fetch(struct fleet_series *fs, const struct fleet_query *q, con
 	if (!err && fleet_native_needs_increase(a[0], a[1], a[2]))
 		err = prom_query(q->url, text[3], &a[3]);
 	if (!err)
-		err = fleet_native_combine(fs, kind, a[0], a[1], a[2], a[3]);
+		err = prom_query(q->url, text[4], &a[4]);
+	if (!err)
+		err = fleet_native_combine(fs, kind, a[0], a[1], a[2], a[3], a[4]);
 	if (!err)
 		*found += json_object_array_length(a[0]) + json_object_array_length(a[1]);
 out:
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 5; i++) {
 		json_object_put(a[i]);
 		free(text[i]);
 	}

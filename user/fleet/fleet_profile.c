@@ -9,6 +9,7 @@
 #include "export/export_openmetrics.h"
 #include "fleet_profile.h"
 #include "fleet_native.h"
+#include "fleet_selector.h"
 #include "fleet_series.h"
 #include "lib/log.h"
 #include "prom_client.h"
@@ -34,11 +35,14 @@ bool fleet_range_valid(const char *s)
 	return true;
 }
 
-bool fleet_selector_valid(const char *s)
+bool fleet_selector_valid(const char *s, char *why, size_t len)
 {
-	size_t n = s ? strlen(s) : 0;
+	struct fleet_selector sel;
 
-	return n >= 2 && s[0] == '{' && s[n - 1] == '}';
+	if (fleet_selector_split(s, &sel, why, len))
+		return false;
+	fleet_selector_free(&sel);
+	return true;
 }
 
 /*
@@ -48,18 +52,20 @@ bool fleet_selector_valid(const char *s)
  * one that reset, or that is gone now, takes increase(), which extrapolates to the range's
  * edges (docs/fleet.md#precision).
  */
-static char *increase_query(const char *m, const char *by, const char *sel, const char *r)
+static char *increase_query(const char *m, const char *by, const struct fleet_selector *sel,
+			    const char *r)
 {
+	const char *h = sel->hist;
 	char *q;
 
 	if (asprintf(&q,
-		     "sum by (" FLEET_SITE_LABELS "%s) (((%s%s - (%s%s offset %s or %s%s * 0)) "
-		     "unless (resets(%s%s[%s]) > 0)) or increase(%s%s[%s]))",
-		     by, m, sel, m, sel, r, m, sel, m, sel, r, m, sel, r) < 0)
+		     "sum by (" FLEET_SITE_LABELS "%s) ((((%s%s - (%s%s offset %s or %s%s * 0)) "
+		     "unless (resets(%s%s[%s]) > 0)) or increase(%s%s[%s])) " FLEET_JOIN
+		     " " FLEET_INFO_EXPR("%s", "%s") ")",
+		     by, m, h, m, h, r, m, h, m, h, r, m, h, r, sel->info, r) < 0)
 		return NULL;
 	return q;
 }
-
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
@@ -225,7 +231,7 @@ static int add_classic(struct fleet_series *fs, const struct fleet_query *q, con
  * Hosts and CPU flags per CPU model and kernel, from copyprof_agent_info over the range; when
  * the selector names labels the info metric lacks, from every agent instead (said).
  */
-static json_object *read_info(const struct fleet_query *q, const char *sel)
+static json_object *read_info(const struct fleet_query *q, const struct fleet_selector *sel)
 {
 	json_object *info = NULL;
 	char *qi = NULL;
@@ -233,58 +239,79 @@ static json_object *read_info(const struct fleet_query *q, const char *sel)
 	if (asprintf(&qi,
 		     "max by (cpu_model,kernel,cpu_flags,host) "
 		     "(max_over_time(copyprof_agent_info%s[%s]))",
-		     sel, q->range) < 0)
+		     sel->info, q->range) < 0)
 		return NULL;
 	if (prom_query(q->url, qi, &info))
 		p_warn("copyprof_agent_info could not be read; CPU flags and hosts are unknown");
 	free(qi);
-	if (*sel && info && !json_object_array_length(info)) {
-		json_object_put(info);
-		info = NULL;
-		p_warn("no copyprof_agent_info matches %s: hosts and CPU flags are taken from "
-		       "every "
-		       "agent of each CPU model and kernel",
-		       sel);
-		return read_info(q, "");
-	}
 	return info;
+}
+
+/* Sites whose agent has no copyprof_agent_info are left out of the join: said, with how many. */
+static void check_joined(const struct fleet_query *q, const struct fleet_selector *sel)
+{
+	json_object *left = NULL;
+	char *qu = NULL;
+
+	if (asprintf(&qu,
+		     "count(" OM_FAMILY_CALLS "_count%s unless ignoring (" FLEET_SITE_ONLY
+		     "," FLEET_INFO_ONLY ") " FLEET_INFO_EXPR("%s", "%s") ")",
+		     sel->hist, sel->info, q->range) >= 0 &&
+	    !prom_query(q->url, qu, &left) && json_object_array_length(left))
+		p_warn("%s site series have no copyprof_agent_info%s to name their CPU and kernel "
+		       "(an agent before 0.9, or a relabelling rule dropped it): left out",
+		       json_object_get_string(json_object_array_get_idx(
+			       json_object_object_get(json_object_array_get_idx(left, 0), "value"),
+			       1)),
+		       *sel->info ? " matching the selector" : "");
+	json_object_put(left);
+	free(qu);
 }
 
 int fleet_profile_fetch(const struct fleet_query *q, struct profile **out)
 {
-	const char *sel = q->selector ?: "";
 	struct fleet_series fs = { 0 };
+	struct fleet_selector sel = { 0 };
 	json_object *info = NULL;
-	char *qc = increase_query(OM_FAMILY_CALLS "_bucket", ",le", sel, q->range);
-	char *qb = increase_query(OM_FAMILY_BYTES "_bucket", ",le", sel, q->range);
+	char *qc = NULL, *qb = NULL, why[160];
 	size_t found = 0, native = 0;
-	int err = -ENOMEM;
+	int err;
 
 	*out = NULL;
+	err = fleet_selector_split(q->selector ?: "{}", &sel, why, sizeof(why));
+	if (err) {
+		p_err("--selector %s: %s", q->selector, why);
+		return err;
+	}
+	err = -ENOMEM;
+	qc = increase_query(OM_FAMILY_CALLS "_bucket", ",le", &sel, q->range);
+	qb = increase_query(OM_FAMILY_BYTES "_bucket", ",le", &sel, q->range);
 	if (!qc || !qb)
 		goto out;
+	info = read_info(q, &sel);
 	/* Native histograms (Prometheus with native-histograms on) and classic buckets both. */
-	err = fleet_native_fetch(&fs, q, OM_FAMILY_CALLS, FLEET_CALLS, &native);
+	err = fleet_native_fetch(&fs, q, &sel, OM_FAMILY_CALLS, FLEET_CALLS, &native);
 	if (!err && native)
-		err = fleet_native_fetch(&fs, q, OM_FAMILY_BYTES, FLEET_BYTES, &native);
+		err = fleet_native_fetch(&fs, q, &sel, OM_FAMILY_BYTES, FLEET_BYTES, &native);
 	if (!err)
 		err = add_classic(&fs, q, qc, FLEET_CALLS, &found);
 	if (!err && !found && !native) {
 		p_err("no copyprof histograms match %s over the last %s at %s: check the selector "
 		      "(label names as in /metrics) and that Prometheus scrapes the agents",
-		      *sel ? sel : "(no selector)", q->range, q->url);
+		      q->selector ?: "(no selector)", q->range, q->url);
 		err = -ENOENT;
 	}
-	if (!err && found)
+	if (!err && found) {
 		err = add_classic(&fs, q, qb, FLEET_BYTES, &found);
+		check_joined(q, &sel);
+	}
 	if (!err)
 		err = fleet_series_check(&fs);
-	if (!err)
-		info = read_info(q, sel);
 	if (!err)
 		err = fleet_profile_build(&fs, info, out);
 out:
 	fleet_series_free(&fs);
+	fleet_selector_free(&sel);
 	json_object_put(info);
 	free(qc);
 	free(qb);

@@ -10,8 +10,8 @@
 
 /* Whether @s is a PromQL duration such as 1h, 90m, 7d or 1h30m. */
 bool fleet_range_valid(const char *s);
-/* Whether @s looks like a label selector: "{...}". */
-bool fleet_selector_valid(const char *s);
+/* Whether @s is a label selector ("{job=\"copyprof\"}"); why not in @why. */
+bool fleet_selector_valid(const char *s, char *why, size_t len);
 /*
  * Asks Prometheus for the increase of every agent's counters over the range, summed over hosts
  * per (CPU model, kernel) and site, and builds a merged-style profile: one group per CPU

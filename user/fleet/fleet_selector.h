@@ -20,8 +20,8 @@
  * query joins a site series to for its kernel, CPU model and host.
  */
 #define FLEET_INFO_EXPR(sel, r)                                                                    \
-	"topk without (" FLEET_INFO_ONLY ") (1, last_over_time(copyprof_agent_info" sel "[" r "])" \
-											      ")"
+	"topk without (" FLEET_INFO_ONLY ") "                                                      \
+	"(1, last_over_time(copyprof_agent_info" sel "[" r "]))"
 /* Joins a site series (on the left) to FLEET_INFO_EXPR (on the right). */
 #define FLEET_JOIN                                                                                 \
 	"* ignoring (" FLEET_SITE_ONLY "," FLEET_INFO_ONLY ") group_left (cpu_model, kernel)"

@@ -15,6 +15,7 @@
 #include "agent_sample.h"
 #include "agent_sites.h"
 #include "agent_switch.h"
+#include "agent_traced.h"
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
 #include "kernel/feature.h"
@@ -31,6 +32,7 @@ struct agent {
 	struct agent_args *a;
 	struct agent_sites t;
 	struct agent_budget budget;
+	struct agent_traced traced; /* what the traced processes pay for the probes */
 	struct agent_sampler smp;
 	struct agent_switch sw;		    /* over-budget uprobe sites, sampled */
 	struct record_plan_sampled sampled; /* the first plan's functions no probe takes */
@@ -60,7 +62,7 @@ static char *join_flags(const struct host_meta *m)
 static int render_metrics(struct agent *ag, const struct agent_request *q, struct agent_reply *r)
 {
 	struct om_opts o = { .live = true };
-	struct agent_health h = { .sites = &ag->t, .budget = &ag->budget };
+	struct agent_health h = { .sites = &ag->t, .budget = &ag->budget, .traced = &ag->traced };
 	FILE *f = open_memstream(&r->body, &r->len);
 	struct metric_writer *w;
 	int err;
@@ -187,54 +189,66 @@ static void replan(struct agent *ag, const char *why)
 	added = agent_sites_attach_pending(&ag->t);
 	if (added)
 		p_info("re-plan attached %d more site(s)", added);
+	agent_traced_measure(&ag->traced, &ag->t);
+}
+
+/* The attached site that cost the most in the last window (its traps, else its hits). */
+static size_t costliest(const struct agent_sites *t)
+{
+	size_t i, best = SIZE_MAX;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct agent_site *s = &t->v[i];
+
+		if (s->state != AGENT_SITE_ATTACHED || !s->window_hits)
+			continue;
+		if (best == SIZE_MAX || s->window_cost_ns > t->v[best].window_cost_ns ||
+		    (s->window_cost_ns == t->v[best].window_cost_ns &&
+		     s->window_hits > t->v[best].window_hits))
+			best = i;
+	}
+	return best;
 }
 
 /*
- * Over budget: the site with the most calls since the budget last looked is moved to sampling
- * of its function where it can be (a uprobe: agent_switch.h), else detached.
+ * Over budget: the site that cost the most in the window is moved to sampling of its function
+ * where it can be (a uprobe: agent_switch.h), else detached.
  */
 static void keep_budget(struct agent *ag)
 {
+	struct agent_budget *b = &ag->budget;
 	struct agent_sites *t = &ag->t;
-	uint64_t window_ns, best_calls = 0;
-	size_t i, best = SIZE_MAX;
 	char why[160];
 	const char *did;
+	double traced;
+	size_t best;
 
 	pthread_mutex_lock(&t->lock);
-	if (!agent_budget_over(&ag->budget, t->hs, &window_ns) || agent_sites_read(t))
+	if (!agent_budget_window_due(b))
 		goto out;
-	if (!agent_budget_sites_to_blame(&ag->budget)) {
+	agent_budget_totals(b, t->hs);
+	traced = agent_traced_window(&ag->traced, t, b->bpf_runs_total, b->bpf_stats);
+	if (!agent_budget_close(b, t->hs, traced))
+		goto out;
+	if (!agent_budget_sites_to_blame(b)) {
 		/* Said once: every window would say it again. */
-		if (!ag->budget.own_warned)
+		if (!b->own_warned)
 			p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but "
-			       "its sites' BPF programs cost only %.3f%%%s: its own work (scrapes, "
-			       "re-plans, samples) is the rest, and no site is taken away for it. "
-			       "Scrape less often or raise --max-overhead",
-			       100 * ag->budget.last, 100 * ag->budget.limit,
-			       100 * ag->budget.last_bpf,
-			       ag->budget.bpf_stats ? "" : " (not measured here)");
-		ag->budget.own_warned = true;
+			       "its sites cost only %.3f%% (BPF %.3f%%%s, the traced processes' "
+			       "traps %.3f%%): its own work (scrapes, re-plans, samples) is the "
+			       "rest, and no site is taken away for it. Scrape less often or raise "
+			       "--max-overhead",
+			       100 * b->last, 100 * b->limit, 100 * (b->last_bpf + b->last_traced),
+			       100 * b->last_bpf, b->bpf_stats ? "" : ", not measured here",
+			       100 * b->last_traced);
+		b->own_warned = true;
 		goto out;
 	}
-	for (i = 0; i < t->nr; i++) {
-		struct agent_site *s = &t->v[i];
-		uint64_t calls, d;
-
-		if (s->slot < 0)
-			continue;
-		calls = t->view->sites[s->slot].calls;
-		d = calls - s->calls_mark;
-		s->calls_mark = calls;
-		if (s->state == AGENT_SITE_ATTACHED && d > best_calls) {
-			best_calls = d;
-			best = i;
-		}
-	}
+	best = costliest(t);
 	if (best == SIZE_MAX) {
-		p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but no site "
-		       "was called: scrapes or sampling cost it",
-		       100 * ag->budget.last, 100 * ag->budget.limit);
+		p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but no "
+		       "attached site was hit: sites taken away before cost it",
+		       100 * b->last, 100 * b->limit);
 		goto out;
 	}
 	if (!agent_switch_site(&ag->sw, t, best, why, sizeof(why))) {
@@ -245,12 +259,15 @@ static void keep_budget(struct agent *ag)
 		agent_sites_detach(t, best, AGENT_SITE_OVER_BUDGET);
 		did = "detached (copyprof_agent_site_over_budget)";
 	}
-	ag->budget.actions++;
-	p_warn("site %s %s: the agent cost %.2f%% of one CPU (BPF %.3f ms in the last %.0f s) "
-	       "over --max-overhead %.2f%%; it had %llu calls in that time; its counts so far are "
-	       "still served, frozen",
-	       t->v[best].key, did, 100 * ag->budget.last, (double)window_ns / 1e6,
-	       AGENT_BUDGET_WINDOW_S, 100 * ag->budget.limit, (unsigned long long)best_calls);
+	b->actions++;
+	p_warn("site %s %s: the agent and its probes cost %.2f%% of one CPU in the last %.0f s, "
+	       "over --max-overhead %.2f%%: the traced processes' traps %.2f%% (this site: %llu "
+	       "hits in the last %.0f s, about %.2f%% then), BPF %.3f%% (%.3f ms), the agent "
+	       "%.2f%%; its counts so far are still served, frozen",
+	       t->v[best].key, did, 100 * b->last, b->last_wall, 100 * b->limit,
+	       100 * b->last_traced, (unsigned long long)t->v[best].window_hits, b->window_wall,
+	       100 * t->v[best].window_cost_ns / 1e9 / b->window_wall, 100 * b->last_bpf,
+	       (double)b->last_bpf_ns / 1e6, 100 * (b->last - b->last_bpf - b->last_traced));
 out:
 	pthread_mutex_unlock(&t->lock);
 }
@@ -361,6 +378,7 @@ int agent_run(struct agent_args *a)
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
+	agent_traced_measure(&ag.traced, &ag.t);
 	if (!a->keep_privileges) {
 		/* Re-plans read the live text after CAP_SYS_RAWIO is gone (none here: fine). */
 		kimage_hold_kcore();

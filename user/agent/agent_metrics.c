@@ -58,6 +58,62 @@ static void put_state_sites(struct metric_writer *w, const struct agent_sites *t
 	}
 }
 
+/*
+ * What each site's hits cost the traced processes, estimated (hits x the measured cost of a
+ * hit): since the start, and in the budget's last window as a fraction of one CPU.
+ */
+static void put_traced(struct metric_writer *w, const struct agent_health *h)
+{
+	const struct agent_sites *t = h->sites;
+	const struct agent_traced *tr = h->traced;
+	double wall = h->budget->window_wall;
+	size_t i;
+	int m;
+
+	mw_family(w, "copyprof_agent_trap_cost_seconds", MW_GAUGE, "seconds",
+		  "What one hit of each mechanism in use costs the traced thread (its trap and the "
+		  "BPF program's run), measured on this host at the start and at each re-plan.");
+	for (m = 0; m < TRAP_COST_NR_MECHS; m++)
+		if (tr->in_use[m] && tr->cost[m].measured)
+			mw_gauge(w,
+				 (struct mw_label[]){
+					 { "mechanism", probe_mech_name((enum probe_mech)m) } },
+				 1, agent_traced_hit_ns(tr, (enum probe_mech)m) / 1e9);
+	for (m = 0; m < 2; m++) {
+		mw_family(
+			w,
+			m ? "copyprof_agent_site_traced_cost_ratio"
+			  : "copyprof_agent_site_traced_cost_seconds",
+			MW_GAUGE, m ? NULL : "seconds",
+			m ? "A site's estimated cost to the traced processes in the budget's last "
+			    "2 s window, a fraction of one CPU: its hits times the cost of a hit."
+			  : "A site's estimated cost to the traced processes since the agent "
+			    "started, CPU seconds: its hits times the cost of a hit.");
+		for (i = 0; i < t->nr; i++) {
+			const struct agent_site *a = &t->v[i];
+			const struct profile_site *ps;
+			char off[24];
+
+			if (a->slot < 0 || a->state == AGENT_SITE_PLANNED)
+				continue;
+			ps = &t->view->sites[a->slot];
+			snprintf(off, sizeof(off), "0x%llx", (unsigned long long)ps->offset);
+			mw_gauge(w,
+				 (struct mw_label[]){ { "symbol", ps->symbol },
+						      { "offset", off },
+						      { "target", ps->target },
+						      { "mechanism", ps->mechanism } },
+				 4,
+				 m ? (wall > 0 ? a->window_cost_ns / 1e9 / wall : 0)
+				   : a->cost_ns_total / 1e9);
+		}
+	}
+	gauge(w, "copyprof_agent_traced_cost_seconds", "seconds",
+	      "The traced processes' estimated cost of every hit since the agent started, CPU "
+	      "seconds (those of tasks a filter left out included, with BPF statistics).",
+	      tr->total_ns / 1e9);
+}
+
 static void put_samples(struct metric_writer *w, const struct sample_meta *sm)
 {
 	static const char *const kinds[] = { "all", "idle", "outside" };
@@ -153,9 +209,14 @@ void agent_metrics_put(struct metric_writer *w, const struct agent_health *h)
 	gauge(w, "copyprof_agent_cpu_seconds", "seconds",
 	      "The agent's own user and system CPU time, every thread (HTTP and TLS included).",
 	      b->cpu_s_total);
+	put_traced(w, h);
+	gauge(w, "copyprof_agent_traced_cost_ratio", NULL,
+	      "The estimated cost to the traced processes (their hits' traps) over the last 10 s, "
+	      "a fraction of one CPU.",
+	      b->last_traced);
 	gauge(w, "copyprof_agent_overhead_ratio", NULL,
-	      "The last window's cost (BPF run time + the agent's CPU time) as a fraction of one "
-	      "CPU.",
+	      "The cost over the last 10 s (the traced processes' traps + BPF run time + the "
+	      "agent's CPU time) as a fraction of one CPU: what --max-overhead holds.",
 	      b->last);
 	gauge(w, "copyprof_agent_overhead_budget_ratio", NULL,
 	      "--max-overhead as a fraction of one CPU.", b->limit);

@@ -6,11 +6,13 @@
 #include "agent_budget.h"
 #include "agent_http.h"
 #include "agent_sites.h"
+#include "agent_traced.h"
 #include "export/metric_writer.h"
 
 struct agent_health {
 	const struct agent_sites *sites;
 	const struct agent_budget *budget;
+	const struct agent_traced *traced;
 	struct agent_http_stats http;
 	double start_time;    /* seconds since the epoch */
 	double last_scrape_s; /* how long the previous /metrics took */

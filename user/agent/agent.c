@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 #include "agent.h"
 #include "agent_budget.h"
+#include "agent_delta.h"
 #include "agent_http.h"
 #include "agent_metrics.h"
 #include "agent_privs.h"
@@ -18,6 +19,7 @@
 #include "agent_traced.h"
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "kernel/kimage.h"
 #include "kernel/uprobe_multi.h"
@@ -41,6 +43,7 @@ struct agent {
 	double last_scrape_s;
 	unsigned long long replans;
 	char *cpu_flags;
+	struct cgroup_ref cg; /* --cgroup, opened */
 };
 
 static char *join_flags(const struct host_meta *m)
@@ -77,6 +80,7 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	h.last_scrape_s = ag->last_scrape_s;
 	h.replans = ag->replans;
 	h.cpu_flags = ag->cpu_flags;
+	h.cgroup = ag->cg.name;
 	if (w) {
 		export_metrics_put(w, ag->t.view, &o);
 		agent_metrics_put(w, &h);
@@ -116,26 +120,72 @@ static int render_pprof(struct agent *ag, struct agent_reply *r)
 	return err;
 }
 
-/* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
-static int on_route(void *ctx, const struct agent_request *q, struct agent_reply *r)
+/* With the lock: every site's counts now, in the view (its sampled sites appended). */
+static int snapshot(struct agent *ag, double now)
 {
-	struct agent *ag = ctx;
-	enum agent_route route = q->route;
-	double t0 = monotime_s();
-	int err;
+	int err = agent_sites_read(&ag->t);
 
-	size_t counted;
-
-	pthread_mutex_lock(&ag->t.lock);
-	counted = ag->t.view->nr_sites;
-	err = agent_sites_read(&ag->t);
-	ag->t.view->meta.duration_s = t0 - ag->start_mono;
+	ag->t.view->meta.duration_s = now - ag->start_mono;
 	if (!err)
 		err = agent_switch_append(&ag->sw, &ag->t, ag->t.view);
 	if (!err)
 		agent_sample_drain(&ag->smp);
 	if (!err)
 		err = agent_sample_append(&ag->smp, ag->t.view);
+	return err;
+}
+
+/*
+ * pprof's seconds=N, as Go's net/http/pprof and Parca mean it: what was counted in the next N
+ * seconds (two snapshots, their difference), not since the start. The lock is not held while
+ * waiting; a stop ends the wait (503).
+ */
+static int delta_mark(struct agent *ag, const struct agent_request *q, struct agent_mark **m,
+		      struct agent_reply *r)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double until;
+	size_t counted;
+	int err;
+
+	pthread_mutex_lock(&ag->t.lock);
+	counted = ag->t.view->nr_sites;
+	err = snapshot(ag, monotime_s());
+	*m = err ? NULL : agent_mark_take(ag->t.view);
+	agent_sample_trim(ag->t.view, counted);
+	pthread_mutex_unlock(&ag->t.lock);
+	if (!*m)
+		return err ? err : -ENOMEM;
+	until = monotime_s() + q->seconds;
+	while (monotime_s() < until && !stop_requested())
+		nanosleep(&tick, NULL);
+	if (stop_requested()) {
+		r->status = 503;
+		agent_mark_free(*m);
+		*m = NULL;
+		return -EINTR;
+	}
+	return 0;
+}
+
+/* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
+static int on_route(void *ctx, const struct agent_request *q, struct agent_reply *r)
+{
+	struct agent *ag = ctx;
+	enum agent_route route = q->route;
+	struct agent_mark *mark = NULL;
+	double t0;
+	int err;
+	size_t counted;
+
+	if (route == AGENT_ROUTE_PPROF && q->seconds && (err = delta_mark(ag, q, &mark, r)))
+		return err;
+	t0 = monotime_s();
+	pthread_mutex_lock(&ag->t.lock);
+	counted = ag->t.view->nr_sites;
+	err = snapshot(ag, t0);
+	if (!err && mark)
+		agent_mark_subtract(ag->t.view, mark, q->seconds);
 	if (!err)
 		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, q, r)
 		      : route == AGENT_ROUTE_PROFILE ? render_profile(ag, r)
@@ -144,6 +194,7 @@ static int on_route(void *ctx, const struct agent_request *q, struct agent_reply
 	if (route == AGENT_ROUTE_METRICS)
 		ag->last_scrape_s = monotime_s() - t0;
 	pthread_mutex_unlock(&ag->t.lock);
+	agent_mark_free(mark);
 	return err;
 }
 
@@ -333,7 +384,7 @@ int agent_run(struct agent_args *a)
 {
 	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
 	struct web_config web = { 0 };
-	struct agent ag = { .a = a };
+	struct agent ag = { .a = a, .cg = { .fd = -1 } };
 	struct profile *view = NULL;
 	struct probe_site *planned = NULL;
 	int status = EXIT_RUNTIME, nr = 0;
@@ -345,6 +396,10 @@ int agent_run(struct agent_args *a)
 	if (status)
 		goto out_web;
 	status = EXIT_RUNTIME;
+	if (a->cgroup && cgroup_open(a->cgroup, &ag.cg))
+		goto out_web;
+	filter.cgroup_fd = ag.cg.fd > 0 ? ag.cg.fd : 0;
+	ag.smp.sa.cgroup = a->cgroup;
 	stop_install_reload();
 	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */
 	if (feature_check_bpf() || !(view = profile_new()) ||
@@ -374,7 +429,9 @@ int agent_run(struct agent_args *a)
 	if (agent_sample_start(&ag.smp, a->sample, a->hz, a->pid, a->comm, &a->plan, (int)ag.t.nr,
 			       &ag.sampled))
 		goto out;
-	ag.sw = (struct agent_switch){ .tgid = a->pid, .comm = a->comm, .hz = a->hz };
+	ag.sw = (struct agent_switch){
+		.tgid = a->pid, .comm = a->comm, .cgroup_fd = filter.cgroup_fd, .hz = a->hz
+	};
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
@@ -401,6 +458,7 @@ out:
 	view = NULL;
 	free(ag.cpu_flags);
 out_web:
+	cgroup_close(&ag.cg);
 	record_plan_sampled_free(&ag.sampled);
 	free(planned);
 	profile_free(view);

@@ -14,6 +14,7 @@ struct hist_session;
 struct hist_filter {
 	uint32_t tgid;	  /* 0: every process */
 	const char *comm; /* NULL: every command name */
+	int cgroup_fd;	  /* a cgroup v2 directory (kernel/cgroup.h): its tasks and below; 0: any */
 };
 
 /*

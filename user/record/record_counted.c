@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "kernel/ksyms.h"
 #include "lib/hist_print.h"
@@ -32,6 +33,7 @@ struct counted_recorder {
 	void *sampler; /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
 	struct record_sample_args sa;
 	struct trap_cost uprobe_cost; /* measured when a site is a uprobe */
+	struct cgroup_ref cg;	      /* --cgroup, opened */
 };
 
 static int nr_hwbp(const struct record_counted_args *a)
@@ -184,6 +186,8 @@ static int counted_prepare(void *rec, struct profile *p)
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
 
+	if (a->cgroup && cgroup_open(a->cgroup, &r->cg))
+		return -EINVAL;
 	if (resolve_sites(a, p) || feature_check_bpf() ||
 	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
 	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
@@ -215,7 +219,9 @@ static int counted_open(void *rec, uint32_t tgid)
 {
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
-	struct hist_filter filter = { .tgid = tgid, .comm = a->run.comm };
+	struct hist_filter filter = { .tgid = tgid,
+				      .comm = a->run.comm,
+				      .cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0 };
 
 	/*
 	 * Kernel copies made on the command's behalf often run in other tasks (btrfs
@@ -420,6 +426,7 @@ static void counted_close(void *rec)
 	r->last = NULL;
 	free(r->mux_of);
 	r->mux_of = NULL;
+	cgroup_close(&r->cg);
 	if (r->sampler)
 		record_sample_ops.close(r->sampler);
 }
@@ -437,14 +444,16 @@ static const struct recorder_ops counted_ops = {
 
 int record_counted_run(const struct record_counted_args *a)
 {
-	struct counted_recorder r = { .a = a };
+	struct counted_recorder r = { .a = a, .cg = { .fd = -1 } };
 	struct record_run_args run = a->run;
 	int status, i;
 
 	run.all_tasks = run.all_tasks || uses_kernel(a);
 	if (a->sampled && a->sampled->nr) {
 		/* Samples are taken from the same tasks the probes count. */
-		r.sa = (struct record_sample_args){ .run = run, .hz = a->hz, .poll_ms = 20 };
+		r.sa = (struct record_sample_args){
+			.run = run, .hz = a->hz, .poll_ms = 20, .cgroup = a->cgroup
+		};
 		r.sampler = record_sample_new(&r.sa);
 		if (!r.sampler)
 			return EXIT_RUNTIME;

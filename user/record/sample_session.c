@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "lib/log.h"
 #include "sample.skel.h"
@@ -100,7 +101,7 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 	int err;
 
 	skel->rodata->targ_tgid = o->tgid;
-	skel->rodata->targ_cgid = o->cgroup_id;
+	skel->rodata->targ_filter_cgroup = o->cgroup_fd > 0;
 	skel->rodata->targ_nr_ranges = (__u32)o->nr_ranges;
 	skel->rodata->targ_user_funcs = o->user_funcs || o->funcs_only;
 	if (o->funcs_only)
@@ -117,6 +118,9 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 		feature_explain_load_error(err);
 		return err;
 	}
+	if (o->cgroup_fd > 0 &&
+	    (err = cgroup_filter_set(bpf_map__fd(skel->maps.task_cgroup), o->cgroup_fd)))
+		return err;
 	for (i = 0; i < o->nr_ranges; i++) {
 		__u32 k = (__u32)i;
 

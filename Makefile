@@ -37,7 +37,7 @@ REQUIRED_CFLAGS := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initia
 ALL_CFLAGS = $(CFLAGS) $(SAN_FLAGS) $(REQUIRED_CFLAGS)
 # The links take the same CFLAGS (and sanitizers) as the compiles, and LDFLAGS.
 LINK_FLAGS = $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS)
-NET_LDLIBS := -lmicrohttpd -lcurl -lyaml -lcrypt -lpthread
+NET_LDLIBS := -lmicrohttpd -lgnutls -lcurl -lyaml -lcrypt -lpthread
 LDLIBS    := -lprotobuf-c -lbpf -ljson-c -lcapstone -ldw -lelf -lbz2 -llzma -lzstd -lz -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -I$(OUTPUT) -Ibpf
 
@@ -141,7 +141,8 @@ $(OUTPUT)/proto/%.pb-c.o: $(OUTPUT)/proto/%.pb-c.c
 
 .SECONDARY: $(PROTO_GEN)
 # What includes a generated header waits for it on a first build (the .d files know it later).
-$(OUTPUT)/user/export/pprof.o $(OUTPUT)/user/export/export_pprof.o: $(PROTO_GEN:.c=.h)
+$(OUTPUT)/user/export/pprof.o $(OUTPUT)/user/export/export_pprof.o $(OUTPUT)/user/export/mw_proto.o: \
+	$(PROTO_GEN:.c=.h)
 
 $(OUTPUT)/%.o: %.S
 	$(call msg,AS,$@)
@@ -212,6 +213,32 @@ $(OUTPUT)/bench/%: bench/%.c $(LIB_OBJS)
 	$(call msg,CC-BENCH,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(filter %.c %.o,$^) $(NET_LDLIBS) $(LDLIBS) -o $@
+
+# The agent's request decisions alone, and its whole HTTP server (MHD, limits, auth) fed one
+# connection per input: their objects, libmicrohttpd, gnutls, libcrypt.
+FUZZ_AGENT_HTTP_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/agent/%.o,agent_http agent_conns agent_peer \
+			agent_auth agent_request web_config)
+$(OUTPUT)/tests/fuzz_agent_request: tests/fuzz/fuzz_agent_request.c \
+				    $(FUZZ_OBJDIR)/user/agent/agent_request.o
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+
+$(OUTPUT)/tests/fuzz_agent_http: tests/fuzz/fuzz_agent_http.c $(FUZZ_AGENT_HTTP_OBJS) $(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_AGENT_HTTP_OBJS) $(FUZZ_LIB) \
+		$(NET_LDLIBS) $(LDLIBS) -o $@
+
+# estimate --prometheus's reader of Prometheus's answers (the curl client is linked, not run).
+FUZZ_FLEET_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/fleet/%.o,fleet_profile fleet_series prom_answer \
+		   prom_client fleet_native fleet_selector) \
+		   $(FUZZ_OBJDIR)/user/export/om_bounds.o
+$(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJS) $(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_FLEET_OBJS) $(FUZZ_LIB) \
+		$(NET_LDLIBS) $(LDLIBS) -o $@
 
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 $(OUTPUT)/tests/%: tests/workload/%.c

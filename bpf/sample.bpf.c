@@ -8,7 +8,6 @@
 #include "task_filter.h"
 #include "sample.h"
 
-const volatile __u64 targ_cgid = 0;
 const volatile __u32 targ_nr_ranges = 0;
 /* Count a rep movs/stos instruction outside the ranges as an inline copy. */
 const volatile bool targ_inline_reps = true;
@@ -78,12 +77,10 @@ static __always_inline void count(__u32 which)
 		__sync_fetch_and_add(v, 1);
 }
 
-/* The -p/--comm filter (task_filter.h), then the cgroup one. */
+/* The --pid, --cgroup and --comm filters (task_filter.h). */
 static __always_inline bool task_wanted(void)
 {
-	if (!task_filter_match())
-		return false;
-	return !targ_cgid || bpf_get_current_cgroup_id() == targ_cgid;
+	return task_filter_match();
 }
 
 /* The kind of the range holding @ip, or 0. Binary search, bounded for the verifier. */

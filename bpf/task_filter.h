@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* task_filter.h: BPF side only: the -p/--comm filter on the current task, one copy per program */
+/* task_filter.h: BPF side only: the --pid/--comm/--cgroup filter on the current task, one copy per program */
 #ifndef CP_TASK_FILTER_H
 #define CP_TASK_FILTER_H
 
 /*
  * Included once by each .bpf.c that filters tasks, after vmlinux.h, bpf_helpers.h and
  * cp_shared.h. The filter globals are defined here so that every program's skeleton has the
- * same rodata fields, set by user space before load: targ_tgid (0: any process) and, when
- * targ_filter_comm, targ_comm (the task's exact comm, NUL-terminated).
+ * same rodata fields, set by user space before load: targ_tgid (0: any process), when
+ * targ_filter_comm, targ_comm (the task's exact comm, NUL-terminated), and when
+ * targ_filter_cgroup, the cgroup v2 whose fd user space puts in task_cgroup[0]: the task must
+ * be in it or below it (bpf_current_task_under_cgroup, whatever cgroup namespace it is in).
  *
  * With targ_inherit, the processes that targ_tgid forks, and theirs, pass too (record -- CMD
  * follows a wrapper's children, as perf's inherit does): cp_follow_fork adds each new process
@@ -19,6 +21,7 @@ const volatile __u32 targ_tgid = 0;
 const volatile bool targ_filter_comm = false;
 const volatile char targ_comm[CP_COMM_LEN] = {};
 const volatile bool targ_inherit = false;
+const volatile bool targ_filter_cgroup = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -34,13 +37,22 @@ static __always_inline bool tgid_followed(__u32 tgid)
 	return tgid == targ_tgid || (targ_inherit && bpf_map_lookup_elem(&followed, &tgid));
 }
 
-/* True if the current task passes the tgid and comm filters. */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} task_cgroup SEC(".maps");
+
+/* True if the current task passes the tgid, cgroup and comm filters. */
 static __always_inline bool task_filter_match(void)
 {
 	char comm[CP_COMM_LEN];
 	int i;
 
 	if (targ_tgid && !tgid_followed(bpf_get_current_pid_tgid() >> 32))
+		return false;
+	if (targ_filter_cgroup && bpf_current_task_under_cgroup(&task_cgroup, 0) != 1)
 		return false;
 	if (!targ_filter_comm)
 		return true;

@@ -16,8 +16,9 @@ packages=(
 	# glibc's implementation symbols (__memmove_avx512_unaligned_erms ...) for uprobes, and a
 	# debuginfod server and client for the debug-file tests (docs/user-targets.md)
 	libc6-dbg debuginfod
-	# agent tests: a TLS certificate, a bcrypt hash, free ports
-	openssl python3
+	# agent tests: a TLS certificate, a bcrypt hash, free ports, the DaemonSet's YAML;
+	# node_exporter for bench/agent_scale.sh's comparison
+	openssl python3 python3-yaml prometheus-node-exporter
 	# flame graph tests: a real browser (headless) and its WebDriver
 	chromium chromium-driver curl
 	# export: pprof's protobuf in C; its tests read the output with protoc, Go's pprof, promtool
@@ -30,12 +31,14 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 # promtool comes in Debian's prometheus package, whose server would start on :9090 and stay.
-had_prometheus=$(dpkg-query -W -f='${Status}' prometheus 2>/dev/null | grep -c installed || true)
+had_prometheus=$(dpkg-query -W -f='${Status}' prometheus prometheus-node-exporter 2>/dev/null |
+	grep -c 'ok installed' || true)
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${packages[@]}"
-if [ "$had_prometheus" = 0 ] && command -v systemctl >/dev/null &&
-   $SUDO systemctl is-enabled --quiet prometheus 2>/dev/null; then
+if [ "$had_prometheus" -lt 2 ] && command -v systemctl >/dev/null &&
+   { $SUDO systemctl is-enabled --quiet prometheus 2>/dev/null ||
+     $SUDO systemctl is-enabled --quiet prometheus-node-exporter 2>/dev/null; }; then
 	$SUDO systemctl disable --now prometheus prometheus-node-exporter 2>/dev/null || true
-	echo "deps.sh: installed prometheus for promtool only: its server is stopped and disabled"
+	echo "deps.sh: installed prometheus for promtool (and node_exporter for a bench) only: their servers are stopped and disabled"
 fi
 echo "deps.sh: installed ${#packages[@]} packages"

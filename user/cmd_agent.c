@@ -28,6 +28,7 @@ enum {
 	OPT_HOST,
 	OPT_KEEP_PRIVS,
 	OPT_SAMPLE,
+	OPT_CGROUP,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -42,6 +43,9 @@ static const struct argp_option options[] = {
 	  "what it cannot probe without it" },
 	{ "pid", OPT_PID, "PID", 0, "Count only calls made by process PID" },
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads named NAME" },
+	{ "cgroup", OPT_CGROUP, "PATH", 0,
+	  "Count (and sample) only tasks in cgroup v2 directory PATH or below it, e.g. a pod's "
+	  "or a service's; copyprof_agent_info names it (label cgroup)" },
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
 	  "Where to serve (default " AGENT_HTTP_DEFAULT_LISTEN ": this host only). Beyond "
 	  "loopback, --web-config with TLS and users is required" },
@@ -76,6 +80,8 @@ static const char doc[] =
 	"  copyprof agent -p btrfs --listen 0.0.0.0:9477 \\\n"
 	"      --web-config /etc/copyprof/web.yml\n"
 	"  copyprof agent --uprobe ./app:my_memcpy --max-overhead 0.5 --host web-17\n"
+	"  copyprof agent --uprobe ./app:my_memcpy \\\n"
+	"      --cgroup /sys/fs/cgroup/system.slice/nginx.service\n"
 	"  # every CPU, samples not calls\n"
 	"  copyprof agent --sample 499\n"
 	"  # no kprobes here: sampled instead, as record does\n"
@@ -139,6 +145,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--comm %s: command names have at most %d characters",
 				   arg, CP_COMM_LEN - 1);
 		a->comm = arg;
+		break;
+	case OPT_CGROUP:
+		a->cgroup = arg;
 		break;
 	case OPT_LISTEN:
 		a->listen = arg;

@@ -29,6 +29,7 @@ struct estimate_args {
 	bool validate;
 	struct fleet_query prom; /* --prometheus, --selector, --range */
 	char prom_name[640];
+	const char *save_profile;	   /* --save-profile: the fleet's profile as read */
 	char *model_files[EST_MAX_MODELS]; /* a -m folder's files */
 };
 
@@ -44,7 +45,8 @@ enum {
 	OPT_TODAY,
 	OPT_PROMETHEUS,
 	OPT_SELECTOR,
-	OPT_RANGE
+	OPT_RANGE,
+	OPT_SAVE_PROFILE
 };
 
 _Static_assert(CMD_MAX_INPUTS <= EST_MAX_PROFILES, "every -i must fit est_run_load()");
@@ -68,6 +70,9 @@ static const struct argp_option options[] = {
 	  "With --prometheus: only these series, e.g. '{job=\"copyprof\",kernel=~\"6.12.*\"}'" },
 	{ "range", OPT_RANGE, "DURATION", 0,
 	  "With --prometheus: the increase over this range (default 1h; 7d, 90m ...)" },
+	{ "save-profile", OPT_SAVE_PROFILE, "FILE", 0,
+	  "With --prometheus: also write the fleet's profile as read to FILE, for calibrate "
+	  "--mix (a range that ends now moves; a saved one does not) and estimate -i" },
 	{ "hist", OPT_HIST, "FILE", 0,
 	  "A size table instead of (or besides) profiles: 'size,count' CSV or fleetbench's "
 	  "'size<TAB>probability'" },
@@ -187,11 +192,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->prom.url = arg;
 		break;
 	case OPT_SELECTOR:
-		if (!fleet_selector_valid(arg))
+		if (!fleet_selector_valid(arg, why, sizeof(why)))
 			argp_error(state,
-				   "--selector %s: give a label selector in braces, e.g. "
-				   "'{job=\"copyprof\"}'",
-				   arg);
+				   "--selector %s: %s; give label matchers in braces, e.g. "
+				   "'{job=\"copyprof\",cpu_model=~\"AMD.*\"}'",
+				   arg, why);
 		a->prom.selector = arg;
 		break;
 	case OPT_RANGE:
@@ -201,14 +206,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 		a->prom.range = arg;
 		break;
+	case OPT_SAVE_PROFILE:
+		a->save_profile = arg;
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (profiles are given with -i)", arg);
 		break;
 	case ARGP_KEY_END:
 		if (a->prom.url && (a->common.nr_inputs || a->hist))
 			argp_error(state, "--prometheus excludes -i and --hist");
-		if ((a->prom.selector || a->prom.range) && !a->prom.url)
-			argp_error(state, "--selector and --range go with --prometheus");
+		if ((a->prom.selector || a->prom.range || a->save_profile) && !a->prom.url)
+			argp_error(state, "--selector, --range and --save-profile go with "
+					  "--prometheus");
 		if (!a->common.nr_inputs && !a->hist && !a->prom.url)
 			argp_error(state, "give a profile with -i, a size table with --hist, or "
 					  "--prometheus URL");
@@ -260,6 +269,10 @@ static int load(struct estimate_args *a, struct est_run *run)
 	if (!a->prom.range)
 		a->prom.range = "1h";
 	err = fleet_profile_fetch(&a->prom, &p);
+	if (!err && a->save_profile && (err = profile_write(p, a->save_profile))) {
+		profile_free(p);
+		p = NULL;
+	}
 	if (err) {
 		memset(run, 0, sizeof(*run));
 		return err;
@@ -268,7 +281,13 @@ static int load(struct estimate_args *a, struct est_run *run)
 	snprintf(a->prom_name, sizeof(a->prom_name), "the fleet in %s (the increase over %s%s%s)",
 		 a->prom.url, a->prom.range, a->prom.selector ? " of " : "",
 		 a->prom.selector ?: "");
-	return est_run_load_profile(run, &a->run, p, a->prom_name, a->models, a->nr_models);
+	err = est_run_load_profile(run, &a->run, p, a->prom_name, a->models, a->nr_models);
+	/* The saved profile is the mix that calibrate --mix measures (the hint names it). */
+	if (!err && a->save_profile) {
+		run->profile_paths = &a->save_profile;
+		run->nr_profile_paths = 1;
+	}
+	return err;
 }
 
 /* --validate: each family replayed afresh on this CPU, into @vals (freed by the caller). */
@@ -292,12 +311,14 @@ int cmd_estimate(int argc, char **argv)
 	struct mixmeas vals[EST_NR_FAMILIES] = { 0 };
 	struct est_run run;
 	json_object *jout = NULL;
+	const char *folder; /* -m as given: expand_model_folder() replaces it */
 	size_t i, j, done = 0;
 	int err;
 
 	est_options_default(&args.run.o);
 	cmd_options_child(&common_options, &common, children);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
+	folder = args.models[0];
 	err = expand_model_folder(&args);
 	if (!err)
 		err = load(&args, &run);
@@ -334,11 +355,12 @@ int cmd_estimate(int argc, char **argv)
 	}
 	json_object_put(jout);
 	est_run_free(&run);
+	/* Said before the folder's file names are freed (args.models points at them). */
+	if (!err && !done)
+		p_err("no input had a cost model of its CPU in -m %s", folder);
 	for (i = 0; i < EST_MAX_MODELS; i++)
 		free(args.model_files[i]);
-	if (!err && !done) {
-		p_err("no input had a cost model of its CPU in -m %s", args.models[0]);
+	if (!err && !done)
 		return EXIT_RUNTIME;
-	}
 	return err ? EXIT_RUNTIME : EXIT_OK;
 }

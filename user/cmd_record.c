@@ -70,7 +70,7 @@ static const struct argp_option options[] = {
 	  "With --sample: also count kernel function SYMBOL as a "
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
-	  "With --sample: only tasks in cgroup v2 directory PATH" },
+	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample)" },
 	{ "duration", 'd', "SECONDS", 0,
 	  "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
@@ -244,8 +244,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_END:
-		if (!a->sample && (a->event || a->nr_leaves || a->cgroup))
-			argp_error(state, "-e, --leaf and --cgroup go with --sample");
+		if (!a->sample && (a->event || a->nr_leaves))
+			argp_error(state, "-e and --leaf go with --sample");
 		if (!a->nr_sites && !a->sample && !record_plan_wanted(&a->plan))
 			argp_error(state,
 				   "nothing to probe: give -p PRESET, --site, --entry, --uprobe, "
@@ -350,6 +350,7 @@ int cmd_record(int argc, char **argv)
 		.run = args.run,
 		.sites = args.sites,
 		.nr_sites = args.nr_sites,
+		.cgroup = args.cgroup,
 		.debuginfo = args.debuginfo,
 		.nr_debuginfo = args.nr_debuginfo,
 		.sampled = &args.sampled,

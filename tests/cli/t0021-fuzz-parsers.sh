@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
 # regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
-# golden files, examples/data, presets/, examples/fleet/*.yml, ld.so --list-tunables; pairs of
-# profiles for diff). Any crash, leak or UBSan report fails; the number of executions per target
-# is printed. FUZZ_SECONDS (default 10) bounds each run; the run's length never decides the
-# result (a slow machine runs fewer inputs, nothing else).
+# golden files, examples/data, presets/, examples/fleet/*.yml, ld.so --list-tunables, HTTP
+# requests to the agent; pairs of profiles for diff). Any crash, leak or UBSan report fails;
+# the number of executions per target is printed. FUZZ_SECONDS (default 10) bounds each run;
+# the run's length never decides the result (a slow machine runs fewer inputs, nothing else).
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 SECONDS_EACH=${FUZZ_SECONDS:-10}
@@ -58,12 +58,27 @@ seed() {
 		printf 'basic_auth_users:\n  v: &h $2y$10$X0BTjGzM2vR1Tm1v5oQ2wO9r0l2m1Q4vY2mH3z0f5wWjz5q3dQ1aK\n  w: *h\n  u: plaintext\n' > "$d/users.yml"
 		printf 'basic_auth_users: {}\n---\ntls_server_config: {}\n' > "$d/two-documents.yml"
 		;;
+	prom_answer)
+		for s in ok sparse native two-hosts; do
+			python3 "$ROOT/tests/cli/fakeprom.py" dump "$s" > "$d/$s.txt"
+		done
+		;;
+	agent_request)
+		printf 'GET\n/metrics\napplication/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,*/*;q=0.1\ngzip\n' > "$d/prometheus"
+		printf 'GET\n/debug/pprof/profile\n*/*\nidentity\n30' > "$d/pprof-delta"
+		;;
+	agent_http)
+		printf 'GET /metrics HTTP/1.1\r\nHost: a\r\nAuthorization: Basic dTpw\r\nAccept-Encoding: gzip\r\n\r\n' > "$d/auth-gzip"
+		printf 'GET /debug/pprof/profile?seconds=5 HTTP/1.1\r\nAuthorization: Basic dTpw\r\n\r\nHEAD /metrics HTTP/1.1\r\n\r\n' > "$d/pipelined"
+		printf 'POST /metrics HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello' > "$d/post"
+		;;
 	esac
 }
 
 shopt -s nullglob
 total=0
-for t in profile costmodel hist folded perf_script preset webconfig diff glibc_tunables; do
+for t in profile costmodel hist folded perf_script preset webconfig diff glibc_tunables \
+	agent_request agent_http prom_answer; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

@@ -53,11 +53,12 @@ b/copyload copy=100:2000 copy=5000:300 clear=64:3 || fail "workload b"
 wait_for "the scrapes" q_is 'sum(copyprof_copy_length_bytes_count{job="copyprof"})' 3810
 
 # Exact, per host and fleet-wide.
-perhost() { q "sum by (host) (copyprof_copy_length_bytes_$1{job=\"copyprof\"})" \
+# The host is named once, in copyprof_agent_info: joined by the target's labels.
+perhost() { q "sum by (host) (copyprof_copy_length_bytes_$1{job=\"copyprof\"} * on (instance, job) group_left (host) copyprof_agent_info)" \
 	'.data.result | sort_by(.metric.host) | map("\(.metric.host)=\(.value[1])") | join(" ")'; }
 expect_eq "calls per host" "$(perhost count)" "hosta=1507 hostb=2303"
 expect_eq "bytes per host" "$(perhost sum)" "hosta=1600448 hostb=1700192"
-expect_eq "calls below 128 B per host" "$(q 'sum by (host) (copyprof_copy_length_bytes_bucket{job="copyprof",family="memcpy",le="127.0"})' \
+expect_eq "calls below 128 B per host" "$(q 'sum by (host) (copyprof_copy_length_bytes_bucket{job="copyprof",family="memcpy",le="127.0"} * on (instance, job) group_left (host) copyprof_agent_info)' \
 	'.data.result | sort_by(.metric.host) | map(.value[1]) | join(" ")')" "1000 2000"
 expect_eq "fleet calls of 4 KiB and more" "$(q 'sum(copyprof_copy_length_bytes_count{job="copyprof"}) - sum(copyprof_copy_length_bytes_bucket{job="copyprof",le="4095.0"})' '.data.result[0].value[1]')" 300
 expect_eq "fleet bytes below 4 KiB" "$(q 'sum(copyprof_copy_bytes_by_length_bytes_bucket{job="copyprof",le="4095.0"})' '.data.result[0].value[1]')" \
@@ -106,8 +107,16 @@ expect_eq "one input (one CPU here)" "$(jq '.inputs | length' out)" 1
 # Bad input, each with its message.
 expect_exit 1 "$COPYPROF" estimate --prometheus "http://127.0.0.1:$(free_port)" -m "$CM"
 expect_err "cannot query Prometheus at"
-expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=}' -m "$CM"
+expect_exit 2 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=}' -m "$CM"
+expect_err "selector \{job=\}: a quoted value is expected"
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=~"("}' -m "$CM"
 expect_err "answered HTTP 400"
+# A matcher of the agent's info (cpu_model) picks agents through the join, a site label sites.
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector "{job=\"copyprof\",cpu_model=\"$cpu\",family=\"clear_user\"}" \
+	-m "$CM" --no-mix-correction --json
+expect_eq "calls of the clear_user sites of this CPU" "$(jq -c '[.inputs[].families[] | [.family, .calls]]' out)" '[["clear_user",10]]'
+expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="copyprof",cpu_model="Another CPU"}' -m "$CM"
+expect_err "no copyprof histograms match"
 expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="nothing"}' -m "$CM"
 expect_err "no copyprof histograms match"
 wait_for "the nocpu job" q_is 'count(copyprof_copy_length_bytes_count{job="nocpu"})' 2

@@ -59,11 +59,15 @@ expect_eq "copyprof_copy_samples = /profile" \
 	"$(awk '/^copyprof_copy_samples\{/ { s += $NF } END { print s }' m1.om)" "$copy"
 expect_eq "copyprof_agent_samples{kind=all} = total_samples" \
 	"$(awk '/^copyprof_agent_samples\{kind="all"/ { print $NF }' m1.om)" "$(jq .meta.total_samples p1.json)"
-grep -q '^copyprof_sampled_copy_length_bytes_count{site="0",.*mechanism="sample"' m1.om ||
-	fail "no sampled histogram for site 0"
+# Site 0's series: /metrics names a site by what it is (symbol, offset, leaf), not by its id.
+s0=$(jq -r '.sites[0] | "\(.symbol) \(.offset) \(.leaf)"' p1.json)
+read -r s0_sym s0_off s0_leaf <<<"$s0"
+s0_labels=$(printf 'symbol="%s",offset="0x%x",' "$s0_sym" "$s0_off")
+grep -F "copyprof_sampled_copy_length_bytes_count{$s0_labels" m1.om | grep -qF "leaf=\"$s0_leaf\"" ||
+	fail "no sampled histogram for site 0 ($s0)"
 # The histogram holds the samples whose length was recovered (exact or approximate).
 expect_eq "site 0's histogram count" \
-	"$(awk '/^copyprof_sampled_copy_length_bytes_count\{site="0",/ { print $NF }' m1.om)" \
+	"$(grep -F "copyprof_sampled_copy_length_bytes_count{$s0_labels" m1.om | grep -F "leaf=\"$s0_leaf\"" | awk '{ print $NF }')" \
 	"$(jq '.sites[0].length_quality | .exact + .approximate' p1.json)"
 decode p1.pb.gz > p1.txt || fail "protoc cannot decode /debug/pprof/profile"
 expect_eq "pprof samples" "$(values 1 p1.txt)" "$copy"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0084-agent-unit-caps: the agent under exactly the capabilities examples/fleet's systemd unit
 # gives it (read from the unit: CapabilityBoundingSet= and AmbientCapabilities=, through
-# setpriv), once as root as the unit runs it and once as nobody: it attaches a uprobe (a
+# setpriv; the DaemonSet's are the same), once as root as the unit runs it and once as nobody: it attaches a uprobe (a
 # uprobe_multi link: a perf-event uprobe would want CAP_SYS_ADMIN), serves exact counts, keeps
 # no more than the unit's capabilities after the drop, samples with --sample, and ends on SIGTERM.
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +21,17 @@ bounding=$(sed -n 's/^CapabilityBoundingSet=//p' "$UNIT")
 ambient=$(sed -n 's/^AmbientCapabilities=//p' "$UNIT")
 [ -n "$bounding" ] && [ -n "$ambient" ] || fail "the unit names no capabilities"
 expect_eq "the unit's bounding and ambient sets" "$bounding" "$ambient"
+# The DaemonSet beside the unit asks for the same set (tested here through the unit's).
+if python3 -c 'import yaml' 2>/dev/null; then
+	ds=$(python3 -c '
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))["spec"]["template"]["spec"]["containers"][0]
+print(" ".join("CAP_" + x for x in c["securityContext"]["capabilities"]["add"]))' \
+		"$ROOT/examples/fleet/copyprof-agent-daemonset.yaml") || fail "cannot read the DaemonSet"
+	expect_eq "the DaemonSet's capabilities" "$ds" "$ambient"
+else
+	echo "note: no python3-yaml: the DaemonSet's set is not compared (t0082 skips too)"
+fi
 grep -q '^NoNewPrivileges=yes$' "$UNIT" || fail "the unit lost NoNewPrivileges=yes"
 CAPS=$(setpriv_caps "$ambient")
 # The capability mask of the unit's set, as /proc/PID/status shows it.

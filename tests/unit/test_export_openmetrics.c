@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_export_openmetrics.c: bucket collapsing, canonical le, escaping, UTF-8, a whole text */
+/* test_export_openmetrics.c: bucket collapsing, canonical le, escaping, UTF-8, a whole text, protobuf */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include "export/export_openmetrics.h"
 #include "lib/utf8.h"
+#include "proto/prometheus_metrics.pb-c.h"
 
 /* tests/golden/profile-synthetic.json's app_copy: 1000 x 16 B, 100 in 1024..1151, 10 x 4096. */
 static void synthetic_app_copy(struct hist_slot *b)
@@ -160,7 +161,10 @@ static void utf8_sequences(void **state)
 	free(s);
 }
 
-/* The whole exposition of one site: structure, numbers, labels, the final # EOF. */
+/*
+ * The whole exposition of one site: structure, numbers, labels (the copy family as the agent
+ * names it), the leading empty buckets left out, the final # EOF.
+ */
 static void exposition(void **state)
 {
 	struct profile *p = profile_new();
@@ -183,13 +187,17 @@ static void exposition(void **state)
 	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
 	fclose(f);
 	assert_int_equal(st.series, 1);
-	assert_int_equal(st.lines, OM_NR_EDGES + 3 + 1);
+	/* The buckets below 16 B, the shortest length, hold nothing and are left out. */
+	assert_int_equal(st.lines, (OM_NR_EDGES - 5) + 3 + 1);
+	assert_null(strstr(out, "le=\"15.0\""));
+	assert_non_null(strstr(out, "le=\"31.0\"} 1000\n"));
 	assert_non_null(strstr(out, "# TYPE copyprof_copy_length_bytes histogram\n"
 				    "# UNIT copyprof_copy_length_bytes bytes\n"
 				    "# HELP copyprof_copy_length_bytes "));
 	assert_non_null(strstr(out, "copyprof_copy_length_bytes_bucket{site=\"0\",symbol="
 				    "\"say \\\"hi\\\"\\\\\",offset=\"0x794\",target=\"vmlinux\","
-				    "mechanism=\"kprobe\",kernel=\"6.12.0-test\",host=\"host-a\","
+				    "mechanism=\"kprobe\",family=\"memcpy\",kernel=\"6.12.0-test\","
+				    "host=\"host-a\","
 				    "le=\"1535.0\"} 1100\n"));
 	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110\n"));
 	assert_non_null(strstr(out, "host=\"host-a\"} 1110\n"));   /* _count */
@@ -216,12 +224,82 @@ static void exposition(void **state)
 	profile_free(p);
 }
 
+/* A delimited protobuf exposition's first family, unpacked (the caller frees it). */
+static Io__Prometheus__Client__MetricFamily *first_family(const uint8_t *buf, size_t len)
+{
+	size_t n = 0, i = 0;
+	int shift = 0;
+
+	do {
+		assert_true(i < len);
+		n |= (size_t)(buf[i] & 0x7f) << shift;
+		shift += 7;
+	} while (buf[i++] & 0x80);
+	assert_true(i + n <= len);
+	return io__prometheus__client__metric_family__unpack(NULL, n, buf + i);
+}
+
+/*
+ * The protobuf exposition: one native histogram of schema 0 per site, each copyprof bucket in
+ * the power of two that holds it (16 B in bucket 5, up to 32; 1024..1151 in 11; 4096 in 13),
+ * length 0 in the zero bucket, counts and sums exact, spans with the short gap kept as a zero.
+ */
+static void native_protobuf(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_site *s = profile_add_site(p);
+	struct om_opts o = { .live = true };
+	Io__Prometheus__Client__MetricFamily *fam;
+	Io__Prometheus__Client__Histogram *h;
+	struct metric_writer *w;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	s->target = strdup("vmlinux");
+	s->symbol = strdup("k_copy");
+	s->mechanism = strdup("kprobe");
+	synthetic_app_copy(s->buckets);
+	s->buckets[0] = (struct hist_slot){ 7, 0 };
+	profile_site_sum(s);
+	w = mw_proto_new(f);
+	export_metrics_put(w, p, &o);
+	assert_int_equal(mw_close(w), 0);
+	fclose(f);
+	fam = first_family((const uint8_t *)out, len);
+	assert_non_null(fam);
+	assert_string_equal(fam->name, "copyprof_copy_length_bytes");
+	assert_int_equal(fam->type, IO__PROMETHEUS__CLIENT__METRIC_TYPE__HISTOGRAM);
+	assert_int_equal(fam->n_metric, 1);
+	h = fam->metric[0]->histogram;
+	assert_non_null(h);
+	assert_int_equal(h->schema, 0);
+	assert_int_equal(h->sample_count, 1117);
+	assert_true(h->sample_sum == 166960);
+	assert_int_equal(h->zero_count, 7);
+	/* Bucket 5, a gap of 5 (a new span), then 11 and 13 with 12 kept as a zero. */
+	assert_int_equal(h->n_positive_span, 2);
+	assert_int_equal(h->positive_span[0]->offset, 5);
+	assert_int_equal(h->positive_span[0]->length, 1);
+	assert_int_equal(h->positive_span[1]->offset, 5);
+	assert_int_equal(h->positive_span[1]->length, 3);
+	assert_int_equal(h->n_positive_delta, 4);
+	assert_int_equal(h->positive_delta[0], 1000);
+	assert_int_equal(h->positive_delta[1], 100 - 1000);
+	assert_int_equal(h->positive_delta[2], 0 - 100);
+	assert_int_equal(h->positive_delta[3], 10 - 0);
+	io__prometheus__client__metric_family__free_unpacked(fam, NULL);
+	free(out);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edges_are_bucket_edges), cmocka_unit_test(cumulate_exact),
 		cmocka_unit_test(le_canonical),		  cmocka_unit_test(escaping),
 		cmocka_unit_test(utf8_sequences),	  cmocka_unit_test(exposition),
+		cmocka_unit_test(native_protobuf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,10 +59,11 @@ out = sys.argv[1]
 prof = json.load(open(out + "/profile.json"))
 counts = {}
 for line in open(out + "/metrics.after"):
-    m = re.match(r'copyprof_copy_length_bytes_count\{site="(\d+)",symbol="ZSTD_decompressStream"[^}]*\} (\d+)', line)
+    # A site of /metrics is its symbol, offset, target and mechanism (no id: docs/fleet.md).
+    m = re.match(r'copyprof_copy_length_bytes_count\{symbol="ZSTD_decompressStream",offset="(0x[0-9a-f]+)"[^}]*\} (\d+)', line)
     if m:
-        counts[int(m.group(1))] = int(m.group(2))
-sites = {s["id"]: s["calls"] for s in prof["sites"] if s["symbol"] == "ZSTD_decompressStream"}
+        counts[int(m.group(1), 16)] = int(m.group(2))
+sites = {s["offset"]: s["calls"] for s in prof["sites"] if s["symbol"] == "ZSTD_decompressStream"}
 # The profile was scraped after /metrics: each count can only have grown, by little (idle).
 ok = counts and all(k in sites and 0 <= sites[k] - v <= max(10, v // 100) for k, v in counts.items())
 sys.exit(0 if ok else 1)

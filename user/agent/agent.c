@@ -9,14 +9,17 @@
 #include <json-c/json.h>
 #include "agent.h"
 #include "agent_budget.h"
+#include "agent_delta.h"
 #include "agent_http.h"
 #include "agent_metrics.h"
 #include "agent_privs.h"
 #include "agent_sample.h"
 #include "agent_sites.h"
 #include "agent_switch.h"
+#include "agent_traced.h"
 #include "export/export_openmetrics.h"
 #include "export/export_pprof.h"
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "kernel/kimage.h"
 #include "kernel/uprobe_multi.h"
@@ -31,6 +34,7 @@ struct agent {
 	struct agent_args *a;
 	struct agent_sites t;
 	struct agent_budget budget;
+	struct agent_traced traced; /* what the traced processes pay for the probes */
 	struct agent_sampler smp;
 	struct agent_switch sw;		    /* over-budget uprobe sites, sampled */
 	struct record_plan_sampled sampled; /* the first plan's functions no probe takes */
@@ -39,6 +43,7 @@ struct agent {
 	double last_scrape_s;
 	unsigned long long replans;
 	char *cpu_flags;
+	struct cgroup_ref cg; /* --cgroup, opened */
 };
 
 static char *join_flags(const struct host_meta *m)
@@ -57,16 +62,17 @@ static char *join_flags(const struct host_meta *m)
 	return s;
 }
 
-static int render_metrics(struct agent *ag, struct agent_reply *r)
+static int render_metrics(struct agent *ag, const struct agent_request *q, struct agent_reply *r)
 {
 	struct om_opts o = { .live = true };
-	struct agent_health h = { .sites = &ag->t, .budget = &ag->budget };
-	struct om_stats st;
+	struct agent_health h = { .sites = &ag->t, .budget = &ag->budget, .traced = &ag->traced };
 	FILE *f = open_memstream(&r->body, &r->len);
+	struct metric_writer *w;
 	int err;
 
 	if (!f)
 		return -ENOMEM;
+	w = q->format == AGENT_FORMAT_PROTOBUF ? mw_proto_new(f) : mw_text_new(f, NULL);
 	agent_budget_totals(&ag->budget, ag->t.hs);
 	if (ag->http)
 		agent_http_stats(ag->http, &h.http);
@@ -74,12 +80,17 @@ static int render_metrics(struct agent *ag, struct agent_reply *r)
 	h.last_scrape_s = ag->last_scrape_s;
 	h.replans = ag->replans;
 	h.cpu_flags = ag->cpu_flags;
-	err = export_openmetrics(ag->t.view, f, &o, &st);
-	if (!err)
-		agent_metrics_put(f, &h);
+	h.cgroup = ag->cg.name;
+	if (w) {
+		export_metrics_put(w, ag->t.view, &o);
+		agent_metrics_put(w, &h);
+	}
+	err = mw_close(w);
 	if (fclose(f) || err)
-		return -EIO;
-	r->type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+		return err ? err : -EIO;
+	r->type = q->format == AGENT_FORMAT_PROTOBUF
+			  ? AGENT_PROTOBUF_TYPE
+			  : "application/openmetrics-text; version=1.0.0; charset=utf-8";
 	return 0;
 }
 
@@ -109,33 +120,81 @@ static int render_pprof(struct agent *ag, struct agent_reply *r)
 	return err;
 }
 
-/* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
-static int on_route(void *ctx, enum agent_route route, struct agent_reply *r)
+/* With the lock: every site's counts now, in the view (its sampled sites appended). */
+static int snapshot(struct agent *ag, double now)
 {
-	struct agent *ag = ctx;
-	double t0 = monotime_s();
-	int err;
+	int err = agent_sites_read(&ag->t);
 
-	size_t counted;
-
-	pthread_mutex_lock(&ag->t.lock);
-	counted = ag->t.view->nr_sites;
-	err = agent_sites_read(&ag->t);
-	ag->t.view->meta.duration_s = t0 - ag->start_mono;
+	ag->t.view->meta.duration_s = now - ag->start_mono;
 	if (!err)
 		err = agent_switch_append(&ag->sw, &ag->t, ag->t.view);
 	if (!err)
 		agent_sample_drain(&ag->smp);
 	if (!err)
 		err = agent_sample_append(&ag->smp, ag->t.view);
+	return err;
+}
+
+/*
+ * pprof's seconds=N, as Go's net/http/pprof and Parca mean it: what was counted in the next N
+ * seconds (two snapshots, their difference), not since the start. The lock is not held while
+ * waiting; a stop ends the wait (503).
+ */
+static int delta_mark(struct agent *ag, const struct agent_request *q, struct agent_mark **m,
+		      struct agent_reply *r)
+{
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double until;
+	size_t counted;
+	int err;
+
+	pthread_mutex_lock(&ag->t.lock);
+	counted = ag->t.view->nr_sites;
+	err = snapshot(ag, monotime_s());
+	*m = err ? NULL : agent_mark_take(ag->t.view);
+	agent_sample_trim(ag->t.view, counted);
+	pthread_mutex_unlock(&ag->t.lock);
+	if (!*m)
+		return err ? err : -ENOMEM;
+	until = monotime_s() + q->seconds;
+	while (monotime_s() < until && !stop_requested())
+		nanosleep(&tick, NULL);
+	if (stop_requested()) {
+		r->status = 503;
+		agent_mark_free(*m);
+		*m = NULL;
+		return -EINTR;
+	}
+	return 0;
+}
+
+/* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
+static int on_route(void *ctx, const struct agent_request *q, struct agent_reply *r)
+{
+	struct agent *ag = ctx;
+	enum agent_route route = q->route;
+	struct agent_mark *mark = NULL;
+	double t0;
+	int err;
+	size_t counted;
+
+	if (route == AGENT_ROUTE_PPROF && q->seconds && (err = delta_mark(ag, q, &mark, r)))
+		return err;
+	t0 = monotime_s();
+	pthread_mutex_lock(&ag->t.lock);
+	counted = ag->t.view->nr_sites;
+	err = snapshot(ag, t0);
+	if (!err && mark)
+		agent_mark_subtract(ag->t.view, mark, q->seconds);
 	if (!err)
-		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, r)
+		err = route == AGENT_ROUTE_METRICS   ? render_metrics(ag, q, r)
 		      : route == AGENT_ROUTE_PROFILE ? render_profile(ag, r)
 						     : render_pprof(ag, r);
 	agent_sample_trim(ag->t.view, counted);
 	if (route == AGENT_ROUTE_METRICS)
 		ag->last_scrape_s = monotime_s() - t0;
 	pthread_mutex_unlock(&ag->t.lock);
+	agent_mark_free(mark);
 	return err;
 }
 
@@ -181,54 +240,66 @@ static void replan(struct agent *ag, const char *why)
 	added = agent_sites_attach_pending(&ag->t);
 	if (added)
 		p_info("re-plan attached %d more site(s)", added);
+	agent_traced_measure(&ag->traced, &ag->t);
+}
+
+/* The attached site that cost the most in the last window (its traps, else its hits). */
+static size_t costliest(const struct agent_sites *t)
+{
+	size_t i, best = SIZE_MAX;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct agent_site *s = &t->v[i];
+
+		if (s->state != AGENT_SITE_ATTACHED || !s->window_hits)
+			continue;
+		if (best == SIZE_MAX || s->window_cost_ns > t->v[best].window_cost_ns ||
+		    (s->window_cost_ns == t->v[best].window_cost_ns &&
+		     s->window_hits > t->v[best].window_hits))
+			best = i;
+	}
+	return best;
 }
 
 /*
- * Over budget: the site with the most calls since the budget last looked is moved to sampling
- * of its function where it can be (a uprobe: agent_switch.h), else detached.
+ * Over budget: the site that cost the most in the window is moved to sampling of its function
+ * where it can be (a uprobe: agent_switch.h), else detached.
  */
 static void keep_budget(struct agent *ag)
 {
+	struct agent_budget *b = &ag->budget;
 	struct agent_sites *t = &ag->t;
-	uint64_t window_ns, best_calls = 0;
-	size_t i, best = SIZE_MAX;
 	char why[160];
 	const char *did;
+	double traced;
+	size_t best;
 
 	pthread_mutex_lock(&t->lock);
-	if (!agent_budget_over(&ag->budget, t->hs, &window_ns) || agent_sites_read(t))
+	if (!agent_budget_window_due(b))
 		goto out;
-	if (!agent_budget_sites_to_blame(&ag->budget)) {
+	agent_budget_totals(b, t->hs);
+	traced = agent_traced_window(&ag->traced, t, b->bpf_runs_total, b->bpf_stats);
+	if (!agent_budget_close(b, t->hs, traced))
+		goto out;
+	if (!agent_budget_sites_to_blame(b)) {
 		/* Said once: every window would say it again. */
-		if (!ag->budget.own_warned)
+		if (!b->own_warned)
 			p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but "
-			       "its sites' BPF programs cost only %.3f%%%s: its own work (scrapes, "
-			       "re-plans, samples) is the rest, and no site is taken away for it. "
-			       "Scrape less often or raise --max-overhead",
-			       100 * ag->budget.last, 100 * ag->budget.limit,
-			       100 * ag->budget.last_bpf,
-			       ag->budget.bpf_stats ? "" : " (not measured here)");
-		ag->budget.own_warned = true;
+			       "its sites cost only %.3f%% (BPF %.3f%%%s, the traced processes' "
+			       "traps %.3f%%): its own work (scrapes, re-plans, samples) is the "
+			       "rest, and no site is taken away for it. Scrape less often or raise "
+			       "--max-overhead",
+			       100 * b->last, 100 * b->limit, 100 * (b->last_bpf + b->last_traced),
+			       100 * b->last_bpf, b->bpf_stats ? "" : ", not measured here",
+			       100 * b->last_traced);
+		b->own_warned = true;
 		goto out;
 	}
-	for (i = 0; i < t->nr; i++) {
-		struct agent_site *s = &t->v[i];
-		uint64_t calls, d;
-
-		if (s->slot < 0)
-			continue;
-		calls = t->view->sites[s->slot].calls;
-		d = calls - s->calls_mark;
-		s->calls_mark = calls;
-		if (s->state == AGENT_SITE_ATTACHED && d > best_calls) {
-			best_calls = d;
-			best = i;
-		}
-	}
+	best = costliest(t);
 	if (best == SIZE_MAX) {
-		p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but no site "
-		       "was called: scrapes or sampling cost it",
-		       100 * ag->budget.last, 100 * ag->budget.limit);
+		p_warn("the agent costs %.2f%% of one CPU, over --max-overhead %.2f%%, but no "
+		       "attached site was hit: sites taken away before cost it",
+		       100 * b->last, 100 * b->limit);
 		goto out;
 	}
 	if (!agent_switch_site(&ag->sw, t, best, why, sizeof(why))) {
@@ -239,12 +310,15 @@ static void keep_budget(struct agent *ag)
 		agent_sites_detach(t, best, AGENT_SITE_OVER_BUDGET);
 		did = "detached (copyprof_agent_site_over_budget)";
 	}
-	ag->budget.actions++;
-	p_warn("site %s %s: the agent cost %.2f%% of one CPU (BPF %.3f ms in the last %.0f s) "
-	       "over --max-overhead %.2f%%; it had %llu calls in that time; its counts so far are "
-	       "still served, frozen",
-	       t->v[best].key, did, 100 * ag->budget.last, (double)window_ns / 1e6,
-	       AGENT_BUDGET_WINDOW_S, 100 * ag->budget.limit, (unsigned long long)best_calls);
+	b->actions++;
+	p_warn("site %s %s: the agent and its probes cost %.2f%% of one CPU in the last %.0f s, "
+	       "over --max-overhead %.2f%%: the traced processes' traps %.2f%% (this site: %llu "
+	       "hits in the last %.0f s, about %.2f%% then), BPF %.3f%% (%.3f ms), the agent "
+	       "%.2f%%; its counts so far are still served, frozen",
+	       t->v[best].key, did, 100 * b->last, b->last_wall, 100 * b->limit,
+	       100 * b->last_traced, (unsigned long long)t->v[best].window_hits, b->window_wall,
+	       100 * t->v[best].window_cost_ns / 1e9 / b->window_wall, 100 * b->last_bpf,
+	       (double)b->last_bpf_ns / 1e6, 100 * (b->last - b->last_bpf - b->last_traced));
 out:
 	pthread_mutex_unlock(&t->lock);
 }
@@ -310,7 +384,7 @@ int agent_run(struct agent_args *a)
 {
 	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
 	struct web_config web = { 0 };
-	struct agent ag = { .a = a };
+	struct agent ag = { .a = a, .cg = { .fd = -1 } };
 	struct profile *view = NULL;
 	struct probe_site *planned = NULL;
 	int status = EXIT_RUNTIME, nr = 0;
@@ -322,6 +396,10 @@ int agent_run(struct agent_args *a)
 	if (status)
 		goto out_web;
 	status = EXIT_RUNTIME;
+	if (a->cgroup && cgroup_open(a->cgroup, &ag.cg))
+		goto out_web;
+	filter.cgroup_fd = ag.cg.fd > 0 ? ag.cg.fd : 0;
+	ag.smp.sa.cgroup = a->cgroup;
 	stop_install_reload();
 	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */
 	if (feature_check_bpf() || !(view = profile_new()) ||
@@ -351,10 +429,13 @@ int agent_run(struct agent_args *a)
 	if (agent_sample_start(&ag.smp, a->sample, a->hz, a->pid, a->comm, &a->plan, (int)ag.t.nr,
 			       &ag.sampled))
 		goto out;
-	ag.sw = (struct agent_switch){ .tgid = a->pid, .comm = a->comm, .hz = a->hz };
+	ag.sw = (struct agent_switch){
+		.tgid = a->pid, .comm = a->comm, .cgroup_fd = filter.cgroup_fd, .hz = a->hz
+	};
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
+	agent_traced_measure(&ag.traced, &ag.t);
 	if (!a->keep_privileges) {
 		/* Re-plans read the live text after CAP_SYS_RAWIO is gone (none here: fine). */
 		kimage_hold_kcore();
@@ -377,6 +458,7 @@ out:
 	view = NULL;
 	free(ag.cpu_flags);
 out_web:
+	cgroup_close(&ag.cg);
 	record_plan_sampled_free(&ag.sampled);
 	free(planned);
 	profile_free(view);

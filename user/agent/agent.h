@@ -15,6 +15,7 @@ struct agent_args {
 	int nr_sites;
 	uint32_t pid;		 /* --pid; 0: every process */
 	const char *comm;	 /* --comm */
+	const char *cgroup;	 /* --cgroup: a cgroup v2 directory, its tasks and below */
 	const char *listen;	 /* ADDR:PORT */
 	const char *web_config;	 /* exporter-toolkit web.config.yml, or NULL */
 	const char *host;	 /* the host label; NULL: the hostname */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* agent_budget.c: what the agent costs: its BPF programs' run time plus its own CPU time */
+/* agent_budget.c: what the agent costs: traced processes' traps, BPF run time, its own CPU time */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,7 +54,8 @@ void agent_budget_start(struct agent_budget *b, double pct, struct hist_session 
 	if (!b->bpf_stats)
 		p_warn("BPF run time is not measured (BPF_ENABLE_STATS: %s: it needs "
 		       "CAP_SYS_ADMIN, or kernel.bpf_stats_enabled=1 set by root); the overhead "
-		       "budget counts the agent's own CPU time only",
+		       "budget counts the traced processes' traps (BPF's run in them) and the "
+		       "agent's own CPU time",
 		       strerror(errno));
 	agent_budget_totals(b, hs);
 	b->t0 = monotime_s();
@@ -62,16 +63,40 @@ void agent_budget_start(struct agent_budget *b, double pct, struct hist_session 
 	b->cpu_s = b->cpu_s_total;
 }
 
-bool agent_budget_over(struct agent_budget *b, struct hist_session *hs, uint64_t *bpf_ns_window)
+bool agent_budget_window_due(const struct agent_budget *b)
 {
-	double now = monotime_s(), wall = now - b->t0;
+	return monotime_s() - b->t0 >= AGENT_BUDGET_WINDOW_S;
+}
 
-	if (wall < AGENT_BUDGET_WINDOW_S)
-		return false;
+bool agent_budget_close(struct agent_budget *b, struct hist_session *hs, double traced_ns)
+{
+	double now = monotime_s(), wall = 0, cpu = 0, traced = 0;
+	uint64_t bpf = 0;
+	unsigned int i;
+
 	agent_budget_totals(b, hs);
-	*bpf_ns_window = b->bpf_ns_total - b->bpf_ns;
-	b->last_bpf = (double)*bpf_ns_window / 1e9 / wall;
-	b->last = b->last_bpf + (b->cpu_s_total - b->cpu_s) / wall;
+	b->window_wall = now - b->t0;
+	b->win[b->next_win].wall = b->window_wall;
+	b->win[b->next_win].bpf_ns = b->bpf_ns_total - b->bpf_ns;
+	b->win[b->next_win].cpu_s = b->cpu_s_total - b->cpu_s;
+	b->win[b->next_win].traced_s = traced_ns / 1e9;
+	b->next_win = (b->next_win + 1) % AGENT_BUDGET_SPAN;
+	if (b->nr_win < AGENT_BUDGET_SPAN)
+		b->nr_win++;
+	for (i = 0; i < b->nr_win; i++) {
+		wall += b->win[i].wall;
+		bpf += b->win[i].bpf_ns;
+		cpu += b->win[i].cpu_s;
+		traced += b->win[i].traced_s;
+	}
+	/* Before the agent started it cost nothing: a young agent's span is as long anyway. */
+	if (wall < AGENT_BUDGET_SPAN * AGENT_BUDGET_WINDOW_S)
+		wall = AGENT_BUDGET_SPAN * AGENT_BUDGET_WINDOW_S;
+	b->last_wall = wall;
+	b->last_bpf_ns = bpf;
+	b->last_bpf = (double)bpf / 1e9 / wall;
+	b->last_traced = traced / wall;
+	b->last = b->last_bpf + b->last_traced + cpu / wall;
 	b->t0 = now;
 	b->bpf_ns = b->bpf_ns_total;
 	b->cpu_s = b->cpu_s_total;
@@ -80,8 +105,9 @@ bool agent_budget_over(struct agent_budget *b, struct hist_session *hs, uint64_t
 
 bool agent_budget_sites_to_blame(const struct agent_budget *b)
 {
-	return b->bpf_stats && b->last_bpf > 0 &&
-	       (b->last_bpf > b->limit || b->last_bpf >= b->last - b->limit);
+	double sites = b->last_bpf + b->last_traced;
+
+	return sites > 0 && (sites > b->limit || sites >= b->last - b->limit);
 }
 
 void agent_budget_stop(struct agent_budget *b)

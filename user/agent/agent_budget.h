@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* agent_budget.h: the agent's own cost (BPF run time and its CPU time) against --max-overhead */
+/* agent_budget.h: the agent's cost (traced processes' traps, BPF run time, its CPU) against --max-overhead */
 #ifndef CP_AGENT_BUDGET_H
 #define CP_AGENT_BUDGET_H
 
@@ -9,6 +9,8 @@
 
 #define AGENT_BUDGET_DEFAULT_PCT 1.0
 #define AGENT_BUDGET_WINDOW_S 2.0
+/* The budget holds the cost over the last windows, so that a burst of hits is not a site's end. */
+#define AGENT_BUDGET_SPAN 5
 
 struct agent_budget {
 	double limit;	 /* a fraction of one CPU (--max-overhead / 100) */
@@ -20,24 +22,37 @@ struct agent_budget {
 	/* Totals and the last window, for /metrics. */
 	uint64_t bpf_ns_total, bpf_runs_total;
 	double cpu_s_total;
-	double last;	  /* the last full window's cost, a fraction of one CPU */
-	double last_bpf;  /* ... of which the BPF programs' run time (0 when not measured) */
+	/* The last AGENT_BUDGET_SPAN windows' cost: what --max-overhead holds. */
+	double last;	      /* all of it, a fraction of one CPU */
+	double last_bpf;      /* ... of which the BPF programs' run time (0 when not measured) */
+	double last_traced;   /* ... the traps the traced processes paid (agent_traced.h) */
+	double last_wall;     /* the span's length, s */
+	uint64_t last_bpf_ns; /* BPF run time in it */
+	double window_wall;   /* the last window's length alone, s */
+	struct {
+		double wall, cpu_s, traced_s;
+		uint64_t bpf_ns;
+	} win[AGENT_BUDGET_SPAN];
+	unsigned int nr_win, next_win;
 	uint64_t actions; /* sites detached for the budget */
 	bool own_warned;  /* the agent's own work was said to be over the budget */
 };
 
 /* Turns BPF statistics on (says so when the kernel refuses) and starts the first window. */
 void agent_budget_start(struct agent_budget *b, double pct, struct hist_session *hs);
+/* Whether AGENT_BUDGET_WINDOW_S have passed since the window started. */
+bool agent_budget_window_due(const struct agent_budget *b);
 /*
- * Closes the window once AGENT_BUDGET_WINDOW_S have passed: true when its cost was over the
- * limit (then *@bpf_ns_window is what the programs ran in it).
+ * Closes the window: its cost is the BPF run time, the agent's CPU time and @traced_ns, the
+ * traps the traced processes paid for the sites' hits in it (agent_traced_window()). True
+ * when the cost over the last AGENT_BUDGET_SPAN windows is over the limit.
  */
-bool agent_budget_over(struct agent_budget *b, struct hist_session *hs, uint64_t *bpf_ns_window);
+bool agent_budget_close(struct agent_budget *b, struct hist_session *hs, double traced_ns);
 /*
- * Whether the sites are to blame for the last window over the limit: their BPF run time alone
- * is over the limit, or is at least the part over it (taking them away brings it under). The
- * agent's own work (scrapes, re-plans, draining samples) is not the sites' to pay for, and
- * without BPF statistics a site's cost is not known: then never.
+ * Whether the sites are to blame for the last span over the limit: what they cost (their
+ * BPF run time and their hits' traps) alone is over the limit, or is at least the part over
+ * it (taking them away brings it under). The agent's own work (scrapes, re-plans, draining
+ * samples) is not the sites' to pay for.
  */
 bool agent_budget_sites_to_blame(const struct agent_budget *b);
 /* Refreshes the totals without closing a window (for a scrape). */

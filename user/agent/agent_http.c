@@ -2,21 +2,34 @@
 /* agent_http.c: the agent's routes on libmicrohttpd, with its limits, TLS (gnutls) and basic auth */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "agent_http.h"
+#include "lib/gzip.h"
 #include "lib/log.h"
+
+/* Bodies smaller than this are sent as they are: gzip would not pay for itself. */
+#define GZIP_MIN_BYTES 1024
+#define ACCEPTS_PER_ROUND 64
+#define EXPIRE_EVERY_MS 200
 
 struct agent_http {
 	struct MHD_Daemon *d;
-	const struct web_config *web;
+	struct agent_auth *auth;
+	struct agent_conns *conns;
 	agent_http_handler h;
 	void *ctx;
-	int fd;
+	int fd; /* the listening socket; -1 for agent_http_start_unbound() */
+	pthread_t acceptor;
+	bool acceptor_running;
+	int stopping;
 	/* Counted from the server's threads. */
 	unsigned long long requests, refused, unauthorized;
 };
@@ -81,7 +94,7 @@ bool agent_http_is_loopback(const struct sockaddr_storage *ss)
 }
 
 static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned int status, const char *text,
-				  const char *allow)
+				  const char *header, const char *value)
 {
 	struct MHD_Response *r =
 		MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
@@ -90,22 +103,31 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned int status,
 	if (!r)
 		return MHD_NO;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-	if (allow)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+	if (header)
+		MHD_add_response_header(r, header, value);
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
 }
 
-static bool authorized(struct agent_http *s, struct MHD_Connection *c)
+static struct agent_conn *conn_of(struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *ci =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return ci ? ci->socket_context : NULL;
+}
+
+static enum agent_auth_result authorized(struct agent_http *s, struct MHD_Connection *c,
+					 struct agent_conn *conn)
 {
 	char *pass = NULL, *user;
-	bool ok;
+	enum agent_auth_result ok;
 
-	if (!s->web || !s->web->nr_users)
-		return true;
+	if (!s->auth)
+		return AGENT_AUTH_OK;
 	user = MHD_basic_auth_get_username_password(c, &pass);
-	ok = web_config_check(s->web, user, pass);
+	ok = agent_auth_check(s->auth, s->conns, conn, user, pass);
 	if (pass)
 		explicit_bzero(pass, strlen(pass));
 	MHD_free(user);
@@ -113,59 +135,57 @@ static bool authorized(struct agent_http *s, struct MHD_Connection *c)
 	return ok;
 }
 
-static int route_of(const char *url)
+static enum MHD_Result refuse_auth(struct agent_http *s, struct MHD_Connection *c,
+				   enum agent_auth_result why)
 {
-	if (!strcmp(url, "/metrics"))
-		return AGENT_ROUTE_METRICS;
-	if (!strcmp(url, "/profile"))
-		return AGENT_ROUTE_PROFILE;
-	if (!strcmp(url, "/debug/pprof/profile"))
-		return AGENT_ROUTE_PPROF;
-	return -1;
+	static const char need[] = "copyprof agent: a user and password are needed\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	if (why == AGENT_AUTH_THROTTLED)
+		return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				  "copyprof agent: too many wrong passwords from this client; "
+				  "try again later\n",
+				  MHD_HTTP_HEADER_RETRY_AFTER, "2");
+	__atomic_add_fetch(&s->unauthorized, 1, __ATOMIC_RELAXED);
+	r = MHD_create_response_from_buffer(sizeof(need) - 1, (void *)need, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	ret = MHD_queue_basic_auth_fail_response(c, "copyprof", r);
+	MHD_destroy_response(r);
+	return ret;
 }
 
-static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-				  const char *method, const char *version, const char *upload,
-				  size_t *upload_size, void **state)
+/* gzip the body when the client takes it and it is worth it; the body is replaced. */
+static void maybe_gzip(const struct agent_request *q, struct agent_reply *rep)
 {
-	struct agent_http *s = cls;
+	void *z;
+	size_t zlen;
+
+	if (!q->gzip || rep->encoding || rep->len < GZIP_MIN_BYTES)
+		return;
+	if (gzip_compress(rep->body, rep->len, GZIP_FAST, &z, &zlen))
+		return; /* sent as it is */
+	free(rep->body);
+	rep->body = z;
+	rep->len = zlen;
+	rep->encoding = "gzip";
+}
+
+static enum MHD_Result answer(struct agent_http *s, struct MHD_Connection *c,
+			      const struct agent_request *q, bool last)
+{
 	struct agent_reply rep = { 0 };
 	struct MHD_Response *r;
 	enum MHD_Result ret;
-	int route;
 
-	__atomic_add_fetch(&s->requests, 1, __ATOMIC_RELAXED);
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD)) {
-		__atomic_add_fetch(&s->refused, 1, __ATOMIC_RELAXED);
-		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
-				  "copyprof agent: only GET and HEAD are served\n", "GET, HEAD");
-	}
-	if (!authorized(s, c)) {
-		static const char msg[] = "copyprof agent: a user and password are needed\n";
-
-		__atomic_add_fetch(&s->unauthorized, 1, __ATOMIC_RELAXED);
-		r = MHD_create_response_from_buffer(sizeof(msg) - 1, (void *)msg,
-						    MHD_RESPMEM_PERSISTENT);
-		if (!r)
-			return MHD_NO;
-		ret = MHD_queue_basic_auth_fail_response(c, "copyprof", r);
-		MHD_destroy_response(r);
-		return ret;
-	}
-	route = route_of(url);
-	if (route < 0) {
-		__atomic_add_fetch(&s->refused, 1, __ATOMIC_RELAXED);
-		return reply_text(c, MHD_HTTP_NOT_FOUND,
-				  "copyprof agent: no such page; try /metrics, /profile or "
-				  "/debug/pprof/profile\n",
-				  NULL);
-	}
-	if (s->h(s->ctx, (enum agent_route)route, &rep) || !rep.body) {
+	if (s->h(s->ctx, q, &rep) || !rep.body) {
 		free(rep.body);
-		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR,
+		return reply_text(c, rep.status ? rep.status : MHD_HTTP_INTERNAL_SERVER_ERROR,
 				  "copyprof agent: the snapshot failed; see the agent's log\n",
-				  NULL);
+				  NULL, NULL);
 	}
+	maybe_gzip(q, &rep);
 	r = MHD_create_response_from_buffer(rep.len, rep.body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(rep.body);
@@ -173,9 +193,155 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, rep.type);
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept, Accept-Encoding");
+	if (rep.encoding)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, rep.encoding);
+	if (last)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	ret = MHD_queue_response(c, rep.status ? rep.status : MHD_HTTP_OK, r);
 	MHD_destroy_response(r);
 	return ret;
+}
+
+/* Content-Length other than 0, or any Transfer-Encoding: a body follows the headers. */
+static bool announces_body(struct MHD_Connection *c)
+{
+	const char *cl =
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+
+	return (cl && strcmp(cl, "0")) ||
+	       MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
+/*
+ * MHD calls this when a request's headers are in, then for each piece of a body, then once
+ * more with none. Only a GET or HEAD without a body is answered at that last call, which
+ * leaves the connection reusable (keep-alive); anything else is answered at once, and MHD
+ * closes the connection after the answer.
+ */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+				  const char *method, const char *version, const char *upload,
+				  size_t *upload_size, void **state)
+{
+	static int headers_seen, body_seen, answered;
+	struct agent_http *s = cls;
+	struct agent_conn *conn = conn_of(c);
+	struct agent_request q;
+	enum agent_auth_result auth;
+	enum MHD_Result ret;
+	const char *why = NULL;
+	unsigned int status;
+	bool last = false;
+
+	if (*state == &answered) {
+		*upload_size = 0; /* the rest of a body no one reads */
+		return MHD_YES;
+	}
+	status = agent_request_parse(
+		method, url,
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT),
+		MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING),
+		MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seconds"), &q, &why);
+	if (!*state && status != MHD_HTTP_METHOD_NOT_ALLOWED && !announces_body(c)) {
+		*state = &headers_seen; /* the end of the request is still to come */
+		return MHD_YES;
+	}
+	if (*upload_size) { /* a body nobody announced: read and dropped, answered at its end */
+		*upload_size = 0;
+		*state = &body_seen;
+		return MHD_YES;
+	}
+	if (conn)
+		last = agent_conns_request(s->conns, conn);
+	__atomic_add_fetch(&s->requests, 1, __ATOMIC_RELAXED);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED) {
+		__atomic_add_fetch(&s->refused, 1, __ATOMIC_RELAXED);
+		ret = reply_text(c, status, why, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	} else if (*state == &body_seen || (!*state && announces_body(c))) {
+		__atomic_add_fetch(&s->refused, 1, __ATOMIC_RELAXED);
+		ret = reply_text(c, MHD_HTTP_BAD_REQUEST,
+				 "copyprof agent: a GET or HEAD has no body\n", NULL, NULL);
+	} else if ((auth = authorized(s, c, conn)) != AGENT_AUTH_OK) {
+		ret = refuse_auth(s, c, auth);
+	} else if (status) {
+		__atomic_add_fetch(&s->refused, 1, __ATOMIC_RELAXED);
+		ret = reply_text(c, status, why, NULL, NULL);
+	} else {
+		ret = answer(s, c, &q, last);
+	}
+	*state = &answered;
+	if (conn)
+		agent_conns_sending(s->conns, conn);
+	return ret;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct agent_http *s = cls;
+	const union MHD_ConnectionInfo *ci;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		*socket_context = ci ? agent_conns_started(s->conns, ci->connect_fd) : NULL;
+	} else if (*socket_context) {
+		agent_conns_closed(s->conns, *socket_context);
+		*socket_context = NULL;
+	}
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **state,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct agent_http *s = cls;
+	struct agent_conn *conn = conn_of(c);
+
+	if (conn)
+		agent_conns_completed(s->conns, conn);
+}
+
+int agent_http_add(struct agent_http *s, int fd, const struct sockaddr *peer, socklen_t len)
+{
+	int err = agent_conns_admit(s->conns, fd, peer, len);
+
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (MHD_add_connection(s->d, fd, peer, len) != MHD_YES) {
+		/* MHD closed it. */
+		agent_conns_abandon(s->conns, fd);
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * Accepts connections itself, so that the limits decide before MHD spends a thread on one,
+ * and ends those past their deadlines.
+ */
+static void *accept_loop(void *arg)
+{
+	struct agent_http *s = arg;
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+
+	while (!__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE)) {
+		int i;
+
+		if (poll(&pfd, 1, EXPIRE_EVERY_MS) > 0)
+			for (i = 0; i < ACCEPTS_PER_ROUND; i++) {
+				struct sockaddr_storage peer;
+				socklen_t len = sizeof(peer);
+				int fd = accept4(s->fd, (struct sockaddr *)&peer, &len,
+						 SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+				if (fd < 0)
+					break;
+				agent_http_add(s, fd, (struct sockaddr *)&peer, len);
+			}
+		agent_conns_expire(s->conns);
+	}
+	return NULL;
 }
 
 static int bind_listen(const char *where, char *why, size_t whylen)
@@ -186,13 +352,13 @@ static int bind_listen(const char *where, char *why, size_t whylen)
 
 	if (agent_http_parse_listen(where, &ss, &len, why, whylen))
 		return -EINVAL;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		snprintf(why, whylen, "socket: %s", strerror(errno));
 		return -errno;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 128)) {
 		int err = errno;
 
 		snprintf(why, whylen, "%s%s", strerror(err),
@@ -207,31 +373,35 @@ static int bind_listen(const char *where, char *why, size_t whylen)
 	return fd;
 }
 
-struct agent_http *agent_http_start(const char *listen, const struct web_config *web,
-				    agent_http_handler h, void *ctx)
+static struct agent_http *start(int fd, const struct web_config *web, agent_http_handler h,
+				void *ctx)
 {
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+			     MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
 	struct agent_http *s = calloc(1, sizeof(*s));
-	char why[256];
+	bool failed;
 
 	if (!s)
 		return NULL;
-	s->web = web;
 	s->h = h;
 	s->ctx = ctx;
-	s->fd = bind_listen(listen, why, sizeof(why));
-	if (s->fd < 0) {
-		p_err("--listen %s: %s", listen, why);
+	s->fd = fd;
+	s->conns = agent_conns_new();
+	s->auth = agent_auth_new(web, &failed);
+	if (!s->conns || failed) {
+		agent_conns_free(s->conns);
 		free(s);
 		return NULL;
 	}
-	/* The limits every listener has; a TLS one adds its certificate and key. */
+	/* The limits every server has (agent_conns.h decides the rest); TLS adds its files. */
 	struct MHD_OptionItem opts[] = {
-		{ MHD_OPTION_LISTEN_SOCKET, s->fd, NULL },
-		{ MHD_OPTION_CONNECTION_LIMIT, AGENT_HTTP_MAX_CONNECTIONS, NULL },
-		{ MHD_OPTION_PER_IP_CONNECTION_LIMIT, AGENT_HTTP_MAX_PER_IP, NULL },
-		{ MHD_OPTION_CONNECTION_TIMEOUT, AGENT_HTTP_TIMEOUT_S, NULL },
+		/* Room for the ones shut down and not yet reaped. */
+		{ MHD_OPTION_CONNECTION_LIMIT, 2 * AGENT_CONN_MAX, NULL },
+		/* A backstop: agent_conns' deadlines are shorter. */
+		{ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)AGENT_CONN_IDLE_S + 5, NULL },
 		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, AGENT_HTTP_REQUEST_MEMORY, NULL },
+		{ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, s },
+		{ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, s },
 		{ MHD_OPTION_END, 0, NULL }, /* TLS: the certificate */
 		{ MHD_OPTION_END, 0, NULL }, /* TLS: the key */
 		{ MHD_OPTION_END, 0, NULL },
@@ -245,12 +415,44 @@ struct agent_http *agent_http_start(const char *listen, const struct web_config 
 	s->d = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, opts,
 				MHD_OPTION_END);
 	if (!s->d) {
-		p_err("--listen %s: libmicrohttpd cannot serve it%s", listen,
-		      web && web->cert_pem ? " (is the TLS key the certificate's, in PEM?)" : "");
-		close(s->fd);
+		agent_auth_free(s->auth);
+		agent_conns_free(s->conns);
 		free(s);
 		return NULL;
 	}
+	return s;
+}
+
+struct agent_http *agent_http_start_unbound(const struct web_config *web, agent_http_handler h,
+					    void *ctx)
+{
+	return start(-1, web, h, ctx);
+}
+
+struct agent_http *agent_http_start(const char *listen, const struct web_config *web,
+				    agent_http_handler h, void *ctx)
+{
+	struct agent_http *s;
+	char why[256];
+	int fd = bind_listen(listen, why, sizeof(why));
+
+	if (fd < 0) {
+		p_err("--listen %s: %s", listen, why);
+		return NULL;
+	}
+	s = start(fd, web, h, ctx);
+	if (!s) {
+		p_err("--listen %s: libmicrohttpd cannot serve it%s", listen,
+		      web && web->cert_pem ? " (is the TLS key the certificate's, in PEM?)" : "");
+		close(fd);
+		return NULL;
+	}
+	if (pthread_create(&s->acceptor, NULL, accept_loop, s)) {
+		p_err("--listen %s: cannot start the thread that accepts connections", listen);
+		agent_http_stop(s);
+		return NULL;
+	}
+	s->acceptor_running = true;
 	return s;
 }
 
@@ -259,13 +461,21 @@ void agent_http_stats(struct agent_http *s, struct agent_http_stats *st)
 	st->requests = __atomic_load_n(&s->requests, __ATOMIC_RELAXED);
 	st->refused = __atomic_load_n(&s->refused, __ATOMIC_RELAXED);
 	st->unauthorized = __atomic_load_n(&s->unauthorized, __ATOMIC_RELAXED);
+	agent_conns_stats(s->conns, &st->conns);
+	agent_auth_stats(s->auth, &st->auth);
 }
 
 void agent_http_stop(struct agent_http *s)
 {
 	if (!s)
 		return;
+	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
+	if (s->acceptor_running)
+		pthread_join(s->acceptor, NULL);
 	MHD_stop_daemon(s->d);
-	close(s->fd);
+	if (s->fd >= 0)
+		close(s->fd);
+	agent_auth_free(s->auth);
+	agent_conns_free(s->conns);
 	free(s);
 }

@@ -6,15 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include "agent_auth.h"
+#include "agent_conns.h"
+#include "agent_request.h"
 #include "web_config.h"
 
 #define AGENT_HTTP_DEFAULT_LISTEN "127.0.0.1:9477"
-#define AGENT_HTTP_MAX_CONNECTIONS 16
-#define AGENT_HTTP_MAX_PER_IP 4
-#define AGENT_HTTP_TIMEOUT_S 10
 #define AGENT_HTTP_REQUEST_MEMORY (32 * 1024) /* request line and headers */
-
-enum agent_route { AGENT_ROUTE_METRICS, AGENT_ROUTE_PROFILE, AGENT_ROUTE_PPROF };
 
 /* What a route answers: @body is malloc()ed and taken over by the server. */
 struct agent_reply {
@@ -22,13 +20,17 @@ struct agent_reply {
 	size_t len;
 	const char *type;
 	unsigned int status;
+	const char
+		*encoding; /* Content-Encoding the body already has ("gzip" for pprof), or NULL */
 };
 
-/* Renders @route into @r; called from the server's threads, one call per request. */
-typedef int (*agent_http_handler)(void *ctx, enum agent_route route, struct agent_reply *r);
+/* Renders the request @q into @r; called from the server's threads, one call per request. */
+typedef int (*agent_http_handler)(void *ctx, const struct agent_request *q, struct agent_reply *r);
 
 struct agent_http_stats {
 	unsigned long long requests, refused, unauthorized;
+	struct agent_conn_stats conns;
+	struct agent_auth_stats auth;
 };
 
 struct agent_http;
@@ -42,11 +44,20 @@ int agent_http_parse_listen(const char *text, struct sockaddr_storage *ss, sockl
 bool agent_http_is_loopback(const struct sockaddr_storage *ss);
 /*
  * Binds @listen and serves GET and HEAD of /metrics, /profile and /debug/pprof/profile (404
- * for another path, 405 for another method), with TLS and basic auth when @web has them.
- * Prints why and returns NULL (port in use, bad address, TLS refused).
+ * for another path, 405 for another method), with TLS and basic auth when @web has them, under
+ * the limits of agent_conns.h. Prints why and returns NULL (port in use, bad address, TLS
+ * refused).
  */
 struct agent_http *agent_http_start(const char *listen, const struct web_config *web,
 				    agent_http_handler h, void *ctx);
+/*
+ * The same server on no socket of its own: each agent_http_add() hands it one connection
+ * (tests/fuzz/fuzz_agent_http.c feeds it a socketpair). NULL on failure.
+ */
+struct agent_http *agent_http_start_unbound(const struct web_config *web, agent_http_handler h,
+					    void *ctx);
+/* Serves the connected socket @fd as if accepted from @peer (agent_conns.h decides); taken. */
+int agent_http_add(struct agent_http *s, int fd, const struct sockaddr *peer, socklen_t len);
 void agent_http_stats(struct agent_http *s, struct agent_http_stats *st);
 /* Stops serving: waits for the requests under way; NULL is fine. */
 void agent_http_stop(struct agent_http *s);

@@ -1,134 +1,232 @@
 // SPDX-License-Identifier: GPL-2.0
 /* agent_metrics.c: the agent's health families, after the histograms of export_openmetrics.c */
-#include <inttypes.h>
 #include <stdio.h>
 #include "agent_metrics.h"
-#include "export/export_openmetrics.h"
 
-/* The labels that say which host and build this is, as on every histogram. */
-static void put_info(FILE *f, const struct agent_health *h)
+/*
+ * The labels that say which host and build this is, once: the site series leave out the host
+ * (and the site id), which a query joins from here (docs/fleet.md).
+ */
+static void put_info(struct metric_writer *w, const struct agent_health *h)
 {
 	const struct host_meta *m = &h->sites->view->meta;
+	struct mw_label l[] = {
+		{ "version", m->tool_version }, { "host", m->hostname },
+		{ "kernel", m->kernel },	{ "cpu_model", m->cpu_model },
+		{ "cpu_flags", h->cpu_flags },	{ "cgroup", h->cgroup },
+	};
 
-	om_put_family(f, "copyprof_agent_info", "gauge", NULL,
-		      "Always 1: the agent's version, host, kernel, CPU model and the CPU flags "
-		      "that decide today's copy code (estimate --prometheus reads them).");
-	fputs("copyprof_agent_info{version=\"", f);
-	om_put_escaped(f, m->tool_version ?: "");
-	fputs("\",host=\"", f);
-	om_put_escaped(f, m->hostname ?: "");
-	fputs("\",kernel=\"", f);
-	om_put_escaped(f, m->kernel ?: "");
-	fputs("\",cpu_model=\"", f);
-	om_put_escaped(f, m->cpu_model ?: "");
-	fputs("\",cpu_flags=\"", f);
-	om_put_escaped(f, h->cpu_flags ?: "");
-	fputs("\"} 1\n", f);
+	mw_family(w, "copyprof_agent_info", MW_GAUGE, NULL,
+		  "Always 1: the agent's version, host, kernel, CPU model, the CPU flags that "
+		  "decide today's copy code (estimate --prometheus reads them) and its --cgroup.");
+	mw_count(w, l, sizeof(l) / sizeof(l[0]), 1);
 }
 
-static void gauge(FILE *f, const char *name, const char *unit, const char *help, double v)
+static void gauge(struct metric_writer *w, const char *name, const char *unit, const char *help,
+		  double v)
 {
-	om_put_family(f, name, "gauge", unit, help);
-	fprintf(f, "%s %.17g\n", name, v);
+	mw_family(w, name, MW_GAUGE, unit, help);
+	mw_gauge(w, NULL, 0, v);
 }
 
-void agent_metrics_put(FILE *f, const struct agent_health *h)
+static void count(struct metric_writer *w, const char *name, const char *help, unsigned long long v)
+{
+	mw_family(w, name, MW_GAUGE, NULL, help);
+	mw_count(w, NULL, 0, v);
+}
+
+/* One series per site in state @state: site, symbol and mechanism. */
+static void put_state_sites(struct metric_writer *w, const struct agent_sites *t,
+			    enum agent_site_state state)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct agent_site *a = &t->v[i];
+		const struct profile_site *ps;
+		char id[16];
+
+		if (a->state != state || a->slot < 0)
+			continue;
+		ps = &t->view->sites[a->slot];
+		snprintf(id, sizeof(id), "%d", a->slot);
+		mw_count(w,
+			 (struct mw_label[]){ { "site", id },
+					      { "symbol", ps->symbol },
+					      { "mechanism", ps->mechanism } },
+			 3, 1);
+	}
+}
+
+/*
+ * What each site's hits cost the traced processes, estimated (hits x the measured cost of a
+ * hit): since the start, and in the budget's last window as a fraction of one CPU.
+ */
+static void put_traced(struct metric_writer *w, const struct agent_health *h)
+{
+	const struct agent_sites *t = h->sites;
+	const struct agent_traced *tr = h->traced;
+	double wall = h->budget->window_wall;
+	size_t i;
+	int m;
+
+	mw_family(w, "copyprof_agent_trap_cost_seconds", MW_GAUGE, "seconds",
+		  "What one hit of each mechanism in use costs the traced thread (its trap and the "
+		  "BPF program's run), measured on this host at the start and at each re-plan.");
+	for (m = 0; m < TRAP_COST_NR_MECHS; m++)
+		if (tr->in_use[m] && tr->cost[m].measured)
+			mw_gauge(w,
+				 (struct mw_label[]){
+					 { "mechanism", probe_mech_name((enum probe_mech)m) } },
+				 1, agent_traced_hit_ns(tr, (enum probe_mech)m) / 1e9);
+	for (m = 0; m < 2; m++) {
+		mw_family(
+			w,
+			m ? "copyprof_agent_site_traced_cost_ratio"
+			  : "copyprof_agent_site_traced_cost_seconds",
+			MW_GAUGE, m ? NULL : "seconds",
+			m ? "A site's estimated cost to the traced processes in the budget's last "
+			    "2 s window, a fraction of one CPU: its hits times the cost of a hit."
+			  : "A site's estimated cost to the traced processes since the agent "
+			    "started, CPU seconds: its hits times the cost of a hit.");
+		for (i = 0; i < t->nr; i++) {
+			const struct agent_site *a = &t->v[i];
+			const struct profile_site *ps;
+			char off[24];
+
+			if (a->slot < 0 || a->state == AGENT_SITE_PLANNED)
+				continue;
+			ps = &t->view->sites[a->slot];
+			snprintf(off, sizeof(off), "0x%llx", (unsigned long long)ps->offset);
+			mw_gauge(w,
+				 (struct mw_label[]){ { "symbol", ps->symbol },
+						      { "offset", off },
+						      { "target", ps->target },
+						      { "mechanism", ps->mechanism } },
+				 4,
+				 m ? (wall > 0 ? a->window_cost_ns / 1e9 / wall : 0)
+				   : a->cost_ns_total / 1e9);
+		}
+	}
+	gauge(w, "copyprof_agent_traced_cost_seconds", "seconds",
+	      "The traced processes' estimated cost of every hit since the agent started, CPU "
+	      "seconds (those of tasks a filter left out included, with BPF statistics).",
+	      tr->total_ns / 1e9);
+}
+
+static void put_samples(struct metric_writer *w, const struct sample_meta *sm)
+{
+	static const char *const kinds[] = { "all", "idle", "outside" };
+	const unsigned long long v[] = { sm->total, sm->idle, sm->outside };
+	char hz[16];
+	size_t i;
+
+	snprintf(hz, sizeof(hz), "%u", sm->hz);
+	mw_family(
+		w, "copyprof_agent_samples", MW_GAUGE, NULL,
+		"Every sample the agent took of the wanted tasks since it started (all), of them "
+		"the idle task's (idle), and copy samples left out by the plan's scope (outside): "
+		"samples, not calls.");
+	for (i = 0; i < 3; i++)
+		mw_count(w,
+			 (struct mw_label[]){
+				 { "kind", kinds[i] }, { "event", sm->event }, { "hz", hz } },
+			 3, v[i]);
+}
+
+static void put_http(struct metric_writer *w, const struct agent_http_stats *st)
+{
+	static const char *const reasons[] = { "rate", "full", "evicted", "timed_out" };
+	const unsigned long long closed[] = { st->conns.refused_rate, st->conns.refused_full,
+					      st->conns.evicted, st->conns.timed_out };
+	size_t i;
+
+	count(w, "copyprof_agent_http_requests", "HTTP requests answered.", st->requests);
+	count(w, "copyprof_agent_http_refused",
+	      "HTTP requests refused: unknown path (404), method (405), a body or a bad seconds= "
+	      "(400).",
+	      st->refused);
+	count(w, "copyprof_agent_http_unauthorized",
+	      "HTTP requests without a valid user and password (401).", st->unauthorized);
+	count(w, "copyprof_agent_http_throttled",
+	      "HTTP requests answered 429 without a password check: their client had tried too "
+	      "many wrong ones.",
+	      st->auth.throttled);
+	count(w, "copyprof_agent_http_password_checks",
+	      "bcrypt runs: once per credential that matched, and once per wrong password tried.",
+	      st->auth.checks);
+	count(w, "copyprof_agent_http_connections", "HTTP connections open now.", st->conns.open);
+	mw_family(w, "copyprof_agent_http_connections_closed", MW_GAUGE, NULL,
+		  "HTTP connections the limits closed: refused at once (rate: opened too fast; "
+		  "full: no slot could give way), evicted (idle or unfinished, for a newer one), "
+		  "timed_out (past a deadline).");
+	for (i = 0; i < 4; i++)
+		mw_count(w, (struct mw_label[]){ { "reason", reasons[i] } }, 1, closed[i]);
+}
+
+void agent_metrics_put(struct metric_writer *w, const struct agent_health *h)
 {
 	const struct agent_sites *t = h->sites;
 	const struct sample_meta *sm = t->view->sample;
-	size_t i;
+	const struct agent_budget *b = h->budget;
 	int s;
 
-	put_info(f, h);
-	om_put_family(
-		f, "copyprof_agent_sites", "gauge", NULL,
-		"Sites by state: planned (not attached yet, or failed: retried at each "
-		"re-plan), attached, over_budget (detached by --max-overhead), sampled (moved "
-		"to sampling of its function by --max-overhead).");
+	put_info(w, h);
+	mw_family(w, "copyprof_agent_sites", MW_GAUGE, NULL,
+		  "Sites by state: planned (not attached yet, or failed: retried at each re-plan), "
+		  "attached, over_budget (detached by --max-overhead), sampled (moved to sampling "
+		  "of its function by --max-overhead).");
 	for (s = 0; s < AGENT_NR_SITE_STATES; s++)
-		fprintf(f, "copyprof_agent_sites{state=\"%s\"} %zu\n",
-			agent_site_state_name((enum agent_site_state)s),
-			agent_sites_count(t, (enum agent_site_state)s));
-	om_put_family(f, "copyprof_agent_site_over_budget", "gauge", NULL,
-		      "1 for each site detached because the agent went over --max-overhead; its "
-		      "counts up to then are still served.");
-	for (i = 0; i < t->nr; i++) {
-		const struct agent_site *a = &t->v[i];
-		const struct profile_site *ps;
-
-		if (a->state != AGENT_SITE_OVER_BUDGET || a->slot < 0)
-			continue;
-		ps = &t->view->sites[a->slot];
-		fprintf(f, "copyprof_agent_site_over_budget{site=\"%d\",symbol=\"", a->slot);
-		om_put_escaped(f, ps->symbol ?: "");
-		fprintf(f, "\",mechanism=\"%s\"} 1\n", ps->mechanism ?: "");
-	}
-	om_put_family(f, "copyprof_agent_site_sampled", "gauge", NULL,
-		      "1 for each site moved to sampling of its function because the agent went "
-		      "over --max-overhead: its calls up to then are still served, frozen; its "
-		      "function's samples (not calls) are the site of mechanism sample, leaf the "
-		      "function, family function.");
-	for (i = 0; i < t->nr; i++) {
-		const struct agent_site *a = &t->v[i];
-		const struct profile_site *ps;
-
-		if (a->state != AGENT_SITE_SAMPLED || a->slot < 0)
-			continue;
-		ps = &t->view->sites[a->slot];
-		fprintf(f, "copyprof_agent_site_sampled{site=\"%d\",symbol=\"", a->slot);
-		om_put_escaped(f, ps->symbol ?: "");
-		fprintf(f, "\",mechanism=\"%s\"} 1\n", ps->mechanism ?: "");
-	}
-	gauge(f, "copyprof_agent_attach_failures", NULL,
+		mw_count(w,
+			 (struct mw_label[]){
+				 { "state", agent_site_state_name((enum agent_site_state)s) } },
+			 1, agent_sites_count(t, (enum agent_site_state)s));
+	mw_family(w, "copyprof_agent_site_over_budget", MW_GAUGE, NULL,
+		  "1 for each site detached because the agent went over --max-overhead; its counts "
+		  "up to then are still served.");
+	put_state_sites(w, t, AGENT_SITE_OVER_BUDGET);
+	mw_family(w, "copyprof_agent_site_sampled", MW_GAUGE, NULL,
+		  "1 for each site moved to sampling of its function because the agent went over "
+		  "--max-overhead: its calls up to then are still served, frozen; its function's "
+		  "samples (not calls) are the site of mechanism sample, leaf the function, family "
+		  "function.");
+	put_state_sites(w, t, AGENT_SITE_SAMPLED);
+	count(w, "copyprof_agent_attach_failures",
 	      "Attach attempts that failed since the agent started (each is logged).",
-	      (double)t->attach_failures);
-	gauge(f, "copyprof_agent_lost_events", NULL,
+	      t->attach_failures);
+	count(w, "copyprof_agent_lost_events",
 	      "Events lost: never for counted sites (per-CPU arrays cannot drop an update); for "
 	      "sampled ones, samples whose registers did not fit the ring buffer (still counted, "
 	      "length unknown).",
-	      sm ? (double)sm->lost : 0);
-	if (sm) {
-		om_put_family(f, "copyprof_agent_samples", "gauge", NULL,
-			      "Every sample the agent took of the wanted tasks since it started "
-			      "(all), of them the idle task's (idle), and copy samples left out by "
-			      "the plan's scope (outside): samples, not calls.");
-		fprintf(f, "copyprof_agent_samples{kind=\"all\",event=\"%s\",hz=\"%u\"} %llu\n",
-			sm->event ?: "", sm->hz, (unsigned long long)sm->total);
-		fprintf(f, "copyprof_agent_samples{kind=\"idle\",event=\"%s\",hz=\"%u\"} %llu\n",
-			sm->event ?: "", sm->hz, (unsigned long long)sm->idle);
-		fprintf(f, "copyprof_agent_samples{kind=\"outside\",event=\"%s\",hz=\"%u\"} %llu\n",
-			sm->event ?: "", sm->hz, (unsigned long long)sm->outside);
-	}
-	gauge(f, "copyprof_agent_bpf_run_time_seconds", "seconds",
-	      "Run time of the agent's BPF programs since it started (BPF_ENABLE_STATS; 0 when "
-	      "the kernel does not count it).",
-	      (double)h->budget->bpf_ns_total / 1e9);
-	gauge(f, "copyprof_agent_bpf_runs", NULL, "Runs of the agent's BPF programs.",
-	      (double)h->budget->bpf_runs_total);
-	gauge(f, "copyprof_agent_cpu_seconds", "seconds",
-	      "The agent's own user and system CPU time.", h->budget->cpu_s_total);
-	gauge(f, "copyprof_agent_overhead_ratio", NULL,
-	      "The last window's cost (BPF run time + the agent's CPU time) as a fraction of "
-	      "one CPU.",
-	      h->budget->last);
-	gauge(f, "copyprof_agent_overhead_budget_ratio", NULL,
-	      "--max-overhead as a fraction of one CPU.", h->budget->limit);
-	gauge(f, "copyprof_agent_budget_actions", NULL,
+	      sm ? sm->lost : 0);
+	if (sm)
+		put_samples(w, sm);
+	gauge(w, "copyprof_agent_bpf_run_time_seconds", "seconds",
+	      "Run time of the agent's BPF programs since it started (BPF_ENABLE_STATS; 0 when the "
+	      "kernel does not count it).",
+	      (double)b->bpf_ns_total / 1e9);
+	count(w, "copyprof_agent_bpf_runs", "Runs of the agent's BPF programs.", b->bpf_runs_total);
+	gauge(w, "copyprof_agent_cpu_seconds", "seconds",
+	      "The agent's own user and system CPU time, every thread (HTTP and TLS included).",
+	      b->cpu_s_total);
+	put_traced(w, h);
+	gauge(w, "copyprof_agent_traced_cost_ratio", NULL,
+	      "The estimated cost to the traced processes (their hits' traps) over the last 10 s, "
+	      "a fraction of one CPU.",
+	      b->last_traced);
+	gauge(w, "copyprof_agent_overhead_ratio", NULL,
+	      "The cost over the last 10 s (the traced processes' traps + BPF run time + the "
+	      "agent's CPU time) as a fraction of one CPU: what --max-overhead holds.",
+	      b->last);
+	gauge(w, "copyprof_agent_overhead_budget_ratio", NULL,
+	      "--max-overhead as a fraction of one CPU.", b->limit);
+	count(w, "copyprof_agent_budget_actions",
 	      "Sites moved to sampling or detached because the agent went over its budget.",
-	      (double)h->budget->actions);
-	gauge(f, "copyprof_agent_replans", NULL, "Re-plans done (periodic and SIGHUP).",
-	      (double)h->replans);
-	gauge(f, "copyprof_agent_http_requests", NULL, "HTTP requests answered.",
-	      (double)h->http.requests);
-	gauge(f, "copyprof_agent_http_refused", NULL,
-	      "HTTP requests refused: unknown path (404) or method (405).",
-	      (double)h->http.refused);
-	gauge(f, "copyprof_agent_http_unauthorized", NULL,
-	      "HTTP requests without a valid user and password (401).",
-	      (double)h->http.unauthorized);
-	gauge(f, "copyprof_agent_last_scrape_duration_seconds", "seconds",
+	      b->actions);
+	count(w, "copyprof_agent_replans", "Re-plans done (periodic and SIGHUP).", h->replans);
+	put_http(w, &h->http);
+	gauge(w, "copyprof_agent_last_scrape_duration_seconds", "seconds",
 	      "How long the previous /metrics took to read the maps and render.", h->last_scrape_s);
-	gauge(f, "copyprof_agent_start_time_seconds", "seconds",
+	gauge(w, "copyprof_agent_start_time_seconds", "seconds",
 	      "When the agent started, seconds since the epoch.", h->start_time);
-	fputs("# EOF\n", f);
 }

@@ -24,8 +24,11 @@ struct agent_site {
 	struct probe_site ps;
 	char *key; /* mechanism, target, symbol and offset: one entry per place */
 	enum agent_site_state state;
-	int32_t slot;	     /* its id in the session and in the view; -1: none yet */
-	uint64_t calls_mark; /* calls when the budget last looked */
+	int32_t slot;	       /* its id in the session and in the view; -1: none yet */
+	uint64_t hits_mark;    /* hits counted when the budget last looked (site_calls) */
+	uint64_t window_hits;  /* in the budget's last window */
+	double window_cost_ns; /* ... their estimated cost to the traced processes */
+	double cost_ns_total;  /* estimated since the start (agent_traced.h) */
 	unsigned int failures;
 	int32_t func; /* AGENT_SITE_SAMPLED: its slot in the function sampler */
 };

@@ -43,7 +43,8 @@ static int parse_tls(yaml_document_t *d, yaml_node_t *m, char **cert, char **key
 				    k ?: "(not a string)");
 		if (!v || !*v)
 			return fail(err, errlen, "tls_server_config: give a file name", k);
-		free(*slot);
+		if (*slot)
+			return fail(err, errlen, "tls_server_config: a key is given twice", k);
 		if (!(*slot = strdup(v)))
 			return -ENOMEM;
 	}
@@ -57,9 +58,15 @@ static int parse_users(yaml_document_t *d, yaml_node_t *m, struct web_config *c,
 		       size_t errlen)
 {
 	yaml_node_pair_t *p;
+	size_t i;
 
 	if (m->type != YAML_MAPPING_NODE)
 		return fail(err, errlen, "basic_auth_users is not a mapping of name: bcrypt hash",
+			    NULL);
+	if (m->data.mapping.pairs.start == m->data.mapping.pairs.top)
+		return fail(err, errlen,
+			    "basic_auth_users has no user: it would let everyone in; add one "
+			    "(htpasswd -nbBC 10 USER PASSWORD) or remove the key",
 			    NULL);
 	for (p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
 		const char *k = scalar(d, yaml_document_get_node(d, p->key));
@@ -76,6 +83,12 @@ static int parse_users(yaml_document_t *d, yaml_node_t *m, struct web_config *c,
 				    k);
 		if (c->nr_users == WEB_CONFIG_MAX_USERS)
 			return fail(err, errlen, "basic_auth_users: too many users", NULL);
+		for (i = 0; i < c->nr_users; i++)
+			if (!strcmp(c->users[i].name, k))
+				return fail(err, errlen,
+					    "basic_auth_users: a user is given twice (which hash "
+					    "would count?)",
+					    k);
 		u = &c->users[c->nr_users++];
 		u->name = strdup(k);
 		u->hash = strdup(v);
@@ -116,7 +129,7 @@ int web_config_parse(const char *text, size_t len, struct web_config *c, char **
 	yaml_document_t doc;
 	yaml_node_t *root;
 	yaml_node_pair_t *p;
-	int ret = 0;
+	int ret = 0, seen_tls = 0, seen_users = 0;
 
 	memset(c, 0, sizeof(*c));
 	*cert_path = *key_path = NULL;
@@ -142,15 +155,26 @@ int web_config_parse(const char *text, size_t len, struct web_config *c, char **
 		if (!v)
 			ret = fail(err, errlen, "a key without a value", k);
 		else if (k && !strcmp(k, "tls_server_config"))
-			ret = parse_tls(&doc, v, cert_path, key_path, err, errlen);
+			ret = seen_tls++ ? fail(err, errlen, "a key is given twice", k)
+					 : parse_tls(&doc, v, cert_path, key_path, err, errlen);
 		else if (k && !strcmp(k, "basic_auth_users"))
-			ret = parse_users(&doc, v, c, err, errlen);
+			ret = seen_users++ ? fail(err, errlen, "a key is given twice", k)
+					   : parse_users(&doc, v, c, err, errlen);
 		else
 			ret = fail(err, errlen,
 				   "copyprof knows tls_server_config and basic_auth_users only; "
 				   "this key would be ignored",
 				   k ?: "(not a string)");
 	}
+	/*
+	 * A file that sets nothing would start the agent as if there were no --web-config, and
+	 * look like protection: refused, as exporter-toolkit's users would not expect it.
+	 */
+	if (!ret && !seen_tls && !seen_users)
+		ret = fail(err, errlen,
+			   "the file sets neither tls_server_config nor basic_auth_users, so it "
+			   "would protect nothing; give one of them, or leave --web-config out",
+			   NULL);
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	if (ret) {

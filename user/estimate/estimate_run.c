@@ -143,7 +143,14 @@ static void measure_command(const struct est_run *run, const struct est_input *i
 	if (run->hist_path && in == &run->ins[run->nr_ins - 1])
 		n += snprintf(buf + n, len - (size_t)n, " --hist %s --family %s", run->hist_path,
 			      est_family(f)->name);
-	else
+	else if (!run->nr_profile_paths) { /* estimate --prometheus: no file holds the mix */
+		snprintf(buf, len,
+			 "estimate --prometheus ... --save-profile FLEET.json, then copyprof "
+			 "calibrate -i %s --mix FLEET.json -o %s and copyprof estimate -i "
+			 "FLEET.json",
+			 model_name, model_name);
+		return;
+	} else
 		for (i = 0; i < run->nr_profile_paths && n > 0 && (size_t)n < len; i++)
 			n += snprintf(buf + n, len - (size_t)n, " --mix %s", run->profile_paths[i]);
 	if (n > 0 && (size_t)n < len && strcmp(o->cache.label, "warm"))

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 #include "pprof.h"
+#include "lib/gzip.h"
 #include "lib/utf8.h"
 
 /*
@@ -276,37 +276,6 @@ void pprof_add_comment(struct pprof *pp, const char *text)
 	m->comment[m->n_comment++] = idx;
 }
 
-/* gzip (RFC 1952) of @in: zlib's header has no name and a zero mtime, so output is reproducible. */
-static int gzip(const uint8_t *in, size_t len, void **out, size_t *out_len)
-{
-	z_stream zs = { 0 };
-	uLong bound;
-	void *buf;
-
-	if (deflateInit2(&zs, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-	    Z_OK)
-		return -ENOMEM;
-	bound = deflateBound(&zs, (uLong)len);
-	buf = malloc(bound);
-	if (!buf) {
-		deflateEnd(&zs);
-		return -ENOMEM;
-	}
-	zs.next_in = (Bytef *)in;
-	zs.avail_in = (uInt)len;
-	zs.next_out = buf;
-	zs.avail_out = (uInt)bound;
-	if (deflate(&zs, Z_FINISH) != Z_STREAM_END) {
-		deflateEnd(&zs);
-		free(buf);
-		return -EIO;
-	}
-	*out_len = zs.total_out;
-	*out = buf;
-	deflateEnd(&zs);
-	return 0;
-}
-
 int pprof_pack_gzip(struct pprof *pp, void **out, size_t *len)
 {
 	uint8_t *raw;
@@ -320,7 +289,7 @@ int pprof_pack_gzip(struct pprof *pp, void **out, size_t *len)
 	if (!raw)
 		return -ENOMEM;
 	perftools__profiles__profile__pack(pp->msg, raw);
-	err = gzip(raw, n, out, len);
+	err = gzip_compress(raw, n, GZIP_SMALL, out, len);
 	free(raw);
 	return err;
 }

@@ -9,8 +9,10 @@ bool fleet_range_valid(const char *s)
 	return s != NULL;
 }
 
-bool fleet_selector_valid(const char *s)
+bool fleet_selector_valid(const char *s, char *why, size_t len)
 {
+	(void)why;
+	(void)len;
 	return s != NULL;
 }
 

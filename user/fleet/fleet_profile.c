@@ -8,12 +8,11 @@
 #include <string.h>
 #include "export/export_openmetrics.h"
 #include "fleet_profile.h"
+#include "fleet_native.h"
+#include "fleet_selector.h"
+#include "fleet_series.h"
 #include "lib/log.h"
 #include "prom_client.h"
-
-/* The labels a site is kept apart by; host is summed away. */
-#define SITE_LABELS "cpu_model,kernel,target,symbol,offset,mechanism,label,family"
-#define NR_RANGES (OM_NR_EDGES + 1) /* below each edge, and from the last one */
 
 bool fleet_range_valid(const char *s)
 {
@@ -36,11 +35,14 @@ bool fleet_range_valid(const char *s)
 	return true;
 }
 
-bool fleet_selector_valid(const char *s)
+bool fleet_selector_valid(const char *s, char *why, size_t len)
 {
-	size_t n = s ? strlen(s) : 0;
+	struct fleet_selector sel;
 
-	return n >= 2 && s[0] == '{' && s[n - 1] == '}';
+	if (fleet_selector_split(s, &sel, why, len))
+		return false;
+	fleet_selector_free(&sel);
+	return true;
 }
 
 /*
@@ -50,193 +52,36 @@ bool fleet_selector_valid(const char *s)
  * one that reset, or that is gone now, takes increase(), which extrapolates to the range's
  * edges (docs/fleet.md#precision).
  */
-static char *increase_query(const char *m, const char *sel, const char *r)
+static char *increase_query(const char *m, const char *by, const struct fleet_selector *sel,
+			    const char *r)
 {
+	const char *h = sel->hist;
 	char *q;
 
 	if (asprintf(&q,
-		     "sum by (" SITE_LABELS ",le) (((%s%s - (%s%s offset %s or %s%s * 0)) unless "
-		     "(resets(%s%s[%s]) > 0)) or increase(%s%s[%s]))",
-		     m, sel, m, sel, r, m, sel, m, sel, r, m, sel, r) < 0)
+		     "sum by (" FLEET_SITE_LABELS "%s) ((((%s%s - (%s%s offset %s or %s%s * 0)) "
+		     "unless (resets(%s%s[%s]) > 0)) or increase(%s%s[%s])) " FLEET_JOIN
+		     " " FLEET_INFO_EXPR("%s", "%s") ")",
+		     by, m, h, m, h, r, m, h, m, h, r, m, h, r, sel->info, r) < 0)
 		return NULL;
 	return q;
 }
-
-struct fsite {
-	char *labels[8];			   /* SITE_LABELS in order */
-	double calls[NR_RANGES], bytes[NR_RANGES]; /* cumulative: below each edge, then all */
-};
-
-struct fsites {
-	struct fsite *v;
-	size_t nr;
-};
-
-static const char *const label_names[8] = { "cpu_model", "kernel",    "target", "symbol",
-					    "offset",	 "mechanism", "label",	"family" };
-
-static const char *label(json_object *metric, const char *name)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(metric, name, &v) ? json_object_get_string(v) : NULL;
-}
-
-static struct fsite *find_site(struct fsites *fs, json_object *metric)
-{
-	struct fsite *s;
-	size_t i, k;
-
-	for (i = 0; i < fs->nr; i++) {
-		for (k = 0; k < 8; k++) {
-			const char *a = fs->v[i].labels[k], *b = label(metric, label_names[k]);
-
-			if ((a || b) && (!a || !b || strcmp(a, b)))
-				break;
-		}
-		if (k == 8)
-			return &fs->v[i];
-	}
-	s = realloc(fs->v, (fs->nr + 1) * sizeof(*s));
-	if (!s)
-		return NULL;
-	fs->v = s;
-	s = &s[fs->nr++];
-	memset(s, 0, sizeof(*s));
-	for (k = 0; k < 8; k++) {
-		const char *v = label(metric, label_names[k]);
-
-		s->labels[k] = v ? strdup(v) : NULL;
-	}
-	return s;
-}
-
-/* le="4095.0" -> the range index whose upper edge is 4096; "+Inf" -> the last. */
-static int le_index(const char *le)
-{
-	double v;
-	size_t i;
-
-	if (!le)
-		return -1;
-	if (!strcmp(le, "+Inf"))
-		return OM_NR_EDGES;
-	v = strtod(le, NULL);
-	for (i = 0; i < OM_NR_EDGES; i++)
-		if ((double)(om_edges[i] - 1) == v)
-			return (int)i;
-	return -1;
-}
-
-static int add_results(struct fsites *fs, json_object *res, bool bytes)
-{
-	size_t i, n = json_object_array_length(res);
-
-	for (i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(res, i), *metric, *value;
-		struct fsite *s;
-		int k;
-
-		if (!json_object_object_get_ex(e, "metric", &metric) ||
-		    !json_object_object_get_ex(e, "value", &value) ||
-		    json_object_array_length(value) != 2)
-			continue;
-		if (!label(metric, "cpu_model")) {
-			p_err("a series without cpu_model (%s): estimate needs each host's CPU "
-			      "model to pick its cost model; is a relabelling rule dropping it, or "
-			      "is this not copyprof agent's?",
-			      json_object_to_json_string(metric));
-			return -EINVAL;
-		}
-		k = le_index(label(metric, "le"));
-		if (k < 0)
-			continue; /* not one of copyprof's bounds */
-		s = find_site(fs, metric);
-		if (!s)
-			return -ENOMEM;
-		(bytes ? s->bytes : s->calls)[k] =
-			strtod(json_object_get_string(json_object_array_get_idx(value, 1)), NULL);
-	}
-	return 0;
-}
-
-static uint64_t whole(double v)
-{
-	return v > 0 ? (uint64_t)llround(v) : 0;
-}
-
-/*
- * Each collapsed range's calls and bytes go into the copyprof bucket of their mean length
- * (inside the range), so that estimate's mean per bucket is the range's true mean.
- */
-static void fill_site(struct profile_site *ps, const struct fsite *s)
-{
-	double below_c = 0, below_b = 0;
-	size_t k;
-
-	for (k = 0; k < NR_RANGES; k++) {
-		uint64_t lo = k ? om_edges[k - 1] : 0;
-		uint64_t hi = k < OM_NR_EDGES ? om_edges[k] : UINT64_MAX;
-		double c = s->calls[k] - below_c, b = s->bytes[k] - below_b;
-		uint64_t n = whole(c), mean;
-
-		below_c = s->calls[k];
-		below_b = s->bytes[k];
-		if (!n)
-			continue;
-		mean = whole(b / c);
-		mean = mean < lo ? lo : mean >= hi ? hi - 1 : mean;
-		ps->buckets[cp_bucket_of(mean)].count += n;
-		ps->buckets[cp_bucket_of(mean)].bytes += whole(b);
-	}
-	profile_site_sum(ps);
-}
-
 static char *dup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
 
-/* cpu_flags per (cpu_model, kernel) from copyprof_agent_info; missing ones stay unknown. */
-static const char *flags_of(json_object *info, const char *cpu, const char *kernel)
+static const char *info_label(json_object *e, const char *name)
 {
-	size_t i, n = info ? json_object_array_length(info) : 0;
+	json_object *m, *v;
 
-	for (i = 0; i < n; i++) {
-		json_object *m;
-		const char *c, *k;
-
-		if (!json_object_object_get_ex(json_object_array_get_idx(info, i), "metric", &m))
-			continue;
-		c = label(m, "cpu_model");
-		k = label(m, "kernel");
-		if (c && k && kernel && !strcmp(c, cpu) && !strcmp(k, kernel))
-			return label(m, "cpu_flags");
-	}
-	return NULL;
+	return json_object_object_get_ex(e, "metric", &m) && json_object_object_get_ex(m, name, &v)
+		       ? json_object_get_string(v)
+		       : NULL;
 }
 
-static int group_of(struct profile *p, const struct fsite *s, json_object *info)
+static int add_flags(struct profile_group *g, const char *flags)
 {
-	struct profile_group *g;
-	const char *flags;
-	size_t i;
-
-	for (i = 0; i < p->nr_groups; i++)
-		if (!strcmp(p->groups[i].cpu_model, s->labels[0]) &&
-		    !strcmp(p->groups[i].kernel ?: "", s->labels[1] ?: ""))
-			return (int)i;
-	g = profile_add_group(p);
-	if (!g)
-		return -ENOMEM;
-	g->cpu_model = strdup(s->labels[0]);
-	g->kernel = dup_or_null(s->labels[1]);
-	g->profiles = 1;
-	flags = flags_of(info, s->labels[0], s->labels[1]);
-	if (!flags)
-		p_warn("no copyprof_agent_info for CPU '%s', kernel %s: its CPU flags are unknown, "
-		       "so today's copy code is taken from the cost model's CPU",
-		       s->labels[0], s->labels[1] ?: "?");
 	while (flags && *flags) {
 		size_t n = strcspn(flags, ",");
 		char **v = realloc(g->cpu_flags, (g->nr_cpu_flags + 1) * sizeof(*v));
@@ -244,21 +89,104 @@ static int group_of(struct profile *p, const struct fsite *s, json_object *info)
 		if (!v)
 			return -ENOMEM;
 		g->cpu_flags = v;
-		v[g->nr_cpu_flags++] = strndup(flags, n);
+		if (!(v[g->nr_cpu_flags++] = strndup(flags, n)))
+			return -ENOMEM;
 		flags += n + (flags[n] == ',');
 	}
-	return (int)(p->nr_groups - 1);
+	return 0;
 }
 
-static int build(struct fsites *fs, json_object *info, struct profile **out)
+static int add_host(struct profile_group *g, const char *host)
+{
+	char **v = realloc(g->hosts, (g->nr_hosts + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	g->hosts = v;
+	return (v[g->nr_hosts] = strdup(host)) ? (g->nr_hosts++, 0) : -ENOMEM;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted, each once (a host that changed CPU flags in the range is listed twice). */
+static void sort_hosts(struct profile_group *g)
+{
+	size_t i, n = 0;
+
+	if (!g->nr_hosts)
+		return;
+	qsort(g->hosts, g->nr_hosts, sizeof(*g->hosts), by_name);
+	for (i = 0; i < g->nr_hosts; i++) {
+		if (n && !strcmp(g->hosts[n - 1], g->hosts[i]))
+			free(g->hosts[i]);
+		else
+			g->hosts[n++] = g->hosts[i];
+	}
+	g->nr_hosts = n;
+}
+
+/*
+ * The group's CPU flags and hosts from copyprof_agent_info (every host seen in the range with
+ * this CPU model and kernel): each host is one profile, as merge counts them.
+ */
+static int describe_group(struct profile_group *g, json_object *info)
+{
+	size_t i, n = info ? json_object_array_length(info) : 0;
+	bool flags_done = false;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++) {
+		json_object *e = json_object_array_get_idx(info, i);
+		const char *c = info_label(e, "cpu_model"), *k = info_label(e, "kernel");
+		const char *host = info_label(e, "host");
+
+		if (!c || strcmp(c, g->cpu_model) || strcmp(k ?: "", g->kernel ?: ""))
+			continue;
+		if (!flags_done) {
+			err = add_flags(g, info_label(e, "cpu_flags"));
+			flags_done = true;
+		}
+		if (!err && host)
+			err = add_host(g, host);
+	}
+	sort_hosts(g);
+	g->profiles = g->nr_hosts;
+	if (!flags_done)
+		p_warn("no copyprof_agent_info for CPU '%s', kernel %s: its CPU flags and hosts "
+		       "are unknown, so today's copy code is taken from the cost model's CPU",
+		       g->cpu_model, g->kernel ?: "?");
+	return err;
+}
+
+static int group_of(struct profile *p, const struct fleet_site *s, json_object *info)
+{
+	const char *cpu = s->labels[FLEET_CPU_MODEL], *kernel = s->labels[FLEET_KERNEL];
+	struct profile_group *g;
+	size_t i;
+
+	for (i = 0; i < p->nr_groups; i++)
+		if (!strcmp(p->groups[i].cpu_model, cpu) &&
+		    !strcmp(p->groups[i].kernel ?: "", kernel ?: ""))
+			return (int)i;
+	g = profile_add_group(p);
+	if (!g || !(g->cpu_model = strdup(cpu)) || (kernel && !(g->kernel = strdup(kernel))))
+		return -ENOMEM;
+	return describe_group(g, info) ? -ENOMEM : (int)(p->nr_groups - 1);
+}
+
+int fleet_profile_build(const struct fleet_series *fs, json_object *info, struct profile **out)
 {
 	struct profile *p = profile_new();
 	size_t i;
 
+	*out = NULL;
 	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < fs->nr; i++) {
-		const struct fsite *s = &fs->v[i];
+		const struct fleet_site *s = &fs->v[i];
 		struct profile_site *ps;
 		int g = group_of(p, s, info);
 
@@ -267,62 +195,125 @@ static int build(struct fsites *fs, json_object *info, struct profile **out)
 			return -ENOMEM;
 		}
 		ps->group = (uint32_t)g;
-		ps->target = dup_or_null(s->labels[2]);
-		ps->symbol = dup_or_null(s->labels[3]);
-		ps->offset = s->labels[4] ? strtoull(s->labels[4], NULL, 16) : 0;
-		ps->mechanism = dup_or_null(s->labels[5]);
-		ps->label = dup_or_null(s->labels[6]);
+		ps->target = dup_or_null(s->labels[FLEET_TARGET]);
+		ps->symbol = dup_or_null(s->labels[FLEET_SYMBOL]);
+		ps->offset =
+			s->labels[FLEET_OFFSET] ? strtoull(s->labels[FLEET_OFFSET], NULL, 16) : 0;
+		ps->mechanism = dup_or_null(s->labels[FLEET_MECHANISM]);
+		ps->label = dup_or_null(s->labels[FLEET_LABEL]);
 		/* estimate tells a clear_user-like site by its length in arg2 (est_site_family). */
-		ps->len_arg = strdup(s->labels[7] && !strcmp(s->labels[7], "clear_user") ? "arg2"
-											 : "arg3");
-		fill_site(ps, s);
+		ps->len_arg = strdup(s->labels[FLEET_FAMILY] &&
+						     !strcmp(s->labels[FLEET_FAMILY], "clear_user")
+					     ? "arg2"
+					     : "arg3");
+		fleet_site_fill(s, ps);
 	}
 	*out = p;
 	return 0;
 }
 
+/* Adds the classic answer to @query to @fs; an empty one is fine. */
+static int add_classic(struct fleet_series *fs, const struct fleet_query *q, const char *query,
+		       enum fleet_kind kind, size_t *found)
+{
+	json_object *res = NULL;
+	int err = prom_query(q->url, query, &res);
+
+	if (!err) {
+		*found += json_object_array_length(res);
+		err = fleet_series_add_classic(fs, res, kind);
+	}
+	json_object_put(res); /* before the next answer: one tree at a time */
+	return err;
+}
+
+/*
+ * Hosts and CPU flags per CPU model and kernel, from copyprof_agent_info over the range; when
+ * the selector names labels the info metric lacks, from every agent instead (said).
+ */
+static json_object *read_info(const struct fleet_query *q, const struct fleet_selector *sel)
+{
+	json_object *info = NULL;
+	char *qi = NULL;
+
+	if (asprintf(&qi,
+		     "max by (cpu_model,kernel,cpu_flags,host) "
+		     "(max_over_time(copyprof_agent_info%s[%s]))",
+		     sel->info, q->range) < 0)
+		return NULL;
+	if (prom_query(q->url, qi, &info))
+		p_warn("copyprof_agent_info could not be read; CPU flags and hosts are unknown");
+	free(qi);
+	return info;
+}
+
+/* Sites whose agent has no copyprof_agent_info are left out of the join: said, with how many. */
+static void check_joined(const struct fleet_query *q, const struct fleet_selector *sel)
+{
+	json_object *left = NULL;
+	char *qu = NULL;
+
+	if (asprintf(&qu,
+		     "count(" OM_FAMILY_CALLS "_count%s unless ignoring (" FLEET_SITE_ONLY
+		     "," FLEET_INFO_ONLY ") " FLEET_INFO_EXPR("%s", "%s") ")",
+		     sel->hist, sel->info, q->range) >= 0 &&
+	    !prom_query(q->url, qu, &left) && json_object_array_length(left))
+		p_warn("%s site series have no copyprof_agent_info%s to name their CPU and kernel "
+		       "(an agent before 0.9, or a relabelling rule dropped it): left out",
+		       json_object_get_string(json_object_array_get_idx(
+			       json_object_object_get(json_object_array_get_idx(left, 0), "value"),
+			       1)),
+		       *sel->info ? " matching the selector" : "");
+	json_object_put(left);
+	free(qu);
+}
+
 int fleet_profile_fetch(const struct fleet_query *q, struct profile **out)
 {
-	const char *sel = q->selector ?: "";
-	struct fsites fs = { 0 };
-	json_object *calls = NULL, *bytes = NULL, *info = NULL;
-	char *qc = increase_query(OM_FAMILY_CALLS "_bucket", sel, q->range);
-	char *qb = increase_query(OM_FAMILY_BYTES "_bucket", sel, q->range);
-	char *qi = NULL;
-	size_t i, k;
-	int err = -ENOMEM;
+	struct fleet_series fs = { 0 };
+	struct fleet_selector sel = { 0 };
+	json_object *info = NULL;
+	char *qc = NULL, *qb = NULL, why[160];
+	size_t found = 0, native = 0;
+	int err;
 
 	*out = NULL;
-	if (!qc || !qb ||
-	    asprintf(&qi, "max by (cpu_model,kernel,cpu_flags) (copyprof_agent_info%s)", sel) < 0)
+	err = fleet_selector_split(q->selector ?: "{}", &sel, why, sizeof(why));
+	if (err) {
+		p_err("--selector %s: %s", q->selector, why);
+		return err;
+	}
+	err = -ENOMEM;
+	qc = increase_query(OM_FAMILY_CALLS "_bucket", ",le", &sel, q->range);
+	qb = increase_query(OM_FAMILY_BYTES "_bucket", ",le", &sel, q->range);
+	if (!qc || !qb)
 		goto out;
-	err = prom_query(q->url, qc, &calls);
-	if (!err && !json_object_array_length(calls)) {
+	info = read_info(q, &sel);
+	/* Native histograms (Prometheus with native-histograms on) and classic buckets both. */
+	err = fleet_native_fetch(&fs, q, &sel, OM_FAMILY_CALLS, FLEET_CALLS, &native);
+	if (!err && native)
+		err = fleet_native_fetch(&fs, q, &sel, OM_FAMILY_BYTES, FLEET_BYTES, &native);
+	if (!err)
+		err = add_classic(&fs, q, qc, FLEET_CALLS, &found);
+	if (!err && !found && !native) {
 		p_err("no copyprof histograms match %s over the last %s at %s: check the selector "
 		      "(label names as in /metrics) and that Prometheus scrapes the agents",
-		      *sel ? sel : "(no selector)", q->range, q->url);
+		      q->selector ?: "(no selector)", q->range, q->url);
 		err = -ENOENT;
 	}
+	if (!err && found) {
+		err = add_classic(&fs, q, qb, FLEET_BYTES, &found);
+		check_joined(q, &sel);
+	}
 	if (!err)
-		err = prom_query(q->url, qb, &bytes);
-	if (!err && prom_query(q->url, qi, &info))
-		p_warn("copyprof_agent_info could not be read; CPU flags are unknown");
+		err = fleet_series_check(&fs);
 	if (!err)
-		err = add_results(&fs, calls, false);
-	if (!err)
-		err = add_results(&fs, bytes, true);
-	if (!err)
-		err = build(&fs, info, out);
+		err = fleet_profile_build(&fs, info, out);
 out:
-	for (i = 0; i < fs.nr; i++)
-		for (k = 0; k < 8; k++)
-			free(fs.v[i].labels[k]);
-	free(fs.v);
-	json_object_put(calls);
-	json_object_put(bytes);
+	fleet_series_free(&fs);
+	fleet_selector_free(&sel);
 	json_object_put(info);
 	free(qc);
 	free(qb);
-	free(qi);
 	return err;
 }

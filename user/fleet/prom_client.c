@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/jsonr.h"
 #include "lib/log.h"
+#include "prom_answer.h"
 #include "prom_client.h"
 
 struct answer {
@@ -33,47 +33,6 @@ static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 	a->len += add;
 	a->buf[a->len] = 0;
 	return add;
-}
-
-/* Prometheus says why in {"status":"error","errorType":..,"error":..}. */
-static const char *prom_error(json_object *root)
-{
-	json_object *e;
-
-	return root && json_object_object_get_ex(root, "error", &e) ? json_object_get_string(e)
-								    : NULL;
-}
-
-static int parse_answer(const char *base, const char *query, long code, struct answer *a,
-			json_object **result)
-{
-	json_object *root = a->buf ? json_tokener_parse(a->buf) : NULL, *data, *type, *res;
-	int err = -EIO;
-
-	if (code != 200) {
-		p_err("Prometheus at %s answered HTTP %ld%s%s to %s", base, code,
-		      prom_error(root) ? ": " : "", prom_error(root) ?: "", query);
-		goto out;
-	}
-	if (!root || !json_object_object_get_ex(root, "data", &data) ||
-	    !json_object_object_get_ex(data, "resultType", &type) ||
-	    !json_object_object_get_ex(data, "result", &res) ||
-	    !json_object_is_type(res, json_type_array)) {
-		p_err("%s does not answer as the Prometheus query API does (no data.result): is it "
-		      "Prometheus, Thanos or Mimir's /prometheus path?",
-		      base);
-		goto out;
-	}
-	if (strcmp(json_object_get_string(type), "vector")) {
-		p_err("Prometheus answered a %s, not a vector, to %s", json_object_get_string(type),
-		      query);
-		goto out;
-	}
-	*result = json_object_get(res);
-	err = 0;
-out:
-	json_object_put(root);
-	return err;
 }
 
 int prom_query(const char *base, const char *query, json_object **result)
@@ -114,7 +73,7 @@ int prom_query(const char *base, const char *query, json_object **result)
 		goto out;
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-	err = parse_answer(base, query, code, &a, result);
+	err = prom_answer_parse(base, query, code, a.buf, a.len, result);
 out:
 	free(url);
 	curl_free(q);

@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "kernel/uprobe_multi.h"
 #include "hist.skel.h"
@@ -77,12 +78,15 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 						      UPROBE_MULTI_ATTACH_TYPE);
 	else
 		bpf_program__set_autoload(hs->skel->progs.cp_uprobe_multi, false);
+	hs->skel->rodata->targ_filter_cgroup = filter->cgroup_fd > 0;
 	err = hist_bpf__load(hs->skel);
 	if (err) {
 		feature_explain_load_error(err);
 		goto fail;
 	}
-	if (task_follow_attach(&hs->follow))
+	if (task_follow_attach(&hs->follow) ||
+	    (filter->cgroup_fd > 0 &&
+	     cgroup_filter_set(bpf_map__fd(hs->skel->maps.task_cgroup), filter->cgroup_fd)))
 		goto fail;
 	return hs;
 nomem:

@@ -15,6 +15,7 @@ struct hist_filter {
 	uint32_t tgid;	  /* 0: every process */
 	const char *comm; /* NULL: every command name */
 	bool inherit;	  /* with @tgid: and the processes it starts, theirs too (task_follow.h) */
+	int cgroup_fd;	  /* a cgroup v2 directory (kernel/cgroup.h): its tasks and below; 0: any */
 };
 
 /*

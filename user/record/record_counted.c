@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "kernel/ksyms.h"
 #include "lib/hist_print.h"
@@ -21,6 +22,7 @@
 #include "record_mixed.h"
 #include "record_run.h"
 #include "record_sample.h"
+#include "trap_cost.h"
 
 struct counted_recorder {
 	const struct record_counted_args *a;
@@ -30,6 +32,8 @@ struct counted_recorder {
 	int *mux_of;		   /* site -> its index in the rotation, or -1 */
 	void *sampler; /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
 	struct record_sample_args sa;
+	struct trap_cost uprobe_cost; /* measured when a site is a uprobe */
+	struct cgroup_ref cg;	      /* --cgroup, opened */
 };
 
 static int nr_hwbp(const struct record_counted_args *a)
@@ -182,11 +186,33 @@ static int counted_prepare(void *rec, struct profile *p)
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
 
+	if (a->cgroup && cgroup_open(a->cgroup, &r->cg))
+		return -EINVAL;
 	if (resolve_sites(a, p) || feature_check_bpf() ||
 	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
 	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
 		return -EPERM;
 	return r->sampler ? record_sample_ops.prepare(r->sampler, p) : 0;
+}
+
+/*
+ * What a uprobe costs the traced program, as kprobes' cost is said in the plan: measured
+ * here, now (trap_cost.h), with what that is at a busy site's rate.
+ */
+static void announce_uprobe_cost(struct trap_cost *c)
+{
+	double us;
+
+	trap_cost_measure(MECH_UPROBE, c);
+	if (!c->measured) {
+		p_info("uprobe cost per hit not measured: %s", c->why);
+		return;
+	}
+	us = (c->hit_ns + c->bpf_ns) / 1e3;
+	p_info("uprobe cost: %.2f us per hit here (the trap %.2f us, BPF %s; measured just now "
+	       "on copyprof's own code): a site called 10,000 times a second costs its program "
+	       "about %.1f%% of one CPU",
+	       us, c->hit_ns / 1e3, c->bpf_counted ? "counted" : "not counted apart", us);
 }
 
 static int counted_open(void *rec, uint32_t tgid)
@@ -195,7 +221,8 @@ static int counted_open(void *rec, uint32_t tgid)
 	const struct record_counted_args *a = r->a;
 	struct hist_filter filter = { .tgid = tgid,
 				      .comm = a->run.comm,
-				      .inherit = a->run.command && !a->run.no_inherit };
+				      .inherit = a->run.command && !a->run.no_inherit,
+				      .cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0 };
 
 	/*
 	 * Kernel copies made on the command's behalf often run in other tasks (btrfs
@@ -209,6 +236,8 @@ static int counted_open(void *rec, uint32_t tgid)
 		p_err("no site could be attached; nothing to record");
 		return -ENOENT;
 	}
+	if (uses(a, MECH_UPROBE))
+		announce_uprobe_cost(&r->uprobe_cost);
 	if (r->sampler) {
 		p_info("sampling the functions of %zu site(s) no probe can take, in the same "
 		       "recording",
@@ -342,6 +371,25 @@ static int counted_finish(void *rec, struct profile *p)
 	return 0;
 }
 
+/* The traced programs' share of the uprobes' cost: their hits at the measured cost per hit. */
+static void print_uprobe_cost(const struct counted_recorder *r, const struct profile *p, FILE *f)
+{
+	const struct trap_cost *c = &r->uprobe_cost;
+	uint64_t hits = 0;
+	size_t i;
+
+	for (i = 0; i < p->nr_sites; i++)
+		if (!p->sites[i].sample && p->sites[i].mechanism &&
+		    !strcmp(p->sites[i].mechanism, "uprobe"))
+			hits += p->sites[i].calls;
+	if (!c->measured || !hits)
+		return;
+	fprintf(f,
+		"uprobe cost to the traced programs: about %.1f ms of CPU (%llu hits x %.2f us)\n",
+		(double)hits * (c->hit_ns + c->bpf_ns) / 1e6, (unsigned long long)hits,
+		(c->hit_ns + c->bpf_ns) / 1e3);
+}
+
 static void counted_print(void *rec, const struct profile *p, FILE *f)
 {
 	struct counted_recorder *r = rec;
@@ -362,6 +410,7 @@ static void counted_print(void *rec, const struct profile *p, FILE *f)
 			s->calls ? (double)s->bytes / (double)s->calls : 0.0, *mux ? ", " : "",
 			mux);
 	}
+	print_uprobe_cost(r, p, f);
 	if (r->sampler)
 		record_sample_ops.print(r->sampler, p, f);
 }
@@ -378,6 +427,7 @@ static void counted_close(void *rec)
 	r->last = NULL;
 	free(r->mux_of);
 	r->mux_of = NULL;
+	cgroup_close(&r->cg);
 	if (r->sampler)
 		record_sample_ops.close(r->sampler);
 }
@@ -395,14 +445,16 @@ static const struct recorder_ops counted_ops = {
 
 int record_counted_run(const struct record_counted_args *a)
 {
-	struct counted_recorder r = { .a = a };
+	struct counted_recorder r = { .a = a, .cg = { .fd = -1 } };
 	struct record_run_args run = a->run;
 	int status, i;
 
 	run.all_tasks = run.all_tasks || uses_kernel(a);
 	if (a->sampled && a->sampled->nr) {
 		/* Samples are taken from the same tasks the probes count. */
-		r.sa = (struct record_sample_args){ .run = run, .hz = a->hz, .poll_ms = 20 };
+		r.sa = (struct record_sample_args){
+			.run = run, .hz = a->hz, .poll_ms = 20, .cgroup = a->cgroup
+		};
 		r.sampler = record_sample_new(&r.sa);
 		if (!r.sampler)
 			return EXIT_RUNTIME;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "kernel/ksyms.h"
 #include "kernel/ktext.h"
@@ -18,7 +19,6 @@
 #include "sites/len_rules.h"
 #include "sample_session.h"
 
-#define CGROUP2_MAGIC 0x63677270
 #define STACKMAP_IDS 16384 /* ids stay below the stack map's size */
 
 /* One kernel stack, symbolised once per stack id. */
@@ -33,6 +33,7 @@ struct sample_recorder {
 	const struct record_sample_args *a;
 	struct sample_opts o; /* the session's filters, event and ranges */
 	struct sample_session *ss;
+	struct cgroup_ref cg; /* --cgroup, opened: its tasks and below */
 	struct ksyms *ks;
 	struct ktext *kt;     /* NULL: no kernel text, so no length rules */
 	struct len_rules *lr; /* the rules worked out from kt; NULL without it */
@@ -213,24 +214,6 @@ static struct sample_range *build_ranges(const struct ksyms *ks, size_t *nr_out)
 	return r;
 }
 
-static int cgroup_id_of(const char *path, uint64_t *id)
-{
-	struct statfs sfs;
-	struct stat st;
-
-	if (statfs(path, &sfs) || stat(path, &st)) {
-		p_err("--cgroup %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (sfs.f_type != CGROUP2_MAGIC || !S_ISDIR(st.st_mode)) {
-		p_err("--cgroup %s: not a cgroup v2 directory (e.g. /sys/fs/cgroup/system.slice)",
-		      path);
-		return -EINVAL;
-	}
-	*id = st.st_ino; /* kernfs node id, what bpf_get_current_cgroup_id() returns */
-	return 0;
-}
-
 /* Every --leaf must name a kernel function; all missing ones are listed. */
 static int check_leaves(const struct ksyms *ks)
 {
@@ -253,8 +236,9 @@ static int sample_prepare(void *rec, struct profile *p)
 
 	if (feature_check_perf_event() || feature_check_bpf())
 		return -EPERM;
-	if (r->a->cgroup && cgroup_id_of(r->a->cgroup, &r->o.cgroup_id))
+	if (r->a->cgroup && cgroup_open(r->a->cgroup, &r->cg))
 		return -EINVAL;
+	r->o.cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0;
 	r->ks = ksyms_load(NULL);
 	if (!r->ks)
 		return -ENOENT;
@@ -467,6 +451,7 @@ static void sample_close(void *rec)
 
 	sample_session_destroy(r->ss);
 	r->ss = NULL;
+	cgroup_close(&r->cg);
 	ktext_close(r->kt);
 	sample_agg_free(r->agg);
 	for (i = 0; i < STACKMAP_IDS; i++)
@@ -495,6 +480,7 @@ void *record_sample_new(const struct record_sample_args *a)
 		return NULL;
 	r->a = a;
 	r->o = (struct sample_opts){ .comm = a->run.comm, .hz = a->hz, .event = a->event };
+	r->cg.fd = -1;
 	return r;
 }
 

@@ -8,6 +8,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "kernel/cgroup.h"
 #include "kernel/feature.h"
 #include "lib/log.h"
 #include "sample.skel.h"
@@ -105,7 +106,7 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 	skel->rodata->targ_inherit = o->inherit && o->tgid;
 	task_follow_prepare(&ss->follow, skel->progs.cp_follow_fork, skel->progs.cp_follow_exit,
 			    skel->maps.followed, skel->rodata->targ_inherit);
-	skel->rodata->targ_cgid = o->cgroup_id;
+	skel->rodata->targ_filter_cgroup = o->cgroup_fd > 0;
 	skel->rodata->targ_nr_ranges = (__u32)o->nr_ranges;
 	skel->rodata->targ_user_funcs = o->user_funcs || o->funcs_only;
 	if (o->funcs_only)
@@ -123,6 +124,8 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 		return err;
 	}
 	err = task_follow_attach(&ss->follow);
+	if (!err && o->cgroup_fd > 0)
+		err = cgroup_filter_set(bpf_map__fd(skel->maps.task_cgroup), o->cgroup_fd);
 	if (err)
 		return err;
 	for (i = 0; i < o->nr_ranges; i++) {

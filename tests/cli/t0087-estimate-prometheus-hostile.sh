@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0087-estimate-prometheus-hostile: estimate --prometheus against a fake Prometheus
+# (tests/cli/fakeprom.py on a free loopback port) that answers well, then wrongly in every way
+# issue 25 found: a "value" object (was a json-c abort), +Inf, 1e30 and NaN (were an
+# out-of-range llround), negative values, missing le series (were 2200 calls for 1100),
+# decreasing buckets, bytes under other labels, a foreign le, a series twice, no +Inf, not JSON,
+# trailing garbage, an error status; each is refused with exit 1 and a message naming the series
+# and the fault. Well-formed answers give exact calls: classic, sparse (leading empty buckets
+# left out), native histograms and 20,000 sites; the host count comes from copyprof_agent_info;
+# the correction hint and --save-profile; the -m FOLDER message names the folder.
+. "$(dirname "$0")/lib.sh"
+need_cmd python3
+need_cmd jq
+cd "$TMP"
+CM="$ROOT/tests/golden/costmodel-synthetic.json"
+PP=$(free_port)
+echo ok > scenario
+python3 "$ROOT/tests/cli/fakeprom.py" "$PP" "$TMP/scenario" 2> fakeprom.log &
+pids+=($!)
+PROM="http://127.0.0.1:$PP"
+wait_for "the fake Prometheus" curl -sf "$PROM/api/v1/query?query=up"
+est() { "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" --no-mix-correction "$@"; }
+calls() { jq '[.inputs[].families[].calls] | add' "$TMP/out"; }
+
+# Well-formed: exact calls, one host then two.
+expect_exit 0 est --json
+expect_eq "calls" "$(calls)" 1100
+expect_exit 0 est
+expect_out "group 0: Synthetic CPU, kernel 6.12.0-test, 1 host, 1 profile"
+echo two-hosts > scenario
+expect_exit 0 est
+expect_out "2 hosts, 2 profiles"
+echo sparse > scenario
+expect_exit 0 est --json
+expect_eq "calls with the leading empty buckets left out" "$(calls)" 1100
+echo native > scenario
+expect_exit 0 est --json
+expect_eq "calls from native histograms" "$(calls)" 1100
+echo native-since > scenario
+expect_exit 0 est --json
+expect_eq "native: now less an hour ago" "$(calls)" $((1000 - 1000 / 3 + 100 - 100 / 3))
+echo native-gone > scenario
+expect_exit 0 est --json
+expect_eq "native: a series gone since, from increase()" "$(calls)" 1100
+
+# Broken answers: refused, exit 1, the series and the fault named.
+refused() { # SCENARIO PATTERN
+	echo "$1" > scenario
+	expect_exit 1 est
+	expect_err "$2"
+	grep -q 'Assertion\|runtime error' "$TMP/err" && fail "$1: $(cat "$TMP/err")"
+	echo "$1: refused: $(head -c 300 "$TMP/err")"
+}
+site='"symbol":"app_copy"'
+refused value-object 'element 3 of the answer .*: a "value" is not \[time, "number"\]'
+refused inf "copyprof_copy_length_bytes series .*$site.*a value is not finite"
+refused nan "copyprof_copy_length_bytes series .*$site.*a value is not finite"
+refused huge "copyprof_copy_length_bytes series .*$site.*2\^63 or more"
+refused negative "copyprof_copy_length_bytes series .*$site.*a value is negative"
+refused missing-le "copyprof_copy_length_bytes series of .*$site.* lack le=\"1023.0\""
+refused missing-inf "copyprof_copy_length_bytes series of .*$site.*: no le=\"\+Inf\" bucket"
+refused decreasing "series of .*$site.* decrease: le=\"4095.0\" is 7, below le=\"2047.0\" at 1000"
+refused bytes-other-labels "copyprof_copy_length_bytes series for .*$site.* but no copyprof_copy_bytes_by_length_bytes ones"
+refused foreign-le 'le="100.0" is not one of copyprof.s bounds'
+refused twice 'le="31.0" is there twice'
+refused native-bad-bucket "a bucket is not one of copyprof's \(powers of two, schema 0\)"
+refused not-json "does not answer as the Prometheus query API does"
+refused trailing "does not answer as the Prometheus query API does"
+refused error-status "answered HTTP 400: parse error at char 9"
+
+# 20,000 sites: linear (a hash of the label sets, not a search per series).
+echo many > scenario
+start=$(date +%s.%N)
+expect_exit 0 est --json --family memcpy
+expect_eq "calls of 20,000 sites" "$(calls)" 200000
+echo "20,000 sites read and estimated in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+
+# The correction hint: no file holds a Prometheus mix, so it says how to save one.
+echo ok > scenario
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" -m "$CM"
+expect_out "add it with: estimate --prometheus ... --save-profile FLEET.json, then copyprof calibrate -i $CM --mix FLEET.json -o $CM"
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" --save-profile fleet.json
+expect_out "add it with: copyprof calibrate -i $CM --mix fleet.json -o $CM"
+expect_eq "the saved profile's calls" "$(jq '[.sites[].calls] | add' fleet.json)" 1100
+expect_exit 2 "$COPYPROF" estimate -i fleet.json -m "$CM" --save-profile x.json
+expect_err "go with --prometheus"
+
+# -m FOLDER without this CPU's model: the message names the folder (it printed freed memory).
+mkdir models
+jq '.meta.cpu_model = "Another CPU"' "$CM" > models/other.json
+expect_exit 1 "$COPYPROF" estimate -i fleet.json -m models
+expect_err "no input had a cost model of its CPU in -m models$"

@@ -201,10 +201,39 @@ static void print_groups(const struct profile *p)
 	putchar('\n');
 }
 
+/*
+ * The last line: calls and bytes of the counted sites, samples of the sampled ones (a sample's
+ * length is the copy in progress, not bytes copied, so samples are never added to calls).
+ */
+static void print_total(const struct profile *p)
+{
+	uint64_t calls = 0, bytes = 0, samples = 0;
+	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
+	size_t i, sampled = 0;
+
+	for (i = 0; i < p->nr_sites; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		if (s->sample) {
+			sampled++;
+			samples += s->calls;
+			continue;
+		}
+		calls += s->calls;
+		bytes += s->bytes;
+	}
+	printf("total: %zu site(s)", p->nr_sites);
+	if (sampled < p->nr_sites)
+		printf("%s %s calls, %s bytes", sampled ? ": counted ones" : ",",
+		       num_format(calls, n1), num_format(bytes, n2));
+	if (sampled)
+		printf("%s %s copy samples (not calls)", sampled < p->nr_sites ? "; sampled ones" : ",",
+		       num_format(samples, n1));
+	putchar('\n');
+}
+
 static void print_text(const struct profile *p, int top)
 {
-	uint64_t calls = 0, bytes = 0;
-	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
 	size_t i;
 
 	if (p->nr_groups)
@@ -214,13 +243,9 @@ static void print_text(const struct profile *p, int top)
 		       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
 	if (report_sample_is_sampled(p))
 		report_sample_print(stdout, p, 15);
-	for (i = 0; i < p->nr_sites; i++) {
+	for (i = 0; i < p->nr_sites; i++)
 		print_site(p, &p->sites[i], top);
-		calls += p->sites[i].calls;
-		bytes += p->sites[i].bytes;
-	}
-	printf("total: %zu site(s), %s calls, %s bytes\n", p->nr_sites, num_format(calls, n1),
-	       num_format(bytes, n2));
+	print_total(p);
 }
 
 int cmd_report(int argc, char **argv)

@@ -10,6 +10,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof
 COUNT=${2:-40000} REPS=${REPS:-5} HZ=${HZ:-999}
 TMP=$(mktemp -d)
 rec=

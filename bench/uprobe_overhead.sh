@@ -7,6 +7,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof tests/copyload
 N1=${2:-20000} N2=${3:-220000} REPS=${REPS:-3}
 WL=$BUILD/tests/copyload
 TMP=$(mktemp -d)
@@ -18,7 +20,10 @@ now_ns() { date +%s%N; }
 median_ns() {
 	local t0 i times=()
 	for ((i = 0; i < REPS; i++)); do
-		t0=$(now_ns); "$@" > "$TMP/out" 2>&1; times+=($(( $(now_ns) - t0 )))
+		t0=$(now_ns)
+		# A run that fails is no measurement: stop rather than print a slope of failures.
+		"$@" > "$TMP/out" 2>&1 || { echo "bench: '$*' failed: $(tail -n 3 "$TMP/out")" >&2; exit 1; }
+		times+=($(( $(now_ns) - t0 )))
 	done
 	printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p"
 }

@@ -15,6 +15,7 @@
 #include "kernel/kdebuginfo.h"
 #include "kernel/feature.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "record/target_spec.h"
 #include "record/probe_site.h"
 #include "record/record_counted.h"
@@ -282,6 +283,12 @@ int cmd_record(int argc, char **argv)
 	size_t nr_keep = 0;
 	int ret;
 
+	/*
+	 * First of all: a SIGINT while record starts (planning, kallsyms, loading BPF) must end
+	 * the recording as soon as it starts. Installed later, the first SIGINT to a background
+	 * record (SIGINT ignored, as a shell script starts it) was lost and a second was needed.
+	 */
+	stop_install();
 	memset(&args, 0, sizeof(args));
 	args.targets = (struct cmd_targets){ &args.plan, args.sites, &args.nr_sites, CP_MAX_SITES };
 	cmd_options_child(&common_options, &common, children);

@@ -22,6 +22,12 @@ static void install(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/*
+	 * A stop is only a flag: reads in progress (kallsyms, a profile) go on rather than fail
+	 * with EINTR. The waits between polls (epoll_wait, nanosleep) return early whatever this
+	 * says, so a recording still stops at once.
+	 */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -7,7 +7,11 @@
 
 struct child;
 
-/* SIGINT, SIGTERM and SIGHUP ask to stop. */
+/*
+ * SIGINT, SIGTERM and SIGHUP ask to stop, from now on: install before anything slow, so that a
+ * signal that comes while starting is not lost (a background job of a shell script starts with
+ * SIGINT ignored, and a signal ignored is gone).
+ */
 void stop_install(void);
 /* As stop_install(), but SIGHUP asks a long-running daemon to reload (re-plan) instead. */
 void stop_install_reload(void);

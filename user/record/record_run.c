@@ -130,6 +130,9 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
+	if (stop_requested())
+		p_info("SIG%s came while starting: stopping at once",
+		       sigabbrev_np(stop_signal()) ?: "?");
 	countdown = record_run_announce(a, ops, rec);
 	last_due = record_run_wait(a, ops, rec, &child, countdown);
 	p->meta.duration_s = monotime_s() - t0;

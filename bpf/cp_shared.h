@@ -30,15 +30,18 @@
 /* Whose stack an entry site reads its caller's return address from. */
 enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1 };
 
-/* Where a value is read from at the probe: an argument or a named register. */
+/*
+ * Where a value is read from at the probe: an argument or a named register. Arguments are
+ * numbered from 0 as bpftrace numbers them: memcpy(dst, src, len) has its length in arg2.
+ */
 enum cp_reg {
 	CP_REG_NONE = 0,
+	CP_REG_ARG0, /* the first argument, as bpftrace numbers them (arg0 .. arg5) */
 	CP_REG_ARG1,
 	CP_REG_ARG2,
 	CP_REG_ARG3,
 	CP_REG_ARG4,
 	CP_REG_ARG5,
-	CP_REG_ARG6,
 	CP_REG_RAX,
 	CP_REG_RBX,
 	CP_REG_RCX,

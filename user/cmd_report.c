@@ -14,6 +14,7 @@
 #include "lib/num_format.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
+#include "profile/profile_args.h"
 #include "profile/profile_mux.h"
 #include "cmd_report_sample.h"
 
@@ -227,8 +228,8 @@ static void print_total(const struct profile *p)
 		printf("%s %s calls, %s bytes", sampled ? ": counted ones" : ",",
 		       num_format(calls, n1), num_format(bytes, n2));
 	if (sampled)
-		printf("%s %s copy samples (not calls)", sampled < p->nr_sites ? "; sampled ones" : ",",
-		       num_format(samples, n1));
+		printf("%s %s copy samples (not calls)",
+		       sampled < p->nr_sites ? "; sampled ones" : ",", num_format(samples, n1));
 	putchar('\n');
 }
 
@@ -271,6 +272,7 @@ int cmd_report(int argc, char **argv)
 		json_object_put(root);
 	} else {
 		print_text(p, args.top);
+		profile_warn_len_suspects(p);
 	}
 	profile_free(p);
 	return EXIT_OK;

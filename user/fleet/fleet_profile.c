@@ -9,6 +9,7 @@
 #include "export/export_openmetrics.h"
 #include "fleet_profile.h"
 #include "lib/log.h"
+#include "lib/regs.h"
 #include "prom_client.h"
 
 /* The labels a site is kept apart by; host is summed away. */
@@ -272,9 +273,10 @@ static int build(struct fsites *fs, json_object *info, struct profile **out)
 		ps->offset = s->labels[4] ? strtoull(s->labels[4], NULL, 16) : 0;
 		ps->mechanism = dup_or_null(s->labels[5]);
 		ps->label = dup_or_null(s->labels[6]);
-		/* estimate tells a clear_user-like site by its length in arg2 (est_site_family). */
-		ps->len_arg = strdup(s->labels[7] && !strcmp(s->labels[7], "clear_user") ? "arg2"
-											 : "arg3");
+		/* estimate tells a clear_user-like site by its length in arg1 (est_site_family). */
+		ps->len_arg = strdup(reg_name(s->labels[7] && !strcmp(s->labels[7], "clear_user")
+						      ? CP_REG_ARG1
+						      : CP_REG_ARG2));
 		fill_site(ps, s);
 	}
 	*out = p;

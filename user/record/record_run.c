@@ -12,6 +12,7 @@
 #include "lib/monotime.h"
 #include "lib/stop.h"
 #include "profile/profile.h"
+#include "profile/profile_args.h"
 #include "record_run.h"
 
 /* Where the words go: stderr when stdout carries the profile. */
@@ -138,6 +139,8 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	p->meta.duration_s = monotime_s() - t0;
 	if (ops->finish(rec, p))
 		goto out;
+	/* len=arg3 where bpftrace's numbering says arg2: pointers counted as lengths. */
+	profile_warn_len_suspects(p);
 	if (last_due)
 		record_run_interval(a, ops, rec, p);
 	if (!a->interval)

@@ -26,9 +26,10 @@ static struct profile *parse(const char *text)
 /* A profile without "arg_base" counted from arg1: its third argument (arg3) is arg2 now. */
 static void old_profiles_renumbered(void **state)
 {
-	struct profile *p = parse("{\"format\":\"copyprof-profile\",\"version\":1,\"meta\":{},"
-				  "\"sites\":[" SITE("arg3") "," SITE("arg2") "," SITE("arg1") ","
-				  SITE("arg6") "," SITE("rdx") "," SITE("recovered") "]}");
+	struct profile *p =
+		parse("{\"format\":\"copyprof-profile\",\"version\":1,\"meta\":{},"
+		      "\"sites\":[" SITE("arg3") "," SITE("arg2") "," SITE("arg1") "," SITE(
+			      "arg6") "," SITE("rdx") "," SITE("recovered") "]}");
 
 	assert_non_null(p);
 	assert_string_equal(p->sites[0].len_arg, "arg2");
@@ -66,8 +67,9 @@ static void new_profiles_kept(void **state)
 
 static void bad_bases_refused(void **state)
 {
-	assert_null(parse("{\"format\":\"copyprof-profile\",\"version\":1,\"meta\":{\"arg_base\":2},"
-			  "\"sites\":[]}"));
+	assert_null(
+		parse("{\"format\":\"copyprof-profile\",\"version\":1,\"meta\":{\"arg_base\":2},"
+		      "\"sites\":[]}"));
 	assert_null(parse("{\"format\":\"copyprof-profile\",\"version\":1,"
 			  "\"meta\":{\"arg_base\":\"zero\"},\"sites\":[]}"));
 	assert_null(parse("{\"format\":\"copyprof-profile\",\"version\":1,"

@@ -48,7 +48,8 @@ int profile_args_from_json(json_object *meta, struct profile *p, const char *nam
 	if (err == -ENOENT)
 		base = 1;
 	if (base > 1) {
-		p_err("%s: meta \"arg_base\" %llu: copyprof knows 0 (arg0 is the first argument) and "
+		p_err("%s: meta \"arg_base\" %llu: copyprof knows 0 (arg0 is the first argument) "
+		      "and "
 		      "1 (older profiles: arg1)",
 		      name, (unsigned long long)base);
 		return -EINVAL;
@@ -78,7 +79,8 @@ size_t profile_warn_len_suspects(const struct profile *p)
 		if (!profile_site_len_suspect(s))
 			continue;
 		n++;
-		p_warn("site %u %s+0x%llx: %llu of its %llu lengths (len=%s) are 2^40 bytes or more: "
+		p_warn("site %u %s+0x%llx: %llu of its %llu lengths (len=%s) are 2^40 bytes or "
+		       "more: "
 		       "that register holds a pointer, not a length. Arguments count from arg0, as "
 		       "in bpftrace: memcpy(dst, src, len) has its length in arg2, clear_user(dst, "
 		       "len) in arg1",

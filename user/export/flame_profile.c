@@ -91,6 +91,9 @@ static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct p
 		if (!leaf)
 			return -ENOMEM;
 		fg_tree_add(leaf, w, today, at, calls);
+		/* The threshold view greys a change inside its family's estimate noise. */
+		if (o->weight == FLAME_TIME)
+			fg_tree_noise(leaf, o->costs->noise[est_site_family(s)]);
 	}
 	return 0;
 }

@@ -68,11 +68,23 @@ void stop_when_init(struct stop_when *w, double duration, struct child *c)
 {
 	w->end = duration ? monotime_s() + duration : 0;
 	w->child = c;
+	w->reason = STOP_NOT_YET;
 }
 
 bool stop_when_due(struct stop_when *w)
 {
-	if (stop_requested() || (w->end && monotime_s() >= w->end))
-		return true;
-	return w->child && child_poll(w->child);
+	if (stop_requested())
+		w->reason = STOP_SIGNAL;
+	else if (w->end && monotime_s() >= w->end)
+		w->reason = STOP_DURATION;
+	else if (w->child && child_poll(w->child))
+		w->reason = STOP_COMMAND;
+	return w->reason != STOP_NOT_YET;
+}
+
+const char *stop_reason_name(enum stop_reason r)
+{
+	static const char *const names[] = { NULL, "signal", "duration", "command" };
+
+	return names[r];
 }

@@ -29,6 +29,7 @@ static json_object *meta_to_json(const struct host_meta *m, const struct sample_
 	jsonw_put_str(o, "start", m->start);
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
 	jsonw_put_str(o, "command", m->command);
+	jsonw_put_str(o, "ended_by", m->ended_by);
 	profile_args_to_json(o);
 	sample_meta_to_json(sample, o);
 	if (dispatch)
@@ -283,6 +284,7 @@ static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 	m->hostname = jsonr_str(o, "hostname");
 	m->start = jsonr_str(o, "start");
 	m->command = jsonr_str(o, "command");
+	m->ended_by = jsonr_str(o, "ended_by");
 	m->cpu_flags = jsonr_strv(o, "cpu_flags", &m->nr_cpu_flags);
 	return duration_from_json(o, &m->duration_s, name, "meta ");
 }

@@ -57,7 +57,7 @@ static void record_run_interval(const struct record_run_args *a, const struct re
  * Returns whether a last interval is due: always with -i.
  */
 static bool record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
-			    void *rec, struct child *c, bool countdown)
+			    void *rec, struct child *c, bool countdown, enum stop_reason *why)
 {
 	double start = monotime_s(), next = a->interval ? start + a->interval : 0;
 	long shown = -1, printed = 0;
@@ -79,6 +79,7 @@ static bool record_run_wait(const struct record_run_args *a, const struct record
 	}
 	if (countdown)
 		fprintf(stderr, "\r%20s\r", "");
+	*why = w.reason;
 	return a->interval;
 }
 
@@ -106,6 +107,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	struct profile *p = profile_new();
 	uint32_t tgid = a->pid;
 	int status = EXIT_RUNTIME;
+	enum stop_reason why = STOP_NOT_YET;
 	bool countdown, last_due;
 	double t0;
 
@@ -135,8 +137,11 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 		p_info("SIG%s came while starting: stopping at once",
 		       sigabbrev_np(stop_signal()) ?: "?");
 	countdown = record_run_announce(a, ops, rec);
-	last_due = record_run_wait(a, ops, rec, &child, countdown);
+	last_due = record_run_wait(a, ops, rec, &child, countdown, &why);
 	p->meta.duration_s = monotime_s() - t0;
+	/* How it ended says what it holds: a command's whole work, or a stretch of time (diff). */
+	if (stop_reason_name(why))
+		p->meta.ended_by = strdup(stop_reason_name(why));
 	if (ops->finish(rec, p))
 		goto out;
 	/* len=arg3 where bpftrace's numbering says arg2: pointers counted as lengths. */

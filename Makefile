@@ -213,11 +213,13 @@ $(OUTPUT)/bench/%: bench/%.c $(LIB_OBJS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(filter %.c %.o,$^) $(NET_LDLIBS) $(LDLIBS) -o $@
 
-# Workloads are ordinary dynamically linked PIE programs, as user code is.
+# Workloads are ordinary dynamically linked PIE programs, as user code is; zeroread keeps frame
+# pointers, so that the kernel's walk of its user stack finds its frames (record --user-stacks).
+$(OUTPUT)/tests/zeroread: WL_CFLAGS := -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -O2 -g -Wall -fPIE -pie $< -o $@
+	$(Q)$(CC) -O2 -g -Wall -fPIE -pie $(WL_CFLAGS) $< -o $@
 
 $(OUTPUT):
 	$(Q)mkdir -p $@

@@ -269,8 +269,8 @@ static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg
 	fg_format_ms(today, a, sizeof(a));
 	fg_format_ms(at, b, sizeof(b));
 	fg_format_ms(fabs(at - today), d, sizeof(d));
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">costs %.0f%% or more</text>\n",
-		x0 + 30 * steps + 6, y + 10, 100 * FG_DELTA_FULL);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">costs %.0f%% or more</text>\n", x0 + 30 * steps + 6,
+		y + 10, 100 * FG_DELTA_FULL);
 	fprintf(f,
 		"<text id=\"scale\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"
 		"a fixed scale, not the data's; grey: ",
@@ -403,8 +403,8 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 			FG_MIN_WIDTH);
 	fputs("<g id=\"frames\">\n", f);
 	for (i = 0; i < nr; i++)
-		write_frame(f, &rects[i], &t->root, o, base - (rects[i].depth + 1) * FG_FRAME_H, label,
-			    len + 3);
+		write_frame(f, &rects[i], &t->root, o, base - (rects[i].depth + 1) * FG_FRAME_H,
+			    label, len + 3);
 	fprintf(f, "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
 		fg_js);
 	free(label);

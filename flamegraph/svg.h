@@ -58,9 +58,9 @@ struct fg_svg_opts {
 	const char *noise_of; /* threshold view: the grey band (each frame's fg_node.noise), said:
 				 "memcpy ±3.11%, the 95% interval at T=1024"; NULL: none */
 	const char *at_name;  /* the threshold view's policy, "T=1024" */
-	const char *note;    /* threshold view: which corrections the numbers include, or NULL */
-	bool diff;	     /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
-	double diff_full;    /* the |after / before - 1| drawn in full colour (with a legend) */
+	const char *note;     /* threshold view: which corrections the numbers include, or NULL */
+	bool diff;	      /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
+	double diff_full;     /* the |after / before - 1| drawn in full colour (with a legend) */
 };
 
 /*

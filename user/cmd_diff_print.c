@@ -133,8 +133,9 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 
 	fprintf(f, "diff: BEFORE %s -> AFTER %s\n", o->names[0], o->names[1]);
 	if (o->no_change) {
-		fprintf(f, "no change: the two profiles hold the same sites, counts and context\n"
-			   "  compared as %s: %s\n",
+		fprintf(f,
+			"no change: the two profiles hold the same sites, counts and context\n"
+			"  compared as %s: %s\n",
 			d->per_second ? "rates per second" : "totals per recording", d->norm_why);
 		return;
 	}

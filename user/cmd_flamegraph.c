@@ -32,6 +32,7 @@ struct flamegraph_args {
 	struct est_cache cache;
 	double width;
 	bool diff;	      /* --diff BEFORE AFTER */
+	bool no_comm;	      /* --no-comm */
 	enum diff_norm norm;  /* --totals, --rates; else like with like (diff.md) */
 	const char *files[2]; /* BEFORE, AFTER */
 	size_t nr_files;
@@ -49,6 +50,7 @@ enum {
 	OPT_DIFF,
 	OPT_TOTALS,
 	OPT_RATES,
+	OPT_NO_COMM,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -83,6 +85,9 @@ static const struct argp_option options[] = {
 	{ "totals", OPT_TOTALS, 0, 0,
 	  "With --diff: compare totals per recording (the default for two recordings of a "
 	  "command that ran to its end), as copyprof diff --totals" },
+	{ "no-comm", OPT_NO_COMM, 0, 0,
+	  "Sampled stacks without their process's name as the root frame (which "
+	  "stackcollapse-perf gives them; profiles from before it have none)" },
 	{ "rates", OPT_RATES, 0, 0,
 	  "With --diff: compare rates per second of recording (the default otherwise)" },
 	{},
@@ -128,10 +133,11 @@ static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 		argp_error(state, "--totals and --rates apply to --diff");
 	if (!a->common.input == !a->folded)
 		argp_error(state, "give a profile with -i or folded stacks with --folded");
-	if (a->folded &&
-	    (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 || a->cache_set))
-		argp_error(state, "--weight, -m, --threshold, --family and --cache apply to "
-				  "profiles (-i); folded stacks are drawn as they are");
+	if (a->folded && (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 ||
+			  a->cache_set || a->no_comm))
+		argp_error(state,
+			   "--weight, -m, --threshold, --family, --cache and --no-comm apply "
+			   "to profiles (-i); folded stacks are drawn as they are");
 	if (a->threshold_set && a->weight >= 0 && a->weight != FLAME_TIME)
 		argp_error(state, "the threshold view is weighted by time: drop --weight %s",
 			   flame_weight_name(a->weight));
@@ -199,6 +205,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DIFF:
 		a->diff = true;
+		break;
+	case OPT_NO_COMM:
+		a->no_comm = true;
 		break;
 	case OPT_TOTALS:
 	case OPT_RATES:
@@ -276,8 +285,8 @@ static void noise_of(const struct flamegraph_args *a, const struct est_report *r
 		if (!isfinite(w))
 			continue;
 		fc->noise[r->fam[i].family] = w;
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s \xc2\xb1%.2f%%", n ? ", " : "",
-				      est_family(r->fam[i].family)->name, 100 * w);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s \xc2\xb1%.2f%%",
+				      n ? ", " : "", est_family(r->fam[i].family)->name, 100 * w);
 	}
 	if (!n || n >= sizeof(text))
 		return;
@@ -362,7 +371,9 @@ static void profile_subtitle(const struct profile *p, const struct flamegraph_ar
 static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
 			char *title, char *sub, size_t len)
 {
-	struct flame_opts fo = { .weight = (enum flame_weight)a->weight, .family = a->family };
+	struct flame_opts fo = { .weight = (enum flame_weight)a->weight,
+				 .family = a->family,
+				 .no_comm = a->no_comm };
 	static const char *const units[] = { "samples", "calls", "bytes", "ns" };
 	struct costmodel *m = NULL;
 	struct flame_costs fc = { 0 };
@@ -460,7 +471,7 @@ static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct 
 		      d.sampled ? "sampled" : "counted", d.sampled ? "samples" : "calls or bytes");
 		err = -EINVAL;
 	} else {
-		err = flame_diff_build(&d, w, t, &o->diff_full);
+		err = flame_diff_build(&d, w, a->no_comm, t, &o->diff_full);
 	}
 	if (!err && !(t->root.weight > 0)) {
 		p_err("%s has nothing to draw by %s", a->files[1], flame_weight_name(w));

@@ -34,9 +34,10 @@ struct record_args {
 	struct record_plan_sampled sampled; /* the plan's sites no probe takes: sampled too */
 	/* --sample (record_sample.c) */
 	bool sample;
-	bool hz_given;	 /* --sample=HZ or -F HZ */
-	bool every_task; /* -a */
-	bool all_stacks; /* --all */
+	bool hz_given;	  /* --sample=HZ or -F HZ */
+	bool every_task;  /* -a */
+	bool all_stacks;  /* --all */
+	bool user_stacks; /* --user-stacks */
 	uint32_t hz;
 	const char *event;
 	const char *cgroup;
@@ -45,7 +46,15 @@ struct record_args {
 	size_t nr_debuginfo;
 };
 
-enum { OPT_SAMPLE = 0x100, OPT_LEAF, OPT_CGROUP, OPT_DEBUGINFO, OPT_ALL, OPT_NO_INHERIT };
+enum {
+	OPT_SAMPLE = 0x100,
+	OPT_LEAF,
+	OPT_CGROUP,
+	OPT_DEBUGINFO,
+	OPT_ALL,
+	OPT_NO_INHERIT,
+	OPT_USER_STACKS,
+};
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
@@ -72,6 +81,10 @@ static const struct argp_option options[] = {
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "With --sample: only tasks in cgroup v2 directory PATH" },
+	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
+	  "With --sample: also take each copy sample's user stack (as perf record -g), named from "
+	  "the process's maps and ELF symbols; off by default for its cost. Needs frame pointers "
+	  "in user code to go past the first frame" },
 	{ "duration", 'd', "SECONDS", 0,
 	  "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
@@ -120,6 +133,9 @@ static const char doc[] =
 	"  copyprof record -o - --uprobe ./app:my_memcpy -- ./app | jq .sites[0].calls\n"
 	"  copyprof record --sample --cgroup /sys/fs/cgroup/system.slice \\\n"
 	"      --leaf memcpy_toio -d 5\n"
+	"  # who copies: user stacks too, then samples by process\n"
+	"  copyprof record --sample --user-stacks -d 10 -o who.json\n"
+	"  copyprof report -i who.json --sort comm\n"
 	"\n"
 	"With -o -, stdout carries the profile only: the summary and COMMAND's stdout go to "
 	"stderr.\n"
@@ -205,6 +221,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		a->cgroup = arg;
 		break;
+	case OPT_USER_STACKS:
+		a->user_stacks = true;
+		break;
 	case 'd':
 		errno = 0;
 		a->run.duration = strtod(arg, &end);
@@ -245,8 +264,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_END:
-		if (!a->sample && (a->event || a->nr_leaves || a->cgroup))
-			argp_error(state, "-e, --leaf and --cgroup go with --sample");
+		if (!a->sample && (a->event || a->nr_leaves || a->cgroup || a->user_stacks))
+			argp_error(state,
+				   "-e, --leaf, --cgroup and --user-stacks go with --sample");
 		if (!a->nr_sites && !a->sample && !record_plan_wanted(&a->plan))
 			argp_error(state,
 				   "nothing to probe: give -p PRESET, --site, --entry, --uprobe, "
@@ -345,6 +365,7 @@ int cmd_record(int argc, char **argv)
 			.fallback = fallback[0] ? fallback : NULL,
 			.keep = (const char *const *)keep,
 			.nr_keep = nr_keep,
+			.user_stacks = args.user_stacks,
 		};
 		ret = record_sample_run(&rs);
 		record_plan_functions_free(keep, nr_keep);

@@ -17,15 +17,18 @@
 #include "profile/profile_args.h"
 #include "profile/profile_mux.h"
 #include "cmd_report_sample.h"
+#include "cmd_report_sort.h"
 
 struct report_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
 	int top;
+	bool top_set;
+	struct report_sort sort; /* --sort; nr_keys 0: per-site sections */
 	const char *debuginfo[KDEBUGINFO_MAX_PATHS];
 	size_t nr_debuginfo;
 };
 
-enum { OPT_TOP = 0x100, OPT_DEBUGINFO };
+enum { OPT_TOP = 0x100, OPT_DEBUGINFO, OPT_SORT };
 
 static const struct cmd_options_spec common_options = {
 	.input_arg = "FILE",
@@ -34,7 +37,12 @@ static const struct cmd_options_spec common_options = {
 };
 
 static const struct argp_option options[] = {
-	{ "top", OPT_TOP, "N", 0, "How many top sizes to list per site (default 8)" },
+	{ "top", OPT_TOP, "N", 0,
+	  "How many top sizes to list per site (default 8); with --sort, rows (default all)" },
+	{ "sort", OPT_SORT, "KEYS", 0,
+	  "Copies grouped by KEYS, comma-separated, as perf report --sort: comm, pid (the "
+	  "process, as pid:comm), site, caller; most first, with their samples (sampled sites) "
+	  "or calls (counted ones: site and caller only) and share" },
 	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0,
 	  "Kernel DWARF for kernel sites recorded without "
 	  "lines: a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg "
@@ -49,6 +57,8 @@ static const char doc[] =
 	"  copyprof report                      # reads copyprof.json\n"
 	"  copyprof report -i btrfs.json --top 3\n"
 	"  copyprof report -i a.json --json | jq '.sites[0].calls'\n"
+	"  copyprof report -i sampled.json --sort comm        # who copies\n"
+	"  copyprof report -i sampled.json --sort pid,site\n"
 	"  copyprof report -i btrfs.json \\\n"
 	"      --debuginfo "
 	"/usr/lib/debug/boot/vmlinux-6.12.117+deb12-amd64\n"
@@ -68,7 +78,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->top = (int)strtol(arg, &end, 10);
 		if (*end || a->top < 0)
 			argp_error(state, "--top %s: give a count", arg);
+		a->top_set = true;
 		break;
+	case OPT_SORT: {
+		char why[128];
+
+		if (report_sort_parse(arg, &a->sort, why, sizeof(why)))
+			argp_error(state, "--sort %s: %s", arg, why);
+		break;
+	}
 	case OPT_DEBUGINFO:
 		if (a->nr_debuginfo == KDEBUGINFO_MAX_PATHS)
 			argp_error(state, "at most %d --debuginfo paths", KDEBUGINFO_MAX_PATHS);
@@ -265,6 +283,13 @@ int cmd_report(int argc, char **argv)
 	/* Kernel sites recorded without DWARF get their lines here, as perf report does. */
 	if (args.nr_debuginfo || getenv("DEBUGINFOD_URLS"))
 		ksource_annotate(p, args.debuginfo, args.nr_debuginfo);
+	if (args.sort.nr_keys) {
+		int err = report_sort_print(stdout, p, &args.sort, args.top_set ? args.top : 0,
+					    args.common.json);
+
+		profile_free(p);
+		return err ? EXIT_RUNTIME : EXIT_OK;
+	}
 	if (args.common.json) {
 		json_object *root = profile_to_json(p);
 

@@ -71,12 +71,21 @@ expect_eq "caller frames by ns today" "$(cut -f1,2 ct.tsv | tr '\t\n' '=,')" \
 	"all=25492,(no caller)=4132,vmlinux:k_copy+0x0=4132,4096 B=4132,alpha+0x10=10000,vmlinux:k_copy+0x0=10000,16 B=10000,beta+0x20=11360,vmlinux:k_copy+0x0=11360,1024-1151 B=11360,"
 proportional ct.tsv
 
-# 3. A sampled profile (import-perf's golden fixture): its stacks, widths proportional to
-# samples, identical frame for frame to the same stacks given as folded text.
+# 3. A sampled profile (import-perf's golden fixture): its stacks, each on its process's name
+# (comm, the root frame stackcollapse-perf gives), widths proportional to samples, identical
+# frame for frame to the same stacks given as folded text; --no-comm draws the stacks alone.
 expect_exit 0 "$COPYPROF" import-perf --script "$G/perf-script-fixture.txt" --no-kernel-text -o fx.json
 expect_exit 0 "$COPYPROF" flamegraph -i fx.json -o stacks.svg
 xmllint --noout stacks.svg || fail "stacks.svg is not well-formed XML"
-jq -r '.sites[].stacks[]' fx.json > fx.folded
+jq -r '.sites[].tasks[] | .comm as $c | .stacks[] | "\($c);\(.)"' fx.json > fx.folded
+expect_eq "every stack has a task" "$(jq '[.sites[].tasks[].samples] | add' fx.json)" \
+	"$(jq '[.sites[].calls] | add' fx.json)"
+expect_exit 0 "$COPYPROF" flamegraph -i fx.json --no-comm -o nocomm.svg
+jq -r '.sites[].stacks[]' fx.json > fx-nocomm.folded
+expect_exit 0 "$COPYPROF" flamegraph --folded - -o nocomm-folded.svg < fx-nocomm.folded
+sed -n '/<g id="frames">/,/^<\/g>$/p' nocomm.svg > a.frames
+sed -n '/<g id="frames">/,/^<\/g>$/p' nocomm-folded.svg > b.frames
+[ -s a.frames ] && cmp -s a.frames b.frames || fail "--no-comm and the profile's stacks differ"
 # Expected frames: every distinct stack prefix (a frame per distinct path from the root), + all.
 want=$(awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); p = ""
 	for (i = 1; i <= n; i++) { p = p ";" f[i]; seen[p] = 1 } } END { print length(seen) + 1 }' fx.folded)

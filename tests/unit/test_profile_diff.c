@@ -312,9 +312,9 @@ static void refused_pairs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rate_test_normal), cmocka_unit_test(rate_test_exact),
-		cmocka_unit_test(proportion_test),  cmocka_unit_test(matching),
-		cmocka_unit_test(normalisation),    cmocka_unit_test(same_profile_is_no_change),
+		cmocka_unit_test(rate_test_normal),	cmocka_unit_test(rate_test_exact),
+		cmocka_unit_test(proportion_test),	cmocka_unit_test(matching),
+		cmocka_unit_test(normalisation),	cmocka_unit_test(same_profile_is_no_change),
 		cmocka_unit_test(normalisation_policy), cmocka_unit_test(refused_pairs),
 	};
 

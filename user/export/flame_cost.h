@@ -33,8 +33,8 @@ struct flame_costs {
 	struct est_costs *costs; /* [group * EST_NR_FAMILIES + family], resolved on first use */
 	bool *resolved;
 	double noise[EST_NR_FAMILIES]; /* per family: flame_costs_noise() of its estimate; 0 none */
-	struct est_site *one; /* scratch: a site with one bucket */
-	struct est_acc *acc;  /* scratch */
+	struct est_site *one;	       /* scratch: a site with one bucket */
+	struct est_acc *acc;	       /* scratch */
 };
 
 /*

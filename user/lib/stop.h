@@ -26,8 +26,8 @@ enum stop_reason { STOP_NOT_YET, STOP_SIGNAL, STOP_DURATION, STOP_COMMAND };
 
 /* The end of one recording, decided in one place for every recorder. */
 struct stop_when {
-	double end;	     /* monotime_s() deadline; 0: none */
-	struct child *child; /* the COMMAND to wait for; NULL: none */
+	double end;		 /* monotime_s() deadline; 0: none */
+	struct child *child;	 /* the COMMAND to wait for; NULL: none */
 	enum stop_reason reason; /* set once stop_when_due() is true */
 };
 

@@ -298,6 +298,62 @@ static int tasks_from_json(json_object *site, struct sample_site_info *si)
 	return 0;
 }
 
+/* The sum of "stacks" per stack text. */
+static int stack_sums(json_object *arr, struct counter_map *sums)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		json_object *line = json_object_array_get_idx(arr, i);
+		struct sample_stack st = { 0 };
+		struct counter_map_ent *e;
+
+		if (!json_object_is_type(line, json_type_string) ||
+		    stack_parse(json_object_get_string(line), &st))
+			continue;
+		e = counter_map_get(sums, st.frames);
+		free(st.frames);
+		if (!e)
+			return -ENOMEM;
+		e->value += st.count;
+	}
+	return 0;
+}
+
+/*
+ * The tasks split the stacks: a stack's samples over its tasks can be no more than "stacks"
+ * holds for it. Tasks that claim more (or a stack "stacks" lacks) are not believed: they are
+ * dropped, and the stacks read without tasks. 0 or -ENOMEM.
+ */
+static int tasks_check(json_object *arr, struct sample_site_info *si)
+{
+	struct counter_map sums = { 0 }, tasked = { 0 };
+	bool bad = false;
+	size_t i;
+	int err = stack_sums(arr, &sums);
+
+	for (i = 0; !err && !bad && i < si->nr_stacks; i++) {
+		struct counter_map_ent *e = counter_map_get(&tasked, si->stacks[i].frames);
+		struct counter_map_ent *s = counter_map_find(&sums, si->stacks[i].frames);
+
+		if (!e) {
+			err = -ENOMEM;
+			break;
+		}
+		e->value += si->stacks[i].count;
+		bad = !s || e->value > s->value || e->value < si->stacks[i].count;
+	}
+	for (i = 0; !err && bad && i < si->nr_stacks; i++) {
+		free(si->stacks[i].frames);
+		free(si->stacks[i].comm);
+	}
+	if (bad)
+		si->nr_stacks = 0;
+	counter_map_free(&sums);
+	counter_map_free(&tasked);
+	return err;
+}
+
 /*
  * "stacks": every stack summed over its tasks. What the tasks do not account for (all of it
  * in profiles before tasks, or in a merge with one) is a stack without a task.
@@ -305,10 +361,11 @@ static int tasks_from_json(json_object *site, struct sample_site_info *si)
 static int untasked_from_json(json_object *arr, struct sample_site_info *si)
 {
 	struct counter_map tasked = { 0 };
-	size_t i, cap = si->nr_stacks;
-	int err = 0;
+	size_t i, cap;
+	int err = tasks_check(arr, si);
 
-	for (i = 0; i < si->nr_stacks; i++) {
+	cap = si->nr_stacks;
+	for (i = 0; !err && i < si->nr_stacks; i++) {
 		struct counter_map_ent *e = counter_map_get(&tasked, si->stacks[i].frames);
 
 		if (!e) {
@@ -347,7 +404,7 @@ static int untasked_from_json(json_object *arr, struct sample_site_info *si)
 struct sample_site_info *sample_site_from_json(json_object *site)
 {
 	struct sample_site_info *si;
-	json_object *v;
+	json_object *v, *empty;
 	int k;
 
 	if (!json_object_object_get_ex(site, "leaf", &v) &&
@@ -361,12 +418,17 @@ struct sample_site_info *sample_site_from_json(json_object *site)
 	if (json_object_object_get_ex(site, "length_quality", &v))
 		for (k = 0; k < 3; k++)
 			si->quality[k] = jsonr_u64_or(v, quality_keys[k], 0);
-	if (tasks_from_json(site, si) ||
-	    (json_object_object_get_ex(site, "stacks", &v) &&
-	     json_object_is_type(v, json_type_array) && untasked_from_json(v, si))) {
+	/* Without "stacks" nothing vouches for the tasks: an empty array drops them. */
+	if (!json_object_object_get_ex(site, "stacks", &v) ||
+	    !json_object_is_type(v, json_type_array))
+		v = NULL;
+	empty = v ? NULL : json_object_new_array();
+	if (tasks_from_json(site, si) || untasked_from_json(v ?: empty, si)) {
+		json_object_put(empty);
 		sample_site_info_free(si);
 		return NULL;
 	}
+	json_object_put(empty);
 	if (si->nr_stacks)
 		qsort(si->stacks, si->nr_stacks, sizeof(*si->stacks), sample_stack_cmp);
 	return si;

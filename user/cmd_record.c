@@ -38,6 +38,7 @@ struct record_args {
 	bool every_task;  /* -a */
 	bool all_stacks;  /* --all */
 	bool user_stacks; /* --user-stacks */
+	bool no_callers;  /* --no-callers */
 	uint32_t hz;
 	const char *event;
 	const char *cgroup;
@@ -54,6 +55,7 @@ enum {
 	OPT_ALL,
 	OPT_NO_INHERIT,
 	OPT_USER_STACKS,
+	OPT_NO_CALLERS,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -81,6 +83,9 @@ static const struct argp_option options[] = {
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "With --sample: only tasks in cgroup v2 directory PATH" },
+	{ "no-callers", OPT_NO_CALLERS, NULL, 0,
+	  "Entry sites (a function's first instruction: kernel or uprobe) count no callers: one "
+	  "map update less per call" },
 	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
 	  "With --sample: also take each copy sample's user stack (as perf record -g), named from "
 	  "the process's maps and ELF symbols; off by default for its cost. Needs frame pointers "
@@ -224,6 +229,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_USER_STACKS:
 		a->user_stacks = true;
 		break;
+	case OPT_NO_CALLERS:
+		a->no_callers = true;
+		break;
 	case 'd':
 		errno = 0;
 		a->run.duration = strtod(arg, &end);
@@ -273,6 +281,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "--kprobe or --hwbp, or --sample");
 		if ((a->nr_sites || record_plan_wanted(&a->plan)) && a->sample)
 			argp_error(state, "--sample and probe sites exclude each other");
+		if (a->no_callers && a->sample)
+			argp_error(state,
+				   "--no-callers goes with probe sites; --sample has stacks");
 		if (a->run.command && a->run.pid)
 			argp_error(state, "--pid and a COMMAND exclude each other");
 		if (a->every_task && (a->run.pid || a->run.comm))
@@ -382,6 +393,7 @@ int cmd_record(int argc, char **argv)
 		.nr_debuginfo = args.nr_debuginfo,
 		.sampled = &args.sampled,
 		.hz = RECORD_SAMPLE_DEFAULT_HZ,
+		.no_callers = args.no_callers,
 	};
 	ret = record_counted_run(&counted);
 	record_plan_sampled_free(&args.sampled);

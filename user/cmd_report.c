@@ -134,8 +134,9 @@ static void print_callers(const struct profile_site *s, int top)
 	for (i = 0; i < n; i++) {
 		const struct profile_caller *c = &s->callers[i];
 
+		/* "vfs_read+0xe7", "btrfs:f+0x10", a user file by its base name "app:f+0x3a". */
 		snprintf(name, sizeof(name), "%s%s%s+0x%llx",
-			 c->target && strcmp(c->target, "vmlinux") ? c->target : "",
+			 c->target && strcmp(c->target, "vmlinux") ? base_name(c->target) : "",
 			 c->target && strcmp(c->target, "vmlinux") ? ":" : "", c->symbol ?: "?",
 			 (unsigned long long)c->offset);
 		printf("    %-44s %13s calls %18s bytes  mean %.1f\n", name,

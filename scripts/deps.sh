@@ -12,7 +12,7 @@ packages=(
 	# linked dynamically only (docs/design.md#linking)
 	libmicrohttpd-dev libcurl4-gnutls-dev libyaml-dev libcrypt-dev
 	# tests and benchmarks
-	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils time
+	libcmocka-dev jq bc util-linux bpftrace linux-perf hyperfine libxml2-utils time strace
 	# glibc's implementation symbols (__memmove_avx512_unaligned_erms ...) for uprobes, and a
 	# debuginfod server and client for the debug-file tests (docs/user-targets.md)
 	libc6-dbg debuginfod

@@ -158,19 +158,19 @@ static __always_inline void count_align(__u32 site, __u64 dst, __u64 src,
 	}
 }
 
-/* At a function's first instruction the stack pointer points at the return address. */
-static __always_inline void count_caller(__u32 site, __u32 bucket, __u64 len, __u64 sp)
+/*
+ * One call of @len bytes to the caller table @map (callers, ucallers) at @key, with atomic
+ * adds; a full table counts the call in caller_misses instead of dropping it.
+ */
+static __always_inline void caller_add(void *map, const void *key, __u32 site, __u64 len)
 {
-	struct caller_key k = { .site = site, .bucket = bucket };
 	struct hist_slot zero = {}, *slot;
 	__u64 *miss;
 
-	if (bpf_probe_read_kernel(&k.ret_ip, sizeof(k.ret_ip), (void *)sp))
-		k.ret_ip = 0;
-	slot = bpf_map_lookup_elem(&callers, &k);
+	slot = bpf_map_lookup_elem(map, key);
 	if (!slot) {
-		bpf_map_update_elem(&callers, &k, &zero, BPF_NOEXIST);
-		slot = bpf_map_lookup_elem(&callers, &k);
+		bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+		slot = bpf_map_lookup_elem(map, key);
 	}
 	if (slot) {
 		__sync_fetch_and_add(&slot->count, 1);
@@ -180,6 +180,16 @@ static __always_inline void count_caller(__u32 site, __u32 bucket, __u64 len, __
 	miss = bpf_map_lookup_elem(&caller_misses, &site);
 	if (miss)
 		__sync_fetch_and_add(miss, 1);
+}
+
+/* At a function's first instruction the stack pointer points at the return address. */
+static __always_inline void count_caller(__u32 site, __u32 bucket, __u64 len, __u64 sp)
+{
+	struct caller_key k = { .site = site, .bucket = bucket };
+
+	if (bpf_probe_read_kernel(&k.ret_ip, sizeof(k.ret_ip), (void *)sp))
+		k.ret_ip = 0;
+	caller_add(&callers, &k, site, len);
 }
 
 /* The return address's file (device, inode) and offset in it, from the mapping that holds it. */
@@ -207,8 +217,7 @@ static __always_inline void count_user_caller(__u32 site, __u32 bucket, __u64 le
 	struct ucaller_key k = { .site = site, .bucket = bucket }, *known;
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct ucaller_where w = {};
-	struct hist_slot zero = {}, *slot;
-	__u64 ret = 0, *miss;
+	__u64 ret = 0;
 
 	if (!bpf_probe_read_user(&ret, sizeof(ret), (void *)sp) && ret) {
 		w.ret = ret;
@@ -228,19 +237,7 @@ static __always_inline void count_user_caller(__u32 site, __u32 bucket, __u64 le
 				bpf_map_update_elem(&ucaller_cache, &w, &k, BPF_ANY);
 		}
 	}
-	slot = bpf_map_lookup_elem(&ucallers, &k);
-	if (!slot) {
-		bpf_map_update_elem(&ucallers, &k, &zero, BPF_NOEXIST);
-		slot = bpf_map_lookup_elem(&ucallers, &k);
-	}
-	if (slot) {
-		__sync_fetch_and_add(&slot->count, 1);
-		__sync_fetch_and_add(&slot->bytes, len);
-		return;
-	}
-	miss = bpf_map_lookup_elem(&caller_misses, &site);
-	if (miss)
-		__sync_fetch_and_add(miss, 1);
+	caller_add(&ucallers, &k, site, len);
 }
 
 static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_ip)

@@ -243,6 +243,17 @@ static int stack_parse(const char *line, struct sample_stack *st)
 	return st->frames ? 0 : -ENOMEM;
 }
 
+/* Line @i of a "stacks" array into @st (frames allocated): 0, or -EINVAL if it is no stack. */
+static int stack_at(json_object *arr, size_t i, struct sample_stack *st)
+{
+	json_object *line = json_object_array_get_idx(arr, i);
+
+	*st = (struct sample_stack){ 0 };
+	if (!json_object_is_type(line, json_type_string))
+		return -EINVAL;
+	return stack_parse(json_object_get_string(line), st);
+}
+
 /* Appends a stack; 0 or -ENOMEM. @st's strings move into the site. */
 static int push_stack(struct sample_site_info *si, size_t *cap, const struct sample_stack *st)
 {
@@ -279,12 +290,12 @@ static int tasks_from_json(json_object *site, struct sample_site_info *si)
 		    !json_object_is_type(arr, json_type_array))
 			continue;
 		for (j = 0; j < json_object_array_length(arr); j++) {
-			json_object *line = json_object_array_get_idx(arr, j);
-			struct sample_stack st = { .has_task = true, .pid = (uint32_t)pid };
+			struct sample_stack st;
 
-			if (!json_object_is_type(line, json_type_string) ||
-			    stack_parse(json_object_get_string(line), &st))
+			if (stack_at(arr, j, &st))
 				continue;
+			st.has_task = true;
+			st.pid = (uint32_t)pid;
 			st.comm = jsonr_str(t, "comm");
 			if (!st.comm)
 				st.comm = strdup("");
@@ -304,12 +315,10 @@ static int stack_sums(json_object *arr, struct counter_map *sums)
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(arr); i++) {
-		json_object *line = json_object_array_get_idx(arr, i);
-		struct sample_stack st = { 0 };
+		struct sample_stack st;
 		struct counter_map_ent *e;
 
-		if (!json_object_is_type(line, json_type_string) ||
-		    stack_parse(json_object_get_string(line), &st))
+		if (stack_at(arr, i, &st))
 			continue;
 		e = counter_map_get(sums, st.frames);
 		free(st.frames);
@@ -375,12 +384,10 @@ static int untasked_from_json(json_object *arr, struct sample_site_info *si)
 		e->value += si->stacks[i].count;
 	}
 	for (i = 0; !err && i < json_object_array_length(arr); i++) {
-		json_object *line = json_object_array_get_idx(arr, i);
-		struct sample_stack st = { 0 };
+		struct sample_stack st;
 		struct counter_map_ent *e;
 
-		if (!json_object_is_type(line, json_type_string) ||
-		    stack_parse(json_object_get_string(line), &st))
+		if (stack_at(arr, i, &st))
 			continue;
 		e = counter_map_find(&tasked, st.frames);
 		if (e) {

@@ -62,7 +62,8 @@ static int load_dist(const char *path)
 		unsigned long s;
 		double p;
 
-		if (line[0] == '#' || sscanf(line, "%lu %lf", &s, &p) != 2 || s > WS / 2 || !(p > 0))
+		if (line[0] == '#' || sscanf(line, "%lu %lf", &s, &p) != 2 || s > WS / 2 ||
+		    !(p > 0))
 			continue;
 		sizes[nsizes] = s;
 		w[nsizes++] = p;
@@ -151,8 +152,7 @@ static void figure(const double *r, size_t n, uint64_t *seed, double *m, double 
 	free(t);
 }
 
-static int truth(long *knob, const uint64_t *T, size_t nt, size_t rounds, size_t k,
-		 uint64_t seed)
+static int truth(long *knob, const uint64_t *T, size_t nt, size_t rounds, size_t k, uint64_t seed)
 {
 	size_t np = nt + 1, r, i, j, order[MAX_T + 1], quiet = 0;
 	struct call *ch[2], *ref = calloc(k, sizeof(*ref));

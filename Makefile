@@ -85,7 +85,7 @@ FUZZ_CFLAGS    = -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer-no
 ASM_OBJS  := $(patsubst %.S,$(OUTPUT)/%.o,$(filter %.S,$(ASM_SRCS)))
 ASM_CSRCS := $(filter %.c,$(ASM_SRCS))
 
-.PHONY: all clean install man deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale bench-agent bench-glibc demo \
+.PHONY: all clean install man completion deps test check unit-test cli-test vmtest bench bench-calibrate bench-sample bench-scale bench-agent bench-glibc demo \
 	format format-check check-layers golden
 all: $(OUTPUT)/copyprof $(STATIC_BIN)
 
@@ -241,10 +241,13 @@ $(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJ
 		$(NET_LDLIBS) $(LDLIBS) -o $@
 
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
+# Workloads are ordinary dynamically linked PIE programs, as user code is; zeroread keeps frame
+# pointers, so that the kernel's walk of its user stack finds its frames (record --user-stacks).
+$(OUTPUT)/tests/zeroread: WL_CFLAGS := -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
 $(OUTPUT)/tests/%: tests/workload/%.c
 	$(call msg,CC-WL,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) -O2 -g -Wall -fPIE -pie $< -o $@
+	$(Q)$(CC) -O2 -g -Wall -fPIE -pie $(WL_CFLAGS) $< -o $@
 
 $(OUTPUT):
 	$(Q)mkdir -p $@
@@ -252,14 +255,23 @@ $(OUTPUT):
 # The man page: docs/copyprof.1.in with every command's options from its argp table.
 man: $(OUTPUT)/copyprof.1
 
-$(OUTPUT)/copyprof.1: $(OUTPUT)/copyprof docs/copyprof.1.in scripts/gen-man.sh
+$(OUTPUT)/copyprof.1: $(OUTPUT)/copyprof docs/copyprof.1.in scripts/gen-man.sh scripts/argp-options.awk
 	./scripts/gen-man.sh $(OUTPUT)/copyprof docs/copyprof.1.in > $@.tmp && mv $@.tmp $@
 
-install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(OUTPUT)/copyprof.1
+# bash completion, from the same argp tables (tests/cli/t0007 checks it).
+completion: $(OUTPUT)/copyprof.bash
+
+$(OUTPUT)/copyprof.bash: $(OUTPUT)/copyprof scripts/gen-completion.sh scripts/argp-options.awk
+	./scripts/gen-completion.sh $(OUTPUT)/copyprof > $@.tmp && mv $@.tmp $@
+
+install: $(OUTPUT)/copyprof $(OUTPUT)/copyprof-static $(OUTPUT)/copyprof.1 $(OUTPUT)/copyprof.bash
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/copyprof
 	install -m 0755 $(OUTPUT)/copyprof $(DESTDIR)$(PREFIX)/bin/copyprof
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0644 $(OUTPUT)/copyprof.1 $(DESTDIR)$(PREFIX)/share/man/man1/copyprof.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 $(OUTPUT)/copyprof.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/copyprof
 	install -d $(DESTDIR)$(PREFIX)/share/copyprof/presets
 	install -m 0644 presets/*.preset $(DESTDIR)$(PREFIX)/share/copyprof/presets/
 

@@ -20,6 +20,8 @@
 set -u
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof $([ -z "${GUEST:-}" ] || echo copyprof-static)
 CP="$ROOT/$BUILD/copyprof"
 ROUNDS=${ROUNDS:-3} SPIN_S=${SPIN_S:-4} WINDOW_S=${WINDOW_S:-20} SCRAPES=${SCRAPES:-21}
 RATE=${RATE:-20000} GUEST=${GUEST:-}

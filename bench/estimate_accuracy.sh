@@ -11,6 +11,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof tests/copyload
 OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-accuracy}
 MIX_BUDGET=${MIX_BUDGET:-3}
 CP=$BUILD/copyprof

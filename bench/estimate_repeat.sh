@@ -12,6 +12,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof
 OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-repeat}
 N=${N:-5}
 MIX_BUDGET=${MIX_BUDGET:-3}

@@ -17,6 +17,8 @@ if [[ ${1:-} == --from ]]; then
 	OUT=$2
 else
 	SERIES=${1:-6.12} BUILD=$ROOT/${2:-build}
+	. "$ROOT/bench/lib.sh"
+	bench_need "$BUILD" copyprof
 	OUT=$(mktemp -d /tmp/copyprof-bench-hwbp.XXXXXX)
 	trap '[ -n "${KEEP:-}" ] || rm -rf "$OUT"' EXIT
 	"$ROOT/tests/vm/run.sh" --kernel "$SERIES" --disk btrfs-zstd --bin "$BUILD/copyprof" \

@@ -9,6 +9,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof
 OUT=$(mktemp -d /tmp/copyprof-bench-kprobe.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$OUT"' EXIT
 command -v bpftrace >/dev/null || { echo "bench: needs bpftrace (make deps)"; exit 1; }

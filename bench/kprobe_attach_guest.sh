@@ -22,7 +22,7 @@ EOS
 chmod +x /tmp/zero.sh
 for i in 1 2 3; do
 	/tmp/zero.sh none
-	copyprof record --kprobe read_zero,len=arg3 -o /out/hits.json -- /tmp/zero.sh copyprof 2>/dev/null
+	copyprof record --kprobe read_zero,len=arg2 -o /out/hits.json -- /tmp/zero.sh copyprof 2>/dev/null
 	bpftrace -e 'kprobe:read_zero { @ = hist(reg("dx")); }' -c "/bin/sh /tmp/zero.sh bpftrace" >/out/bt-zero.out 2>&1
 done
 exit 0

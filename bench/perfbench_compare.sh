@@ -7,6 +7,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof
 COPYPROF=$BUILD/copyprof
 ROUNDS=${ROUNDS:-5} QUICK_RUNS=${QUICK_RUNS:-3}
 CPU=${CPU:-$(($(nproc) - 1))}

@@ -10,6 +10,8 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof
 COUNT=${2:-40000} REPS=${REPS:-5} HZ=${HZ:-999}
 TMP=$(mktemp -d)
 rec=
@@ -29,8 +31,10 @@ dd_rate() {
 }
 plain() { dd_rate; }
 perf_g() { dd_rate perf record -q -g -F "$HZ" -a -o "$TMP/perf.data" --; }
+# copyprof [OPTION...]: one run under record --sample (costs to $TMP/costs$OPTION.txt).
 copyprof() {
-	"$BUILD/copyprof" record --sample="$HZ" -o "$TMP/s.json" > /dev/null 2> "$TMP/rec.txt" &
+	local costs="$TMP/costs${1:-}.txt"
+	"$BUILD/copyprof" record --sample="$HZ" "$@" -o "$TMP/s.json" > /dev/null 2> "$TMP/rec.txt" &
 	rec=$!
 	for _ in $(seq 300); do grep -q "Ctrl-C to end" "$TMP/rec.txt" && break; sleep 0.1; done
 	# The recorder's CPU time while dd runs, not its start-up (kallsyms, BPF load).
@@ -44,20 +48,23 @@ copyprof() {
 	echo $(( $(date +%s%N) - t0 )) > "$TMP/wall.txt"
 	kill -INT "$rec"; wait "$rec"; rec=
 	echo "$(jq '.run_time_ns / .run_cnt' "$TMP/prog.json") $(jq .run_cnt "$TMP/prog.json")" \
-		"$(cat "$TMP/cpu.txt") $(cat "$TMP/wall.txt")" >> "$TMP/costs.txt"
+		"$(cat "$TMP/cpu.txt") $(cat "$TMP/wall.txt")" >> "$costs"
 }
+# The same with each copy sample's user stack (--user-stacks, off by default for its cost).
+ustacks() { copyprof --user-stacks; }
 median() { sort -n | sed -n "$(( (REPS + 1) / 2 ))p"; }
 
 declare -A runs
 for ((i = 0; i < REPS; i++)); do
-	for tool in plain copyprof perf_g; do runs[$tool]+="$($tool) "; done
+	for tool in plain copyprof ustacks perf_g; do runs[$tool]+="$($tool) "; done
 done
 base=$(printf '%s\n' ${runs[plain]} | median)
 printf '%-26s %10s  %6s   %s\n' "dd bs=1M count=$COUNT" "MB/s" "ratio" "runs (MB/s)"
-for tool in plain copyprof perf_g; do
+for tool in plain copyprof ustacks perf_g; do
 	m=$(printf '%s\n' ${runs[$tool]} | median)
 	name=$tool
 	[ "$tool" = copyprof ] && name="copyprof record --sample"
+	[ "$tool" = ustacks ] && name="  ... --user-stacks"
 	[ "$tool" = perf_g ] && name="perf record -g -F $HZ -a"
 	printf '%-26s %10d  %6.3f   %s\n' "$name" "$m" "$(echo "$m / $base" | bc -l)" "${runs[$tool]}"
 done
@@ -72,3 +79,7 @@ printf 'BPF program: %.0f ns per sample (median of %d runs) = %.3f%% of each CPU
 printf 'recorder (ring buffer, symbols, length rules): %.3f%% of the CPUs\n' "$rec_pct"
 printf 'direct cost of record --sample: %.3f%% of the machine\n' \
 	"$(echo "$bpf_ns * $HZ / 10^7 + $rec_pct" | bc -l)"
+u_ns=$(awk '{ print $1 }' "$TMP/costs--user-stacks.txt" | median)
+u_pct=$(awk -v n="$ncpu" '{ print 100 * $3 / ($4 / 1e9) / n }' "$TMP/costs--user-stacks.txt" | median)
+printf 'with --user-stacks: BPF %.0f ns per sample, recorder %.3f%% of the CPUs; BPF ratio %.2f\n' \
+	"$u_ns" "$u_pct" "$(echo "$u_ns / $bpf_ns" | bc -l)"

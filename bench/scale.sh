@@ -12,6 +12,8 @@
 set -u
 BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof
 NEW="$ROOT/$BUILD/copyprof"
 SIZES=${SIZES:-10000 100000 1000000}
 OLD=${OLD:-}

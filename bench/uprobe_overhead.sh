@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # uprobe_overhead.sh: per-event cost of `copyprof record --uprobe` against bpftrace's
-# `@ = hist(arg2)` on the same workload, in one run, and the events each one lost.
+# `@ = hist(arg2)` and against itself without callers (--no-callers) on the same workload, in
+# one interleaved run, and the events each one lost.
 # The per-event cost is the slope between a small and a large run, so start-up (bpftrace
 # compiles its program) cancels out. Usage: bench/uprobe_overhead.sh [BUILD_DIR] [N_SMALL N_LARGE]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
+. "$ROOT/bench/lib.sh"
+bench_need "$BUILD" copyprof tests/copyload
 N1=${2:-20000} N2=${3:-220000} REPS=${REPS:-3}
 WL=$BUILD/tests/copyload
 TMP=$(mktemp -d)
@@ -14,26 +17,42 @@ trap 'rm -rf "$TMP"' EXIT
 command -v bpftrace >/dev/null || { echo "bench: needs bpftrace (make deps)"; exit 1; }
 
 now_ns() { date +%s%N; }
-# median of REPS wall times (ns) of a command
-median_ns() {
-	local t0 i times=()
-	for ((i = 0; i < REPS; i++)); do
-		t0=$(now_ns); "$@" > "$TMP/out" 2>&1; times+=($(( $(now_ns) - t0 )))
-	done
-	printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (REPS + 1) / 2 ))p"
+# One timed run (ns) of a tool; a run that fails is no measurement: stop rather than print a
+# slope of failures.
+time_ns() {
+	local t0
+	t0=$(now_ns)
+	"$@" > "$TMP/out" 2>&1 || { echo "bench: '$*' failed: $(tail -n 3 "$TMP/out")" >&2; exit 1; }
+	echo $(( $(now_ns) - t0 ))
 }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 plain() { "$WL" copy=64:"$1"; }
 copyprof() { "$BUILD/copyprof" record --uprobe "$WL:wl_copy" -o "$TMP/p.json" -- "$WL" copy=64:"$1"; }
+# The same entry uprobe without its callers (--no-callers): the difference is what counting
+# them costs (read *sp from user memory, bpf_find_vma, a hash update).
+nocallers() {
+	"$BUILD/copyprof" record --no-callers --uprobe "$WL:wl_copy" -o "$TMP/m.json" -- "$WL" copy=64:"$1"
+}
 bpft() { bpftrace -e "uprobe:$WL:wl_copy { @ = hist(arg2); }" -c "$WL copy=64:$1"; }
 
-declare -A slope
-for tool in plain copyprof bpft; do
-	a=$(median_ns $tool "$N1"); b=$(median_ns $tool "$N2")
+# Interleaved: each repetition runs every tool at both sizes, so that the load of a shared
+# machine falls on all of them alike.
+tools=(plain copyprof nocallers bpft)
+declare -A small big slope
+for ((i = 0; i < REPS; i++)); do
+	for tool in "${tools[@]}"; do
+		small[$tool]+=" $(time_ns $tool "$N1")"
+		big[$tool]+=" $(time_ns $tool "$N2")"
+	done
+done
+for tool in "${tools[@]}"; do
+	a=$(median ${small[$tool]}); b=$(median ${big[$tool]})
 	slope[$tool]=$(( (b - a) / (N2 - N1) ))
 	printf '%-9s N=%-7d %8.3f s   N=%-7d %8.3f s   %6d ns/call\n' "$tool" "$N1" \
 		"$(echo "$a / 1000000000" | bc -l)" "$N2" "$(echo "$b / 1000000000" | bc -l)" "${slope[$tool]}"
 done
 cp_cost=$(( slope[copyprof] - slope[plain] )) bt_cost=$(( slope[bpft] - slope[plain] ))
+nc_cost=$(( slope[nocallers] - slope[plain] ))
 
 # Lost events: what each tool counted against what the workload made.
 copyprof "$N2" > /dev/null 2>&1; cp_n=$(jq '.sites[0].calls' "$TMP/p.json")
@@ -43,3 +62,55 @@ echo
 echo "per-event cost over a plain run: copyprof $cp_cost ns, bpftrace $bt_cost ns," \
 	"ratio copyprof/bpftrace $(echo "scale=2; $cp_cost / $bt_cost" | bc -l)"
 echo "events counted of $N2 made: copyprof $cp_n (lost $((N2 - cp_n))), bpftrace $bt_n (lost $((N2 - bt_n)))"
+echo "callers: copyprof $cp_cost ns, copyprof --no-callers $nc_cost ns," \
+	"ratio $(echo "scale=2; $cp_cost / $nc_cost" | bc -l)"
+
+# The BPF program's own time per event (BPF_ENABLE_STATS, while a recording holds the program):
+# precise where the wall times above drown in the uprobe's trap and a shared machine's load.
+python3 - "$BUILD/copyprof" "$WL" "$REPS" <<'PY'
+import ctypes, json, os, struct, subprocess, sys, time
+cp, wl, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+libc = ctypes.CDLL(None, use_errno=True)
+attr = ctypes.create_string_buffer(struct.pack("I", 0) + b"\0" * 124)  # BPF_STATS_RUN_TIME
+fd = libc.syscall(321, 32, attr, 128)  # bpf(BPF_ENABLE_STATS): on while fd is open
+if fd < 0:
+    sys.exit("bench: BPF_ENABLE_STATS refused (root?)")
+def held(pid):  # prog ids the process holds (fdinfo: Debian's bpftool lists no holders)
+    ids = set()
+    for fd_ in os.listdir("/proc/%d/fdinfo" % pid):
+        try:
+            for line in open("/proc/%d/fdinfo/%s" % (pid, fd_)):
+                if line.startswith("prog_id:"):
+                    ids.add(int(line.split()[1]))
+        except OSError:
+            pass
+    return ids
+def mine(pid):
+    ids = held(pid)
+    return [p for p in json.loads(subprocess.check_output(["bpftool", "prog", "-j"]))
+            if p["id"] in ids and p.get("name", "").startswith("cp_uprobe")]
+def ns_per_run(opts):
+    rec = subprocess.Popen([cp, "record", *opts, "--uprobe", wl + ":wl_copy", "-o", "/dev/null",
+                            "-d", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(300):  # until attached: a run of the workload is counted
+            subprocess.run([wl, "copy=64:1"], check=True)
+            if any(p.get("run_cnt", 0) for p in mine(rec.pid)):
+                break
+            time.sleep(0.1)
+        subprocess.run([wl, "copy=64:100000"], check=True)
+        progs = mine(rec.pid)
+        runs = sum(p.get("run_cnt", 0) for p in progs)
+        return sum(p.get("run_time_ns", 0) for p in progs) / runs if runs else float("nan")
+    finally:
+        rec.terminate()
+        rec.wait()
+res = {"callers": [], "no-callers": []}
+for _ in range(reps):
+    res["callers"].append(ns_per_run([]))
+    res["no-callers"].append(ns_per_run(["--no-callers"]))
+med = {k: sorted(v)[len(v) // 2] for k, v in res.items()}
+print("BPF time per event (BPF_ENABLE_STATS, median of %d): with callers %.0f ns, --no-callers"
+      " %.0f ns, ratio %.2f" % (reps, med["callers"], med["no-callers"],
+                                med["callers"] / med["no-callers"]))
+PY

@@ -28,17 +28,20 @@
 #define CP_COOKIE_BY_IP 0xffffffffU
 
 /* Whose stack an entry site reads its caller's return address from. */
-enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1 };
+enum cp_caller_stack { CP_CALLER_NONE = 0, CP_CALLER_KERNEL = 1, CP_CALLER_USER = 2 };
 
-/* Where a value is read from at the probe: an argument or a named register. */
+/*
+ * Where a value is read from at the probe: an argument or a named register. Arguments are
+ * numbered from 0 as bpftrace numbers them: memcpy(dst, src, len) has its length in arg2.
+ */
 enum cp_reg {
 	CP_REG_NONE = 0,
+	CP_REG_ARG0, /* the first argument, as bpftrace numbers them (arg0 .. arg5) */
 	CP_REG_ARG1,
 	CP_REG_ARG2,
 	CP_REG_ARG3,
 	CP_REG_ARG4,
 	CP_REG_ARG5,
-	CP_REG_ARG6,
 	CP_REG_RAX,
 	CP_REG_RBX,
 	CP_REG_RCX,
@@ -72,6 +75,20 @@ struct caller_key {
 	__u64 ret_ip;
 	__u32 site;
 	__u32 bucket;
+};
+
+/*
+ * A user caller's key (uprobe entry sites): the return address as the file that holds it
+ * (device and inode, as bpf_find_vma sees them) and the offset in that file, so that it can be
+ * named after the process is gone. ino 0: the stack or the mapping could not be read.
+ */
+struct ucaller_key {
+	__u64 ino;
+	__u64 off;
+	__u32 dev; /* the kernel's encoding, major << 20 | minor */
+	__u32 site;
+	__u32 bucket;
+	__u32 pad;
 };
 
 /* One histogram slot: calls and their summed length, so bytes are exact per bucket. */

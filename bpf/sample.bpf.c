@@ -16,6 +16,8 @@ const volatile bool targ_read_text = true;
 
 /* Sample the user functions in funcs (bpf_find_vma, 5.17+): off unless the agent asks. */
 const volatile bool targ_user_funcs = false;
+/* record --user-stacks: each copy sample's user stack too (ustackmap). */
+const volatile bool targ_user_stacks = false;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -53,13 +55,32 @@ struct {
 	__uint(value_size, SAMPLE_STACK_DEPTH * sizeof(__u64));
 } stackmap SEC(".maps");
 
-/* Copy-family samples per kernel stack: the counts stay right even if records are lost. */
+/* User stacks (--user-stacks); user space shrinks it to 1 entry otherwise. */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 16384);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, SAMPLE_STACK_DEPTH * sizeof(__u64));
+} ustackmap SEC(".maps");
+
+/*
+ * Copy-family samples per (kernel stack, user stack, process): the counts stay right even if
+ * records are lost, and say whose they were.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct sample_stack_key);
+	__type(value, struct sample_stack_val);
+} stack_counts SEC(".maps");
+
+/* --user-stacks: processes seen, so that the first record of each wakes user space at once. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, __s32);
-	__type(value, __u64);
-} stack_counts SEC(".maps");
+	__type(key, __u32);
+	__type(value, __u8);
+} seen_tgids SEC(".maps");
 
 #define RB_BYTES (4 << 20)
 #define RB_WAKEUP_BYTES (RB_BYTES / 4) /* wake the reader early only when a quarter is used */
@@ -153,11 +174,13 @@ SEC("perf_event")
 int cp_sample(struct bpf_perf_event_data *ctx)
 {
 	struct pt_regs *regs = (struct pt_regs *)&ctx->regs;
-	__u64 ip = regs->ip, pid_tgid, one = 1, *cnt;
+	__u64 ip = regs->ip, pid_tgid;
+	struct sample_stack_key key = { .ustack = -1 };
+	struct sample_stack_val first = { .count = 1 }, *cnt;
 	struct sample_rec *rec;
-	__u8 insn[SAMPLE_INSN_BYTES] = {};
-	__u32 kind;
-	__s32 stackid;
+	__u8 insn[SAMPLE_INSN_BYTES] = {}, seen = 1, new_task = 0;
+	__u32 kind, tgid;
+	__s32 stackid, ustackid = -1;
 
 	if (!task_wanted())
 		return 0;
@@ -184,16 +207,28 @@ int cp_sample(struct bpf_perf_event_data *ctx)
 	count(SAMPLE_CNT_COPY);
 
 	stackid = bpf_get_stackid(ctx, &stackmap, 0);
+	tgid = pid_tgid >> 32;
+	if (targ_user_stacks) {
+		/* Kernel threads have no user stack (-EFAULT). */
+		ustackid = bpf_get_stackid(ctx, &ustackmap, BPF_F_USER_STACK);
+		new_task = !bpf_map_update_elem(&seen_tgids, &tgid, &seen, BPF_NOEXIST);
+	}
 	if (stackid < 0) {
 		count(SAMPLE_CNT_NOSTACK);
 	} else {
-		cnt = bpf_map_lookup_elem(&stack_counts, &stackid);
-		if (cnt)
-			__sync_fetch_and_add(cnt, 1);
-		else if (bpf_map_update_elem(&stack_counts, &stackid, &one, BPF_NOEXIST))
-			/* Another CPU inserted it first, or the map is full. */
-			if ((cnt = bpf_map_lookup_elem(&stack_counts, &stackid)))
-				__sync_fetch_and_add(cnt, 1);
+		key.kstack = stackid;
+		key.ustack = ustackid < 0 ? -1 : ustackid;
+		key.tgid = tgid;
+		cnt = bpf_map_lookup_elem(&stack_counts, &key);
+		if (!cnt) {
+			bpf_get_current_comm(first.comm, sizeof(first.comm));
+			if (bpf_map_update_elem(&stack_counts, &key, &first, BPF_NOEXIST))
+				/* Another CPU inserted it first, or the map is full. */
+				if ((cnt = bpf_map_lookup_elem(&stack_counts, &key)))
+					__sync_fetch_and_add(&cnt->count, 1);
+		} else {
+			__sync_fetch_and_add(&cnt->count, 1);
+		}
 	}
 
 	rec = bpf_ringbuf_reserve(&samples, sizeof(*rec), 0);
@@ -219,15 +254,21 @@ int cp_sample(struct bpf_perf_event_data *ctx)
 	rec->gprs[14] = regs->r14;
 	rec->gprs[15] = regs->r15;
 	rec->stackid = stackid;
-	rec->tgid = pid_tgid >> 32;
+	rec->ustackid = ustackid;
+	rec->tgid = tgid;
 	rec->pid = (__u32)pid_tgid;
+	bpf_get_current_comm(rec->comm, sizeof(rec->comm));
 	rec->leaf_kind = (__u8)kind;
+	rec->new_task = new_task;
 	__builtin_memcpy(rec->insn, insn, sizeof(insn));
 	/*
 	 * No wakeup per record: user space drains every 100 ms. A wakeup per sample would
 	 * schedule the recorder on every copy sample, which costs more than the sample itself.
+	 * A new process's first one wakes it: its user stacks are named from its maps, read while
+	 * it still runs.
 	 */
-	bpf_ringbuf_submit(rec, bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= RB_WAKEUP_BYTES
+	bpf_ringbuf_submit(rec, new_task || bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >=
+							RB_WAKEUP_BYTES
 					? BPF_RB_FORCE_WAKEUP
 					: BPF_RB_NO_WAKEUP);
 	return 0;

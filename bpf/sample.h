@@ -43,6 +43,22 @@ enum sample_counter {
 #define SAMPLE_LEAF_RANGE 1  /* IP inside a SAMPLE_RANGE_LEAF range */
 #define SAMPLE_LEAF_INLINE 2 /* IP at a rep movs/stos instruction elsewhere in the kernel */
 
+/*
+ * Copy samples per (kernel stack, user stack, process): the safety net that keeps counts right
+ * when records are lost, and keeps who took them (the comm of the first one's thread).
+ */
+struct sample_stack_key {
+	__s32 kstack; /* stackmap id, or -1 */
+	__s32 ustack; /* ustackmap id (record --user-stacks), or -1 */
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct sample_stack_val {
+	__u64 count;
+	char comm[CP_COMM_LEN];
+};
+
 #define SAMPLE_INSN_BYTES 16
 #define SAMPLE_NR_GPRS 16      /* rax rbx rcx rdx rsi rdi rbp rsp r8 .. r15: enum cp_reg order */
 #define SAMPLE_STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH */
@@ -51,12 +67,15 @@ enum sample_counter {
 struct sample_rec {
 	__u64 ip;
 	__u64 gprs[SAMPLE_NR_GPRS];
-	__s32 stackid; /* stackmap id, or the negative error of bpf_get_stackid */
+	__s32 stackid;	/* stackmap id, or the negative error of bpf_get_stackid */
+	__s32 ustackid; /* ustackmap id (with --user-stacks), or a negative error */
 	__u32 tgid;
 	__u32 pid;
-	__u8 leaf_kind;		      /* SAMPLE_LEAF_* */
+	char comm[CP_COMM_LEN]; /* the thread's, as bpftrace's comm */
+	__u8 leaf_kind;		/* SAMPLE_LEAF_* */
+	__u8 new_task;		/* the first record of this tgid (--user-stacks): read its maps */
 	__u8 insn[SAMPLE_INSN_BYTES]; /* the bytes at ip, for the length rules */
-	__u8 pad[3];
+	__u8 pad[6];
 };
 
 #endif

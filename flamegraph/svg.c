@@ -232,9 +232,22 @@ void fg_format_ms(double ns, char *buf, size_t len)
 	snprintf(buf, len, "%.*f", dec, ms);
 }
 
-/* The threshold view's colour scale, green (saves) through grey to red (costs), and totals. */
+/* A frame's colour in the threshold view: grey inside the estimate's noise, else by the scale. */
+static struct fg_rgb delta_colour(const struct fg_node *n, const struct fg_svg_opts *o)
+{
+	double d = n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN;
+
+	if (isfinite(d) && fabs(d) <= n->noise)
+		d = 0;
+	return fg_palette_delta(d, FG_DELTA_FULL);
+}
+
+/*
+ * The threshold view's colour scale, green (saves) through grey to red (costs), fixed at
+ * FG_DELTA_FULL, the band the estimate cannot tell from no change, and the totals.
+ */
 static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o,
-			       double full, double width)
+			       double width)
 {
 	const int steps = 9;
 	double x0 = width / 2 - 135, y = FG_TOP - 6, today = t->root.today_ns, at = t->root.at_ns;
@@ -244,10 +257,10 @@ static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg
 
 	fprintf(f,
 		"<g id=\"legend\"><text x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: end\">"
-		"saves %.1f%%</text>\n",
-		x0 - 6, y + 10, 100 * full);
+		"saves %.0f%% or more</text>\n",
+		x0 - 6, y + 10, 100 * FG_DELTA_FULL);
 	for (i = 0; i < steps; i++) {
-		c = fg_palette_delta(full * (2.0 * i / (steps - 1) - 1), full);
+		c = fg_palette_delta(FG_DELTA_FULL * (2.0 * i / (steps - 1) - 1), FG_DELTA_FULL);
 		fprintf(f,
 			"<rect x=\"%.1f\" y=\"%.1f\" width=\"30\" height=\"12\" "
 			"fill=\"rgb(%u,%u,%u)\"/>\n",
@@ -256,12 +269,23 @@ static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg
 	fg_format_ms(today, a, sizeof(a));
 	fg_format_ms(at, b, sizeof(b));
 	fg_format_ms(fabs(at - today), d, sizeof(d));
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">costs %.1f%%</text>\n", x0 + 30 * steps + 6, y + 10,
-		100 * full);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">costs %.0f%% or more</text>\n", x0 + 30 * steps + 6,
+		y + 10, 100 * FG_DELTA_FULL);
+	fprintf(f,
+		"<text id=\"scale\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"
+		"a fixed scale, not the data's; grey: ",
+		width / 2, y + 10 + FG_LEGEND);
+	if (o->noise_of) {
+		fputs("within the estimate's noise (", f);
+		escape_str(f, o->noise_of);
+		fputs(")</text>\n", f);
+	} else {
+		fputs("no change (the estimate gave no interval)</text>\n", f);
+	}
 	fprintf(f,
 		"<text id=\"totals\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"
 		"all: %s ms today, %s ms at ",
-		width / 2, y + 28, a, b);
+		width / 2, y + 10 + 2 * FG_LEGEND, a, b);
 	escape_str(f, o->at_name ? o->at_name : "T");
 	fprintf(f, ": %s %s ms (%+.2f%%)", at <= today ? "saves" : "costs", d,
 		today > 0 ? 100 * (at / today - 1) : 0.0);
@@ -302,13 +326,15 @@ static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *
 	fmt_num(c, sizeof(c), round(n->calls));
 	fprintf(f, "\n%s ns today, %s ns at ", w, a);
 	escape_str(f, o->at_name ? o->at_name : "T");
-	fprintf(f, " (%+.2f%%), %.2f%% of today's time, %s calls",
-		n->today_ns > 0 ? 100 * (n->at_ns / n->today_ns - 1) : 0.0,
-		100 * n->weight / root->weight, c);
+	fprintf(f, " (%+.2f%%", n->today_ns > 0 ? 100 * (n->at_ns / n->today_ns - 1) : 0.0);
+	if (n->today_ns > 0 && n->at_ns != n->today_ns &&
+	    fabs(n->at_ns / n->today_ns - 1) <= n->noise)
+		fprintf(f, ", within the estimate's noise of %s%.2f%%", "\xc2\xb1", 100 * n->noise);
+	fprintf(f, "), %.2f%% of today's time, %s calls", 100 * n->weight / root->weight, c);
 }
 
 static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *root,
-			const struct fg_svg_opts *o, double full, double y, char *label, size_t len)
+			const struct fg_svg_opts *o, double y, char *label, size_t len)
 {
 	const struct fg_node *n = r->node;
 	struct fg_rgb rgb;
@@ -317,7 +343,7 @@ static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *
 		rgb = fg_palette_change(n->today_ns > 0 ? n->weight / n->today_ns - 1 : NAN,
 					o->diff_full);
 	else if (o->delta)
-		rgb = fg_palette_delta(n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN, full);
+		rgb = delta_colour(n, o);
 	else
 		rgb = fg_palette_name(n->kind, n->name);
 	fputs("<g class=\"f\"><title>", f);
@@ -338,7 +364,6 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 	size_t nr, omitted, i, len = 0;
 	struct fg_rect *rects;
 	unsigned depth = 0;
-	double full = 0;
 	char *label;
 	int err;
 
@@ -350,10 +375,6 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 			depth = rects[i].depth;
 		if (strlen(rects[i].node->name) > len)
 			len = strlen(rects[i].node->name);
-		/* The threshold view's full colour: the largest change a drawn frame shows. */
-		if (o->delta && rects[i].node->today_ns > 0 &&
-		    fabs(rects[i].node->at_ns / rects[i].node->today_ns - 1) > full)
-			full = fabs(rects[i].node->at_ns / rects[i].node->today_ns - 1);
 	}
 	label = malloc(len + 3);
 	if (!label) {
@@ -362,7 +383,7 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 	}
 	height = FG_TOP +
 		 (o->diff    ? FG_LEGEND
-		  : o->delta ? 2 * FG_LEGEND
+		  : o->delta ? 3 * FG_LEGEND
 			     : 0) +
 		 (depth + 1) * FG_FRAME_H + FG_BOTTOM;
 	base = height - FG_BOTTOM;
@@ -370,7 +391,7 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 	if (o->diff)
 		write_legend(f, o, width);
 	else if (o->delta)
-		write_delta_legend(f, t, o, full, width);
+		write_delta_legend(f, t, o, width);
 	fprintf(f,
 		"<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom</text>\n"
 		"<text id=\"search\" x=\"%.0f\" y=\"24\">Search</text>\n"
@@ -382,8 +403,8 @@ int fg_svg_write(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o, 
 			FG_MIN_WIDTH);
 	fputs("<g id=\"frames\">\n", f);
 	for (i = 0; i < nr; i++)
-		write_frame(f, &rects[i], &t->root, o, full,
-			    base - (rects[i].depth + 1) * FG_FRAME_H, label, len + 3);
+		write_frame(f, &rects[i], &t->root, o, base - (rects[i].depth + 1) * FG_FRAME_H,
+			    label, len + 3);
 	fprintf(f, "</g>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n</svg>\n",
 		fg_js);
 	free(label);

@@ -16,6 +16,11 @@
 #define FG_TOP 60	   /* title, subtitle and buttons, px */
 #define FG_BOTTOM 36	   /* the details line, px */
 #define FG_LEGEND 22	   /* a legend's line (the differential view: one; threshold: two), px */
+/*
+ * The threshold view's colour scale is fixed: a frame T makes 25% cheaper is full green, 25%
+ * dearer full red, whatever the data, so that a graph of small changes looks pale.
+ */
+#define FG_DELTA_FULL 0.25
 
 /* One frame's rectangle: x and w in px; depth 0 is the root, drawn at the bottom. */
 struct fg_rect {
@@ -48,12 +53,14 @@ struct fg_svg_opts {
 	const char *subtitle; /* a second line under the title, or NULL */
 	const char *unit;     /* what a weight counts: "samples", "calls", "bytes", "ns" */
 	double width;	      /* px; 0: FG_WIDTH */
-	bool delta; /* threshold view: colour by saving (full at the largest change drawn, with a
-		       legend and the totals in ms), tooltips with both costs */
-	const char *at_name; /* the threshold view's policy, "T=1024" */
-	const char *note;    /* threshold view: which corrections the numbers include, or NULL */
-	bool diff;	     /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
-	double diff_full;    /* the |after / before - 1| drawn in full colour (with a legend) */
+	bool delta; /* threshold view: colour by saving (full at FG_DELTA_FULL, with a legend and
+		       the totals in ms), tooltips with both costs */
+	const char *noise_of; /* threshold view: the grey band (each frame's fg_node.noise), said:
+				 "memcpy ±3.11%, the 95% interval at T=1024"; NULL: none */
+	const char *at_name;  /* the threshold view's policy, "T=1024" */
+	const char *note;     /* threshold view: which corrections the numbers include, or NULL */
+	bool diff;	      /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
+	double diff_full;     /* the |after / before - 1| drawn in full colour (with a legend) */
 };
 
 /*

@@ -122,6 +122,15 @@ void fg_tree_add(struct fg_node *leaf, double w, double today, double at, double
 	}
 }
 
+void fg_tree_noise(struct fg_node *leaf, double noise)
+{
+	struct fg_node *n;
+
+	for (n = leaf; n; n = n->parent)
+		if (noise > n->noise)
+			n->noise = noise;
+}
+
 unsigned fg_tree_depth(const struct fg_tree *t)
 {
 	const struct fg_node *n = &t->root;

@@ -22,6 +22,8 @@ struct fg_node {
 	double today_ns; /* threshold view: time of the frame's calls today ... */
 	double at_ns;	 /* ... and at the threshold */
 	double calls;	 /* threshold view: calls (converted from samples for sampled sites) */
+	double noise;	 /* threshold view: |at_ns / today_ns - 1| up to this is within the
+			    estimate's noise (grey): the widest of the frames above it */
 	struct fg_node *parent;
 	struct fg_node **children; /* sorted (key, name): the order frames are drawn in */
 	size_t nr_children, cap;
@@ -46,6 +48,9 @@ struct fg_node *fg_tree_child(struct fg_tree *t, struct fg_node *parent, const c
 
 /* Adds @w (and @today, @at, @calls) to @leaf and to every frame below it down to the root. */
 void fg_tree_add(struct fg_node *leaf, double w, double today, double at, double calls);
+
+/* Widens @leaf's noise, and every frame's below it down to the root, to at least @noise. */
+void fg_tree_noise(struct fg_node *leaf, double noise);
 
 /* Depth of the deepest frame (the root is depth 0). */
 unsigned fg_tree_depth(const struct fg_tree *t);

@@ -5,8 +5,10 @@
 set -eu
 bin=$1
 in=$2
-# One line per option and per paragraph: argp wraps nothing at this margin.
-export ARGP_HELP_FMT=rmargin=100000
+# argp's own layout (wrapped at 79 columns): roff fills the description's lines again, and
+# argp-options.awk joins each option's (see there why not ARGP_HELP_FMT=rmargin=100000).
+unset ARGP_HELP_FMT
+opts_awk=$(dirname "$0")/argp-options.awk
 
 # roff-safe text: backslashes, then a leading . or ' would be a request.
 esc() { sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/"; }
@@ -15,46 +17,27 @@ commands=$("$bin" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ {
 
 page() {
 	local cmd=$1
-	"$bin" "$cmd" --help | esc | awk -v cmd="$cmd" '
-	function opt(spec, doc) {
-		gsub(/-/, "\\-", spec)
-		print ".TP"
-		print "\\fB" spec "\\fR"
-		print doc
-	}
+	# The description: up to the blank line after its "Exit status" paragraph.
+	"$bin" "$cmd" --help | esc | awk '
 	NR == 1 {
 		sub(/^Usage: /, "")
 		print ".SS \"" $0 "\""
 		next
 	}
-	/^Mandatory or optional arguments/ { next }
-	/^  -\?, --help/ || /^      --usage/ { next }
-	# An option: "  -x, --long=ARG   doc" or "      --long=ARG   doc"; a long one has its doc
-	# on the next line.
-	/^  -[^ ], --/ || /^      --[a-z]/ {
-		if (pending != "") opt(pending, "")
-		line = $0
-		sub(/^ +/, "", line)
-		if (match(line, /   +/)) {
-			opt(substr(line, 1, RSTART - 1), substr(line, RSTART + RLENGTH))
-			pending = ""
-		} else {
-			pending = line
-		}
-		inopts = 1
-		next
-	}
-	pending != "" && /^                    / {
-		sub(/^ +/, "")
-		opt(pending, $0)
-		pending = ""
-		next
-	}
-	inopts { next }
+	/^Exit status/ { exit_seen = 1 }
+	exit_seen && /^$/ { exit }
 	/^$/ { if (pre) { print ".fi"; pre = 0 } print ".PP"; next }
 	/^  / { if (!pre) { print ".nf"; pre = 1 } print; next }
 	{ if (pre) { print ".fi"; pre = 0 } print }
 	END { if (pre) print ".fi" }'
+	# The options, one .TP each.
+	"$bin" "$cmd" --help | awk -f "$opts_awk" | esc | awk -F '\t' '{
+		spec = $1
+		gsub(/-/, "\\-", spec)
+		print ".TP"
+		print "\\fB" spec "\\fR"
+		print $2
+	}'
 }
 
 while IFS= read -r line; do

@@ -20,11 +20,12 @@ struct diff_args {
 	size_t nr_files;
 	const char *model;
 	struct est_cache cache;
-	bool cache_set, totals, all;
+	bool cache_set, all;
+	enum diff_norm norm; /* --totals, --rates; else like with like */
 	double alpha;
 };
 
-enum { OPT_CACHE = 0x100, OPT_TOTALS, OPT_ALPHA, OPT_ALL };
+enum { OPT_CACHE = 0x100, OPT_TOTALS, OPT_RATES, OPT_ALPHA, OPT_ALL };
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the report to FILE instead of standard output",
@@ -38,8 +39,11 @@ static const struct argp_option options[] = {
 	{ "cache", OPT_CACHE, "STATE", 0,
 	  "Cache state of the costs, as for estimate (default warm)" },
 	{ "totals", OPT_TOTALS, 0, 0,
-	  "Compare totals per recording, not rates per second: for the same fixed work recorded "
-	  "twice (dd count=N, a benchmark run)" },
+	  "Compare totals per recording (the default for two recordings of a command that ran to "
+	  "its end: the same fixed work, dd count=N, a benchmark run)" },
+	{ "rates", OPT_RATES, 0, 0,
+	  "Compare rates per second of recording (the default when either was bounded by time: "
+	  "-d, Ctrl-C)" },
 	{ "alpha", OPT_ALPHA, "P", 0, "Significance level of every test (default 0.01)" },
 	{ "all", OPT_ALL, 0, 0, "Show every site and bucket, also those within noise" },
 	{},
@@ -60,6 +64,7 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"  copyprof diff before.json after.json\n"
 	"  copyprof diff --totals -m cooperlake.json guest-6.1.json guest-6.12.json\n"
+	"  copyprof diff --rates monday.json tuesday.json\n"
 	"  copyprof diff --json old.json new.json | jq '.sites[0]'\n"
 	"  copyprof flamegraph --diff before.json after.json -o diff.svg\n"
 	"\n"
@@ -84,7 +89,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->cache_set = true;
 		break;
 	case OPT_TOTALS:
-		a->totals = true;
+	case OPT_RATES:
+		if (a->norm && a->norm != (key == OPT_TOTALS ? DIFF_NORM_TOTALS : DIFF_NORM_RATES))
+			argp_error(state, "--totals and --rates exclude each other");
+		a->norm = key == OPT_TOTALS ? DIFF_NORM_TOTALS : DIFF_NORM_RATES;
 		break;
 	case OPT_ALPHA:
 		a->alpha = strtod(arg, &end);
@@ -169,7 +177,7 @@ int cmd_diff(int argc, char **argv)
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	o.alpha = args.alpha;
-	o.totals = args.totals;
+	o.norm = args.norm;
 	po.names[0] = args.files[0];
 	po.names[1] = args.files[1];
 	po.all = args.all;

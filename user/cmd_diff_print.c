@@ -133,7 +133,10 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 
 	fprintf(f, "diff: BEFORE %s -> AFTER %s\n", o->names[0], o->names[1]);
 	if (o->no_change) {
-		fprintf(f, "no change: the two profiles hold the same sites, counts and context\n");
+		fprintf(f,
+			"no change: the two profiles hold the same sites, counts and context\n"
+			"  compared as %s: %s\n",
+			d->per_second ? "rates per second" : "totals per recording", d->norm_why);
 		return;
 	}
 	if (d->mixed)
@@ -148,9 +151,16 @@ void diff_print_text(FILE *f, const struct profile_diff *d, const struct diff_pr
 			d->sampled ? "sampled" : "counted", d->sampled ? "samples" : "calls",
 			d->per_second ? "rates per second of recording" : "totals per recording",
 			d->alpha);
+	fprintf(f, "  compared as %s: %s\n",
+		d->per_second ? "rates per second" : "totals per recording", d->norm_why);
 	for (k = 0; k < 2; k++)
-		fprintf(f, "  %s: %.3f s recorded\n", k ? "AFTER " : "BEFORE",
-			d->p[k]->meta.duration_s);
+		fprintf(f, "  %s: %.3f s recorded%s%s%s%s\n", k ? "AFTER " : "BEFORE",
+			d->p[k]->meta.duration_s, d->p[k]->meta.command ? ", '" : "",
+			d->p[k]->meta.command ?: "", d->p[k]->meta.command ? "'" : "",
+			d->p[k]->meta.ended_by && strcmp(d->p[k]->meta.ended_by, "command")
+				? d->p[k]->meta.ended_by[0] == 's' ? " (stopped by a signal)"
+								   : " (stopped after -d)"
+				: "");
 	if (o->model)
 		fprintf(f,
 			"modelled copy time from %s (%s; estimate's pure model): change = "
@@ -311,6 +321,8 @@ static json_object *input_json(const struct profile_diff *d, int k, const char *
 	jsonw_put_str(o, "file", name);
 	jsonw_put_str(o, "kernel", p->meta.kernel);
 	jsonw_put_str(o, "cpu_model", p->meta.cpu_model);
+	jsonw_put_str(o, "command", p->meta.command);
+	jsonw_put_str(o, "ended_by", p->meta.ended_by);
 	json_object_object_add(o, "duration_s", num(p->meta.duration_s));
 	json_object_object_add(o, "exposure", num(d->exposure[k]));
 	json_object_object_add(o, "sites", json_object_new_uint64(p->nr_sites));
@@ -330,6 +342,7 @@ json_object *diff_print_json(const struct profile_diff *d, const struct diff_pri
 	json_object_object_add(root, "no_change", json_object_new_boolean(o->no_change));
 	jsonw_put_str(root, "kind", d->mixed ? "mixed" : d->sampled ? "sampled" : "counted");
 	jsonw_put_str(root, "normalised", d->per_second ? "per_second" : "totals");
+	jsonw_put_str(root, "normalised_why", d->norm_why);
 	json_object_object_add(root, "alpha", num(d->alpha));
 	if (o->model) {
 		json_object *m = json_object_new_object();

@@ -12,6 +12,7 @@
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_run.h"
 #include "estimate/estimate_verdict.h"
+#include "export/flame_cost.h"
 #include "export/flame_diff.h"
 #include "export/flame_profile.h"
 #include "folded.h"
@@ -30,7 +31,9 @@ struct flamegraph_args {
 	uint64_t threshold;
 	struct est_cache cache;
 	double width;
-	bool diff, totals;    /* --diff BEFORE AFTER; --totals */
+	bool diff;	      /* --diff BEFORE AFTER */
+	bool no_comm;	      /* --no-comm */
+	enum diff_norm norm;  /* --totals, --rates; else like with like (diff.md) */
 	const char *files[2]; /* BEFORE, AFTER */
 	size_t nr_files;
 };
@@ -45,7 +48,9 @@ enum {
 	OPT_TITLE,
 	OPT_WIDTH,
 	OPT_DIFF,
-	OPT_TOTALS
+	OPT_TOTALS,
+	OPT_RATES,
+	OPT_NO_COMM,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -78,8 +83,13 @@ static const struct argp_option options[] = {
 	  "A differential flame graph of two profiles, BEFORE AFTER (arguments): widths are "
 	  "AFTER's, colours the change (red grew, blue shrank, scaled to the data)" },
 	{ "totals", OPT_TOTALS, 0, 0,
-	  "With --diff: compare totals per recording, not rates per second (the same fixed "
-	  "work twice)" },
+	  "With --diff: compare totals per recording (the default for two recordings of a "
+	  "command that ran to its end), as copyprof diff --totals" },
+	{ "no-comm", OPT_NO_COMM, 0, 0,
+	  "Sampled stacks without their process's name as the root frame (which "
+	  "stackcollapse-perf gives them; profiles from before it have none)" },
+	{ "rates", OPT_RATES, 0, 0,
+	  "With --diff: compare rates per second of recording (the default otherwise)" },
 	{},
 };
 
@@ -119,14 +129,15 @@ static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 			   "unexpected argument '%s' (the input is given with -i or --folded, or "
 			   "two with --diff)",
 			   a->files[0]);
-	if (a->totals)
-		argp_error(state, "--totals applies to --diff");
+	if (a->norm)
+		argp_error(state, "--totals and --rates apply to --diff");
 	if (!a->common.input == !a->folded)
 		argp_error(state, "give a profile with -i or folded stacks with --folded");
-	if (a->folded &&
-	    (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 || a->cache_set))
-		argp_error(state, "--weight, -m, --threshold, --family and --cache apply to "
-				  "profiles (-i); folded stacks are drawn as they are");
+	if (a->folded && (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 ||
+			  a->cache_set || a->no_comm))
+		argp_error(state,
+			   "--weight, -m, --threshold, --family, --cache and --no-comm apply "
+			   "to profiles (-i); folded stacks are drawn as they are");
 	if (a->threshold_set && a->weight >= 0 && a->weight != FLAME_TIME)
 		argp_error(state, "the threshold view is weighted by time: drop --weight %s",
 			   flame_weight_name(a->weight));
@@ -195,8 +206,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_DIFF:
 		a->diff = true;
 		break;
+	case OPT_NO_COMM:
+		a->no_comm = true;
+		break;
 	case OPT_TOTALS:
-		a->totals = true;
+	case OPT_RATES:
+		if (a->norm && a->norm != (key == OPT_TOTALS ? DIFF_NORM_TOTALS : DIFF_NORM_RATES))
+			argp_error(state, "--totals and --rates exclude each other");
+		a->norm = key == OPT_TOTALS ? DIFF_NORM_TOTALS : DIFF_NORM_RATES;
 		break;
 	case ARGP_KEY_ARG:
 		if (a->nr_files == 2)
@@ -253,13 +270,39 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 }
 
 /*
+ * The threshold view's grey band, per family: the half-width of its 95% interval at T
+ * (flame_costs_noise()) into @fc, and said in @o->noise_of ("memcpy +-3.11%, ... at T=1024").
+ */
+static void noise_of(const struct flamegraph_args *a, const struct est_report *r,
+		     struct flame_costs *fc, struct fg_svg_opts *o)
+{
+	char text[256];
+	size_t i, n = 0;
+
+	for (i = 0; a->threshold_set && i < r->nr_fam && n < sizeof(text); i++) {
+		double w = flame_costs_noise(&r->fam[i]);
+
+		if (!isfinite(w))
+			continue;
+		fc->noise[r->fam[i].family] = w;
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s \xc2\xb1%.2f%%",
+				      n ? ", " : "", est_family(r->fam[i].family)->name, 100 * w);
+	}
+	if (!n || n >= sizeof(text))
+		return;
+	snprintf(text + n, sizeof(text) - n, ": its 95%% interval at %s", o->at_name ?: "T");
+	free((char *)o->noise_of);
+	o->noise_of = strdup(text);
+}
+
+/*
  * estimate's verdict for the profile and model, the same sentence as estimate prints
  * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing; and in
  * @corr, where the verdicts come from: the frames are always modelled, a verdict from the
  * paired measurement the model stores for this mix (calibrate --mix) where there is one.
  */
 static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, char *corr,
-		       size_t clen)
+		       size_t clen, struct flame_costs *fc, struct fg_svg_opts *o)
 {
 	const char *profiles[1] = { a->common.input }, *models[1] = { a->model };
 	struct est_run_opts opts = { 0 };
@@ -289,6 +332,7 @@ static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, c
 			n += (size_t)snprintf(buf + n, len - n, "; verdict (%s): %s",
 					      est_family(r.fam[i].family)->name, v);
 		}
+		noise_of(a, &r, fc, o);
 		for (i = 0; i < r.nr_fam && c < clen; i++) {
 			if (r.fam[i].meas)
 				c += (size_t)snprintf(corr + c, clen - c,
@@ -311,7 +355,8 @@ static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, c
 }
 
 static void profile_subtitle(const struct profile *p, const struct flamegraph_args *a,
-			     enum flame_weight w, char *sub, size_t len, char *corr, size_t clen)
+			     enum flame_weight w, char *sub, size_t len, char *corr, size_t clen,
+			     struct flame_costs *fc, struct fg_svg_opts *o)
 {
 	int n = snprintf(sub, len, "kernel %s, %s", p->meta.kernel ?: "?",
 			 p->meta.cpu_model ?: "unknown CPU");
@@ -320,13 +365,15 @@ static void profile_subtitle(const struct profile *p, const struct flamegraph_ar
 		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->model),
 			      a->cache.label);
 	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
-		verdict_of(a, sub + n, len - (size_t)n, corr, clen);
+		verdict_of(a, sub + n, len - (size_t)n, corr, clen, fc, o);
 }
 
 static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
 			char *title, char *sub, size_t len)
 {
-	struct flame_opts fo = { .weight = (enum flame_weight)a->weight, .family = a->family };
+	struct flame_opts fo = { .weight = (enum flame_weight)a->weight,
+				 .family = a->family,
+				 .no_comm = a->no_comm };
 	static const char *const units[] = { "samples", "calls", "bytes", "ns" };
 	struct costmodel *m = NULL;
 	struct flame_costs fc = { 0 };
@@ -353,6 +400,8 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 		if (a->threshold_set)
 			o->at_name = strdup(fc.pol[1].name);
 	}
+	/* First estimate's verdict and intervals: the frames' grey band comes from them. */
+	profile_subtitle(p, a, fo.weight, sub, len, corr, sizeof(corr), &fc, o);
 	err = flame_from_profile(p, &fo, t, &st);
 	if (err)
 		goto out;
@@ -382,7 +431,6 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 		snprintf(title, len, "Copy %s by %s: %s", flame_weight_name(fo.weight),
 			 fo.weight == FLAME_SAMPLES ? "stack" : "caller, site and length",
 			 base_name(a->common.input));
-	profile_subtitle(p, a, fo.weight, sub, len, corr, sizeof(corr));
 	if (corr[0])
 		o->note = strdup(corr);
 out:
@@ -402,7 +450,7 @@ static const char *side_family(const struct profile_site *s)
 static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
 		     char *title, char *sub, size_t len)
 {
-	struct profile_diff_opts po = { .totals = a->totals, .family_of = side_family };
+	struct profile_diff_opts po = { .norm = a->norm, .family_of = side_family };
 	static const char *const units[] = { "samples", "calls", "bytes", "ns" };
 	struct profile *p[2] = { NULL, NULL };
 	enum flame_weight w;
@@ -423,7 +471,7 @@ static int read_diff(const struct flamegraph_args *a, struct fg_tree *t, struct 
 		      d.sampled ? "sampled" : "counted", d.sampled ? "samples" : "calls or bytes");
 		err = -EINVAL;
 	} else {
-		err = flame_diff_build(&d, w, t, &o->diff_full);
+		err = flame_diff_build(&d, w, a->no_comm, t, &o->diff_full);
 	}
 	if (!err && !(t->root.weight > 0)) {
 		p_err("%s has nothing to draw by %s", a->files[1], flame_weight_name(w));
@@ -521,6 +569,7 @@ int cmd_flamegraph(int argc, char **argv)
 	if (render(&args, t, &o, err ? log_last_error() : NULL))
 		err = err ?: -EIO;
 	free((char *)o.at_name);
+	free((char *)o.noise_of);
 	free((char *)o.note);
 	fg_tree_free(t);
 	return err ? EXIT_RUNTIME : EXIT_OK;

@@ -15,6 +15,7 @@
 #include "kernel/kdebuginfo.h"
 #include "kernel/feature.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "record/target_spec.h"
 #include "record/probe_site.h"
 #include "record/record_counted.h"
@@ -33,9 +34,11 @@ struct record_args {
 	struct record_plan_sampled sampled; /* the plan's sites no probe takes: sampled too */
 	/* --sample (record_sample.c) */
 	bool sample;
-	bool hz_given;	 /* --sample=HZ or -F HZ */
-	bool every_task; /* -a */
-	bool all_stacks; /* --all */
+	bool hz_given;	  /* --sample=HZ or -F HZ */
+	bool every_task;  /* -a */
+	bool all_stacks;  /* --all */
+	bool user_stacks; /* --user-stacks */
+	bool no_callers;  /* --no-callers */
 	uint32_t hz;
 	const char *event;
 	const char *cgroup;
@@ -44,7 +47,16 @@ struct record_args {
 	size_t nr_debuginfo;
 };
 
-enum { OPT_SAMPLE = 0x100, OPT_LEAF, OPT_CGROUP, OPT_DEBUGINFO, OPT_ALL, OPT_NO_INHERIT };
+enum {
+	OPT_SAMPLE = 0x100,
+	OPT_LEAF,
+	OPT_CGROUP,
+	OPT_DEBUGINFO,
+	OPT_ALL,
+	OPT_NO_INHERIT,
+	OPT_USER_STACKS,
+	OPT_NO_CALLERS,
+};
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the profile to FILE (default copyprof.json; - for stdout)",
@@ -71,6 +83,13 @@ static const struct argp_option options[] = {
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample)" },
+	{ "no-callers", OPT_NO_CALLERS, NULL, 0,
+	  "Entry sites (a function's first instruction: kernel or uprobe) count no callers: one "
+	  "map update less per call" },
+	{ "user-stacks", OPT_USER_STACKS, NULL, 0,
+	  "With --sample: also take each copy sample's user stack (as perf record -g), named from "
+	  "the process's maps and ELF symbols; off by default for its cost. Needs frame pointers "
+	  "in user code to go past the first frame" },
 	{ "duration", 'd', "SECONDS", 0,
 	  "Stop after SECONDS (default: when COMMAND exits, or on "
 	  "Ctrl-C)" },
@@ -99,7 +118,7 @@ static const char doc[] =
 	"  copyprof record --uprobe ./app:my_memcpy -- ./app\n"
 	"  # the test runner's children count too; --no-inherit: the runner alone\n"
 	"  copyprof record --uprobe ./libfoo.so:foo_copy -- make check\n"
-	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg2 -d 10 -P 1234\n"
+	"  copyprof record --uprobe libfoo.so:foo_clear,len=arg1 -d 10 -P 1234\n"
 	"  copyprof record -d 5 \\\n"
 	"      --uprobe /usr/bin/zstd:ZSTD_decompressStream+0x40,len=rdx\n"
 	"  # glibc's memcpy (libc6-dbg names it; 'libc.so.6:memcpy' says which)\n"
@@ -110,7 +129,7 @@ static const char doc[] =
 	"  copyprof record -p btrfs -- cat /mnt/btrfs/bigfile\n"
 	"  copyprof record --site ZSTD_decompressStream --entry read_zero -d 10\n"
 	"  copyprof record --kprobe ZSTD_decompressStream+0x794,len=rdx -d 10\n"
-	"  copyprof record --hwbp read_zero,len=arg3 -- dd if=/dev/zero of=/dev/null\n"
+	"  copyprof record --hwbp read_zero,len=arg2 -- dd if=/dev/zero of=/dev/null\n"
 	"  # every CPU, 999 Hz\n"
 	"  copyprof record --sample -d 10 -o fleet.json\n"
 	"  copyprof record -F 4999 -- dd if=/dev/zero of=/dev/null bs=1M count=20000\n"
@@ -119,6 +138,9 @@ static const char doc[] =
 	"  copyprof record -o - --uprobe ./app:my_memcpy -- ./app | jq .sites[0].calls\n"
 	"  copyprof record --sample --cgroup /sys/fs/cgroup/system.slice \\\n"
 	"      --leaf memcpy_toio -d 5\n"
+	"  # who copies: user stacks too, then samples by process\n"
+	"  copyprof record --sample --user-stacks -d 10 -o who.json\n"
+	"  copyprof report -i who.json --sort comm\n"
 	"\n"
 	"With -o -, stdout carries the profile only: the summary and COMMAND's stdout go to "
 	"stderr.\n"
@@ -204,6 +226,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_CGROUP:
 		a->cgroup = arg;
 		break;
+	case OPT_USER_STACKS:
+		a->user_stacks = true;
+		break;
+	case OPT_NO_CALLERS:
+		a->no_callers = true;
+		break;
 	case 'd':
 		errno = 0;
 		a->run.duration = strtod(arg, &end);
@@ -244,14 +272,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case ARGP_KEY_END:
-		if (!a->sample && (a->event || a->nr_leaves))
-			argp_error(state, "-e and --leaf go with --sample");
+		if (!a->sample && (a->event || a->nr_leaves || a->user_stacks))
+			argp_error(state, "-e, --leaf and --user-stacks go with --sample");
 		if (!a->nr_sites && !a->sample && !record_plan_wanted(&a->plan))
 			argp_error(state,
 				   "nothing to probe: give -p PRESET, --site, --entry, --uprobe, "
 				   "--kprobe or --hwbp, or --sample");
 		if ((a->nr_sites || record_plan_wanted(&a->plan)) && a->sample)
 			argp_error(state, "--sample and probe sites exclude each other");
+		if (a->no_callers && a->sample)
+			argp_error(state,
+				   "--no-callers goes with probe sites; --sample has stacks");
 		if (a->run.command && a->run.pid)
 			argp_error(state, "--pid and a COMMAND exclude each other");
 		if (a->every_task && (a->run.pid || a->run.comm))
@@ -282,6 +313,12 @@ int cmd_record(int argc, char **argv)
 	size_t nr_keep = 0;
 	int ret;
 
+	/*
+	 * First of all: a SIGINT while record starts (planning, kallsyms, loading BPF) must end
+	 * the recording as soon as it starts. Installed later, the first SIGINT to a background
+	 * record (SIGINT ignored, as a shell script starts it) was lost and a second was needed.
+	 */
+	stop_install();
 	memset(&args, 0, sizeof(args));
 	args.targets = (struct cmd_targets){ &args.plan, args.sites, &args.nr_sites, CP_MAX_SITES };
 	cmd_options_child(&common_options, &common, children);
@@ -338,6 +375,7 @@ int cmd_record(int argc, char **argv)
 			.fallback = fallback[0] ? fallback : NULL,
 			.keep = (const char *const *)keep,
 			.nr_keep = nr_keep,
+			.user_stacks = args.user_stacks,
 		};
 		ret = record_sample_run(&rs);
 		record_plan_functions_free(keep, nr_keep);
@@ -355,6 +393,7 @@ int cmd_record(int argc, char **argv)
 		.nr_debuginfo = args.nr_debuginfo,
 		.sampled = &args.sampled,
 		.hz = RECORD_SAMPLE_DEFAULT_HZ,
+		.no_callers = args.no_callers,
 	};
 	ret = record_counted_run(&counted);
 	record_plan_sampled_free(&args.sampled);

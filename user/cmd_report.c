@@ -14,17 +14,21 @@
 #include "lib/num_format.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
+#include "profile/profile_args.h"
 #include "profile/profile_mux.h"
 #include "cmd_report_sample.h"
+#include "cmd_report_sort.h"
 
 struct report_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
 	int top;
+	bool top_set;
+	struct report_sort sort; /* --sort; nr_keys 0: per-site sections */
 	const char *debuginfo[KDEBUGINFO_MAX_PATHS];
 	size_t nr_debuginfo;
 };
 
-enum { OPT_TOP = 0x100, OPT_DEBUGINFO };
+enum { OPT_TOP = 0x100, OPT_DEBUGINFO, OPT_SORT };
 
 static const struct cmd_options_spec common_options = {
 	.input_arg = "FILE",
@@ -33,7 +37,12 @@ static const struct cmd_options_spec common_options = {
 };
 
 static const struct argp_option options[] = {
-	{ "top", OPT_TOP, "N", 0, "How many top sizes to list per site (default 8)" },
+	{ "top", OPT_TOP, "N", 0,
+	  "How many top sizes to list per site (default 8); with --sort, rows (default all)" },
+	{ "sort", OPT_SORT, "KEYS", 0,
+	  "Copies grouped by KEYS, comma-separated, as perf report --sort: comm, pid (the "
+	  "process, as pid:comm), site, caller; most first, with their samples (sampled sites) "
+	  "or calls (counted ones: site and caller only) and share" },
 	{ "debuginfo", OPT_DEBUGINFO, "PATH", 0,
 	  "Kernel DWARF for kernel sites recorded without "
 	  "lines: a debug vmlinux or .ko, or a folder such as an unpacked linux-image-*-dbg "
@@ -48,6 +57,8 @@ static const char doc[] =
 	"  copyprof report                      # reads copyprof.json\n"
 	"  copyprof report -i btrfs.json --top 3\n"
 	"  copyprof report -i a.json --json | jq '.sites[0].calls'\n"
+	"  copyprof report -i sampled.json --sort comm        # who copies\n"
+	"  copyprof report -i sampled.json --sort pid,site\n"
 	"  copyprof report -i btrfs.json \\\n"
 	"      --debuginfo "
 	"/usr/lib/debug/boot/vmlinux-6.12.117+deb12-amd64\n"
@@ -67,7 +78,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->top = (int)strtol(arg, &end, 10);
 		if (*end || a->top < 0)
 			argp_error(state, "--top %s: give a count", arg);
+		a->top_set = true;
 		break;
+	case OPT_SORT: {
+		char why[128];
+
+		if (report_sort_parse(arg, &a->sort, why, sizeof(why)))
+			argp_error(state, "--sort %s: %s", arg, why);
+		break;
+	}
 	case OPT_DEBUGINFO:
 		if (a->nr_debuginfo == KDEBUGINFO_MAX_PATHS)
 			argp_error(state, "at most %d --debuginfo paths", KDEBUGINFO_MAX_PATHS);
@@ -115,8 +134,9 @@ static void print_callers(const struct profile_site *s, int top)
 	for (i = 0; i < n; i++) {
 		const struct profile_caller *c = &s->callers[i];
 
+		/* "vfs_read+0xe7", "btrfs:f+0x10", a user file by its base name "app:f+0x3a". */
 		snprintf(name, sizeof(name), "%s%s%s+0x%llx",
-			 c->target && strcmp(c->target, "vmlinux") ? c->target : "",
+			 c->target && strcmp(c->target, "vmlinux") ? base_name(c->target) : "",
 			 c->target && strcmp(c->target, "vmlinux") ? ":" : "", c->symbol ?: "?",
 			 (unsigned long long)c->offset);
 		printf("    %-44s %13s calls %18s bytes  mean %.1f\n", name,
@@ -201,10 +221,39 @@ static void print_groups(const struct profile *p)
 	putchar('\n');
 }
 
+/*
+ * The last line: calls and bytes of the counted sites, samples of the sampled ones (a sample's
+ * length is the copy in progress, not bytes copied, so samples are never added to calls).
+ */
+static void print_total(const struct profile *p)
+{
+	uint64_t calls = 0, bytes = 0, samples = 0;
+	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
+	size_t i, sampled = 0;
+
+	for (i = 0; i < p->nr_sites; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		if (s->sample) {
+			sampled++;
+			samples += s->calls;
+			continue;
+		}
+		calls += s->calls;
+		bytes += s->bytes;
+	}
+	printf("total: %zu site(s)", p->nr_sites);
+	if (sampled < p->nr_sites)
+		printf("%s %s calls, %s bytes", sampled ? ": counted ones" : ",",
+		       num_format(calls, n1), num_format(bytes, n2));
+	if (sampled)
+		printf("%s %s copy samples (not calls)",
+		       sampled < p->nr_sites ? "; sampled ones" : ",", num_format(samples, n1));
+	putchar('\n');
+}
+
 static void print_text(const struct profile *p, int top)
 {
-	uint64_t calls = 0, bytes = 0;
-	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
 	size_t i;
 
 	if (p->nr_groups)
@@ -214,13 +263,9 @@ static void print_text(const struct profile *p, int top)
 		       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
 	if (report_sample_is_sampled(p))
 		report_sample_print(stdout, p, 15);
-	for (i = 0; i < p->nr_sites; i++) {
+	for (i = 0; i < p->nr_sites; i++)
 		print_site(p, &p->sites[i], top);
-		calls += p->sites[i].calls;
-		bytes += p->sites[i].bytes;
-	}
-	printf("total: %zu site(s), %s calls, %s bytes\n", p->nr_sites, num_format(calls, n1),
-	       num_format(bytes, n2));
+	print_total(p);
 }
 
 int cmd_report(int argc, char **argv)
@@ -239,6 +284,13 @@ int cmd_report(int argc, char **argv)
 	/* Kernel sites recorded without DWARF get their lines here, as perf report does. */
 	if (args.nr_debuginfo || getenv("DEBUGINFOD_URLS"))
 		ksource_annotate(p, args.debuginfo, args.nr_debuginfo);
+	if (args.sort.nr_keys) {
+		int err = report_sort_print(stdout, p, &args.sort, args.top_set ? args.top : 0,
+					    args.common.json);
+
+		profile_free(p);
+		return err ? EXIT_RUNTIME : EXIT_OK;
+	}
 	if (args.common.json) {
 		json_object *root = profile_to_json(p);
 
@@ -246,6 +298,7 @@ int cmd_report(int argc, char **argv)
 		json_object_put(root);
 	} else {
 		print_text(p, args.top);
+		profile_warn_len_suspects(p);
 	}
 	profile_free(p);
 	return EXIT_OK;

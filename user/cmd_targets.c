@@ -27,10 +27,10 @@ static const struct argp_option options[] = {
 	  "Kernel text from this vmlinux/vmlinuz when /proc/kcore "
 	  "is missing" },
 	{ "uprobe", OPT_UPROBE, "PATH:SYMBOL[+OFF][,len=REG]", 0,
-	  "Probe a user-space function (repeatable). REG: arg1..arg6 or rax..r15; default "
-	  "len=arg3,dst=arg1,src=arg2 (memcpy-like); len=arg2 means clear-like (no source). "
-	  "Symbols also come from debug files (/usr/lib/debug, .gnu_debuglink, debuginfod); "
-	  "PATH:0xOFFSET probes a file offset" },
+	  "Probe a user-space function (repeatable). REG: arg0..arg5 (from 0, as in bpftrace) or "
+	  "rax..r15; default len=arg2,dst=arg0,src=arg1 (memcpy-like); len=arg1 means clear-like "
+	  "(no source). Symbols also come from debug files (/usr/lib/debug, .gnu_debuglink, "
+	  "debuginfod); PATH:0xOFFSET probes a file offset" },
 	{ "kprobe", OPT_KPROBE, "[MOD:]FUNC[+OFF][,len=REG]", 0,
 	  "Probe a kernel function entry or instruction with a kprobe (repeatable; same options)" },
 	{ "hwbp", OPT_HWBP, "[MOD:]FUNC[+OFF][,len=REG]", 0,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* main.c: copyprof's subcommand table and dispatch */
 #include <argp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,59 @@ static void usage(FILE *f)
 		   "Exit status: 0 ok, 1 runtime failure, 2 usage error.\n");
 }
 
+/*
+ * Edits between @a and @b, a swap of two neighbours counting as one (optimal string
+ * alignment distance), so that "recrod" is one edit from "record", as git counts its typos.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return SIZE_MAX;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+/* "did you mean": the commands at most two edits away (or that @name starts), nearest first. */
+static void suggest(FILE *f, const char *name)
+{
+	size_t i, dist, shown = 0;
+
+	for (dist = 0; dist <= 2; dist++) {
+		for (i = 0; i < NR_COMMANDS; i++) {
+			const char *c = commands[i].name;
+			size_t d = edit_distance(name, c);
+
+			if (strlen(name) >= 3 && !strncmp(c, name, strlen(name)))
+				d = d ? 1 : 0; /* a prefix ("rep") is as near as one typo */
+			if (d != dist || (d == 2 && strlen(name) < 4))
+				continue;
+			fprintf(f, "%s%s", shown++ ? ", " : "did you mean: copyprof ", c);
+		}
+	}
+	if (shown)
+		fprintf(f, "?\n");
+}
+
 int main(int argc, char **argv)
 {
 	char name[64];
@@ -73,7 +127,9 @@ int main(int argc, char **argv)
 		argv[1] = name;
 		return text_stdout_finish(commands[i].fn(argc - 1, argv + 1));
 	}
-	fprintf(stderr, "copyprof: '%s' is not a command\n\n", argv[1]);
+	fprintf(stderr, "copyprof: '%s' is not a command\n", argv[1]);
+	suggest(stderr, argv[1]);
+	fputc('\n', stderr);
 	usage(stderr);
 	return EXIT_USAGE;
 }

@@ -22,6 +22,14 @@ expect_out "^copyprof [0-9]+\.[0-9]+"
 expect_exit 2 "$COPYPROF"
 expect_exit 2 "$COPYPROF" frobnicate
 expect_err "'frobnicate' is not a command"
+grep -q "did you mean" "$TMP/err" && fail "a suggestion for frobnicate: $(cat "$TMP/err")"
+# A typo gets the nearest commands (a swap of two letters is one edit, as in git).
+expect_exit 2 "$COPYPROF" recrod -d 1
+expect_err "^did you mean: copyprof record\?$"
+expect_exit 2 "$COPYPROF" flamegrpah
+expect_err "^did you mean: copyprof flamegraph\?$"
+expect_exit 2 "$COPYPROF" rep
+expect_err "^did you mean: copyprof report\?$"
 expect_exit 2 "$COPYPROF" record --no-such-option
 expect_err "unrecognized option"
 expect_exit 2 "$COPYPROF" record

@@ -16,7 +16,7 @@ for c in $cmds; do
 	while read -r opt; do
 		n=$((n + 1))
 		grep -q "^\\\\fB.*${opt//-/\\\\-}" sec || fail "$c: $opt is not in the man page"
-	done < <(ARGP_HELP_FMT=rmargin=1000 "$COPYPROF" "$c" --help |
+	done < <("$COPYPROF" "$c" --help |
 		grep -oE '^ +(-[^ ], )?--[a-z][a-z0-9-]*' | sed 's/^ *//' | grep -vE -- '--(help|usage)$')
 done
 echo "checked $n options" >&2

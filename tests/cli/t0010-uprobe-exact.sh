@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # t0010-uprobe-exact: record --uprobe on a workload with a known multiset of lengths must report
-# exactly those calls, bytes and per-bucket counts, for an arg3 (copy) and an arg2 (clear) target.
+# exactly those calls, bytes and per-bucket counts, for an arg2 (copy) and an arg1 (clear) target
+# (arguments count from arg0, as in bpftrace).
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
 cd "$TMP"
 
 DIST="$ROOT/examples/data/fleetbench-2023/MemcpyGoogleFleet.txt"
-"$COPYPROF" record --uprobe "$WL:wl_copy" --uprobe "$WL:wl_clear,len=arg2" -o prof.json -- \
+"$COPYPROF" record --uprobe "$WL:wl_copy" --uprobe "$WL:wl_clear,len=arg1" -o prof.json -- \
 	"$WL" copy=4096:200000 copy=7:5 copy=2048:3@1 copy=0:2 copy=63:11 copy=64:13 \
 	copy=100000:17@9 dist="$DIST":20000 clear=100:42 clear=0:1 clear=4096:6@3 log=copies.txt \
 	> summary.txt 2> err.txt || fail "record failed: $(cat err.txt)"
@@ -28,10 +29,12 @@ want_buckets copies.txt > want.txt
 jq -r '.sites[0].buckets[] | "\(.lo) \(.count) \(.bytes)"' prof.json | sort -n > got.txt
 diff -u want.txt got.txt >&2 || fail "wl_copy buckets differ from the calls made"
 
-# The clear-like target: length in arg2, no source.
+# The clear-like target: length in arg1, no source.
 expect_eq "wl_clear calls" "$(jq '.sites[1].calls' prof.json)" 49
 expect_eq "wl_clear bytes" "$(jq '.sites[1].bytes' prof.json)" $((100 * 42 + 4096 * 6))
-expect_eq "wl_clear len_arg" "$(jq -r '.sites[1].len_arg' prof.json)" arg2
+expect_eq "wl_clear len_arg" "$(jq -r '.sites[1].len_arg' prof.json)" arg1
+expect_eq "wl_copy len_arg" "$(jq -r '.sites[0].len_arg' prof.json)" arg2
+expect_eq "arg_base" "$(jq -r '.meta.arg_base' prof.json)" 0
 expect_eq "clear 100-byte bucket" \
 	"$(jq '[.sites[1].buckets[] | select(.lo == 96)][0] | "\(.hi) \(.count) \(.bytes)"' prof.json)" \
 	'"104 42 4200"'

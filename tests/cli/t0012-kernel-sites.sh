@@ -17,7 +17,7 @@ expect_err "is not a number"
 
 if [ -e /sys/bus/event_source/devices/kprobe/type ]; then
 	for mech in kprobe hwbp; do
-		expect_exit 0 "$COPYPROF" record --$mech read_zero,len=arg3 --comm dd -o $mech.json -- \
+		expect_exit 0 "$COPYPROF" record --$mech read_zero,len=arg2 --comm dd -o $mech.json -- \
 			dd if=/dev/zero of=/dev/null bs=4096 count=100
 		expect_eq "$mech read_zero calls" "$(jq '.sites[0].calls' $mech.json)" 100
 		expect_eq "$mech read_zero bytes" "$(jq '.sites[0].bytes' $mech.json)" 409600

@@ -24,6 +24,10 @@ jq -S .sites fx.json > sites.json
 diff -u "$ROOT/tests/golden/perf-script-fixture.sites.json" sites.json ||
 	fail "sites differ from tests/golden/perf-script-fixture.sites.json"
 
+# Who: perf's comm (spaces kept) and pid per stack, as record --sample keeps them.
+expect_eq "tasks" "$(jq -c '[.sites[] | select(.symbol == "_copy_to_user" or .symbol == "ZSTD_decompressStream") | .tasks[] | [.pid, .comm, .samples]]' fx.json)" \
+	'[[4211,"kworker/u16:3-b",3],[1234,"perf",1],[900,"Web Content",1],[4211,"kworker/u16:3-b",1]]'
+
 # The same text from stdin; --leaf makes glibc's memcpy flavour (user space) a leaf too.
 expect_exit 0 "$COPYPROF" import-perf --script - --no-kernel-text --leaf \
 	__memcpy_avx_unaligned_erms -o leaf.json < "$FIX"

@@ -71,12 +71,21 @@ expect_eq "caller frames by ns today" "$(cut -f1,2 ct.tsv | tr '\t\n' '=,')" \
 	"all=25492,(no caller)=4132,vmlinux:k_copy+0x0=4132,4096 B=4132,alpha+0x10=10000,vmlinux:k_copy+0x0=10000,16 B=10000,beta+0x20=11360,vmlinux:k_copy+0x0=11360,1024-1151 B=11360,"
 proportional ct.tsv
 
-# 3. A sampled profile (import-perf's golden fixture): its stacks, widths proportional to
-# samples, identical frame for frame to the same stacks given as folded text.
+# 3. A sampled profile (import-perf's golden fixture): its stacks, each on its process's name
+# (comm, the root frame stackcollapse-perf gives), widths proportional to samples, identical
+# frame for frame to the same stacks given as folded text; --no-comm draws the stacks alone.
 expect_exit 0 "$COPYPROF" import-perf --script "$G/perf-script-fixture.txt" --no-kernel-text -o fx.json
 expect_exit 0 "$COPYPROF" flamegraph -i fx.json -o stacks.svg
 xmllint --noout stacks.svg || fail "stacks.svg is not well-formed XML"
-jq -r '.sites[].stacks[]' fx.json > fx.folded
+jq -r '.sites[].tasks[] | .comm as $c | .stacks[] | "\($c);\(.)"' fx.json > fx.folded
+expect_eq "every stack has a task" "$(jq '[.sites[].tasks[].samples] | add' fx.json)" \
+	"$(jq '[.sites[].calls] | add' fx.json)"
+expect_exit 0 "$COPYPROF" flamegraph -i fx.json --no-comm -o nocomm.svg
+jq -r '.sites[].stacks[]' fx.json > fx-nocomm.folded
+expect_exit 0 "$COPYPROF" flamegraph --folded - -o nocomm-folded.svg < fx-nocomm.folded
+sed -n '/<g id="frames">/,/^<\/g>$/p' nocomm.svg > a.frames
+sed -n '/<g id="frames">/,/^<\/g>$/p' nocomm-folded.svg > b.frames
+[ -s a.frames ] && cmp -s a.frames b.frames || fail "--no-comm and the profile's stacks differ"
 # Expected frames: every distinct stack prefix (a frame per distinct path from the root), + all.
 want=$(awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); p = ""
 	for (i = 1; i <= n; i++) { p = p ";" f[i]; seen[p] = 1 } } END { print length(seen) + 1 }' fx.folded)
@@ -131,17 +140,29 @@ title=$(xmllint --xpath "string((//*[local-name()='g'][@class='f'])[6]/*[local-n
 expect_eq "16 B at T=1024" "$title" "16 B
 10000 ns today, 11000 ns at T=1024 (+10.00%), 37.13% of today's time, 1000 calls"
 fill() { xmllint --xpath "string((//*[local-name()='g'][@class='f'])[$2]/*[local-name()='rect']/@fill)" "$1"; }
-# The colour scale is the data's: full green at the largest change drawn, app_clear's 4096 B
-# (1040 -> 350 ns: -66.35%); app_copy's -15.24% is 22.97% of the way from grey (215,215,210) to
-# green (40,170,60); 16 B's +10% is 15.07% of the way to red (220,45,40).
-expect_eq "4096 B's colour (the largest change: full green)" "$(fill t1024.svg 4)" "rgb(40,170,60)"
-expect_eq "app_copy's colour" "$(fill t1024.svg 5)" "rgb(175,205,176)"
-expect_eq "16 B's colour (a loss)" "$(fill t1024.svg 6)" "rgb(216,189,184)"
+# The colour scale is fixed (issue 24): full colour at a change of 25% or more whatever the
+# data, so app_clear's 4096 B (1040 -> 350 ns: -66.35%) is full green; app_copy's -15.24% is
+# 60.96% of the way from grey (215,215,210) to green (40,170,60); 16 B's +10% 40% of the way
+# to red (220,45,40). Grey is the estimate's noise: memcpy's 95% interval at T=1024 is
+# -18.29 .. -12.08 around -15.24, +-3.16 points; clear_user's +-13.79.
+expect_eq "4096 B's colour (beyond 25%: full green)" "$(fill t1024.svg 4)" "rgb(40,170,60)"
+expect_eq "app_copy's colour" "$(fill t1024.svg 5)" "rgb(108,188,119)"
+expect_eq "16 B's colour (a loss)" "$(fill t1024.svg 6)" "rgb(217,147,142)"
 legend() { xmllint --xpath "string(//*[local-name()='g'][@id='legend'])" "$1" | tr -s '\n' ' '; }
-expect_eq "legend in % and ms, and where the verdict comes from" "$(legend t1024.svg)" \
-	"saves 66.3% costs 66.3% all: 0.0269 ms today, 0.0224 ms at T=1024: saves 0.00458 ms (-16.99%); modelled: no paired measurement (this mix was not measured on Synthetic CPU) "
+expect_eq "legend: a fixed scale, the noise, ms and the corrections" "$(legend t1024.svg)" \
+	"saves 25% or more costs 25% or more a fixed scale, not the data's; grey: within the estimate's noise (memcpy ±3.16%, clear_user ±13.79%: its 95% interval at T=1024) all: 0.0269 ms today, 0.0224 ms at T=1024: saves 0.00458 ms (-16.99%); modelled: no paired measurement (this mix was not measured on Synthetic CPU) "
 expect_eq "legend swatches" "$(xmllint --xpath "count(//*[local-name()='g'][@id='legend']/*[local-name()='rect'])" t1024.svg)" 9
-grep -q '(full at 50%)\| ns today, [0-9]* at ' t1024.svg && fail "the old fixed scale or raw ns totals are back"
+# Inside the noise a frame is grey: at T=1536 app_copy changes by -2.77%, within memcpy's
+# +-4.23 points (estimate: -6.82 .. +1.46), and its 1024-1151 B by +0.88%; 4096 B still -43.71%.
+expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative \
+	-i "$G/profile-synthetic.json" -m "$CM" --threshold 1536 -o t1536.svg
+expect_eq "app_copy within the noise: grey" "$(fill t1536.svg 5)" "rgb(215,215,210)"
+expect_eq "1024-1151 B within the noise: grey" "$(fill t1536.svg 7)" "rgb(215,215,210)"
+expect_eq "4096 B beyond it" "$(fill t1536.svg 8)" "rgb(40,170,60)"
+title=$(xmllint --xpath "string((//*[local-name()='g'][@class='f'])[5]/*[local-name()='title'])" t1536.svg)
+expect_eq "its tooltip says so" "$title" "app:app_copy+0x0
+25492 ns today, 24786 ns at T=1536 (-2.77%, within the estimate's noise of ±4.23%), 94.65% of today's time, 1110 calls"
+grep -q ' ns today, [0-9]* at ' t1024.svg && fail "raw ns totals are back"
 # Time without a threshold: the same widths, colours by name; a sampled profile's time is its
 # samples' (1 ns each at 10^9 Hz), as estimate converts them.
 expect_exit 0 "$COPYPROF" flamegraph --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" -m "$CM" --weight time -o time.svg

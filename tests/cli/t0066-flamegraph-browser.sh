@@ -20,7 +20,8 @@ FLAGS=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
 	--disable-background-networking --disable-component-update --disable-sync --window-size=1200,400)
 
 expect_exit 0 "$COPYPROF" import-perf --script "$G/perf-script-fixture.txt" --no-kernel-text -o fx.json
-expect_exit 0 "$COPYPROF" flamegraph -i fx.json -o stacks.svg
+# --no-comm: the frames of .stacks[] as they are (the process frames are t0065's and t0045's).
+expect_exit 0 "$COPYPROF" flamegraph -i fx.json --no-comm -o stacks.svg
 jq -r '.sites[].stacks[]' fx.json > fx.folded
 N=$(xmllint --xpath "count($F)" stacks.svg)
 names() { xmllint --xpath "$F/*[local-name()='title']/text()" "$1" |

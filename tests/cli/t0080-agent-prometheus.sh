@@ -21,7 +21,7 @@ cp "$WL" b/copyload
 start_agent() { # NAME PORT ARGS...
 	local name=$1 port=$2; shift 2
 	"$COPYPROF" agent --uprobe "$TMP/$name/copyload:wl_copy" \
-		--uprobe "$TMP/$name/copyload:wl_clear,len=arg2" --listen "127.0.0.1:$port" \
+		--uprobe "$TMP/$name/copyload:wl_clear,len=arg1" --listen "127.0.0.1:$port" \
 		--host "host$name" "$@" 2>"$name.log" &
 	pids+=($!)
 	wait_for "agent $name" curl -sf "127.0.0.1:$port/metrics"

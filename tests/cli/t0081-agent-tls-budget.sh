@@ -78,7 +78,7 @@ expect_eq "re-plans" "$(metric "$R" copyprof_agent_replans)" 1
 mkdir h
 cp "$WL" h/copyload
 PH=$(free_port)
-"$COPYPROF" agent --uprobe "$TMP/h/copyload:wl_copy" --uprobe "$TMP/h/copyload:wl_clear,len=arg2" \
+"$COPYPROF" agent --uprobe "$TMP/h/copyload:wl_copy" --uprobe "$TMP/h/copyload:wl_clear,len=arg1" \
 	--listen "127.0.0.1:$PH" --max-overhead 0.05 2> budget.log &
 pids+=($!)
 H=127.0.0.1:$PH

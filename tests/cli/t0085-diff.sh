@@ -32,10 +32,18 @@ expect_eq "bucket shares" "$(jq -c "[$s.buckets[] | [.share_before, (.share_afte
 # 4096 B: 0 -> 500, significant by both tests.
 expect_eq "64 B: count within noise, share not" "$(jq -c "$s.buckets[0] | [.p_count, .significant]" d.json)" "[1,true]"
 expect_eq "4096 B significant" "$(jq "$s.buckets[1].p_count < 1e-100" d.json)" true
-# Per second: rates are calls over each recording's own duration.
+# Like with like: two recordings of a command that ran to its end compare totals by default,
+# and say why.
 expect_exit 0 "$COPYPROF" diff --json before.json after.json
+expect_eq "two command recordings: totals" "$(jq -r '[.normalised, .before.ended_by, .after.ended_by] | join(" ")' "$TMP/out")" \
+	"totals command command"
+expect_eq "why" "$(jq -r .normalised_why "$TMP/out")" \
+	"both ran a command to its end: the same work, however long it took; --rates compares per second"
+expect_eq "default = --totals" "$(jq -c '.sites' "$TMP/out")" "$(jq -c '.sites' d.json)"
+# --rates: calls over each recording's own duration.
+expect_exit 0 "$COPYPROF" diff --rates --json before.json after.json
 jq -e --slurpfile b before.json --slurpfile a after.json \
-	'.normalised == "per_second" and
+	'.normalised == "per_second" and .normalised_why == "--rates" and
 	 (.sites[0].before.rate - 1000 / $b[0].meta.duration_s | fabs) < 1e-6 and
 	 (.sites[0].after.rate - 1500 / $a[0].meta.duration_s | fabs) < 1e-6' "$TMP/out" >/dev/null ||
 	fail "per-second rates: $(jq -c '.sites[0] | [.before.rate, .after.rate]' "$TMP/out")"
@@ -51,6 +59,32 @@ grep -A1 '<title>4096-4607 B' diff.svg | grep -q '500 calls after, 0 before (new
 grep -q 'id="legend"' diff.svg || fail "no legend"
 grep -q 'fill="rgb(220,45,40)"/><text x="[0-9.]*" y="[0-9.]*">4096-4607 B' diff.svg ||
 	fail "4096 B is not full red"
+
+# The same command recorded twice: the same calls in a little more or less time. "no change",
+# as totals; as rates the durations differ and so do the rates (issue 24: +5.31%, p=7.3e-13).
+"$COPYPROF" record --uprobe "$WL:wl_copy" -o again.json -- "$WL" copy=64:1000 \
+	>/dev/null 2>err.txt || fail "record again: $(cat err.txt)"
+expect_exit 0 "$COPYPROF" diff before.json again.json
+expect_out '^no change: the two profiles hold the same sites, counts and context$'
+expect_out '^  compared as totals per recording: both ran a command to its end'
+expect_exit 0 "$COPYPROF" diff --json before.json again.json
+expect_eq "two recordings of one command: no change" "$(jq .no_change "$TMP/out")" true
+[ "$(jq .meta.duration_s before.json)" = "$(jq .meta.duration_s again.json)" ] ||
+	{ expect_exit 0 "$COPYPROF" diff --rates --json before.json again.json
+	  expect_eq "--rates: other durations are other rates" "$(jq .no_change "$TMP/out")" false; }
+# A recording bounded by time against one of a command: a mixed pair, compared per second, said.
+(for _ in $(seq 1 40); do "$WL" copy=64:100 >/dev/null; sleep 0.05; done) &
+loop=$!
+"$COPYPROF" record --uprobe "$WL:wl_copy" -d 1 -o timed.json >/dev/null 2>err.txt ||
+	fail "record -d 1: $(cat err.txt)"
+wait $loop
+expect_eq "-d recording ended by" "$(jq -r .meta.ended_by timed.json)" duration
+expect_exit 0 "$COPYPROF" diff timed.json before.json
+expect_out '^  compared as rates per second: BEFORE was bounded by time and AFTER ran a command to its end: a mixed pair, compared per second; --totals compares totals$'
+expect_exit 0 "$COPYPROF" diff --totals timed.json before.json
+expect_out '^  compared as totals per recording: --totals$'
+expect_exit 2 "$COPYPROF" diff --totals --rates timed.json before.json
+expect_err "--totals and --rates exclude each other"
 
 # Bad input, each with its message and exit status.
 expect_exit 0 "$COPYPROF" diff before.json before.json

@@ -40,7 +40,7 @@ expect_err "--pid $pid: no such process"
 expect_exit 2 "$COPYPROF" record --site ':::+zz,len=qq' -d 1
 expect_err "--site :::\+zz,len=qq: offset 'zz' is not a number"
 expect_exit 2 "$COPYPROF" record --entry 'read_zero,len=bogus' -d 1
-expect_err "--entry read_zero,len=bogus: 'bogus' is not an argument \(arg1..arg6\) or register"
+expect_err "--entry read_zero,len=bogus: 'bogus' is not an argument \(arg0..arg5, numbered from 0 as in bpftrace"
 expect_exit 2 "$COPYPROF" probe --entry 'read_zero,len=bogus'
 expect_err "--entry read_zero,len=bogus: 'bogus' is not an argument"
 printf 'description bad\n# %s\nsite :::+zz,len=qq\n' "$(printf 'x%.0s' $(seq 1100))" > bad.preset

@@ -17,7 +17,7 @@ objcopy --strip-all "$WL" bare/copyload
 [ -z "$(nm linked/copyload 2>/dev/null)" ] || fail "objcopy --strip-all left symbols"
 
 # The debug link: wl_copy is found in linked/.debug/copyload.debug.
-"$COPYPROF" record --uprobe linked/copyload:wl_copy --uprobe "linked/copyload:wl_clear,len=arg2" \
+"$COPYPROF" record --uprobe linked/copyload:wl_copy --uprobe "linked/copyload:wl_clear,len=arg1" \
 	-o linked.json -- linked/copyload copy=100:17 copy=4096:5@1 clear=64:9 > out.txt 2>&1 ||
 	fail "record on the debug-linked copy failed: $(cat out.txt)"
 expect_eq "debuglink wl_copy calls" "$(jq '.sites[0].calls' linked.json)" 22

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t na = nul ? (size_t)(nul - data) : size;
 	struct profile_diff_opts o = { .family_of = site_family,
 				       .alpha = 0.01,
-				       .totals = size & 1 };
+				       /* auto, totals, rates: each policy of enum diff_norm */
+				       .norm = (enum diff_norm)(size % 3) };
 	struct diff_print_opts po = { .names = { "before", "after" }, .all = true };
 	const struct costmodel *m = fuzz_model();
 	struct profile *p[2];

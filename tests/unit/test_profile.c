@@ -29,7 +29,7 @@ static struct profile *sample_profile(void)
 	s->symbol = strdup("f");
 	s->offset = 0x10;
 	s->mechanism = strdup("uprobe");
-	s->len_arg = strdup("arg3");
+	s->len_arg = strdup("arg2");
 	s->buckets[cp_bucket_of(4096)] = (struct hist_slot){ 200000, 200000ULL * 4096 };
 	s->buckets[7] = (struct hist_slot){ 5, 35 };
 	s->buckets[cp_bucket_of(1ULL << 41)] = (struct hist_slot){ 1, 1ULL << 41 };

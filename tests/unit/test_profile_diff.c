@@ -192,7 +192,7 @@ static void normalisation(void **state)
 	profile_diff_free(&d);
 
 	/* --totals: the same counts per recording, without the durations. */
-	o.totals = true;
+	o.norm = DIFF_NORM_TOTALS;
 	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
 	assert_false(d.per_second);
 	near(d.sites[0].s[0].rate, 100, 0);
@@ -219,6 +219,76 @@ static void same_profile_is_no_change(void **state)
 	profile_free(a);
 }
 
+/*
+ * Like with like: two recordings of a command that ran to its end compare totals, two bounded
+ * by time compare rates, a mixed pair rates (and says so); --totals and --rates choose.
+ */
+static void normalisation_policy(void **state)
+{
+	struct profile *a = profile_new(), *b = profile_new();
+	struct profile_diff_opts o = { .family_of = memcpy_family };
+	struct profile_diff d;
+
+	a->meta.duration_s = 2;
+	b->meta.duration_s = 2.1; /* the same work, a little slower */
+	add_calls(site(a, "vmlinux", "f", 0x10, NULL), 64, 38486);
+	add_calls(site(b, "vmlinux", "f", 0x10, NULL), 64, 38486);
+	a->meta.command = strdup("tar xf x.tar");
+	b->meta.command = strdup("tar xf x.tar");
+	a->meta.ended_by = strdup("command");
+	b->meta.ended_by = strdup("command");
+	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
+	assert_false(d.per_second);
+	assert_non_null(strstr(d.norm_why, "both ran a command to its end"));
+	near(d.sites[0].p_calls, 1, 1e-12);
+	assert_true(profile_diff_none(&d)); /* the tar: no change, not +5.31% */
+	profile_diff_free(&d);
+	/* --rates: per second, and then equal counts in other times are a change. */
+	o.norm = DIFF_NORM_RATES;
+	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
+	assert_true(d.per_second);
+	assert_string_equal(d.norm_why, "--rates");
+	assert_false(profile_diff_none(&d));
+	profile_diff_free(&d);
+	/* Cut short by -d: a stretch of time on one side, a mixed pair: rates, said. */
+	o.norm = DIFF_NORM_AUTO;
+	free(b->meta.ended_by);
+	b->meta.ended_by = strdup("duration");
+	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
+	assert_true(d.per_second);
+	assert_non_null(strstr(d.norm_why, "BEFORE ran a command to its end and AFTER was "
+					   "bounded by time: a mixed pair"));
+	profile_diff_free(&d);
+	/* Both bounded by time (no command): rates. */
+	free(a->meta.command);
+	free(b->meta.command);
+	a->meta.command = b->meta.command = NULL;
+	free(a->meta.ended_by);
+	a->meta.ended_by = strdup("signal");
+	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
+	assert_true(d.per_second);
+	assert_non_null(strstr(d.norm_why, "both were bounded by time"));
+	profile_diff_free(&d);
+	/* An old profile (no ended_by) that names a command ran it to its end. */
+	free(a->meta.ended_by);
+	free(b->meta.ended_by);
+	a->meta.ended_by = b->meta.ended_by = NULL;
+	a->meta.command = strdup("dd");
+	b->meta.command = strdup("dd");
+	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
+	assert_false(d.per_second);
+	profile_diff_free(&d);
+	/* No duration on one side: totals whatever is asked. */
+	b->meta.duration_s = 0;
+	o.norm = DIFF_NORM_RATES;
+	assert_int_equal(profile_diff_build(a, b, &o, &d), 0);
+	assert_false(d.per_second);
+	assert_non_null(strstr(d.norm_why, "--rates, but AFTER has no duration"));
+	profile_diff_free(&d);
+	profile_free(a);
+	profile_free(b);
+}
+
 static void refused_pairs(void **state)
 {
 	struct profile *a = profile_new(), *b = profile_new(), *e = profile_new();
@@ -242,10 +312,10 @@ static void refused_pairs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rate_test_normal), cmocka_unit_test(rate_test_exact),
-		cmocka_unit_test(proportion_test),  cmocka_unit_test(matching),
-		cmocka_unit_test(normalisation),    cmocka_unit_test(same_profile_is_no_change),
-		cmocka_unit_test(refused_pairs),
+		cmocka_unit_test(rate_test_normal),	cmocka_unit_test(rate_test_exact),
+		cmocka_unit_test(proportion_test),	cmocka_unit_test(matching),
+		cmocka_unit_test(normalisation),	cmocka_unit_test(same_profile_is_no_change),
+		cmocka_unit_test(normalisation_policy), cmocka_unit_test(refused_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

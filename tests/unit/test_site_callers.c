@@ -43,7 +43,7 @@ static struct profile *entry_profile(uint64_t vfs_read_calls)
 	s->target = strdup("vmlinux");
 	s->symbol = strdup("read_zero");
 	s->mechanism = strdup("kprobe");
-	s->len_arg = strdup("arg3");
+	s->len_arg = strdup("arg2");
 	caller(s, 0xffffffff810000e7, 4096, vfs_read_calls); /* vfs_read+0xe7 */
 	/* A call that ends vfs_read returns to ksys_read's first byte: still vfs_read's. */
 	caller(s, 0xffffffff81000200, 64, 3);

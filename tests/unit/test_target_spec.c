@@ -18,9 +18,9 @@ static void memcpy_like_defaults(void **state)
 	assert_string_equal(t.path, "/usr/lib/libc.so.6");
 	assert_string_equal(t.symbol, "memcpy");
 	assert_int_equal(t.offset, 0);
-	assert_int_equal(t.len_reg, CP_REG_ARG3);
-	assert_int_equal(t.dst_reg, CP_REG_ARG1);
-	assert_int_equal(t.src_reg, CP_REG_ARG2);
+	assert_int_equal(t.len_reg, CP_REG_ARG2);
+	assert_int_equal(t.dst_reg, CP_REG_ARG0);
+	assert_int_equal(t.src_reg, CP_REG_ARG1);
 	target_spec_free(&t);
 }
 
@@ -29,8 +29,8 @@ static void clear_like_and_registers(void **state)
 	struct target_spec t;
 	char err[128];
 
-	assert_int_equal(target_spec_parse("./a.out:wl_clear,len=arg2", &t, err, sizeof(err)), 0);
-	assert_int_equal(t.len_reg, CP_REG_ARG2);
+	assert_int_equal(target_spec_parse("./a.out:wl_clear,len=arg1", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.len_reg, CP_REG_ARG1);
 	assert_int_equal(t.src_reg, CP_REG_NONE);
 	target_spec_free(&t);
 	assert_int_equal(
@@ -61,6 +61,7 @@ static void malformed(void **state)
 		"p:f+0xzz",
 		"p:f,len",
 		"p:f,len=arg9",
+		"p:f,len=arg6", /* arguments count from arg0: arg5 is the sixth */
 		"p:f,len=none",
 		"p:f,color=red",
 		"p:f,len=xmm0",
@@ -95,8 +96,8 @@ static void kernel_form(void **state)
 	assert_string_equal(t.path, "btrfs");
 	assert_string_equal(t.symbol, "btrfs_decompress_buf2page");
 	target_spec_free(&t);
-	assert_int_equal(target_spec_parse_kernel("read_zero,len=arg3", &t, err, sizeof(err)), 0);
-	assert_int_equal(t.len_reg, CP_REG_ARG3);
+	assert_int_equal(target_spec_parse_kernel("read_zero,len=arg2", &t, err, sizeof(err)), 0);
+	assert_int_equal(t.len_reg, CP_REG_ARG2);
 	target_spec_free(&t);
 	assert_int_not_equal(target_spec_parse_kernel("", &t, err, sizeof(err)), 0);
 	assert_int_not_equal(target_spec_parse_kernel("f+zz", &t, err, sizeof(err)), 0);
@@ -109,10 +110,19 @@ static void register_names(void **state)
 	assert_int_equal(reg_parse("ax"), CP_REG_RAX);
 	assert_int_equal(reg_parse("r15"), CP_REG_R15);
 	assert_int_equal(reg_parse("5"), -1);
-	assert_int_equal(reg_to_gpr(CP_REG_ARG3), CP_REG_RDX);
-	assert_int_equal(reg_to_gpr(CP_REG_ARG4), CP_REG_RCX);
+	/* bpftrace's numbering: arg0 is the first argument (rdi), arg2 the third (rdx). */
+	assert_int_equal(reg_parse("arg0"), CP_REG_ARG0);
+	assert_int_equal(reg_parse("arg5"), CP_REG_ARG5);
+	assert_int_equal(reg_parse("arg6"), -1);
+	assert_int_equal(reg_to_gpr(CP_REG_ARG0), CP_REG_RDI);
+	assert_int_equal(reg_to_gpr(CP_REG_ARG2), CP_REG_RDX);
+	assert_int_equal(reg_to_gpr(CP_REG_ARG3), CP_REG_RCX);
+	assert_int_equal(reg_to_gpr(CP_REG_ARG5), CP_REG_R9);
 	assert_int_equal(reg_to_gpr(CP_REG_R9), CP_REG_R9);
 	assert_string_equal(reg_name(CP_REG_ARG2), "arg2");
+	assert_true(reg_len_is_clear_like("arg1"));
+	assert_false(reg_len_is_clear_like("arg2"));
+	assert_false(reg_len_is_clear_like(NULL));
 }
 
 /* PATH:0xOFFSET: a file offset where the symbol would be, options as usual. */

@@ -5,7 +5,7 @@
 mount -t securityfs none /sys/kernel/security 2>/dev/null
 cat /sys/kernel/security/lockdown >/out/lockdown
 . /bin/guest-lib.sh
-run kprobe record --kprobe read_zero,len=arg3 --comm dd -o /out/kprobe.json -- \
+run kprobe record --kprobe read_zero,len=arg2 --comm dd -o /out/kprobe.json -- \
 	dd if=/dev/zero of=/dev/null bs=4096 count=10
 run hwbp record --hwbp rep_movs_alternative,len=rcx --comm dd -o /out/hwbp.json -- \
 	dd if=/proc/self/maps of=/dev/null bs=1 count=300

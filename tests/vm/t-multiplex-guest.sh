@@ -14,9 +14,9 @@ if grep -q ' rep_stos_alternative$' /proc/kallsyms; then cz=rep_stos_alternative
 	cz=clear_user_erms; fi
 echo "$cz" >/out/clear_symbol
 echo "$n" >/out/mux_n
-run mux record --hwbp ksys_read,len=arg3 --hwbp vfs_read,len=arg3 --hwbp read_zero,len=arg3 \
-	--hwbp "$cz,len=rcx" --hwbp ksys_write,len=arg3 --hwbp vfs_write,len=arg3 \
-	--hwbp write_null,len=arg3 --hwbp rw_verify_area,len=arg4 --comm dd -o /out/mux.json -- \
+run mux record --hwbp ksys_read,len=arg2 --hwbp vfs_read,len=arg2 --hwbp read_zero,len=arg2 \
+	--hwbp "$cz,len=rcx" --hwbp ksys_write,len=arg2 --hwbp vfs_write,len=arg2 \
+	--hwbp write_null,len=arg2 --hwbp rw_verify_area,len=arg3 --comm dd -o /out/mux.json -- \
 	dd if=/dev/zero of=/dev/null bs=3000 count="$n"
 
 # (b) -p iov_iter on a write and on a read workload; the read one also names the noinstr
@@ -46,7 +46,7 @@ EOS
 	for rep in 1 2 3; do
 		/tmp/zero.sh bare "$rep"
 		for what in kprobe hwbp; do
-			copyprof record --"$what" read_zero,len=arg3 --comm dd -o /out/cost-"$what".json \
+			copyprof record --"$what" read_zero,len=arg2 --comm dd -o /out/cost-"$what".json \
 				-- /tmp/zero.sh "$what" "$rep" >/dev/null 2>/out/cost-"$what".err
 		done
 	done

@@ -7,7 +7,7 @@
 . /bin/guest-lib.sh
 
 # (a) kprobe at a function entry: one read_zero per read(2) of /dev/zero.
-run kprobe record --kprobe read_zero,len=arg3 --comm dd -o /out/kprobe.json -- \
+run kprobe record --kprobe read_zero,len=arg2 --comm dd -o /out/kprobe.json -- \
 	dd if=/dev/zero of=/dev/null bs=4096 count=1000
 
 # (b) hardware breakpoint on notrace code: rep_movs_alternative (6.2+) copies each 1-byte
@@ -29,7 +29,7 @@ run noinstr_hwbp record --hwbp memcpy_orig -d 1 -o /out/never2.json
 # still written, and no kprobe or BPF program (JITed ones are in kallsyms) stays behind.
 progs() { grep -c 'bpf_prog_[0-9a-f]*_cp_' /proc/kallsyms; }
 for sig in TERM INT; do
-	copyprof record --kprobe read_zero,len=arg3 --hwbp "$cu,len=rcx" -o /out/sig$sig.json \
+	copyprof record --kprobe read_zero,len=arg2 --hwbp "$cu,len=rcx" -o /out/sig$sig.json \
 		>/out/sig$sig.out 2>/out/sig$sig.err &
 	pid=$!
 	i=0

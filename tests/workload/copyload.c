@@ -35,12 +35,37 @@ __attribute__((noinline)) size_t wl_clear(void *dst, size_t n)
 	return 0;
 }
 
+/*
+ * Two call paths into wl_copy, for callers: each its own function (noinline), so the return
+ * address of every wl_copy call it makes is inside it.
+ */
+__attribute__((noinline)) void wl_path_a(unsigned long size, unsigned long count)
+{
+	unsigned long k;
+
+	for (k = 0; k < count; k++)
+		wl_copy(dst_buf, src_buf, size);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void wl_path_b(unsigned long size, unsigned long count)
+{
+	unsigned long k;
+
+	for (k = 0; k < count; k++)
+		wl_copy(dst_buf + 1, src_buf, size);
+	__asm__ volatile("" ::: "memory");
+}
+
 static int usage(void)
 {
 	fprintf(stderr,
 		"usage: copyload ARG...\n"
 		"  copy=SIZE:COUNT[@ALIGN]  call wl_copy(dst, src, SIZE) COUNT times\n"
 		"  clear=SIZE:COUNT[@ALIGN] call wl_clear(dst, SIZE) COUNT times\n"
+		"  paths=SIZE:A:B           wl_copy(dst, src, SIZE) A times from wl_path_a, B "
+		"times\n"
+		"                           from wl_path_b (two call paths, for callers)\n"
 		"  move=SIZE:COUNT          call wl_move(buf + 1, buf, SIZE) COUNT times\n"
 		"  dist=FILE:COUNT          COUNT wl_copy calls with sizes drawn (fixed seed) "
 		"from\n"
@@ -153,6 +178,11 @@ int main(int argc, char **argv)
 		} else if (sscanf(argv[i], "copy=%lu:%lu@%lu", &size, &count, &align) >= 2 &&
 			   size <= BUF_SIZE && align < 64) {
 			copy_n(size, count, align);
+		} else if (sscanf(argv[i], "paths=%lu:%lu:%lu", &size, &count, &align) == 3 &&
+			   size < BUF_SIZE) {
+			wl_path_a(size, count); /* align is path b's count here */
+			wl_path_b(size, align);
+			used[size] += count + align;
 		} else if (sscanf(argv[i], "move=%lu:%lu", &size, &count) == 2 && size < BUF_SIZE) {
 			for (unsigned long k = 0; k < count; k++)
 				wl_move(dst_buf + 1, dst_buf, size);

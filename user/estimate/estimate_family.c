@@ -2,6 +2,7 @@
 /* estimate_family.c: the copy families, by name and by a profile site's symbol and family */
 #include <string.h>
 #include "estimate_family.h"
+#include "lib/regs.h"
 #include "profile/profile.h"
 
 static const struct est_family_impls families[EST_NR_FAMILIES] = {
@@ -47,8 +48,8 @@ enum est_family est_site_family(const struct profile_site *s)
 		return EST_MEMSET;
 	if (strstr(sym, "clear_user") || strstr(sym, "rep_stos"))
 		return EST_CLEAR_USER;
-	/* record's convention: a length in arg2 is a clear(dst, len)-like target. */
-	if (s->len_arg && !strcmp(s->len_arg, "arg2"))
+	/* record's convention: a length in the second argument is a clear(dst, len)-like target. */
+	if (reg_len_is_clear_like(s->len_arg))
 		return EST_CLEAR_USER;
 	return EST_MEMCPY;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* flame_cost.c: per-bucket time today and at a threshold, through estimate's own cost functions */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "estimate/estimate_cost.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_today.h"
+#include "estimate/estimate_result.h"
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
@@ -114,4 +116,19 @@ int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 	*today_ns = fc->acc->total[0];
 	*at_ns = fc->nr_pol > 1 ? fc->acc->total[1] : 0;
 	return 0;
+}
+
+double flame_costs_noise(const struct est_family_result *fr)
+{
+	const struct est_row *r;
+	double lo, hi;
+
+	if (fr->at <= 0 || (size_t)fr->at >= fr->nr_rows)
+		return NAN;
+	r = &fr->rows[fr->at];
+	lo = r->delta_pct - r->ci_low;
+	hi = r->ci_high - r->delta_pct;
+	if (!isfinite(lo) || !isfinite(hi))
+		return NAN;
+	return (lo > hi ? lo : hi) / 100;
 }

@@ -32,8 +32,9 @@ struct flame_costs {
 	size_t nr_ins;
 	struct est_costs *costs; /* [group * EST_NR_FAMILIES + family], resolved on first use */
 	bool *resolved;
-	struct est_site *one; /* scratch: a site with one bucket */
-	struct est_acc *acc;  /* scratch */
+	double noise[EST_NR_FAMILIES]; /* per family: flame_costs_noise() of its estimate; 0 none */
+	struct est_site *one;	       /* scratch: a site with one bucket */
+	struct est_acc *acc;	       /* scratch */
 };
 
 /*
@@ -53,5 +54,13 @@ void flame_costs_free(struct flame_costs *fc);
 int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 		       const struct hist_slot *slot, uint32_t b, double *calls, double *today_ns,
 		       double *at_ns);
+
+struct est_family_result;
+/*
+ * The threshold view's grey band: the half-width of @fr's 95% interval at the policy of its
+ * per-site rows (fr->at, the threshold drawn), as a fraction of today's time. A frame whose
+ * change is within it is within the estimate's noise. NAN when @fr has no such row.
+ */
+double flame_costs_noise(const struct est_family_result *fr);
 
 #endif

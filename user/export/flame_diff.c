@@ -93,8 +93,8 @@ static void widest_change(const struct fg_node *n, double *full)
 		widest_change(n->children[i], full);
 }
 
-int flame_diff_build(const struct profile_diff *d, enum flame_weight w, struct fg_tree *t,
-		     double *full)
+int flame_diff_build(const struct profile_diff *d, enum flame_weight w, bool no_comm,
+		     struct fg_tree *t, double *full)
 {
 	double scale = d->exposure[1] / d->exposure[0];
 	size_t i, j, m;
@@ -119,10 +119,16 @@ int flame_diff_build(const struct profile_diff *d, enum flame_weight w, struct f
 					err = add_site(t, site, s, w, k, scale);
 					continue;
 				}
-				for (m = 0; s->sample && m < s->sample->nr_stacks && !err; m++)
-					err = add_stack(t, s->sample->stacks[m].frames,
-							(double)s->sample->stacks[m].count, k,
-							scale);
+				for (m = 0; s->sample && m < s->sample->nr_stacks && !err; m++) {
+					char *text =
+						flame_stack_text(&s->sample->stacks[m], no_comm);
+
+					err = text ? add_stack(t, text,
+							       (double)s->sample->stacks[m].count,
+							       k, scale)
+						   : -ENOMEM;
+					free(text);
+				}
 			}
 	}
 	*full = 0;

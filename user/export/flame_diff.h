@@ -13,10 +13,11 @@
  * recording with --totals), so weight / today_ns - 1 is the change the colour shows. Sampled
  * profiles: their folded stacks, by samples; counted ones: one frame per matched site (named
  * as diff names it: AFTER's offset, BEFORE's when it moved), its callers, its lengths, by
- * calls or bytes (@w). *@full gets the largest |change| of a frame on both sides (the
- * colour scale's end; 1 when nothing changed). 0 or -ENOMEM.
+ * calls or bytes (@w). Sampled stacks stand on their process's name unless @no_comm
+ * (flame_stack_text()). *@full gets the largest |change| of a frame on both sides (the colour
+ * scale's end; 1 when nothing changed). 0 or -ENOMEM.
  */
-int flame_diff_build(const struct profile_diff *d, enum flame_weight w, struct fg_tree *t,
-		     double *full);
+int flame_diff_build(const struct profile_diff *d, enum flame_weight w, bool no_comm,
+		     struct fg_tree *t, double *full);
 
 #endif

@@ -2,6 +2,7 @@
 /* flame_profile.c: which frames a profile gives a flame graph, and their weights */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "estimate/estimate_family.h"
 #include "flame_profile.h"
@@ -91,6 +92,9 @@ static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct p
 		if (!leaf)
 			return -ENOMEM;
 		fg_tree_add(leaf, w, today, at, calls);
+		/* The threshold view greys a change inside its family's estimate noise. */
+		if (o->weight == FLAME_TIME)
+			fg_tree_noise(leaf, o->costs->noise[est_site_family(s)]);
 	}
 	return 0;
 }
@@ -212,16 +216,37 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 	return site ? add_buckets(t, site, s, rest, o) : -ENOMEM;
 }
 
-static int add_stacks(struct fg_tree *t, const struct sample_site_info *si)
+char *flame_stack_text(const struct sample_stack *st, bool no_comm)
+{
+	const char *comm = st->comm && *st->comm ? st->comm : "[unknown]";
+	size_t i, n = strlen(comm);
+	char *s;
+
+	if (no_comm || !st->has_task)
+		return strdup(st->frames);
+	if (asprintf(&s, "%s;%s", comm, st->frames) < 0)
+		return NULL;
+	/* A comm is any bytes but NUL: a ';' in it would split the frame. */
+	for (i = 0; i < n; i++)
+		if (s[i] == ';')
+			s[i] = ':';
+	return s;
+}
+
+static int add_stacks(struct fg_tree *t, const struct sample_site_info *si, bool no_comm)
 {
 	size_t i;
 	int err;
 
 	for (i = 0; i < si->nr_stacks; i++) {
-		struct folded_line l = { si->stacks[i].frames, strlen(si->stacks[i].frames),
+		char *text = flame_stack_text(&si->stacks[i], no_comm);
+		struct folded_line l = { text, text ? strlen(text) : 0,
 					 (double)si->stacks[i].count };
 
+		if (!text)
+			return -ENOMEM;
 		err = folded_add(t, &l);
+		free(text);
 		if (err)
 			return err;
 	}
@@ -250,7 +275,8 @@ int flame_from_profile(const struct profile *p, const struct flame_opts *o, stru
 			continue;
 		}
 		st->sites++;
-		err = o->weight == FLAME_SAMPLES ? add_stacks(t, s->sample) : add_site(t, s, o);
+		err = o->weight == FLAME_SAMPLES ? add_stacks(t, s->sample, o->no_comm)
+						 : add_site(t, s, o);
 	}
 	return err;
 }

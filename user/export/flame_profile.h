@@ -29,7 +29,15 @@ struct flame_opts {
 	enum flame_weight weight;
 	int family;		   /* an enum est_family, or -1: every family */
 	struct flame_costs *costs; /* FLAME_TIME: today's (and the threshold's) cost per bucket */
+	bool no_comm;		   /* samples: no process root frame (--no-comm) */
 };
+
+/*
+ * A sampled stack's frames as a flame graph draws them: its process's name (comm) as the root
+ * frame, as stackcollapse-perf does, unless @no_comm or the stack has no task. Caller frees;
+ * NULL when out of memory.
+ */
+char *flame_stack_text(const struct sample_stack *st, bool no_comm);
 
 struct flame_stats {
 	size_t sites;	 /* sites drawn */
@@ -39,7 +47,8 @@ struct flame_stats {
 };
 
 /*
- * Adds @p's frames to @t. Samples: every sampled site's folded stacks, weighted by samples.
+ * Adds @p's frames to @t. Samples: every sampled site's folded stacks, weighted by samples, under
+ * their process's name (flame_stack_text()).
  * Calls, bytes, time: the frames of a stack, root first: for an entry site that counted its
  * callers, one frame per caller ("(no caller)" for calls none took) under the site's frame
  * "target:symbol+0xOFF [label]" (the target's base name); for a sampled site, the frames all

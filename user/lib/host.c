@@ -115,6 +115,7 @@ void host_meta_free(struct host_meta *m)
 	free(m->hostname);
 	free(m->start);
 	free(m->command);
+	free(m->ended_by);
 	for (i = 0; i < m->nr_cpu_flags; i++)
 		free(m->cpu_flags[i]);
 	free(m->cpu_flags);

@@ -11,8 +11,9 @@ struct host_meta {
 	char *kernel;
 	char *cpu_model;
 	char *hostname;
-	char *start;   /* ISO 8601, UTC */
-	char *command; /* the command line recorded, if any */
+	char *start;	/* ISO 8601, UTC */
+	char *command;	/* the command line recorded, if any */
+	char *ended_by; /* how the recording ended: "command", "duration", "signal"; or NULL */
 	char **cpu_flags;
 	size_t nr_cpu_flags;
 	double duration_s;

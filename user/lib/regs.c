@@ -4,9 +4,9 @@
 #include "regs.h"
 
 static const char *const names[CP_REG_COUNT] = {
-	[CP_REG_NONE] = "none", [CP_REG_ARG1] = "arg1", [CP_REG_ARG2] = "arg2",
-	[CP_REG_ARG3] = "arg3", [CP_REG_ARG4] = "arg4", [CP_REG_ARG5] = "arg5",
-	[CP_REG_ARG6] = "arg6", [CP_REG_RAX] = "rax",	[CP_REG_RBX] = "rbx",
+	[CP_REG_NONE] = "none", [CP_REG_ARG0] = "arg0", [CP_REG_ARG1] = "arg1",
+	[CP_REG_ARG2] = "arg2", [CP_REG_ARG3] = "arg3", [CP_REG_ARG4] = "arg4",
+	[CP_REG_ARG5] = "arg5", [CP_REG_RAX] = "rax",	[CP_REG_RBX] = "rbx",
 	[CP_REG_RCX] = "rcx",	[CP_REG_RDX] = "rdx",	[CP_REG_RSI] = "rsi",
 	[CP_REG_RDI] = "rdi",	[CP_REG_RBP] = "rbp",	[CP_REG_RSP] = "rsp",
 	[CP_REG_R8] = "r8",	[CP_REG_R9] = "r9",	[CP_REG_R10] = "r10",
@@ -37,7 +37,12 @@ int reg_to_gpr(int reg)
 	static const int args[] = { CP_REG_RDI, CP_REG_RSI, CP_REG_RDX,
 				    CP_REG_RCX, CP_REG_R8,  CP_REG_R9 };
 
-	if (reg >= CP_REG_ARG1 && reg <= CP_REG_ARG6)
-		return args[reg - CP_REG_ARG1];
+	if (reg >= CP_REG_ARG0 && reg <= CP_REG_ARG5)
+		return args[reg - CP_REG_ARG0];
 	return reg;
+}
+
+bool reg_len_is_clear_like(const char *len_arg)
+{
+	return len_arg && !strcmp(len_arg, names[CP_REG_ARG1]);
 }

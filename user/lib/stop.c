@@ -22,6 +22,12 @@ static void install(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
+	/*
+	 * A stop is only a flag: reads in progress (kallsyms, a profile) go on rather than fail
+	 * with EINTR. The waits between polls (epoll_wait, nanosleep) return early whatever this
+	 * says, so a recording still stops at once.
+	 */
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -62,11 +68,23 @@ void stop_when_init(struct stop_when *w, double duration, struct child *c)
 {
 	w->end = duration ? monotime_s() + duration : 0;
 	w->child = c;
+	w->reason = STOP_NOT_YET;
 }
 
 bool stop_when_due(struct stop_when *w)
 {
-	if (stop_requested() || (w->end && monotime_s() >= w->end))
-		return true;
-	return w->child && child_poll(w->child);
+	if (stop_requested())
+		w->reason = STOP_SIGNAL;
+	else if (w->end && monotime_s() >= w->end)
+		w->reason = STOP_DURATION;
+	else if (w->child && child_poll(w->child))
+		w->reason = STOP_COMMAND;
+	return w->reason != STOP_NOT_YET;
+}
+
+const char *stop_reason_name(enum stop_reason r)
+{
+	static const char *const names[] = { NULL, "signal", "duration", "command" };
+
+	return names[r];
 }

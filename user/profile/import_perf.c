@@ -132,6 +132,7 @@ static int sample_len(struct perf_importer *im, const struct perf_sample *s,
 static int on_sample(void *ctx, const struct perf_sample *s)
 {
 	struct perf_importer *im = ctx;
+	struct sample_task task;
 	struct sample_attr at;
 	bool movs = false, here;
 	int width = 0, q;
@@ -170,7 +171,13 @@ static int on_sample(void *ctx, const struct perf_sample *s)
 			return im->err;
 	}
 	q = sample_len(im, s, &at, here, &len);
-	return im->err ?: sample_agg_add(im->agg, &at, im->frames, s->nr, q, len, 1);
+	/* perf's pid is the process (tgid), as record --sample keeps it; else its tid. */
+	task = (struct sample_task){ .pid = (uint32_t)(s->pid >= 0 ? s->pid : s->tid),
+				     .comm = s->comm };
+	return im->err
+		       ?: sample_agg_add(im->agg, &at, im->frames, s->nr,
+					 s->comm && (s->pid >= 0 || s->tid >= 0) ? &task : NULL, q,
+					 len, 1);
 }
 
 static bool perf_in_path(void)

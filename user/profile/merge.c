@@ -231,15 +231,6 @@ static int site_index_reserve(struct site_index *x, const struct profile *out)
 	return 0;
 }
 
-static int cmp_stack_q(const void *pa, const void *pb)
-{
-	const struct sample_stack *a = pa, *b = pb;
-
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return strcmp(a->frames, b->frames);
-}
-
 /* A sampled site keeps what makes it one: time weight, family, length quality, stacks. */
 static int add_sample_info(struct profile_site *d, const struct sample_site_info *si)
 {
@@ -259,7 +250,8 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 	for (i = 0; i < si->nr_stacks; i++) {
 		struct sample_stack *st;
 
-		for (j = 0; j < di->nr_stacks && strcmp(di->stacks[j].frames, si->stacks[i].frames);
+		/* The same stack in the same task (pid and comm): one entry. */
+		for (j = 0; j < di->nr_stacks && !sample_stack_same(&di->stacks[j], &si->stacks[i]);
 		     j++)
 			;
 		if (j < di->nr_stacks) {
@@ -270,14 +262,15 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 		if (!st)
 			return -ENOMEM;
 		di->stacks = st;
+		st[di->nr_stacks] = si->stacks[i];
 		st[di->nr_stacks].frames = strdup(si->stacks[i].frames);
-		st[di->nr_stacks].count = si->stacks[i].count;
-		if (!st[di->nr_stacks].frames)
+		st[di->nr_stacks].comm = si->stacks[i].comm ? strdup(si->stacks[i].comm) : NULL;
+		if (!st[di->nr_stacks].frames || (si->stacks[i].comm && !st[di->nr_stacks].comm))
 			return -ENOMEM;
 		di->nr_stacks++;
 	}
 	if (di->nr_stacks) /* none: di->stacks is NULL, which qsort may not take */
-		qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), cmp_stack_q);
+		qsort(di->stacks, di->nr_stacks, sizeof(*di->stacks), sample_stack_cmp);
 	return 0;
 }
 

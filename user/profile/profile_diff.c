@@ -478,6 +478,63 @@ out:
 	return err;
 }
 
+/*
+ * Whether @p holds a command's whole work: it ran COMMAND and ended when it exited. Profiles
+ * without "ended_by" (before issue 24, imports) are taken as such when they name a command.
+ */
+static bool whole_command(const struct profile *p)
+{
+	if (p->meta.ended_by)
+		return !strcmp(p->meta.ended_by, "command");
+	return p->meta.command != NULL;
+}
+
+/* How one side ended, for the reason line. */
+static const char *ending(const struct profile *p)
+{
+	if (whole_command(p))
+		return "ran a command to its end";
+	if (p->meta.ended_by && !strcmp(p->meta.ended_by, "signal"))
+		return "was stopped by a signal";
+	return "was bounded by time";
+}
+
+/* True for rates per second; @why says why (docs/diff.md#normalisation). */
+static bool choose_norm(const struct profile *a, const struct profile *b, enum diff_norm norm,
+			char *why, size_t len)
+{
+	bool timed = a->meta.duration_s > 0 && b->meta.duration_s > 0;
+	bool cmd[2] = { whole_command(a), whole_command(b) };
+
+	if (norm == DIFF_NORM_TOTALS) {
+		snprintf(why, len, "--totals");
+		return false;
+	}
+	if (!timed) {
+		snprintf(why, len, "%s%s has no duration, so no rate", norm ? "--rates, but " : "",
+			 a->meta.duration_s > 0 ? "AFTER" : "BEFORE");
+		return false;
+	}
+	if (norm == DIFF_NORM_RATES) {
+		snprintf(why, len, "--rates");
+		return true;
+	}
+	if (cmd[0] && cmd[1]) {
+		snprintf(why, len,
+			 "both ran a command to its end: the same work, however long it took; "
+			 "--rates compares per second");
+		return false;
+	}
+	if (!cmd[0] && !cmd[1])
+		snprintf(why, len, "both were bounded by time; --totals compares totals");
+	else
+		snprintf(why, len,
+			 "BEFORE %s and AFTER %s: a mixed pair, compared per second; "
+			 "--totals compares totals",
+			 ending(a), ending(b));
+	return true;
+}
+
 int profile_diff_build(const struct profile *a, const struct profile *b,
 		       const struct profile_diff_opts *o, struct profile_diff *d)
 {
@@ -489,7 +546,7 @@ int profile_diff_build(const struct profile *a, const struct profile *b,
 	d->alpha = o->alpha > 0 ? o->alpha : DIFF_ALPHA;
 	d->sampled = sampled_kind(a) == 1 && sampled_kind(b) == 1;
 	d->mixed = !d->sampled && (sampled_kind(a) < 0 || sampled_kind(b) < 0);
-	d->per_second = !o->totals && a->meta.duration_s > 0 && b->meta.duration_s > 0;
+	d->per_second = choose_norm(a, b, o->norm, d->norm_why, sizeof(d->norm_why));
 	for (k = 0; k < 2; k++)
 		d->exposure[k] = d->per_second ? d->p[k]->meta.duration_s : 1;
 	err = context(d);
@@ -542,6 +599,9 @@ bool profile_diff_none(const struct profile_diff *d)
 	for (i = 0; i < d->nr_changes; i++)
 		if (d->changes[i].changed && strcmp(d->changes[i].what, "hostname"))
 			return false;
+	/* Per second, equal counts over different times are different rates. */
+	if (d->per_second && d->exposure[0] != d->exposure[1])
+		return false;
 	for (i = 0; i < d->nr_sites; i++) {
 		const struct diff_row *r = &d->sites[i];
 

@@ -73,9 +73,16 @@ struct diff_row {
 /* The family a site's copies belong to ("memcpy" ...): the estimate layer knows (est_site_family). */
 typedef const char *(*diff_family_fn)(const struct profile_site *s);
 
+/*
+ * Totals or rates (docs/diff.md#normalisation): AUTO compares like with like, totals for two
+ * recordings of a command that ran to its end (the same work), rates per second for anything
+ * bounded by time; --totals and --rates choose.
+ */
+enum diff_norm { DIFF_NORM_AUTO, DIFF_NORM_TOTALS, DIFF_NORM_RATES };
+
 struct profile_diff_opts {
 	double alpha; /* 0: DIFF_ALPHA */
-	bool totals;  /* compare totals, not rates per second */
+	enum diff_norm norm;
 	diff_family_fn family_of;
 };
 
@@ -84,6 +91,7 @@ struct profile_diff {
 	bool sampled;	    /* every site sampled; if neither this nor mixed, every site counted */
 	bool mixed;	    /* a profile holds both kinds: each row is of one kind (row.sampled) */
 	bool per_second;    /* rates per second of recording; else totals (exposure 1) */
+	char norm_why[200]; /* why per_second is what it is: "both ran a command to its end" */
 	double exposure[2]; /* seconds, or 1 */
 	double alpha;
 	struct diff_change *changes; /* context, the dispatch first */

@@ -10,6 +10,7 @@
 #include "lib/jsonw.h"
 #include "lib/log.h"
 #include "profile.h"
+#include "profile_args.h"
 #include "profile_mux.h"
 
 static json_object *meta_to_json(const struct host_meta *m, const struct sample_meta *sample,
@@ -28,6 +29,8 @@ static json_object *meta_to_json(const struct host_meta *m, const struct sample_
 	jsonw_put_str(o, "start", m->start);
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
 	jsonw_put_str(o, "command", m->command);
+	jsonw_put_str(o, "ended_by", m->ended_by);
+	profile_args_to_json(o);
 	sample_meta_to_json(sample, o);
 	if (dispatch)
 		json_object_object_add(o, "dispatch", profile_dispatch_to_json(dispatch));
@@ -284,6 +287,7 @@ static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 	m->hostname = jsonr_str(o, "hostname");
 	m->start = jsonr_str(o, "start");
 	m->command = jsonr_str(o, "command");
+	m->ended_by = jsonr_str(o, "ended_by");
 	m->cpu_flags = jsonr_strv(o, "cpu_flags", &m->nr_cpu_flags);
 	return duration_from_json(o, &m->duration_s, name, "meta ");
 }
@@ -617,6 +621,12 @@ int profile_from_json(json_object *root, const char *name, struct profile **out)
 			profile_free(p);
 			return err;
 		}
+	}
+	/* Older profiles counted arguments from arg1: renumbered as bpftrace numbers them. */
+	if (profile_args_from_json(json_object_object_get_ex(root, "meta", &v) ? v : NULL, p,
+				   name)) {
+		profile_free(p);
+		return -EINVAL;
 	}
 	*out = p;
 	return 0;

@@ -3,13 +3,30 @@
 #ifndef CP_PROFILE_SAMPLE_H
 #define CP_PROFILE_SAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <json-c/json.h>
 
-/* A folded stack (root first, frames joined by ';') and its samples. */
+/*
+ * Who a sample was taken in (docs/profile-format.md#who-copies): the process id (the tgid, as
+ * bpftrace's pid) and the thread's command name (comm), as the kernel had them then.
+ */
+struct sample_task {
+	uint32_t pid;
+	const char *comm;
+};
+
+/*
+ * A folded stack (root first, frames joined by ';') and its samples, in one task: a site's
+ * stack taken in two processes is two entries. @has_task is false for profiles from before
+ * issue 24 (and imports without comm): then pid and comm are unknown.
+ */
 struct sample_stack {
 	char *frames;
 	uint64_t count;
+	bool has_task;
+	uint32_t pid;
+	char *comm;
 };
 
 /* What a "sample" site adds: its leaf, how well lengths were known, its stacks. */
@@ -17,7 +34,7 @@ struct sample_site_info {
 	char *leaf;	     /* the copy routine sampled: memcpy, inline_rep_stosb ... */
 	char *family;	     /* memcpy, memmove, memset, clear_user, copy_user, movs, stos, leaf */
 	uint64_t quality[3]; /* samples by enum len_quality: unknown, approximate, exact */
-	struct sample_stack *stacks; /* by count, descending; then by text */
+	struct sample_stack *stacks; /* by count, descending; then by text, pid, comm */
 	size_t nr_stacks;
 };
 
@@ -36,6 +53,10 @@ struct sample_meta {
 };
 
 void sample_site_info_free(struct sample_site_info *si);
+/* Orders stacks as a profile keeps them: by count, descending, then text, pid, comm (qsort). */
+int sample_stack_cmp(const void *a, const void *b);
+/* True if @a and @b are the same stack in the same task (or both without one). */
+bool sample_stack_same(const struct sample_stack *a, const struct sample_stack *b);
 void sample_meta_free(struct sample_meta *sm);
 
 /* Adds the fields to a site's / the meta's JSON object (docs/profile-format.md). */

@@ -155,13 +155,49 @@ static char *fold(const struct sample_attr *at, const struct sample_frame *frame
 	return s;
 }
 
+/*
+ * A site's stacks are counted per task: the key is "PID/LEN/COMM" then the folded stack
+ * (comm may hold any byte, so its length says where it ends), or "-" and the stack.
+ */
+static char *task_key(const struct sample_task *task, const char *folded)
+{
+	const char *comm = task && task->comm ? task->comm : "";
+	char *key;
+
+	if (!task)
+		return asprintf(&key, "-%s", folded) < 0 ? NULL : key;
+	if (asprintf(&key, "%u/%zu/%s%s", task->pid, strlen(comm), comm, folded) < 0)
+		return NULL;
+	return key;
+}
+
+/* The inverse of task_key(): @st gets the stack, its task and @count; 0 or -ENOMEM. */
+static int task_unkey(const char *key, uint64_t count, struct sample_stack *st)
+{
+	unsigned long pid, len;
+	char *end;
+
+	*st = (struct sample_stack){ .count = count };
+	if (key[0] == '-') {
+		st->frames = strdup(key + 1);
+		return st->frames ? 0 : -ENOMEM;
+	}
+	pid = strtoul(key, &end, 10);
+	len = strtoul(end + 1, &end, 10);
+	st->has_task = true;
+	st->pid = (uint32_t)pid;
+	st->comm = strndup(end + 1, len);
+	st->frames = strdup(end + 1 + len);
+	return st->comm && st->frames ? 0 : -ENOMEM;
+}
+
 int sample_agg_add(struct sample_agg *a, const struct sample_attr *at,
-		   const struct sample_frame *frames, size_t nr, int quality, uint64_t len,
-		   uint64_t weight)
+		   const struct sample_frame *frames, size_t nr, const struct sample_task *task,
+		   int quality, uint64_t len, uint64_t weight)
 {
 	struct agg_site *s = site_get(a, at, at->caller >= 0 ? &frames[at->caller] : NULL);
 	struct counter_map_ent *e;
-	char *folded;
+	char *folded, *key;
 
 	if (!s)
 		return -ENOMEM;
@@ -179,8 +215,12 @@ int sample_agg_add(struct sample_agg *a, const struct sample_attr *at,
 	folded = fold(at, frames, nr);
 	if (!folded)
 		return -ENOMEM;
-	e = counter_map_get(&s->stacks, folded);
+	key = task_key(task, folded);
 	free(folded);
+	if (!key)
+		return -ENOMEM;
+	e = counter_map_get(&s->stacks, key);
+	free(key);
 	if (!e)
 		return -ENOMEM;
 	e->value += weight;
@@ -205,15 +245,6 @@ static int site_cmp(const void *x, const void *y)
 	return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
-static int stack_cmp(const void *x, const void *y)
-{
-	const struct sample_stack *a = x, *b = y;
-
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return strcmp(a->frames, b->frames);
-}
-
 static struct sample_site_info *site_info(struct agg_site *s)
 {
 	struct sample_site_info *si = calloc(1, sizeof(*si));
@@ -234,11 +265,16 @@ static struct sample_site_info *site_info(struct agg_site *s)
 
 		if (!e->key)
 			continue;
-		/* The key moves over: the table is freed without it. */
-		si->stacks[si->nr_stacks++] = (struct sample_stack){ e->key, e->value };
-		e->key = NULL;
+		if (task_unkey(e->key, e->value, &si->stacks[si->nr_stacks])) {
+			free(si->stacks[si->nr_stacks].frames);
+			free(si->stacks[si->nr_stacks].comm);
+			sample_site_info_free(si);
+			return NULL;
+		}
+		si->nr_stacks++;
 	}
-	qsort(si->stacks, si->nr_stacks, sizeof(*si->stacks), stack_cmp);
+	if (si->nr_stacks)
+		qsort(si->stacks, si->nr_stacks, sizeof(*si->stacks), sample_stack_cmp);
 	return si;
 }
 

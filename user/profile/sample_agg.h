@@ -41,13 +41,14 @@ struct sample_agg;
 struct sample_agg *sample_agg_new(void);
 void sample_agg_free(struct sample_agg *a);
 /*
- * Adds @weight samples of an attributed stack: one site per (leaf, caller module, caller
- * function, caller offset), the folded stack, and @len in the time-weighted histogram when
- * @quality is exact or approximate. Returns 0 or -ENOMEM.
+ * Adds @weight samples of an attributed stack taken in @task (NULL: unknown): one site per
+ * (leaf, caller module, caller function, caller offset), the folded stack per task, and @len
+ * in the time-weighted histogram when @quality is exact or approximate. @frames are leaf
+ * first: kernel frames, then user frames (.user) if the stack has them. Returns 0 or -ENOMEM.
  */
 int sample_agg_add(struct sample_agg *a, const struct sample_attr *at,
-		   const struct sample_frame *frames, size_t nr, int quality, uint64_t len,
-		   uint64_t weight);
+		   const struct sample_frame *frames, size_t nr, const struct sample_task *task,
+		   int quality, uint64_t len, uint64_t weight);
 /* Appends the sites to @p, most sampled first (ties: by leaf, caller), with sorted stacks. */
 int sample_agg_to_profile(struct sample_agg *a, struct profile *p);
 /* Samples added so far. */

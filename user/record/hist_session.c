@@ -72,6 +72,12 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		callers && feature_bpf_reads_kernel("entry sites' callers are not counted");
 	if (!hs->skel->rodata->targ_callers)
 		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
+	/* User memory and mappings: allowed under lockdown too. */
+	hs->skel->rodata->targ_user_callers = callers;
+	if (!callers) {
+		bpf_map__set_max_entries(hs->skel->maps.ucallers, 1);
+		bpf_map__set_max_entries(hs->skel->maps.ucaller_cache, 1);
+	}
 	hs->has_umulti = uprobe_multi_supported();
 	if (hs->has_umulti)
 		bpf_program__set_expected_attach_type(hs->skel->progs.cp_uprobe_multi,
@@ -428,6 +434,25 @@ int hist_session_collect_callers(struct hist_session *hs, struct profile_site *s
 		p_err("cannot read the callers of the sites: %s", strerror(-err));
 	free(rows);
 	free(misses);
+	return err;
+}
+
+int hist_session_user_callers(struct hist_session *hs, uint32_t nr,
+			      int (*fn)(void *ctx, const struct ucaller_key *k,
+					const struct hist_slot *slot),
+			      void *ctx)
+{
+	int fd = bpf_map__fd(hs->skel->maps.ucallers), err = 0;
+	struct ucaller_key k, next;
+	struct hist_slot slot;
+	bool first = true;
+
+	while (!err && !bpf_map_get_next_key(fd, first ? NULL : &k, &next)) {
+		first = false;
+		k = next;
+		if (k.site < nr && k.bucket < CP_NBUCKETS && !bpf_map_lookup_elem(fd, &k, &slot))
+			err = fn(ctx, &k, &slot);
+	}
 	return err;
 }
 

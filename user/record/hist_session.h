@@ -20,8 +20,8 @@ struct hist_filter {
 
 /*
  * Opens and loads the program for @nr_sites sites; @callers: some site will count its callers
- * (hist_session_config_site), which needs BPF to read kernel stacks. Prints the reason and
- * returns NULL.
+ * (hist_session_config_site): kernel ones need BPF to read kernel stacks, user ones (uprobe
+ * entry sites) user memory and bpf_find_vma (5.17+). Prints the reason and returns NULL.
  */
 struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
 				       bool callers);
@@ -66,6 +66,15 @@ int hist_session_site_calls(struct hist_session *hs, uint32_t id, uint64_t *per_
  * their misses. One walk of the kernel's table serves every site.
  */
 int hist_session_collect_callers(struct hist_session *hs, struct profile_site *sites, uint32_t nr);
+/*
+ * Calls @fn for every (site below @nr, caller file and offset, bucket) that uprobe entry sites
+ * counted (configured with CP_CALLER_USER), with its calls and bytes; stops at @fn's first
+ * error and returns it. Misses are in hist_session_collect_callers()'s.
+ */
+int hist_session_user_callers(struct hist_session *hs, uint32_t nr,
+			      int (*fn)(void *ctx, const struct ucaller_key *k,
+					const struct hist_slot *slot),
+			      void *ctx);
 /* Detaches site @id's probes (its counts stay readable); a site not attached is fine. */
 void hist_session_detach(struct hist_session *hs, uint32_t id);
 /*

@@ -81,8 +81,7 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 	int err;
 
 	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
-				       probe_site_counts_callers(s) ? CP_CALLER_KERNEL
-								    : CP_CALLER_NONE);
+				       probe_site_caller_stack(s));
 	if (err)
 		return err;
 	switch (s->mech) {
@@ -101,7 +100,14 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 
 bool probe_site_counts_callers(const struct probe_site *s)
 {
-	return s->mech != MECH_UPROBE && !s->spec.offset;
+	return !s->spec.offset;
+}
+
+int probe_site_caller_stack(const struct probe_site *s)
+{
+	if (!probe_site_counts_callers(s))
+		return CP_CALLER_NONE;
+	return s->mech == MECH_UPROBE ? CP_CALLER_USER : CP_CALLER_KERNEL;
 }
 
 void probe_site_describe(const struct probe_site *s, struct profile_site *out)

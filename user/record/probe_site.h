@@ -27,8 +27,13 @@ int probe_site_parse(struct probe_site *s, enum probe_mech mech, const char *tex
 		     size_t errlen);
 /* Finds the file offset (uprobe) or kernel address (hwbp); prints why it cannot. */
 int probe_site_resolve(struct probe_site *s);
-/* A kernel site at a function's first instruction: the return address on the stack is its caller. */
+/*
+ * A site at a function's first instruction (kernel or uprobe): the return address on the
+ * stack is its caller.
+ */
 bool probe_site_counts_callers(const struct probe_site *s);
+/* Whose stack that return address is on: enum cp_caller_stack (CP_CALLER_NONE if none). */
+int probe_site_caller_stack(const struct probe_site *s);
 /* Attaches as site @id; prints why it cannot. */
 int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id);
 /*

@@ -23,6 +23,8 @@
 #include "record_run.h"
 #include "record_sample.h"
 #include "trap_cost.h"
+#include "user_callers.h"
+#include "lib/elfsyms.h"
 
 struct counted_recorder {
 	const struct record_counted_args *a;
@@ -81,9 +83,8 @@ static int open_mux(struct counted_recorder *r)
 			       i, v[j].id, (unsigned long long)s->kaddr);
 			continue;
 		}
-		if (hist_session_config_site(
-			    r->hs, (uint32_t)i, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
-			    probe_site_counts_callers(s) ? CP_CALLER_KERNEL : CP_CALLER_NONE))
+		if (hist_session_config_site(r->hs, (uint32_t)i, s->spec.len_reg, s->spec.dst_reg,
+					     s->spec.src_reg, probe_site_caller_stack(s)))
 			continue;
 		r->mux_of[i] = n;
 		v[n++] = (struct hwbp_mux_site){ s->kaddr, (uint32_t)i };
@@ -161,24 +162,56 @@ static bool counts_callers(const struct record_counted_args *a)
 {
 	int i;
 
-	for (i = 0; i < a->nr_sites; i++)
+	for (i = 0; !a->no_callers && i < a->nr_sites; i++)
 		if (probe_site_counts_callers(&a->sites[i]))
 			return true;
 	return false;
 }
 
-/* Entry sites counted per caller: name the return addresses while kallsyms still holds them. */
+/*
+ * Entry sites counted per caller: name the kernel return addresses while kallsyms still holds
+ * them (user ones are named already), and sort every site's callers.
+ */
 static void name_callers(struct profile *p)
 {
-	struct ksyms *ks;
-	size_t i;
+	struct ksyms *ks = NULL;
+	size_t i, j, unnamed = 0;
 
-	for (i = 0; i < p->nr_sites && !p->sites[i].nr_callers; i++)
-		;
-	if (i == p->nr_sites || !(ks = ksyms_load(NULL)))
+	for (i = 0; i < p->nr_sites; i++)
+		for (j = 0; j < p->sites[i].nr_callers; j++)
+			unnamed += !p->sites[i].callers[j].symbol;
+	if (unnamed && (ks = ksyms_load(NULL))) {
+		site_callers_name(p, ks);
+		ksyms_free(ks);
 		return;
-	site_callers_name(p, ks);
-	ksyms_free(ks);
+	}
+	for (i = 0; i < p->nr_sites; i++)
+		profile_site_sort_callers(&p->sites[i]);
+}
+
+/* Uprobe entry sites' callers, named from the files the recording knows and the maps. */
+static int collect_user_callers(struct counted_recorder *r, struct profile *p)
+{
+	const struct record_counted_args *a = r->a;
+	const char **known = calloc((size_t)a->nr_sites + 1, sizeof(*known));
+	char *command = a->run.command ? elfsyms_find_file(a->run.command[0]) : NULL;
+	size_t n = 0;
+	int i, err;
+
+	if (!known) {
+		free(command);
+		return -ENOMEM;
+	}
+	for (i = 0; i < a->nr_sites; i++)
+		if (probe_site_caller_stack(&a->sites[i]) == CP_CALLER_USER)
+			known[n++] = a->sites[i].resolved_path;
+	if (command)
+		known[n++] = command;
+	err = n && !a->no_callers ? user_callers_collect(r->hs, p, (uint32_t)a->nr_sites, known, n)
+				  : 0;
+	free(known);
+	free(command);
+	return err;
 }
 
 static int counted_prepare(void *rec, struct profile *p)
@@ -347,7 +380,8 @@ static int counted_finish(void *rec, struct profile *p)
 	for (i = 0; i < a->nr_sites; i++)
 		if (hist_session_collect(r->hs, (uint32_t)i, &p->sites[i]))
 			return -EIO;
-	if (hist_session_collect_callers(r->hs, p->sites, (uint32_t)a->nr_sites))
+	if (hist_session_collect_callers(r->hs, p->sites, (uint32_t)a->nr_sites) ||
+	    collect_user_callers(r, p))
 		return -EIO;
 	if (scale_mux(r, p))
 		return -ENOMEM;

@@ -3,6 +3,7 @@
 #ifndef CP_RECORD_COUNTED_H
 #define CP_RECORD_COUNTED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "probe_site.h"
 #include "record_plan.h"
@@ -18,6 +19,7 @@ struct record_counted_args {
 	const struct record_plan_sampled *sampled; /* NULL or empty: no sampling */
 	uint32_t hz;
 	size_t nr_debuginfo;
+	bool no_callers; /* --no-callers: entry sites count no callers */
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "lib/stop.h"
 #include "profile/profile.h"
 #include "record_glibc.h"
+#include "profile/profile_args.h"
 #include "record_run.h"
 
 /* Where the words go: stderr when stdout carries the profile. */
@@ -57,7 +58,7 @@ static void record_run_interval(const struct record_run_args *a, const struct re
  * Returns whether a last interval is due: always with -i.
  */
 static bool record_run_wait(const struct record_run_args *a, const struct recorder_ops *ops,
-			    void *rec, struct child *c, bool countdown)
+			    void *rec, struct child *c, bool countdown, enum stop_reason *why)
 {
 	double start = monotime_s(), next = a->interval ? start + a->interval : 0;
 	long shown = -1, printed = 0;
@@ -79,6 +80,7 @@ static bool record_run_wait(const struct record_run_args *a, const struct record
 	}
 	if (countdown)
 		fprintf(stderr, "\r%20s\r", "");
+	*why = w.reason;
 	return a->interval;
 }
 
@@ -106,6 +108,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	struct profile *p = profile_new();
 	uint32_t tgid = a->pid;
 	int status = EXIT_RUNTIME;
+	enum stop_reason why = STOP_NOT_YET;
 	bool countdown, last_due;
 	double t0;
 
@@ -132,11 +135,19 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	t0 = monotime_s();
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
+	if (stop_requested())
+		p_info("SIG%s came while starting: stopping at once",
+		       sigabbrev_np(stop_signal()) ?: "?");
 	countdown = record_run_announce(a, ops, rec);
-	last_due = record_run_wait(a, ops, rec, &child, countdown);
+	last_due = record_run_wait(a, ops, rec, &child, countdown, &why);
 	p->meta.duration_s = monotime_s() - t0;
+	/* How it ended says what it holds: a command's whole work, or a stretch of time (diff). */
+	if (stop_reason_name(why))
+		p->meta.ended_by = strdup(stop_reason_name(why));
 	if (ops->finish(rec, p))
 		goto out;
+	/* len=arg3 where bpftrace's numbering says arg2: pointers counted as lengths. */
+	profile_warn_len_suspects(p);
 	if (last_due)
 		record_run_interval(a, ops, rec, p);
 	if (!a->interval)

@@ -15,16 +15,17 @@
 #include "record_run.h"
 #include "record_dispatch.h"
 #include "record_sample.h"
+#include "lib/counter_map.h"
 #include "profile/sample_agg.h"
 #include "sites/len_rules.h"
 #include "sample_session.h"
+#include "sample_ustacks.h"
 
 #define STACKMAP_IDS 16384 /* ids stay below the stack map's size */
 
 /* One kernel stack, symbolised once per stack id. */
 struct sym_stack {
 	size_t nr;
-	uint64_t records; /* ring-buffer records seen with this id */
 	uint64_t ips[SAMPLE_STACK_DEPTH];
 	struct sample_frame frames[SAMPLE_STACK_DEPTH];
 };
@@ -39,6 +40,9 @@ struct sample_recorder {
 	struct len_rules *lr; /* the rules worked out from kt; NULL without it */
 	struct sample_agg *agg;
 	struct sym_stack *stacks[STACKMAP_IDS];
+	struct sample_ustacks *ustacks; /* --user-stacks: the user frames; NULL without */
+	struct counter_map records;	/* "kstack:ustack:tgid" -> ring-buffer records seen */
+	struct sample_frame both[2 * SAMPLE_STACK_DEPTH]; /* scratch: kernel, then user frames */
 	uint64_t by_rule[LR_NR], not_copy, outside;
 	int err;
 	/* record -i: this interval's copy samples and recovered lengths */
@@ -72,7 +76,7 @@ static struct sym_stack *stack_of(struct sample_recorder *r, int32_t id)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return NULL;
-	n = sample_session_stack(r->ss, id, st->ips, SAMPLE_STACK_DEPTH);
+	n = sample_session_stack(r->ss, id, false, st->ips, SAMPLE_STACK_DEPTH);
 	if (n <= 0) {
 		free(st);
 		return NULL;
@@ -92,7 +96,7 @@ static bool in_scope(const struct record_sample_args *a, const struct sample_fra
 
 	if (!a->nr_keep)
 		return true;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr && !frames[i].user; i++)
 		for (k = 0; frames[i].sym && k < a->nr_keep; k++)
 			if (!strcmp(frames[i].sym, a->keep[k]))
 				return true;
@@ -101,7 +105,7 @@ static bool in_scope(const struct record_sample_args *a, const struct sample_fra
 
 static int add_sample(struct sample_recorder *r, const struct sample_frame *frames, size_t nr,
 		      const uint64_t *ips, const uint8_t *insn, const uint64_t *gprs,
-		      uint64_t weight)
+		      const struct sample_task *task, uint64_t weight)
 {
 	struct sample_attr at;
 	int width = 0, q, rule;
@@ -126,7 +130,35 @@ static int add_sample(struct sample_recorder *r, const struct sample_frame *fram
 		r->iv[cp_bucket_of(len)].count += weight;
 		r->iv[cp_bucket_of(len)].bytes += len * weight;
 	}
-	return sample_agg_add(r->agg, &at, frames, nr, q, len, weight);
+	return sample_agg_add(r->agg, &at, frames, nr, task, q, len, weight);
+}
+
+/*
+ * @nr kernel frames, then (--user-stacks) user stack @uid of @tgid: the frames of the whole
+ * stack, leaf first, in r->both; returns how many.
+ */
+static size_t with_user(struct sample_recorder *r, const struct sample_frame *kframes, size_t nr,
+			uint32_t tgid, int32_t uid)
+{
+	const struct sample_frame *u = NULL;
+	size_t nu = 0;
+
+	if (r->ustacks)
+		u = sample_ustacks_get(r->ustacks, r->ss, tgid, uid, &nu);
+	memcpy(r->both, kframes, nr * sizeof(*kframes));
+	if (u)
+		memcpy(r->both + nr, u, nu * sizeof(*u));
+	return nr + (u ? nu : 0);
+}
+
+/* The ring-buffer records seen per (kernel stack, user stack, process). */
+static struct counter_map_ent *records_of(struct sample_recorder *r, int32_t kstack, int32_t ustack,
+					  uint32_t tgid)
+{
+	char key[48];
+
+	snprintf(key, sizeof(key), "%d:%d:%u", kstack, ustack < 0 ? -1 : ustack, tgid);
+	return counter_map_get(&r->records, key);
 }
 
 static int on_sample(void *ctx, const struct sample_rec *rec)
@@ -134,37 +166,56 @@ static int on_sample(void *ctx, const struct sample_rec *rec)
 	struct sample_recorder *r = ctx;
 	struct sym_stack *st = stack_of(r, rec->stackid);
 	uint64_t gprs[SAMPLE_NR_GPRS], ip = rec->ip;
+	char comm[CP_COMM_LEN + 1] = "";
+	struct sample_task task = { rec->tgid, comm };
+	struct counter_map_ent *seen;
 	struct sample_frame leaf;
+	size_t nr;
 	int err, i;
 
+	memcpy(comm, rec->comm, CP_COMM_LEN);
+	if (rec->new_task && r->ustacks)
+		sample_ustacks_watch(r->ustacks, rec->tgid);
 	for (i = 0; i < SAMPLE_NR_GPRS; i++)
 		gprs[i] = rec->gprs[i];
 	if (st && st->ips[0] == ip) {
-		st->records++;
-		err = add_sample(r, st->frames, st->nr, st->ips, rec->insn, gprs, 1);
+		if ((seen = records_of(r, rec->stackid, rec->ustackid, rec->tgid)))
+			seen->value++;
+		nr = with_user(r, st->frames, st->nr, rec->tgid, rec->ustackid);
+		err = add_sample(r, r->both, nr, st->ips, rec->insn, gprs, &task, 1);
 	} else {
-		/* No stack: the leaf alone, charged to an unknown caller. */
+		/* No stack: the leaf alone, charged to an unknown caller (no user frames either). */
 		symbolise(r->ks, ip, &leaf);
-		err = add_sample(r, &leaf, 1, &ip, rec->insn, gprs, 1);
+		err = add_sample(r, &leaf, 1, &ip, rec->insn, gprs, &task, 1);
 	}
 	if (err)
 		r->err = err;
 	return err;
 }
 
-/* Samples the kernel counted per stack but whose record was lost: charged, length unknown. */
-static void on_stack_count(void *ctx, int32_t id, uint64_t count)
+/*
+ * Samples the kernel counted per (stack, user stack, process) but whose record was lost:
+ * charged to their stack and process, length unknown.
+ */
+static void on_stack_count(void *ctx, const struct sample_stack_key *k,
+			   const struct sample_stack_val *v)
 {
 	struct sample_recorder *r = ctx;
-	struct sym_stack *st = stack_of(r, id);
+	struct sym_stack *st = stack_of(r, k->kstack);
+	struct counter_map_ent *seen = records_of(r, k->kstack, k->ustack, k->tgid);
+	char comm[CP_COMM_LEN + 1] = "";
+	struct sample_task task = { k->tgid, comm };
 	uint8_t insn[SAMPLE_INSN_BYTES];
+	size_t nr;
 
-	if (!st || count <= st->records)
+	if (!st || !seen || v->count <= seen->value)
 		return;
+	memcpy(comm, v->comm, CP_COMM_LEN);
 	if (!r->kt || ktext_read(r->kt, st->ips[0], insn, sizeof(insn)))
 		memset(insn, 0, sizeof(insn));
-	add_sample(r, st->frames, st->nr, st->ips, insn, NULL, count - st->records);
-	st->records = count;
+	nr = with_user(r, st->frames, st->nr, k->tgid, k->ustack);
+	add_sample(r, r->both, nr, st->ips, insn, NULL, &task, v->count - seen->value);
+	seen->value = v->count;
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -253,6 +304,8 @@ static int sample_prepare(void *rec, struct profile *p)
 		return -ENOMEM;
 	r->agg = sample_agg_new();
 	if (!r->agg)
+		return -ENOMEM;
+	if (r->a->user_stacks && !(r->ustacks = sample_ustacks_new()))
 		return -ENOMEM;
 	r->kt = ktext_open(r->ks, true);
 	if (!r->kt)
@@ -456,6 +509,9 @@ static void sample_close(void *rec)
 	sample_agg_free(r->agg);
 	for (i = 0; i < STACKMAP_IDS; i++)
 		free(r->stacks[i]);
+	sample_ustacks_free(r->ustacks);
+	r->ustacks = NULL;
+	counter_map_free(&r->records);
 	len_rules_free(r->lr);
 	ksyms_free(r->ks);
 	free((void *)r->o.ranges);
@@ -479,7 +535,9 @@ void *record_sample_new(const struct record_sample_args *a)
 	if (!r)
 		return NULL;
 	r->a = a;
-	r->o = (struct sample_opts){ .comm = a->run.comm, .hz = a->hz, .event = a->event };
+	r->o = (struct sample_opts){
+		.comm = a->run.comm, .hz = a->hz, .event = a->event, .user_stacks = a->user_stacks
+	};
 	r->cg.fd = -1;
 	return r;
 }

@@ -3,6 +3,7 @@
 #ifndef CP_RECORD_SAMPLE_H
 #define CP_RECORD_SAMPLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "record_run.h"
 
@@ -15,7 +16,8 @@ struct record_sample_args {
 	/* Keep only samples whose stack goes through one of these functions (0: keep all). */
 	const char *const *keep;
 	size_t nr_keep;
-	int poll_ms; /* how long each wait drains the ring buffer; 0: 100 ms */
+	int poll_ms;	  /* how long each wait drains the ring buffer; 0: 100 ms */
+	bool user_stacks; /* --user-stacks: user frames below the kernel ones */
 };
 
 #define RECORD_SAMPLE_DEFAULT_HZ 999

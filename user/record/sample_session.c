@@ -118,6 +118,11 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 		strncpy((char *)skel->rodata->targ_comm, o->comm, CP_COMM_LEN - 1);
 	}
 	bpf_map__set_max_entries(skel->maps.ranges, o->nr_ranges ? (__u32)o->nr_ranges : 1);
+	skel->rodata->targ_user_stacks = o->user_stacks;
+	if (!o->user_stacks) { /* 16 MB of user stacks nobody takes */
+		bpf_map__set_max_entries(skel->maps.ustackmap, 1);
+		bpf_map__set_max_entries(skel->maps.seen_tgids, 1);
+	}
 	err = sample_bpf__load(skel);
 	if (err) {
 		feature_explain_load_error(err);
@@ -300,14 +305,16 @@ int sample_session_func_count(struct sample_session *ss, uint32_t i, uint64_t *o
 	return err;
 }
 
-int sample_session_stack(struct sample_session *ss, int32_t stackid, uint64_t *ips, size_t max)
+int sample_session_stack(struct sample_session *ss, int32_t stackid, bool user, uint64_t *ips,
+			 size_t max)
 {
 	uint64_t buf[SAMPLE_STACK_DEPTH] = { 0 };
+	struct bpf_map *m = user ? ss->skel->maps.ustackmap : ss->skel->maps.stackmap;
 	size_t n;
 
 	if (stackid < 0)
 		return -ENOENT;
-	if (bpf_map_lookup_elem(bpf_map__fd(ss->skel->maps.stackmap), &stackid, buf))
+	if (bpf_map_lookup_elem(bpf_map__fd(m), &stackid, buf))
 		return -errno;
 	for (n = 0; n < SAMPLE_STACK_DEPTH && n < max && buf[n]; n++)
 		ips[n] = buf[n];
@@ -315,15 +322,17 @@ int sample_session_stack(struct sample_session *ss, int32_t stackid, uint64_t *i
 }
 
 int sample_session_stack_counts(struct sample_session *ss,
-				void (*fn)(void *ctx, int32_t stackid, uint64_t count), void *ctx)
+				void (*fn)(void *ctx, const struct sample_stack_key *k,
+					   const struct sample_stack_val *v),
+				void *ctx)
 {
 	int fd = bpf_map__fd(ss->skel->maps.stack_counts);
-	int32_t key, next, *prev = NULL;
-	uint64_t count;
+	struct sample_stack_key key, next, *prev = NULL;
+	struct sample_stack_val val;
 
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		if (!bpf_map_lookup_elem(fd, &next, &count))
-			fn(ctx, next, count);
+		if (!bpf_map_lookup_elem(fd, &next, &val))
+			fn(ctx, &next, &val);
 		key = next;
 		prev = &key;
 	}

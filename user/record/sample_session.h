@@ -26,6 +26,7 @@ struct sample_opts {
 	 * (bpf_find_vma: Linux 5.17+). With @funcs_only no kernel copy is sampled at all.
 	 */
 	bool user_funcs, funcs_only;
+	bool user_stacks; /* record --user-stacks: each copy sample's user stack too */
 };
 
 /* Called for every copy-family record drained from the ring buffer. */
@@ -48,11 +49,17 @@ int sample_session_poll(struct sample_session *ss, int timeout_ms);
 void sample_session_stop(struct sample_session *ss);
 /* Sums the per-CPU counters (enum sample_counter). */
 int sample_session_counters(struct sample_session *ss, uint64_t out[SAMPLE_CNT_NR]);
-/* The kernel stack @stackid, leaf first, into @ips (at most @max). Returns frames or -errno. */
-int sample_session_stack(struct sample_session *ss, int32_t stackid, uint64_t *ips, size_t max);
-/* Calls @fn for every (stackid, samples) the kernel counted. */
+/*
+ * The kernel stack @stackid (or with @user, the user stack @stackid of ustackmap), leaf first,
+ * into @ips (at most @max). Returns frames or -errno.
+ */
+int sample_session_stack(struct sample_session *ss, int32_t stackid, bool user, uint64_t *ips,
+			 size_t max);
+/* Calls @fn for every (kernel stack, user stack, process) the kernel counted, with its count. */
 int sample_session_stack_counts(struct sample_session *ss,
-				void (*fn)(void *ctx, int32_t stackid, uint64_t count), void *ctx);
+				void (*fn)(void *ctx, const struct sample_stack_key *k,
+					   const struct sample_stack_val *v),
+				void *ctx);
 /* Sets function slot @i (< SAMPLE_MAX_FUNCS) while sampling; ino 0 frees it. 0 or -errno. */
 int sample_session_func_set(struct sample_session *ss, uint32_t i, const struct sample_func *f);
 /* Samples counted in function slot @i so far, summed over CPUs. */

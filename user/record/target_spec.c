@@ -30,7 +30,9 @@ static int parse_option(char *opt, struct target_spec *t, char *err, size_t errl
 	reg = reg_parse(val);
 	if (reg < 0)
 		return fail(err, errlen,
-			    "'%s' is not an argument (arg1..arg6) or register (rax..r15)", val);
+			    "'%s' is not an argument (arg0..arg5, numbered from 0 as in bpftrace: "
+			    "memcpy's length is arg2) or register (rax..r15)",
+			    val);
 	if (!strcmp(opt, "len")) {
 		if (reg == CP_REG_NONE)
 			return fail(err, errlen, "len=none: the length is what copyprof counts");
@@ -104,9 +106,9 @@ static int parse(const char *text, bool kernel, struct target_spec *t, char *err
 	bool src_given = false;
 	int ret;
 
-	*t = (struct target_spec){ .len_reg = CP_REG_ARG3,
-				   .dst_reg = CP_REG_ARG1,
-				   .src_reg = CP_REG_ARG2 };
+	*t = (struct target_spec){ .len_reg = CP_REG_ARG2,
+				   .dst_reg = CP_REG_ARG0,
+				   .src_reg = CP_REG_ARG1 };
 	if (!copy)
 		return -ENOMEM;
 	ret = parse_location(strtok_r(copy, ",", &save) ?: copy, kernel, t, err, errlen);
@@ -115,7 +117,7 @@ static int parse(const char *text, bool kernel, struct target_spec *t, char *err
 		ret = parse_option(opt, t, err, errlen);
 	}
 	/* clear_user(dst, len) and friends have no source. */
-	if (!ret && !src_given && t->len_reg == CP_REG_ARG2)
+	if (!ret && !src_given && reg_len_is_clear_like(reg_name(t->len_reg)))
 		t->src_reg = CP_REG_NONE;
 	free(copy);
 	if (ret)

@@ -20,8 +20,9 @@ struct target_spec {
 
 /*
  * PATH:0xOFFSET (a number where SYMBOL would be, no +OFF) is the raw form: a file offset,
- * as in uprobe_events. Defaults are memcpy-like: len=arg3, dst=arg1, src=arg2. With len=arg2 (clear_user-like)
- * the source defaults to none. Returns 0, or -EINVAL with the reason in @err.
+ * as in uprobe_events. Arguments count from arg0, as in bpftrace. Defaults are memcpy-like:
+ * len=arg2, dst=arg0, src=arg1. With len=arg1 (clear_user-like) the source defaults to none.
+ * Returns 0, or -EINVAL with the reason in @err.
  */
 int target_spec_parse(const char *text, struct target_spec *out, char *err, size_t errlen);
 /* The kernel form: a function of vmlinux or of MODULE; same options and defaults. */

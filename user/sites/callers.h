@@ -65,7 +65,7 @@ void callers_free(struct callers *c);
 /*
  * Prints the totals, then at most @max callers (kprobe-able first) with their offsets, and a
  * record command for the first one; each line starts with @indent. @len is the len= of a
- * --kprobe hint (for a symbol outside the copy family; NULL: arg3).
+ * --kprobe hint (for a symbol outside the copy family; NULL: arg2, the third argument).
  */
 void callers_print(const struct callers *c, FILE *f, const char *indent, size_t max,
 		   const char *len);

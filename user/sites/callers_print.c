@@ -32,7 +32,7 @@ static void print_hint(const struct callers *c, const struct caller *k, FILE *f,
 		c->copy_family ? "site" : "kprobe", k->module ?: "", k->module ? ":" : "",
 		k->function, (unsigned long long)k->sites[0].offset);
 	if (!c->copy_family)
-		fprintf(f, ",len=%s", len ?: "arg3");
+		fprintf(f, ",len=%s", len ?: "arg2");
 	fputc('\n', f);
 }
 

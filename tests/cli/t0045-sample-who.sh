@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# t0045-sample-who: who copies. One sampled recording of two processes (zr-one, zr-two: the
+# zeroread workload under two names) keeps comm and pid per stack; report --sort comm and
+# --sort pid split the samples exactly as the profile's tasks hold them, with the pids the
+# shell started; --user-stacks adds the workload's own frames (main > zr_outer > zr_inner, kept
+# by frame pointers); the flame graph stands each stack on its process (--no-comm: not); an
+# older profile without tasks still reads. Counts depend on the machine: sums are exact,
+# minimums generous.
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd jq
+cd "$TMP"
+ZR="$OUT_DIR/tests/zeroread"
+[ -x "$ZR" ] || fail "no $ZR (make builds the workloads)"
+cp "$ZR" zr-one && cp "$ZR" zr-two
+
+# Both at once, every task (-a: a command's children are other processes), user stacks too.
+expect_exit 0 "$COPYPROF" record --sample=4999 -a --user-stacks -o who.json -- sh -c \
+	'./zr-one 65536 200000 & echo $! > one.pid; ./zr-two 3000 400000 & echo $! > two.pid; wait'
+jq -e '[.sites[].tasks[]?] | length > 0' who.json >/dev/null || fail "no tasks in who.json"
+sum_comm() { jq --arg c "$2" '[.sites[].tasks[]? | select(.comm == $c) | .samples] | add // 0' "$1"; }
+one=$(sum_comm who.json zr-one) two=$(sum_comm who.json zr-two)
+[ "$one" -ge 50 ] && [ "$two" -ge 50 ] || fail "too few samples: zr-one $one, zr-two $two"
+total=$(jq '[.sites[].calls] | add' who.json)
+expect_eq "every copy sample has a task" "$(jq '[.sites[].tasks[]?.samples] | add' who.json)" "$total"
+
+# report --sort comm: the same split, row for row, and the rows add up to every copy sample.
+expect_exit 0 "$COPYPROF" report -i who.json --sort comm --json
+cp "$TMP/out" comm.json
+expect_eq "zr-one's row" "$(jq '[.sampled[] | select(.comm == "zr-one") | .samples] | add' comm.json)" "$one"
+expect_eq "zr-two's row" "$(jq '[.sampled[] | select(.comm == "zr-two") | .samples] | add' comm.json)" "$two"
+expect_eq "rows add up" "$(jq '[.sampled[].samples] | add' comm.json)" "$total"
+expect_eq "samples" "$(jq .samples comm.json)" "$total"
+jq -e --argjson t "$total" '[.sampled[].samples] | . == (sort | reverse)' comm.json >/dev/null ||
+	fail "rows are not most first"
+expect_exit 0 "$COPYPROF" report -i who.json --sort comm
+expect_out "^copy-family samples by comm \($(commas "$total") samples\):$"
+expect_out "^ +$(commas "$one") +[0-9.]+% zr-one$"
+expect_out "^ +$(commas "$two") +[0-9.]+% zr-two$"
+
+# --sort pid: the processes the shell started, by their pids.
+expect_exit 0 "$COPYPROF" report -i who.json --sort pid --json
+for w in one two; do
+	pid=$(cat $w.pid)
+	expect_eq "zr-$w's pid" "$(jq -r --argjson p "$pid" '[.sampled[] | select(.pid == $p) | .comm] | unique | join(",")' "$TMP/out")" "zr-$w"
+	expect_eq "zr-$w's pid samples" "$(jq --argjson p "$pid" '[.sampled[] | select(.pid == $p) | .samples] | add' "$TMP/out")" \
+		"$(jq --argjson p "$pid" '[.sites[].tasks[]? | select(.pid == $p) | .samples] | add' who.json)"
+done
+# Both read /dev/zero: read_zero's samples are theirs (and any other reader's), split by pid.
+expect_exit 0 "$COPYPROF" report -i who.json --sort site,comm --json
+site_sum=$(jq '[.sites[] | select(.symbol == "read_zero") | .calls] | add' who.json)
+expect_eq "read_zero split by comm" "$(jq '[.sampled[] | select(.site | test("read_zero")) | .samples] | add' "$TMP/out")" "$site_sum"
+
+# --user-stacks: every read_zero stack of zr-one has the workload's frames, root to leaf.
+jq -r '.sites[].tasks[]? | select(.comm == "zr-one") | .stacks[] | select(test(";read_zero;"))' \
+	who.json >one.stacks
+[ -s one.stacks ] || fail "zr-one has no read_zero stack"
+grep -v ';main;zr_outer;zr_inner;entry_SYSCALL_64' one.stacks >bad.stacks &&
+	fail "zr-one stacks without its user frames: $(head -n 3 bad.stacks)"
+# ... and without it, a stack starts in the kernel.
+expect_exit 0 "$COPYPROF" record --sample=4999 -o kernel.json -- ./zr-one 65536 100000
+jq -r '.sites[].tasks[]?.stacks[]' kernel.json | grep -q 'zr_inner' &&
+	fail "user frames without --user-stacks"
+expect_eq "-- CMD: its own task" "$(jq -r '[.sites[].tasks[]?.comm] | unique | join(",")' kernel.json)" zr-one
+
+# The flame graph: each stack on its process's name; --no-comm draws the stacks alone.
+frame_weight() {	# SVG NAME: the samples of the root's child NAME
+	xmllint --xpath "string(//*[local-name()='g'][@class='f']/*[local-name()='title'][starts-with(., '$2
+')])" "$1" | sed -n '2s/ samples.*//p'
+}
+expect_exit 0 "$COPYPROF" flamegraph -i who.json -o who.svg
+expect_eq "zr-one's root frame" "$(frame_weight who.svg zr-one)" "$one"
+expect_exit 0 "$COPYPROF" flamegraph -i who.json --no-comm -o nocomm.svg
+expect_eq "--no-comm: no process frame" "$(frame_weight nocomm.svg zr-one)" ""
+
+# merge keeps tasks apart and sums each; a profile from before tasks still reads.
+expect_exit 0 "$COPYPROF" merge who.json who.json -o twice.json
+expect_eq "merged zr-one" "$(sum_comm twice.json zr-one)" $((2 * one))
+jq 'del(.sites[].tasks)' who.json >old.json
+expect_exit 0 "$COPYPROF" report -i old.json --sort comm --json
+expect_eq "no tasks: all unknown" "$(jq -c '[.sampled[] | [.comm, .samples]]' "$TMP/out")" "[[\"[unknown]\",$total]]"
+expect_exit 0 "$COPYPROF" flamegraph -i old.json -o old.svg
+expect_eq "no tasks: no process frame" "$(frame_weight old.svg zr-one)" ""
+# A counted profile has no process per call: refused, with why (exit 1).
+expect_exit 1 "$COPYPROF" report -i "$ROOT/tests/golden/profile-synthetic.json" --sort comm
+expect_err "--sort comm needs a sampled profile"
+expect_exit 2 "$COPYPROF" report -i who.json --sort colour
+expect_err "'colour' is not a key"
+expect_exit 2 "$COPYPROF" record --user-stacks --uprobe "$WL:wl_copy" -d 1
+expect_err "--user-stacks go with --sample"
+expect_no_leftover_progs
+exit 0

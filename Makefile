@@ -74,7 +74,7 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 # The parser fuzzers link the library built again with clang and the sanitizers, into its own
 # folder and archive (only the objects a target needs are linked). fuzz_asmref needs asm-ref only.
 FUZZ_LIB_SRCS := $(wildcard user/lib/*.c user/kernel/*.c user/sites/*.c user/profile/*.c \
-		 user/costmodel/*.c user/calib/*.c user/estimate/*.c flamegraph/*.c)
+		 user/import/*.c user/costmodel/*.c user/calib/*.c user/estimate/*.c flamegraph/*.c)
 FUZZ_OBJDIR   := $(OUTPUT)/fuzz-obj
 FUZZ_LIB      := $(FUZZ_OBJDIR)/libcopyprof-fuzz.a
 FUZZ_SAN      := $(SANITIZERS)
@@ -328,7 +328,7 @@ bench: $(OUTPUT)/copyprof $(WORKLOADS)
 bench-calibrate: $(OUTPUT)/copyprof
 	./bench/perfbench_compare.sh $(OUTPUT)
 
-# estimate and merge by number of sites: time and peak RSS (docs/benchmarks.md).
+# The commands that read a whole profile, by number of sites: time and peak RSS (docs/benchmarks.md).
 bench-scale: $(OUTPUT)/copyprof
 	./bench/scale.sh $(OUTPUT)
 

@@ -9,6 +9,7 @@
 #include "calib/calib_plot.h"
 #include "calib/calib_session.h"
 #include "calib/calib_table.h"
+#include "cmd_cost_options.h"
 #include "cmd_options.h"
 #include "commands.h"
 #include "costmodel/costmodel.h"
@@ -21,7 +22,8 @@
 #include "replay/paired_inputs.h"
 
 struct calibrate_args {
-	struct cmd_options common; /* -i, -o, --json, -v */
+	struct cmd_options common;    /* -i, -o, --json, -v */
+	struct cmd_cost_options cost; /* --family, --threshold */
 	struct calib_plan plan;
 	const char *plot;
 	const char *impl_list;
@@ -42,12 +44,10 @@ enum {
 	OPT_CPU,
 	OPT_RUNS,
 	OPT_QUICK,
-	OPT_THRESHOLD,
 	OPT_TABLE,
 	OPT_PLOT,
 	OPT_MIX,
 	OPT_HIST,
-	OPT_FAMILY,
 	OPT_MIX_CACHE,
 	OPT_THRESHOLDS,
 	OPT_BUDGET,
@@ -64,6 +64,11 @@ static const struct cmd_options_spec common_options = {
 	.output_help = "Cost model to write (default costmodel.json, - for stdout)",
 };
 
+static const struct cmd_cost_spec cost_options = {
+	.threshold_help = "erms_threshold's T in bytes (default 2048)",
+	.family_help = "--mix/--hist: only this family (as estimate)",
+};
+
 static const struct argp_option options[] = {
 	{ "impl", OPT_IMPL, "LIST", 0,
 	  "Implementations, families (memcpy, memmove, clear_user, memset) or all (default all)" },
@@ -78,7 +83,6 @@ static const struct argp_option options[] = {
 	{ "budget", OPT_BUDGET, "SECONDS", 0,
 	  "Time after which no more runs are added to noisy points (default 150, --quick 20)" },
 	{ "quick", OPT_QUICK, NULL, 0, "15 sizes from 8 B to 1 MiB, 3 runs, fewer samples" },
-	{ "threshold", OPT_THRESHOLD, "T", 0, "erms_threshold's T in bytes (default 2048)" },
 	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0, "Draw cost against length as an SVG" },
 	{ "mix", OPT_MIX, "PROFILE", 0,
@@ -87,7 +91,6 @@ static const struct argp_option options[] = {
 	  "estimate finds it (repeat: merged, as estimate -i does); with -i, adds it to that "
 	  "model" },
 	{ "hist", OPT_HIST, "FILE", 0, "... or this size table's (as estimate --hist)" },
-	{ "family", OPT_FAMILY, "NAME", 0, "--mix/--hist: only this family (as estimate)" },
 	{ "mix-cache", OPT_MIX_CACHE, "STATE", 0,
 	  "--mix/--hist: each call's cache state, as estimate --cache will ask for it: warm "
 	  "(default), src-flushed, dst-flushed or mixed=W,S,D" },
@@ -261,6 +264,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->common;
+		state->child_inputs[1] = &a->cost;
 		break;
 	case OPT_IMPL:
 		a->impl_list = arg;
@@ -299,10 +303,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		plan->quick = true;
 		measure_only(a, "--quick");
 		break;
-	case OPT_THRESHOLD:
-		plan->threshold = parse_count(state, "--threshold", arg, 0, 1ULL << 40);
-		measure_only(a, "--threshold");
-		break;
 	case OPT_TABLE:
 		a->table = true;
 		break;
@@ -316,11 +316,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_HIST:
 		a->hist = arg;
-		break;
-	case OPT_FAMILY:
-		a->mix_opts.o.family = est_family_parse(arg);
-		if (a->mix_opts.o.family < 0)
-			argp_error(state, "--family %s: " EST_FAMILY_HINT, arg);
 		break;
 	case OPT_MIX_CACHE:
 		if (est_cache_parse(arg, &a->mix_opts.o.cache))
@@ -350,6 +345,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
 	case ARGP_KEY_END:
+		if (a->cost.threshold_set) {
+			if (a->cost.threshold > 1ULL << 40)
+				argp_error(state, "--threshold: give a length from 0 to %llu",
+					   1ULL << 40);
+			plan->threshold = a->cost.threshold;
+			measure_only(a, "--threshold");
+		}
+		a->mix_opts.o.family = a->cost.family;
 		if (a->common.input && (a->nr_mix || a->hist)) {
 			if (a->measure_opt)
 				argp_error(state,
@@ -501,8 +504,8 @@ int cmd_calibrate(int argc, char **argv)
 	struct calibrate_args args = {
 		.plan = { .cpu = -1, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT },
 	};
-	struct argp common;
-	struct argp_child children[2];
+	struct argp common, cost;
+	struct argp_child children[3] = { { 0 } };
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct costmodel *m = NULL;
 	struct est_run run = { 0 };
@@ -512,6 +515,7 @@ int cmd_calibrate(int argc, char **argv)
 		args.plan.caches[c] = true;
 	est_options_default(&args.mix_opts.o);
 	cmd_options_child(&common_options, &common, children);
+	cmd_cost_child(&cost_options, &cost, &children[1]);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	if (!args.common.output)

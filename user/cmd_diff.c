@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_diff_print.h"
+#include "cmd_cost_options.h"
 #include "cmd_options.h"
 #include "commands.h"
 #include "estimate/estimate_diff.h"
@@ -15,29 +16,30 @@
 #include "lib/outfile.h"
 
 struct diff_args {
-	struct cmd_options common; /* -o, --json, -v */
+	struct cmd_options common;    /* -o, --json, -v */
+	struct cmd_cost_options cost; /* -m, --cache */
 	const char *files[2];
 	size_t nr_files;
-	const char *model;
-	struct est_cache cache;
-	bool cache_set, all;
+	bool all;
 	enum diff_norm norm; /* --totals, --rates; else like with like */
 	double alpha;
 };
 
-enum { OPT_CACHE = 0x100, OPT_TOTALS, OPT_RATES, OPT_ALPHA, OPT_ALL };
+enum { OPT_TOTALS = 0x100, OPT_RATES, OPT_ALPHA, OPT_ALL };
 
 static const struct cmd_options_spec common_options = {
 	.output_help = "Write the report to FILE instead of standard output",
 	.json_help = "The report as JSON (docs/diff.md#json)",
 };
 
+static const struct cmd_cost_spec cost_options = {
+	.model_help = "Cost model (from calibrate): modelled copy time per site before and after, "
+		      "and how much of the change is the lengths (workload) and how much the code "
+		      "(dispatch)",
+	.cache_help = "Cache state of the costs, as for estimate (default warm)",
+};
+
 static const struct argp_option options[] = {
-	{ "costmodel", 'm', "FILE", 0,
-	  "Cost model (from calibrate): modelled copy time per site before and after, and how "
-	  "much of the change is the lengths (workload) and how much the code (dispatch)" },
-	{ "cache", OPT_CACHE, "STATE", 0,
-	  "Cache state of the costs, as for estimate (default warm)" },
 	{ "totals", OPT_TOTALS, 0, 0,
 	  "Compare totals per recording (the default for two recordings of a command that ran to "
 	  "its end: the same fixed work, dd count=N, a benchmark run)" },
@@ -79,14 +81,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->common;
-		break;
-	case 'm':
-		a->model = arg;
-		break;
-	case OPT_CACHE:
-		if (est_cache_parse(arg, &a->cache))
-			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
-		a->cache_set = true;
+		state->child_inputs[1] = &a->cost;
 		break;
 	case OPT_TOTALS:
 	case OPT_RATES:
@@ -115,7 +110,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (a->common.input)
 			argp_error(state,
 				   "give the profiles as arguments, BEFORE AFTER, not with -i");
-		if (a->cache_set && !a->model)
+		if (a->cost.cache_set && !a->cost.model)
 			argp_error(state, "--cache applies to modelled time: give -m");
 		break;
 	default:
@@ -160,8 +155,8 @@ static int emit(const struct diff_args *a, const struct profile_diff *d,
 
 int cmd_diff(int argc, char **argv)
 {
-	struct argp common;
-	struct argp_child children[2];
+	struct argp common, cost;
+	struct argp_child children[3] = { { 0 } };
 	struct argp argp = { options, parse_opt, "BEFORE AFTER", doc, children };
 	struct diff_args args = { 0 };
 	struct profile_diff_opts o = { .family_of = site_family };
@@ -172,8 +167,8 @@ int cmd_diff(int argc, char **argv)
 	bool built = false;
 	int ret = EXIT_RUNTIME;
 
-	est_cache_parse("warm", &args.cache);
 	cmd_options_child(&common_options, &common, children);
+	cmd_cost_child(&cost_options, &cost, &children[1]);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	o.alpha = args.alpha;
@@ -186,12 +181,12 @@ int cmd_diff(int argc, char **argv)
 	built = true;
 	po.no_change =
 		profile_diff_same_file(args.files[0], args.files[1]) || profile_diff_none(&d);
-	if (args.model) {
-		if (costmodel_read(args.model, &m) ||
-		    est_diff_model(&d, m, args.model, &args.cache))
+	if (args.cost.model) {
+		if (costmodel_read(args.cost.model, &m) ||
+		    est_diff_model(&d, m, args.cost.model, &args.cost.cache))
 			goto out;
-		po.model = args.model;
-		po.cache = args.cache.label;
+		po.model = args.cost.model;
+		po.cache = args.cost.cache.label;
 	}
 	if (po.no_change && !args.common.json)
 		p_info("no change: %s and %s hold the same sites, counts and context",

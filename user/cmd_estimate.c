@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd_cost_options.h"
 #include "cmd_options.h"
 #include "commands.h"
-#include "estimate/estimate_family.h"
 #include "estimate/estimate_json.h"
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_run.h"
@@ -21,9 +21,8 @@
 #include "asmref.h"
 
 struct estimate_args {
-	struct cmd_options common; /* -i, -o, --json, -v */
-	const char *models[EST_MAX_MODELS];
-	size_t nr_models;
+	struct cmd_options common;    /* -i, -o, --json, -v */
+	struct cmd_cost_options cost; /* -m, --cache, --family, --threshold */
 	const char *hist;
 	struct est_run_opts run;
 	bool validate;
@@ -35,10 +34,7 @@ struct estimate_args {
 
 enum {
 	OPT_HIST = 0x100,
-	OPT_FAMILY,
 	OPT_THRESHOLDS,
-	OPT_CACHE,
-	OPT_AT,
 	OPT_JSON,
 	OPT_VALIDATE,
 	OPT_MODEL_ONLY,
@@ -57,11 +53,20 @@ static const struct cmd_options_spec common_options = {
 	.json_help = "Print a JSON object (docs/estimate.md) instead of text",
 };
 
+static const struct cmd_cost_spec cost_options = {
+	.model_help =
+		"Cost model from calibrate (repeat: each profile group takes its CPU's model), "
+		"or a folder of them: then a CPU without its own model is left out, with a "
+		"warning; required, except with --validate (then: calibrate --quick now)",
+	.many_models = true,
+	.family_help = "memcpy, memmove, clear_user or memset (default: all "
+		       "with data; the family of --hist, default memcpy)",
+	.cache_help = "warm (default), src-flushed, dst-flushed, or "
+		      "mixed=W,S,D (weights)",
+	.threshold_help = "Per-site breakdown and summary at this T (default: the best)",
+};
+
 static const struct argp_option options[] = {
-	{ "costmodel", 'm', "FILE", 0,
-	  "Cost model from calibrate (repeat: each profile group takes its CPU's model), "
-	  "or a folder of them: then a CPU without its own model is left out, with a "
-	  "warning; required, except with --validate (then: calibrate --quick now)" },
 	{ "prometheus", OPT_PROMETHEUS, "URL", 0,
 	  "Read the fleet's histograms from Prometheus (or Thanos, Mimir) at URL instead of "
 	  "profiles: what copyprof agents counted, summed over hosts, per CPU model "
@@ -76,16 +81,9 @@ static const struct argp_option options[] = {
 	{ "hist", OPT_HIST, "FILE", 0,
 	  "A size table instead of (or besides) profiles: 'size,count' CSV or fleetbench's "
 	  "'size<TAB>probability'" },
-	{ "family", OPT_FAMILY, "NAME", 0,
-	  "memcpy, memmove, clear_user or memset (default: all "
-	  "with data; the family of --hist, default memcpy)" },
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "Candidate T list, K/M suffixes, 'never' (default 0,32,64,128,256,512,1K,1536,2K,4K,8K,"
 	  "never)" },
-	{ "cache", OPT_CACHE, "STATE", 0,
-	  "warm (default), src-flushed, dst-flushed, or "
-	  "mixed=W,S,D (weights)" },
-	{ "at", OPT_AT, "T", 0, "Per-site breakdown and summary at this T (default: the best)" },
 	{ "today", OPT_TODAY, "IMPL", 0,
 	  "Today's code of IMPL's family is this replica (e.g. memcpy_orig, libc_memcpy; repeat "
 	  "for other families), not the kernel's live dispatch or the probed replica; needed for "
@@ -115,7 +113,8 @@ static const char doc[] =
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof estimate -i copyprof.json -m costmodel.json\n"
-	"  copyprof estimate -i btrfs.json -m cm.json --cache mixed=2,1,1 --at 2048\n"
+	"  copyprof estimate -i btrfs.json -m cm.json --cache mixed=2,1,1 \\\n"
+	"      --threshold 2048\n"
 	"  copyprof estimate \\\n"
 	"      --hist examples/data/fleetbench-2023/MemcpyGoogleFleet.txt \\\n"
 	"      -m examples/costmodels/cooperlake-8321hc-seed.json\n"
@@ -132,16 +131,6 @@ static const char doc[] =
 	"Exit status: 0 ok, 1 runtime failure (unreadable input, no copy-family calls, a cost "
 	"model without a needed implementation or cache state), 2 usage error.";
 
-static uint64_t parse_len(struct argp_state *state, const char *opt, const char *arg)
-{
-	struct est_options tmp;
-	char why[96];
-
-	if (est_thresholds_parse(arg, &tmp, why, sizeof(why)) || tmp.nr_thresholds != 1)
-		argp_error(state, "%s %s: give one length or 'never'", opt, arg);
-	return tmp.thresholds[0];
-}
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct estimate_args *a = state->input;
@@ -150,31 +139,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->common;
-		break;
-	case 'm':
-		if (a->nr_models == EST_MAX_MODELS)
-			argp_error(state, "at most %d cost models", EST_MAX_MODELS);
-		a->models[a->nr_models++] = arg;
+		state->child_inputs[1] = &a->cost;
 		break;
 	case OPT_HIST:
 		a->hist = arg;
 		break;
-	case OPT_FAMILY:
-		a->run.o.family = est_family_parse(arg);
-		if (a->run.o.family < 0)
-			argp_error(state, "--family %s: " EST_FAMILY_HINT, arg);
-		break;
 	case OPT_THRESHOLDS:
 		if (est_thresholds_parse(arg, &a->run.o, why, sizeof(why)))
 			argp_error(state, "--thresholds %s: %s", arg, why);
-		break;
-	case OPT_CACHE:
-		if (est_cache_parse(arg, &a->run.o.cache))
-			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
-		break;
-	case OPT_AT:
-		a->run.o.at = parse_len(state, "--at", arg);
-		a->run.o.at_set = true;
 		break;
 	case OPT_VALIDATE:
 		a->validate = true;
@@ -221,7 +193,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (!a->common.nr_inputs && !a->hist && !a->prom.url)
 			argp_error(state, "give a profile with -i, a size table with --hist, or "
 					  "--prometheus URL");
-		if (!a->nr_models && !a->validate)
+		if (!a->cost.nr_models && !a->validate)
 			argp_error(state, "give a cost model with -m (make one with `copyprof "
 					  "calibrate -o costmodel.json`; estimate itself times "
 					  "nothing)");
@@ -238,13 +210,13 @@ static int expand_model_folder(struct estimate_args *a)
 	size_t n;
 	int err;
 
-	if (a->nr_models != 1)
+	if (a->cost.nr_models != 1)
 		return 0;
-	err = model_folder_list(a->models[0], a->model_files, EST_MAX_MODELS, &n);
+	err = model_folder_list(a->cost.models[0], a->model_files, EST_MAX_MODELS, &n);
 	if (err || !n)
 		return err;
-	memcpy(a->models, a->model_files, n * sizeof(char *));
-	a->nr_models = n;
+	memcpy(a->cost.models, a->model_files, n * sizeof(char *));
+	a->cost.nr_models = n;
 	a->run.match_cpu = true;
 	return 0;
 }
@@ -254,7 +226,7 @@ static int load(struct estimate_args *a, struct est_run *run)
 	struct profile *p;
 	int err;
 
-	if (!a->prom.url && !a->nr_models) {
+	if (!a->prom.url && !a->cost.nr_models) {
 		/* --validate without -m: calibrate --quick first, as the help says. */
 		struct costmodel *m;
 
@@ -265,7 +237,7 @@ static int load(struct estimate_args *a, struct est_run *run)
 	}
 	if (!a->prom.url)
 		return est_run_load(run, &a->run, a->common.inputs, a->common.nr_inputs, a->hist,
-				    a->models, a->nr_models);
+				    a->cost.models, a->cost.nr_models);
 	if (!a->prom.range)
 		a->prom.range = "1h";
 	err = fleet_profile_fetch(&a->prom, &p);
@@ -281,7 +253,8 @@ static int load(struct estimate_args *a, struct est_run *run)
 	snprintf(a->prom_name, sizeof(a->prom_name), "the fleet in %s (the increase over %s%s%s)",
 		 a->prom.url, a->prom.range, a->prom.selector ? " of " : "",
 		 a->prom.selector ?: "");
-	err = est_run_load_profile(run, &a->run, p, a->prom_name, a->models, a->nr_models);
+	err = est_run_load_profile(run, &a->run, p, a->prom_name, a->cost.models,
+				   a->cost.nr_models);
 	/* The saved profile is the mix that calibrate --mix measures (the hint names it). */
 	if (!err && a->save_profile) {
 		run->profile_paths = &a->save_profile;
@@ -304,8 +277,8 @@ static int validate(struct est_run *run, size_t i, struct est_report *r, struct 
 
 int cmd_estimate(int argc, char **argv)
 {
-	struct argp common;
-	struct argp_child children[2];
+	struct argp common, cost;
+	struct argp_child children[3] = { { 0 } };
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct estimate_args args = { 0 };
 	struct mixmeas vals[EST_NR_FAMILIES] = { 0 };
@@ -317,8 +290,13 @@ int cmd_estimate(int argc, char **argv)
 
 	est_options_default(&args.run.o);
 	cmd_options_child(&common_options, &common, children);
+	cmd_cost_child(&cost_options, &cost, &children[1]);
 	argp_parse(&argp, argc, argv, 0, NULL, &args);
-	folder = args.models[0];
+	folder = args.cost.models[0];
+	args.run.o.family = args.cost.family;
+	args.run.o.cache = args.cost.cache;
+	args.run.o.at = args.cost.threshold;
+	args.run.o.at_set = args.cost.threshold_set;
 	err = expand_model_folder(&args);
 	if (!err)
 		err = load(&args, &run);

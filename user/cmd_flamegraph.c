@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd_cost_options.h"
 #include "cmd_options.h"
 #include "commands.h"
 #include "estimate/estimate_family.h"
@@ -22,14 +23,11 @@
 #include "asmref.h"
 
 struct flamegraph_args {
-	struct cmd_options common; /* -i, -o, --json, -v */
-	const char *input, *folded, *output, *model, *title;
+	struct cmd_options common;    /* -i, -o, --json, -v */
+	struct cmd_cost_options cost; /* -m, --cache, --family, --threshold */
+	const char *folded, *title;
 	struct est_options today; /* --today IMPL (its today[] only), as for estimate */
 	int weight;		  /* -1: the profile's default */
-	int family;		  /* -1: every family */
-	bool threshold_set, cache_set;
-	uint64_t threshold;
-	struct est_cache cache;
 	double width;
 	bool diff;	      /* --diff BEFORE AFTER */
 	bool no_comm;	      /* --no-comm */
@@ -41,10 +39,7 @@ struct flamegraph_args {
 enum {
 	OPT_FOLDED = 0x100,
 	OPT_WEIGHT,
-	OPT_THRESHOLD,
-	OPT_CACHE,
 	OPT_TODAY,
-	OPT_FAMILY,
 	OPT_TITLE,
 	OPT_WIDTH,
 	OPT_DIFF,
@@ -59,6 +54,14 @@ static const struct cmd_options_spec common_options = {
 	.output_help = "SVG to write (default: standard output)",
 };
 
+static const struct cmd_cost_spec cost_options = {
+	.model_help = "Cost model from calibrate, for --weight time and --threshold",
+	.threshold_help = "The threshold view: widths are time today, colours what the string op "
+			  "from T would save (green) or cost (red) against today (needs -m)",
+	.cache_help = "Cache state of the costs, as for estimate (default warm)",
+	.family_help = "Only sites of memcpy, memmove, clear_user or memset",
+};
+
 static const struct argp_option options[] = {
 	{ "folded", OPT_FOLDED, "FILE", 0,
 	  "Folded stacks to draw instead ('-': standard input), as FlameGraph's stackcollapse "
@@ -66,14 +69,6 @@ static const struct argp_option options[] = {
 	{ "weight", OPT_WEIGHT, "WHAT", 0,
 	  "What widths count: samples (sampled profiles' stacks; their default), calls (the "
 	  "default otherwise), bytes, or time (ns today, needs -m)" },
-	{ "costmodel", 'm', "FILE", 0,
-	  "Cost model from calibrate, for --weight time and --threshold" },
-	{ "threshold", OPT_THRESHOLD, "T", 0,
-	  "The threshold view: widths are time today, colours what the string op from T would "
-	  "save (green) or cost (red) against today (needs -m)" },
-	{ "cache", OPT_CACHE, "STATE", 0,
-	  "Cache state of the costs, as for estimate (default warm)" },
-	{ "family", OPT_FAMILY, "NAME", 0, "Only sites of memcpy, memmove, clear_user or memset" },
 	{ "today", OPT_TODAY, "IMPL", 0,
 	  "Today's code is this replica, as for estimate (needed for a uprobe on a function "
 	  "copyprof does not replicate)" },
@@ -115,10 +110,12 @@ static const char doc[] =
 
 static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 {
+	const struct cmd_cost_options *c = &a->cost;
+
 	if (a->diff) {
 		if (a->nr_files != 2 || a->common.input || a->folded)
 			argp_error(state, "--diff takes two profiles as arguments: BEFORE AFTER");
-		if (a->model || a->threshold_set || a->weight == FLAME_TIME || a->cache_set)
+		if (c->model || c->threshold_set || a->weight == FLAME_TIME || c->cache_set)
 			argp_error(state, "the differential view weighs calls, bytes or samples: "
 					  "drop -m, --threshold and --cache (copyprof diff -m "
 					  "compares modelled time)");
@@ -133,18 +130,18 @@ static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 		argp_error(state, "--totals and --rates apply to --diff");
 	if (!a->common.input == !a->folded)
 		argp_error(state, "give a profile with -i or folded stacks with --folded");
-	if (a->folded && (a->weight >= 0 || a->model || a->threshold_set || a->family >= 0 ||
-			  a->cache_set || a->no_comm))
+	if (a->folded && (a->weight >= 0 || c->model || c->threshold_set || c->family >= 0 ||
+			  c->cache_set || a->no_comm))
 		argp_error(state,
 			   "--weight, -m, --threshold, --family, --cache and --no-comm apply "
 			   "to profiles (-i); folded stacks are drawn as they are");
-	if (a->threshold_set && a->weight >= 0 && a->weight != FLAME_TIME)
+	if (c->threshold_set && a->weight >= 0 && a->weight != FLAME_TIME)
 		argp_error(state, "the threshold view is weighted by time: drop --weight %s",
 			   flame_weight_name(a->weight));
-	if ((a->threshold_set || a->weight == FLAME_TIME) && !a->model)
+	if ((c->threshold_set || a->weight == FLAME_TIME) && !c->model)
 		argp_error(state, "%s needs a cost model: give -m (copyprof calibrate writes one)",
-			   a->threshold_set ? "--threshold" : "--weight time");
-	if (a->cache_set && !a->model)
+			   c->threshold_set ? "--threshold" : "--weight time");
+	if (c->cache_set && !c->model)
 		argp_error(state, "--cache applies to costs: give -m");
 	return 0;
 }
@@ -152,12 +149,12 @@ static error_t parse_end(struct flamegraph_args *a, struct argp_state *state)
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct flamegraph_args *a = state->input;
-	struct est_options tmp;
-	char why[96], *end;
+	char *end;
 
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->common;
+		state->child_inputs[1] = &a->cost;
 		break;
 	case OPT_FOLDED:
 		a->folded = arg;
@@ -167,22 +164,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (a->weight < 0)
 			argp_error(state, "--weight %s: give samples, calls, bytes or time", arg);
 		break;
-	case 'm':
-		a->model = arg;
-		break;
-	case OPT_THRESHOLD:
-		if (est_thresholds_parse(arg, &tmp, why, sizeof(why)) || tmp.nr_thresholds != 1)
-			argp_error(state,
-				   "--threshold %s: give one length (K, M suffixes) or 'never'",
-				   arg);
-		a->threshold = tmp.thresholds[0];
-		a->threshold_set = true;
-		break;
-	case OPT_CACHE:
-		if (est_cache_parse(arg, &a->cache))
-			argp_error(state, "--cache %s: " EST_CACHE_HINT, arg);
-		a->cache_set = true;
-		break;
 	case OPT_TODAY: {
 		char why[160];
 
@@ -190,11 +171,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--today %s: %s", arg, why);
 		break;
 	}
-	case OPT_FAMILY:
-		a->family = est_family_parse(arg);
-		if (a->family < 0)
-			argp_error(state, "--family %s: " EST_FAMILY_HINT, arg);
-		break;
 	case OPT_TITLE:
 		a->title = arg;
 		break;
@@ -279,7 +255,7 @@ static void noise_of(const struct flamegraph_args *a, const struct est_report *r
 	char text[256];
 	size_t i, n = 0;
 
-	for (i = 0; a->threshold_set && i < r->nr_fam && n < sizeof(text); i++) {
+	for (i = 0; a->cost.threshold_set && i < r->nr_fam && n < sizeof(text); i++) {
 		double w = flame_costs_noise(&r->fam[i]);
 
 		if (!isfinite(w))
@@ -299,30 +275,19 @@ static void noise_of(const struct flamegraph_args *a, const struct est_report *r
  * estimate's verdict for the profile and model, the same sentence as estimate prints
  * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing; and in
  * @corr, where the verdicts come from: the frames are always modelled, a verdict from the
- * paired measurement the model stores for this mix (calibrate --mix) where there is one.
+ * paired measurement the model stores for this mix (calibrate --mix) where there is one. @run
+ * is the estimate the frames were costed from: its profile and model, read once.
  */
-static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, char *corr,
-		       size_t clen, struct flame_costs *fc, struct fg_svg_opts *o)
+static void verdict_of(const struct flamegraph_args *a, struct est_run *run, char *buf, size_t len,
+		       char *corr, size_t clen, struct flame_costs *fc, struct fg_svg_opts *o)
 {
-	const char *profiles[1] = { a->common.input }, *models[1] = { a->model };
-	struct est_run_opts opts = { 0 };
 	struct est_report r = { 0 };
-	struct est_run run;
 	size_t i, n = 0, c = 0;
 	const char *why = NULL;
 
 	buf[0] = '\0';
 	corr[0] = '\0';
-	est_options_default(&opts.o);
-	opts.o.cache = a->cache;
-	opts.o.family = a->family;
-	memcpy(opts.o.today, a->today.today, sizeof(opts.o.today));
-	if (a->threshold_set) {
-		opts.o.at = a->threshold;
-		opts.o.at_set = true;
-	}
-	if (!est_run_load(&run, &opts, profiles, 1, NULL, models, 1) && run.nr_ins &&
-	    !est_run_input(&run, 0, &r)) {
+	if (run->nr_ins && !est_run_input(run, 0, &r)) {
 		for (i = 0; i < r.nr_fam && n < len; i++) {
 			char v[192];
 
@@ -351,57 +316,78 @@ static void verdict_of(const struct flamegraph_args *a, char *buf, size_t len, c
 		snprintf(corr, clen, "modelled: no paired measurement (%.*s)",
 			 why ? (int)strcspn(why, ";") : 25, why ?: "none stored for this mix");
 	est_report_free(&r);
-	est_run_free(&run);
 }
 
 static void profile_subtitle(const struct profile *p, const struct flamegraph_args *a,
-			     enum flame_weight w, char *sub, size_t len, char *corr, size_t clen,
+			     struct est_run *run, char *sub, size_t len, char *corr, size_t clen,
 			     struct flame_costs *fc, struct fg_svg_opts *o)
 {
 	int n = snprintf(sub, len, "kernel %s, %s", p->meta.kernel ?: "?",
 			 p->meta.cpu_model ?: "unknown CPU");
 
-	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
-		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->model),
-			      a->cache.label);
-	if (w == FLAME_TIME && n > 0 && (size_t)n < len)
-		verdict_of(a, sub + n, len - (size_t)n, corr, clen, fc, o);
+	if (run && n > 0 && (size_t)n < len)
+		n += snprintf(sub + n, len - (size_t)n, "; %s (%s)", base_name(a->cost.model),
+			      a->cost.cache.label);
+	if (run && n > 0 && (size_t)n < len)
+		verdict_of(a, run, sub + n, len - (size_t)n, corr, clen, fc, o);
+}
+
+/*
+ * The time-weighted views: the profile and the cost model are read once, by the estimate that
+ * costs the frames (flame_cost.c) and gives the verdict. @run keeps @profiles (the -i given),
+ * which must outlive it. Returns 0 or -errno (printed).
+ */
+static int load_estimate(const struct flamegraph_args *a, const char *const *profiles,
+			 struct est_run *run)
+{
+	const char *models[1] = { a->cost.model };
+	struct est_run_opts opts = { 0 };
+
+	est_options_default(&opts.o);
+	opts.o.cache = a->cost.cache;
+	opts.o.family = a->cost.family;
+	memcpy(opts.o.today, a->today.today, sizeof(opts.o.today));
+	opts.o.at = a->cost.threshold;
+	opts.o.at_set = a->cost.threshold_set;
+	return est_run_load(run, &opts, profiles, 1, NULL, models, 1);
 }
 
 static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, struct fg_svg_opts *o,
 			char *title, char *sub, size_t len)
 {
 	struct flame_opts fo = { .weight = (enum flame_weight)a->weight,
-				 .family = a->family,
+				 .family = a->cost.family,
 				 .no_comm = a->no_comm };
 	static const char *const units[] = { "samples", "calls", "bytes", "ns" };
-	struct costmodel *m = NULL;
+	bool timed = a->weight == FLAME_TIME || a->cost.threshold_set;
+	const char *profiles[1] = { a->common.input };
+	struct est_run run = { 0 };
 	struct flame_costs fc = { 0 };
 	struct profile *p = NULL;
 	struct flame_stats st;
 	char corr[512] = "";
 	int err;
 
-	err = profile_read(a->common.input, &p);
+	err = timed ? load_estimate(a, profiles, &run) : profile_read(a->common.input, &p);
 	if (err)
-		return err;
+		goto out;
+	if (timed)
+		p = run.profile;
 	if (a->weight < 0)
-		fo.weight = a->threshold_set ? FLAME_TIME : flame_default_weight(p);
+		fo.weight = a->cost.threshold_set ? FLAME_TIME : flame_default_weight(p);
 	if (fo.weight == FLAME_TIME) {
-		err = costmodel_read(a->model, &m);
-		if (!err)
-			err = flame_costs_init(&fc, p, m, a->model, &a->cache,
-					       a->threshold_set ? &a->threshold : NULL,
-					       a->today.today);
+		err = flame_costs_init(&fc, p, run.models[0], a->cost.model, &a->cost.cache,
+				       a->cost.threshold_set ? &a->cost.threshold : NULL,
+				       a->today.today);
 		if (err)
 			goto out;
 		fo.costs = &fc;
-		o->delta = a->threshold_set;
-		if (a->threshold_set)
+		o->delta = a->cost.threshold_set;
+		if (a->cost.threshold_set)
 			o->at_name = strdup(fc.pol[1].name);
 	}
 	/* First estimate's verdict and intervals: the frames' grey band comes from them. */
-	profile_subtitle(p, a, fo.weight, sub, len, corr, sizeof(corr), &fc, o);
+	profile_subtitle(p, a, timed ? &run : NULL, sub, len, corr, sizeof(corr), &fc, o);
 	err = flame_from_profile(p, &fo, t, &st);
 	if (err)
 		goto out;
@@ -424,7 +410,7 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 		goto out;
 	}
 	o->unit = units[fo.weight];
-	if (a->threshold_set)
+	if (a->cost.threshold_set)
 		snprintf(title, len, "Copy time today; colour: %s vs today: %s", o->at_name ?: "T",
 			 base_name(a->common.input));
 	else
@@ -436,8 +422,10 @@ static int read_profile(const struct flamegraph_args *a, struct fg_tree *t, stru
 out:
 	if (fo.costs)
 		flame_costs_free(&fc);
-	costmodel_free(m);
-	profile_free(p);
+	if (timed)
+		est_run_free(&run); /* with its profile and model */
+	else
+		profile_free(p);
 	return err;
 }
 
@@ -530,17 +518,17 @@ static int render(const struct flamegraph_args *a, const struct fg_tree *t,
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	struct argp common;
-	struct argp_child children[2];
+	struct argp common, cost;
+	struct argp_child children[3] = { { 0 } };
 	struct argp argp = { options, parse_opt, NULL, doc, children };
-	struct flamegraph_args args = { .weight = -1, .family = -1 };
+	struct flamegraph_args args = { .weight = -1 };
 	struct fg_svg_opts o = { 0 };
 	char title[512], sub[1024];
 	struct fg_tree *t;
 	int err;
 
-	est_cache_parse("warm", &args.cache);
 	cmd_options_child(&common_options, &common, children);
+	cmd_cost_child(&cost_options, &cost, &children[1]);
 	if (argp_parse(&argp, argc, argv, 0, NULL, &args))
 		return EXIT_USAGE;
 	t = fg_tree_new("all");

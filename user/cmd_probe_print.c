@@ -32,7 +32,7 @@ static void print_dispatch(const struct dispatch *d)
 	printf("dispatch (kernel %d.%d; erms %s, fsrm %s, fsrs %s, rep_good %s):\n", d->major,
 	       d->minor, d->cpu.erms ? "yes" : "no", d->cpu.fsrm ? "yes" : "no",
 	       d->cpu.fsrs ? "yes" : "no", d->cpu.rep_good ? "yes" : "no");
-	for (r = 0; r < DR_NR; r++) {
+	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		e = &d->e[r];
 		if (!r)
 			printf("  (\"from kcore\": decoded from the kernel's patched code; \"from "
@@ -69,7 +69,7 @@ static json_object *dispatch_to_json(const struct dispatch *d)
 	const struct dispatch_entry *e;
 	size_t r, i;
 
-	for (r = 0; r < DR_NR; r++) {
+	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		e = &d->e[r];
 		o = json_object_new_object();
 		rows = json_object_new_array();
@@ -153,7 +153,7 @@ json_object *probe_callsites_to_json(const struct callsite_list *l)
 		json_object_object_add(s, "instruction", json_object_new_string(c->mnemonic));
 		json_object_object_add(s, "target",
 				       c->target ? json_object_new_string(c->target) : NULL);
-		json_object_object_add(s, "family", json_object_new_string(c->family));
+		jsonw_put_str(s, "family", copy_family_name(c->family));
 		json_object_object_add(s, "len_reg", json_object_new_string(c->len_reg));
 		json_object_object_add(s, "len_scale", json_object_new_int(c->len_scale));
 		if (c->context)
@@ -186,7 +186,7 @@ void probe_callsites_print(const struct callsite_list *l)
 			snprintf(addr, sizeof(addr), "%-18s", "-");
 		printf("  +0x%-5llx %s  %-6s %-28s %-10s len=%s", (unsigned long long)c->offset,
 		       addr, c->target ? c->mnemonic : "inline", c->target ?: c->mnemonic,
-		       c->family, c->len_reg);
+		       copy_family_name(c->family) ?: "?", c->len_reg);
 		if (c->len_scale > 1)
 			printf("*%u", c->len_scale);
 		putchar('\n');

@@ -308,9 +308,7 @@ int cmd_record(int argc, char **argv)
 	struct argp_child children[3];
 	struct argp argp = { options, parse_opt, "[-- COMMAND [ARGS...]]", doc, children };
 	struct record_counted_args counted;
-	char fallback[256] = "";
-	char **keep = NULL;
-	size_t nr_keep = 0;
+	struct record_plan_fallback fb = { 0 };
 	int ret;
 
 	/*
@@ -344,26 +342,18 @@ int cmd_record(int argc, char **argv)
 				      &args.sampled) < 0)
 			return EXIT_RUNTIME;
 		/* The planner's last resort: what no probe can reach, sampling still sees. */
-		if (!args.nr_sites) {
-			if (!args.all_stacks &&
-			    record_plan_functions(&args.plan, &keep, &nr_keep) < 0)
-				return EXIT_RUNTIME;
-			snprintf(
-				fallback, sizeof(fallback),
-				"no site of the plan can be probed on this kernel: SAMPLED instead "
-				"(--sample at %u Hz, %s): counts are samples, not calls",
-				RECORD_SAMPLE_DEFAULT_HZ,
-				nr_keep ? "only stacks through the plan's functions; --all keeps "
-					  "every stack"
-					: "every copy sample");
-			p_warn("%s", fallback);
-			if (args.run.command)
+		ret = record_plan_fallback(&args.plan, args.nr_sites, args.hz_given ? args.hz : 0,
+					   "--all", &fb);
+		if (ret < 0)
+			return EXIT_RUNTIME;
+		if (ret) {
+			if (fb.every_task && args.run.command)
 				p_info("sampling every task while '%s' runs (kernel work such as "
 				       "decompression runs in kworkers)",
 				       args.run.command[0]);
 			args.sample = true;
-			args.hz = args.hz_given ? args.hz : RECORD_SAMPLE_DEFAULT_HZ;
-			args.run.all_tasks = true;
+			args.hz = fb.hz;
+			args.run.all_tasks = fb.every_task;
 		}
 	}
 	if (args.sample) {
@@ -372,13 +362,13 @@ int cmd_record(int argc, char **argv)
 			.hz = args.hz,
 			.event = args.event,
 			.cgroup = args.cgroup,
-			.fallback = fallback[0] ? fallback : NULL,
-			.keep = (const char *const *)keep,
-			.nr_keep = nr_keep,
+			.fallback = fb.why[0] ? fb.why : NULL,
+			.keep = (const char *const *)fb.keep,
+			.nr_keep = fb.nr_keep,
 			.user_stacks = args.user_stacks,
 		};
 		ret = record_sample_run(&rs);
-		record_plan_functions_free(keep, nr_keep);
+		record_plan_fallback_free(&fb);
 		copy_family_reset();
 		return ret;
 	}

@@ -9,7 +9,6 @@
 #include "lib/hist_print.h"
 #include "kernel/kdebuginfo.h"
 #include "profile/ksource.h"
-#include "lib/jsonw.h"
 #include "lib/log.h"
 #include "lib/num_format.h"
 #include "profile/profile.h"
@@ -172,6 +171,7 @@ static void print_sampled_counts(const struct profile *p, const struct profile_s
 static void print_site(const struct profile *p, const struct profile_site *s, int top)
 {
 	char mux[64], n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
+	struct hist_slot dense[CP_NBUCKETS];
 
 	printf("site %u: %s:%s+0x%llx%s%s%s  (%s, len=%s)\n", s->id, s->target ?: "?",
 	       s->symbol ?: "?", (unsigned long long)s->offset, s->label ? " [" : "",
@@ -188,10 +188,11 @@ static void print_site(const struct profile *p, const struct profile_site *s, in
 		printf("  %s: %s calls counted in %.3f of %.3f s\n", mux,
 		       num_format(s->mux->raw_calls, n1), (double)s->mux->running_ns / 1e9,
 		       (double)s->mux->enabled_ns / 1e9);
+	sparse_hist_dense(&s->buckets, dense);
 	if (!s->sample || s->sample->quality[LEN_EXACT] + s->sample->quality[LEN_APPROX])
-		hist_print_log2(stdout, s->buckets);
+		hist_print_log2(stdout, dense);
 	if (top)
-		hist_print_top(stdout, s->buckets, top);
+		hist_print_top(stdout, dense, top);
 	if (s->nr_callers || s->caller_misses)
 		print_callers(s, top ? top : 8);
 	putchar('\n');
@@ -292,10 +293,17 @@ int cmd_report(int argc, char **argv)
 		return err ? EXIT_RUNTIME : EXIT_OK;
 	}
 	if (args.common.json) {
-		json_object *root = profile_to_json(p);
+		/*
+		 * The profile as its file has it, site by site, on stdout's text stream (controls
+		 * shown escaped; a write error said once, at exit: text_stdout.h).
+		 */
+		int werr = profile_write_stream(p, stdout);
 
-		jsonw_print(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-		json_object_put(root);
+		if (werr) {
+			p_err("cannot write the profile: %s", strerror(-werr));
+			profile_free(p);
+			return EXIT_RUNTIME;
+		}
 	} else {
 		print_text(p, args.top);
 		profile_warn_len_suspects(p);

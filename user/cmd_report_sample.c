@@ -56,11 +56,12 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 	struct counter_map leaves = { 0 }, callers = { 0 };
 	struct hist_slot all[CP_NBUCKETS] = { { 0 } };
 	uint64_t copy = 0, q[LEN_NR_QUALITIES] = { 0 };
-	size_t i, b;
+	size_t i;
 	int k;
 
 	for (i = 0; i < p->nr_sites; i++) {
 		const struct profile_site *s = &p->sites[i];
+		const struct hist_bucket *hb;
 		struct counter_map_ent *e;
 		char *name;
 
@@ -69,9 +70,9 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 		copy += s->calls;
 		for (k = 0; k < LEN_NR_QUALITIES; k++)
 			q[k] += s->sample->quality[k];
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			all[b].count += s->buckets[b].count;
-			all[b].bytes += s->buckets[b].bytes;
+		sparse_hist_for_each (&s->buckets, hb) {
+			all[hb->b].count += hb->count;
+			all[hb->b].bytes += hb->bytes;
 		}
 		if ((e = counter_map_get(&leaves, s->sample->leaf ?: "?")))
 			e->value += s->calls;

@@ -1,9 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-# lib.sh: helpers sourced by the CLI tests: assertions, skips and a scratch folder.
+# lib.sh: helpers sourced by the CLI tests: checks, skips and a scratch folder.
+#
+# Every check prints "ok N - WHAT" or "not ok N - WHAT: why", as git's test suite does, and the
+# script goes on past a failure: at its end the failed checks are listed again and it exits 1
+# (0 if all passed; 77, after "skipped: why", if it skipped). expect_* and check are checks;
+# fail records a failed one; fatal records one and ends the script (a setup step that the
+# checks after it cannot do without). Checks are counted in a file, so that one made in a
+# subshell or a pipeline counts too.
 set -u
 : "${COPYPROF:?run through tests/run.sh}"
 WL="$OUT_DIR/tests/copyload"
 TMP=$(mktemp -d /tmp/copyprof-test.XXXXXX)
+CHECKS=$TMP/.checks # one line per check: "ok N - WHAT" or "not ok N - WHAT: why"
+: >"$CHECKS"
+# Results go to the script's own stdout (fd 7), never into a $(...) or a redirected stream.
+exec 7>&1
 # Servers a test starts in the background (agents, prometheus): add each one's pid to pids;
 # every one still running is stopped (SIGTERM, then waited for) at exit.
 pids=()
@@ -13,10 +24,53 @@ stop_servers() {
 	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 	pids=()
 }
-trap 'stop_servers; rm -rf "$TMP"' EXIT
+# What else to undo at exit (a scratch filesystem, a cgroup ...): add a command to exit_hooks;
+# they run before the servers are stopped and the folder is removed.
+exit_hooks=()
+finish() {
+	local rc=$? h n bad
+	n=$(grep -c . "$CHECKS" 2>/dev/null) bad=$(grep -c '^not ok' "$CHECKS" 2>/dev/null)
+	if [ "${bad:-0}" -gt 0 ]; then
+		echo "# $bad of $n checks failed:" >&7
+		grep '^not ok' "$CHECKS" | cut -c 1-300 >&7
+		rc=1
+	elif [ "$rc" -eq 0 ]; then
+		echo "# $n checks passed" >&7
+	fi
+	for h in "${exit_hooks[@]}"; do eval "$h"; done
+	stop_servers
+	rm -rf "$TMP"
+	exit "$rc"
+}
+trap finish EXIT
+# A test's own "trap CMD EXIT" becomes an exit hook: replacing finish would hide its failures.
+trap() {
+	if [ "$#" -eq 2 ] && [ "$2" = EXIT ]; then
+		exit_hooks+=("$1")
+	else
+		builtin trap "$@"
+	fi
+}
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# Numbers and prints one check's result: STATUS ("ok" or "not ok") and what it checked.
+_check_result() {
+	local n
+	n=$(($(grep -c . "$CHECKS") + 1))
+	printf '%s %d - %s\n' "$1" "$n" "${2//$'\n'/ | }" >>"$CHECKS"
+	printf '%s %d - %s\n' "$1" "$n" "$2" >&7
+}
+# A command as a check prints it: the binary under test as "copyprof", the rest as given.
+_shown() { local s="$*"; echo "${s//"$COPYPROF"/copyprof}" | cut -c 1-200; }
+pass() { _check_result ok "$*"; }
+fail() { _check_result "not ok" "$*"; return 1; }
+fatal() { _check_result "not ok" "$* (the checks after this one were not run)"; exit 1; }
 skip() { echo "skipped: $*"; exit 77; }
+# check WHAT CMD...: passes if CMD succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@"; then pass "$what"; else fail "$what"; fi
+}
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root for BPF (CI runs as root)"; }
 need_cmd() { command -v "$1" >/dev/null || skip "needs $1 (make deps installs it)"; }
 
@@ -25,13 +79,25 @@ expect_exit() {
 	local want=$1 rc; shift
 	"$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
-	[ "$rc" -eq "$want" ] || fail "'$*' exited $rc, expected $want; stderr: $(cat "$TMP/err")"
+	if [ "$rc" -eq "$want" ]; then
+		pass "'$(_shown "$@")' exits $want"
+	else
+		fail "'$(_shown "$@")' exited $rc, expected $want; stderr: $(cat "$TMP/err")"
+	fi
 }
 # expect_err PATTERN: the last command's stderr matches the extended regex PATTERN.
-expect_err() { grep -Eq -- "$1" "$TMP/err" || fail "stderr lacks /$1/: $(cat "$TMP/err")"; }
-expect_out() { grep -Eq -- "$1" "$TMP/out" || fail "stdout lacks /$1/: $(head -c 2000 "$TMP/out")"; }
+expect_err() {
+	if grep -Eq -- "$1" "$TMP/err"; then pass "stderr matches /$1/"; else
+		fail "stderr lacks /$1/: $(cat "$TMP/err")"; fi
+}
+expect_out() {
+	if grep -Eq -- "$1" "$TMP/out"; then pass "stdout matches /$1/"; else
+		fail "stdout lacks /$1/: $(head -c 2000 "$TMP/out")"; fi
+}
 # expect_eq NAME GOT WANT
-expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', expected '$3'"; }
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1: $3"; else fail "$1: got '$2', expected '$3'"; fi
+}
 # commas N: N as report and merge print it, with thousands separators ("9,605,744").
 commas() { echo "$1" | sed -E ':a;s/([0-9])([0-9]{3})($|,)/\1,\2\3/;ta'; }
 # No BPF program of ours may stay loaded after a run. Only this test's programs count: those
@@ -60,7 +126,10 @@ expect_no_leftover_progs() {
 	# (deferred): it is ours only if it is still there a moment later.
 	for try in 1 2 3; do
 		left=$(leftover_progs)
-		[ -n "$left" ] || return 0
+		if [ -z "$left" ]; then
+			pass "no copyprof BPF program of this test is left loaded"
+			return 0
+		fi
 		[[ $left == *"held by pid"* ]] && break
 		sleep 1
 	done
@@ -101,7 +170,7 @@ wait_for() {
 	local what=$1 i
 	shift
 	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fail "gave up waiting for $what"
+	fatal "gave up waiting for $what"
 }
 
 # btrfs_scratch: a loop-device btrfs (compress-force=zstd) at $TMP/bt holding a 200 MB
@@ -114,7 +183,7 @@ btrfs_scratch() {
 	grep -qw btrfs /proc/filesystems || skip "this kernel has no btrfs"
 	SCRATCH="$ROOT/scripts/btrfs-scratch.sh"
 	[ -x "$SCRATCH" ] || skip "scripts/btrfs-scratch.sh is missing"
-	trap '"$SCRATCH" down "$TMP/bt" 2>/dev/null; stop_servers; rm -rf "$TMP"' EXIT
-	"$SCRATCH" up "$TMP/bt" 1024 || fail "cannot set up the btrfs scratch filesystem"
-	"$SCRATCH" fill "$TMP/bt" 200 || fail "cannot write the compressible file"
+	exit_hooks+=('"$SCRATCH" down "$TMP/bt" 2>/dev/null')
+	"$SCRATCH" up "$TMP/bt" 1024 || fatal "cannot set up the btrfs scratch filesystem"
+	"$SCRATCH" fill "$TMP/bt" 200 || fatal "cannot write the compressible file"
 }

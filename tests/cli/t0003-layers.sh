@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# t0003-layers: the layer rule (scripts/check-layers.sh) holds on this tree, and catches an
-# include from a layer above, one between peers, estimate including the timing code, and a
-# circle, in a scratch copy.
+# t0003-layers: the layer rule (scripts/check-layers.sh) holds on this tree, docs/design.md
+# lists the uses the includes have, and the rule catches an include from a layer above, one
+# between peers, estimate including the timing code, and a circle, in a scratch copy.
 . "$(dirname "$0")/lib.sh"
 need_cmd git
 cd "$ROOT"
 expect_exit 0 scripts/check-layers.sh
 expect_out "every include stays in its folder or goes to a layer below"
+# Who uses whom, as docs/design.md#layers lists it, is what the includes say.
+sed -n '/^```uses$/,/^```$/p' docs/design.md | sed '1d;$d' >"$TMP/doc-uses"
+[ -s "$TMP/doc-uses" ] || fail "docs/design.md has no \`\`\`uses block"
+scripts/check-layers.sh --uses >"$TMP/tree-uses" || fail "check-layers.sh --uses failed"
+diff -u "$TMP/doc-uses" "$TMP/tree-uses" >"$TMP/uses.diff" ||
+	fail "docs/design.md#layers lists other uses than the includes have: $(cat "$TMP/uses.diff")"
 
 copy=$TMP/tree
 mkdir "$copy"

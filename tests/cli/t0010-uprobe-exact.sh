@@ -35,6 +35,8 @@ expect_eq "wl_clear bytes" "$(jq '.sites[1].bytes' prof.json)" $((100 * 42 + 409
 expect_eq "wl_clear len_arg" "$(jq -r '.sites[1].len_arg' prof.json)" arg1
 expect_eq "wl_copy len_arg" "$(jq -r '.sites[0].len_arg' prof.json)" arg2
 expect_eq "arg_base" "$(jq -r '.meta.arg_base' prof.json)" 0
+# The family is data: memcpy-like by default, clear_user-like with len=arg1 (target_spec.h).
+expect_eq "families" "$(jq -c '[.sites[].family]' prof.json)" '["memcpy","clear_user"]'
 expect_eq "clear 100-byte bucket" \
 	"$(jq '[.sites[1].buckets[] | select(.lo == 96)][0] | "\(.hi) \(.count) \(.bytes)"' prof.json)" \
 	'"104 42 4200"'

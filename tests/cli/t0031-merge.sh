@@ -44,6 +44,9 @@ expect_eq "app_copy summed in its group" \
 	"$(jq --argjson g "$g" '[.sites[] | select(.group == $g and .symbol == "app_copy")][0].calls' abc.json)" 2220
 expect_eq "app_copy sites" "$(jq '[.sites[] | select(.symbol == "app_copy")] | length' abc.json)" 2
 expect_eq "zdss_flush" "$(jq '[.sites[] | select(.symbol == "zdss_flush")][0].buckets[0].count' abc.json)" 7
+# Every merged site has its family: b's added site has none and is read as memcpy.
+expect_eq "families" "$(jq -c '[.sites[] | [.symbol, .family]] | unique' abc.json)" \
+	'[["app_clear","clear_user"],["app_copy","memcpy"],["zdss_flush","memcpy"]]'
 # report reads a merged profile.
 expect_exit 0 "$COPYPROF" report -i abc.json
 

@@ -16,7 +16,8 @@ expect_exit 1 "$COPYPROF" merge -o m.json big.json "$G/profile-synthetic.json"
 expect_err "at most 256 MiB"
 [ ! -e m.json ] || fail "merge wrote m.json from a refused input"
 
-# Over 250,000 sites: refused once the "sites" array is counted, before any site is built.
+# Over 250,000 sites: refused at the 250,001st, the sites built so far dropped and the rest only
+# counted (the reader streams: docs/profile-format.md#limits).
 awk 'BEGIN { printf "{\"format\":\"copyprof-profile\",\"version\":1,\"sites\":["
 	for (i = 0; i < 250001; i++) printf "%s{\"buckets\":[]}", i ? "," : ""
 	print "]}" }' > over.json

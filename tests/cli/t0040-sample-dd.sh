@@ -78,8 +78,8 @@ check_dd_profile comm.json "--comm"
 if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
 	cg=/sys/fs/cgroup/copyprof-test.$$
 	mkdir "$cg" || fail "cannot create $cg"
-	trap 'kill $dd_pid 2>/dev/null; echo $dd_pid > /sys/fs/cgroup/cgroup.procs 2>/dev/null;
-	      rmdir "$cg" 2>/dev/null; rm -rf "$TMP"' EXIT
+	exit_hooks+=('kill $dd_pid 2>/dev/null; echo $dd_pid > /sys/fs/cgroup/cgroup.procs 2>/dev/null;
+	      rmdir "$cg" 2>/dev/null')
 	echo "$dd_pid" > "$cg/cgroup.procs"
 	record_long cg.json --cgroup "$cg"
 	check_dd_profile cg.json "--cgroup"

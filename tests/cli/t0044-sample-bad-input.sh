@@ -55,7 +55,7 @@ expect_err "perf_event_max_sample_rate"
 # No permission: an unprivileged user with perf_event_paranoid >= 2 (restored afterwards).
 need_cmd setpriv
 old=$(cat /proc/sys/kernel/perf_event_paranoid)
-trap 'echo "$old" > /proc/sys/kernel/perf_event_paranoid; rm -rf "$TMP"' EXIT
+exit_hooks+=('echo "$old" > /proc/sys/kernel/perf_event_paranoid')
 [ "$old" -ge 2 ] || echo 2 > /proc/sys/kernel/perf_event_paranoid
 expect_exit 1 setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 	"$COPYPROF" record --sample -d 1 -o /tmp/never.json

@@ -63,7 +63,7 @@ expect_eq "Reset Zoom shown" "$(xmllint --xpath "string(//*[@id='unzoom']/@class
 PORT=$((20000 + $$ % 20000))
 chromedriver --port=$PORT > chromedriver.log 2>&1 &
 CD=$!
-trap 'kill $CD 2>/dev/null; wait $CD 2>/dev/null; rm -rf "$TMP"' EXIT
+exit_hooks+=('kill $CD 2>/dev/null; wait $CD 2>/dev/null')
 wd() { curl -s -X "$1" "http://127.0.0.1:$PORT$2" -H 'Content-Type: application/json' ${3:+-d "$3"}; }
 for i in $(seq 50); do wd GET /status | jq -e .value.ready >/dev/null 2>&1 && break; sleep 0.2; done
 caps=$(printf '%s\n' "${FLAGS[@]}" "--user-data-dir=$TMP/chr2" | jq -R . | jq -cs --arg bin "$CHROMIUM" \

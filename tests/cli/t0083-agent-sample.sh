@@ -14,7 +14,7 @@ need_cmd protoc
 cd "$TMP"
 pid=
 stop_agent() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
-trap 'stop_agent; rm -rf "$TMP"' EXIT
+exit_hooks+=('stop_agent')
 decode() { gzip -dc "$1" | protoc --decode=perftools.profiles.Profile --proto_path="$ROOT/proto" pprof.proto; }
 values() {
 	awk -v want="$1" '/^sample \{/ { in_s = 1; i = 0 } /^}/ { in_s = 0 }

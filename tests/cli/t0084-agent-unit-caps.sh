@@ -14,7 +14,7 @@ cd "$TMP"
 UNIT="$ROOT/examples/fleet/copyprof-agent.service"
 pid=
 stop_agent() { [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; pid=; }
-trap 'stop_agent; rm -rf "$TMP"' EXIT
+exit_hooks+=('stop_agent')
 # "CAP_BPF CAP_PERFMON" -> "+bpf,+perfmon", setpriv's spelling.
 setpriv_caps() { echo "$1" | tr ' ' '\n' | sed -n 's/^CAP_\(.*\)$/+\L\1/p' | paste -sd, -; }
 bounding=$(sed -n 's/^CapabilityBoundingSet=//p' "$UNIT")

@@ -26,8 +26,10 @@ refused() {
 	expect_err "$2"
 	echo "ok: $1 refused by report and diff: $(head -n 1 "$TMP/err")"
 }
-refused trailing.json "trailing.json is not valid JSON: unexpected character at byte 905"
-refused joined.json "joined.json is not valid JSON: unexpected character at byte 905"
+# The second value starts right after the golden file's bytes.
+end=$(stat -c %s "$G")
+refused trailing.json "trailing.json is not valid JSON: unexpected character at byte $end"
+refused joined.json "joined.json is not valid JSON: unexpected character at byte $end"
 refused utf8.json "utf8.json is not valid JSON: invalid utf-8 string"
 refused model.json "model.json is a costmodel file, not a profile \(its \"format\" is \"copyprof-costmodel\"\)"
 refused big.json "big.json: 257 MiB; copyprof reads profiles of at most 256 MiB"

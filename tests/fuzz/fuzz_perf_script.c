@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: perf script text through import-perf (parse, attribute, aggregate, profile) */
 #include "fuzz_file.h"
-#include "profile/import_perf.h"
+#include "import/import_perf.h"
 #include "profile/profile.h"
 
 /* As `import-perf --script FILE --no-text`: no perf run, no kernel text read. */

@@ -46,16 +46,16 @@ static void v6_12_erms_without_fsrm(void **state)
 	struct dispatch d = { 0 };
 
 	dispatch_from_table(6, 12, &cooper_lake, &d);
-	assert_string_equal(d.e[DR_MEMCPY].source, "table");
-	assert_int_equal(d.e[DR_MEMCPY].nr_rows, 1);
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "memcpy_orig", NULL);
-	assert_row(&d.e[DR_MEMMOVE], 0, 0, 31, "__memmove tail code", NULL);
-	assert_row(&d.e[DR_MEMMOVE], 1, 32, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
-	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_orig", NULL);
-	assert_row(&d.e[DR_CLEAR_USER], 2, 64, DISPATCH_NO_MAX,
+	assert_string_equal(d.e[CF_MEMCPY].source, "table");
+	assert_int_equal(d.e[CF_MEMCPY].nr_rows, 1);
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "memcpy_orig", NULL);
+	assert_row(&d.e[CF_MEMMOVE], 0, 0, 31, "__memmove tail code", NULL);
+	assert_row(&d.e[CF_MEMMOVE], 1, 32, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
+	assert_row(&d.e[CF_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_orig", NULL);
+	assert_row(&d.e[CF_CLEAR_USER], 2, 64, DISPATCH_NO_MAX,
 		   "rep_stos_alternative 64-byte movq loop", NULL);
-	assert_row(&d.e[DR_COPY_USER], 1, 8, 63, "rep_movs_alternative 8-byte loop", NULL);
-	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX, "rep_movs_alternative", "rep movsb");
+	assert_row(&d.e[CF_COPY_USER], 1, 8, 63, "rep_movs_alternative 8-byte loop", NULL);
+	assert_row(&d.e[CF_COPY_USER], 2, 64, DISPATCH_NO_MAX, "rep_movs_alternative", "rep movsb");
 	dispatch_free(&d);
 }
 
@@ -64,17 +64,17 @@ static void v6_12_fsrm(void **state)
 	struct dispatch d = { 0 };
 
 	dispatch_from_table(6, 12, &ice_lake, &d);
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)", "rep movsb");
-	assert_row(&d.e[DR_MEMMOVE], 0, 0, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)", "rep movsb");
+	assert_row(&d.e[CF_MEMMOVE], 0, 0, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
 	/* Ice Lake has FSRM but no FSRS: memset and clear_user stay loop code. */
-	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_orig", NULL);
-	assert_string_equal(d.e[DR_CLEAR_USER].rows[0].code, "rep_stos_alternative byte loop");
-	assert_row(&d.e[DR_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_generic (inline)",
+	assert_row(&d.e[CF_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_orig", NULL);
+	assert_string_equal(d.e[CF_CLEAR_USER].rows[0].code, "rep_stos_alternative byte loop");
+	assert_row(&d.e[CF_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_generic (inline)",
 		   "rep movsb");
 	dispatch_free(&d);
 	dispatch_from_table(6, 12, &sapphire, &d);
-	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "__memset (inline)", "rep stosb");
-	assert_row(&d.e[DR_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "clear_user (inline)", "rep stosb");
+	assert_row(&d.e[CF_MEMSET], 0, 0, DISPATCH_NO_MAX, "__memset (inline)", "rep stosb");
+	assert_row(&d.e[CF_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "clear_user (inline)", "rep stosb");
 	dispatch_free(&d);
 }
 
@@ -83,27 +83,27 @@ static void v6_1(void **state)
 	struct dispatch d = { 0 };
 
 	dispatch_from_table(6, 1, &cooper_lake, &d);
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "memcpy_erms", "rep movsb");
-	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_erms", "rep stosb");
-	assert_row(&d.e[DR_CLEAR_USER], 0, 0, 63, "clear_user_original (from clear_user_erms)",
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "memcpy_erms", "rep movsb");
+	assert_row(&d.e[CF_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_erms", "rep stosb");
+	assert_row(&d.e[CF_CLEAR_USER], 0, 0, 63, "clear_user_original (from clear_user_erms)",
 		   NULL);
-	assert_row(&d.e[DR_CLEAR_USER], 1, 64, DISPATCH_NO_MAX, "clear_user_erms", "rep stosb");
-	assert_row(&d.e[DR_COPY_USER], 0, 0, 63, "copy_user_enhanced_fast_string 8-byte loop",
+	assert_row(&d.e[CF_CLEAR_USER], 1, 64, DISPATCH_NO_MAX, "clear_user_erms", "rep stosb");
+	assert_row(&d.e[CF_COPY_USER], 0, 0, 63, "copy_user_enhanced_fast_string 8-byte loop",
 		   NULL);
 	dispatch_free(&d);
 	/* FSRM: clear_user is rep stosb inline; the <64 check of copy_user is patched out. */
 	dispatch_from_table(6, 1, &ice_lake, &d);
-	assert_row(&d.e[DR_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "clear_user (inline)", "rep stosb");
-	assert_row(&d.e[DR_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_enhanced_fast_string",
+	assert_row(&d.e[CF_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "clear_user (inline)", "rep stosb");
+	assert_row(&d.e[CF_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_enhanced_fast_string",
 		   "rep movsb");
 	dispatch_free(&d);
 	/* REP_GOOD without ERMS (Zen 2): movsq + movsb inline. */
 	dispatch_from_table(6, 1, &zen2, &d);
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)",
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)",
 		   "rep movsq + rep movsb");
-	assert_row(&d.e[DR_MEMMOVE], 1, 32, DISPATCH_NO_MAX, "__memmove 32-byte loop", NULL);
-	assert_string_equal(d.e[DR_CLEAR_USER].rows[1].code, "clear_user_rep_good");
-	assert_string_equal(d.e[DR_COPY_USER].rows[1].code, "copy_user_generic_string");
+	assert_row(&d.e[CF_MEMMOVE], 1, 32, DISPATCH_NO_MAX, "__memmove 32-byte loop", NULL);
+	assert_string_equal(d.e[CF_CLEAR_USER].rows[1].code, "clear_user_rep_good");
+	assert_string_equal(d.e[CF_COPY_USER].rows[1].code, "copy_user_generic_string");
 	dispatch_free(&d);
 }
 
@@ -113,28 +113,28 @@ static void old_kernels(void **state)
 	const struct dispatch_cpu none = { 0 };
 
 	dispatch_from_table(5, 10, &none, &d);
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "memcpy_orig", NULL);
-	assert_row(&d.e[DR_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "__clear_user C movq loop", NULL);
-	assert_row(&d.e[DR_COPY_USER], 0, 0, DISPATCH_NO_MAX,
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "memcpy_orig", NULL);
+	assert_row(&d.e[CF_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "__clear_user C movq loop", NULL);
+	assert_row(&d.e[CF_COPY_USER], 0, 0, DISPATCH_NO_MAX,
 		   "copy_user_generic_unrolled 64-byte loop", NULL);
 	dispatch_free(&d);
 	/* 6.4/6.5 without ERMS: rep_movs_alternative's large copies are an unrolled loop. */
 	dispatch_from_table(6, 5, &zen2, &d);
-	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX,
+	assert_row(&d.e[CF_COPY_USER], 2, 64, DISPATCH_NO_MAX,
 		   "rep_movs_alternative 64-byte unrolled loop", NULL);
 	dispatch_free(&d);
 	dispatch_from_table(6, 6, &zen2, &d);
-	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX, "rep_movs_alternative",
+	assert_row(&d.e[CF_COPY_USER], 2, 64, DISPATCH_NO_MAX, "rep_movs_alternative",
 		   "rep movsq + bytes");
 	dispatch_free(&d);
 	/* The destination aligned before rep movsq: 6.15 (b5322b6ec06a), 6.12 from 6.12.23. */
 	dispatch_from_table(6, 12, &zen2, &d);
-	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX,
+	assert_row(&d.e[CF_COPY_USER], 2, 64, DISPATCH_NO_MAX,
 		   "rep_movs_alternative (destination aligned first from 6.12.23)",
 		   "rep movsq + bytes");
 	dispatch_free(&d);
 	dispatch_from_table(6, 15, &zen2, &d);
-	assert_row(&d.e[DR_COPY_USER], 2, 64, DISPATCH_NO_MAX,
+	assert_row(&d.e[CF_COPY_USER], 2, 64, DISPATCH_NO_MAX,
 		   "rep_movs_alternative, destination aligned first", "rep movsq + bytes");
 	dispatch_free(&d);
 }
@@ -223,18 +223,18 @@ static void live_fsrm(void **state)
 	struct dispatch d = { 0 };
 
 	dispatch_probe(ks, ki, "6.12.0", &m, &d);
-	assert_string_equal(d.e[DR_MEMCPY].source, "buffer");
-	assert_string_equal(d.e[DR_MEMCPY].read_at, "__memcpy");
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)", "rep movsb");
-	assert_int_equal(d.e[DR_MEMMOVE].nr_rows, 1);
-	assert_row(&d.e[DR_MEMMOVE], 0, 0, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
+	assert_string_equal(d.e[CF_MEMCPY].source, "buffer");
+	assert_string_equal(d.e[CF_MEMCPY].read_at, "__memcpy");
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)", "rep movsb");
+	assert_int_equal(d.e[CF_MEMMOVE].nr_rows, 1);
+	assert_row(&d.e[CF_MEMMOVE], 0, 0, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
 	/* The text wins over the flags: no FSRS in the table, but memset jumps out anyway. */
-	assert_string_equal(d.e[DR_MEMSET].source, "buffer");
-	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_orig", NULL);
-	assert_string_equal(d.e[DR_CLEAR_USER].source, "buffer");
-	assert_string_equal(d.e[DR_CLEAR_USER].read_at, "read_zero+0x6");
-	assert_row(&d.e[DR_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "clear_user (inline)", "rep stosb");
-	assert_row(&d.e[DR_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_generic (inline)",
+	assert_string_equal(d.e[CF_MEMSET].source, "buffer");
+	assert_row(&d.e[CF_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_orig", NULL);
+	assert_string_equal(d.e[CF_CLEAR_USER].source, "buffer");
+	assert_string_equal(d.e[CF_CLEAR_USER].read_at, "read_zero+0x6");
+	assert_row(&d.e[CF_CLEAR_USER], 0, 0, DISPATCH_NO_MAX, "clear_user (inline)", "rep stosb");
+	assert_row(&d.e[CF_COPY_USER], 0, 0, DISPATCH_NO_MAX, "copy_user_generic (inline)",
 		   "rep movsb");
 	dispatch_free(&d);
 	kimage_close(ki);
@@ -250,16 +250,16 @@ static void live_61_rep_good(void **state)
 	struct dispatch d = { 0 };
 
 	dispatch_probe(ks, ki, "6.1.0-57-amd64", &m, &d);
-	assert_row(&d.e[DR_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)",
+	assert_row(&d.e[CF_MEMCPY], 0, 0, DISPATCH_NO_MAX, "__memcpy (inline)",
 		   "rep movsq + rep movsb");
-	assert_row(&d.e[DR_MEMMOVE], 0, 0, 31, "__memmove tail code", NULL);
-	assert_row(&d.e[DR_MEMMOVE], 1, 32, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
-	assert_row(&d.e[DR_CLEAR_USER], 1, 64, DISPATCH_NO_MAX, "clear_user_erms", "rep stosb");
-	assert_non_null(strstr(d.e[DR_CLEAR_USER].decoded, "call clear_user_erms"));
+	assert_row(&d.e[CF_MEMMOVE], 0, 0, 31, "__memmove tail code", NULL);
+	assert_row(&d.e[CF_MEMMOVE], 1, 32, DISPATCH_NO_MAX, "__memmove (inline)", "rep movsb");
+	assert_row(&d.e[CF_CLEAR_USER], 1, 64, DISPATCH_NO_MAX, "clear_user_erms", "rep stosb");
+	assert_non_null(strstr(d.e[CF_CLEAR_USER].decoded, "call clear_user_erms"));
 	/* Nothing to decode: __memset and _copy_to_user are missing, so the table answers. */
-	assert_string_equal(d.e[DR_MEMSET].source, "table");
-	assert_row(&d.e[DR_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_erms", "rep stosb");
-	assert_string_equal(d.e[DR_COPY_USER].source, "table");
+	assert_string_equal(d.e[CF_MEMSET].source, "table");
+	assert_row(&d.e[CF_MEMSET], 0, 0, DISPATCH_NO_MAX, "memset_erms", "rep stosb");
+	assert_string_equal(d.e[CF_COPY_USER].source, "table");
 	dispatch_free(&d);
 	kimage_close(ki);
 	ksyms_free(ks);

@@ -169,6 +169,7 @@ static void exposition(void **state)
 {
 	struct profile *p = profile_new();
 	struct profile_site *s = profile_add_site(p);
+	struct hist_slot dense[CP_NBUCKETS];
 	struct om_opts o = { 0 };
 	struct om_stats st;
 	char *out = NULL;
@@ -182,7 +183,9 @@ static void exposition(void **state)
 	s->symbol = strdup("say \"hi\"\\");
 	s->offset = 0x794;
 	s->mechanism = strdup("kprobe");
-	synthetic_app_copy(s->buckets);
+	s->family = CF_MEMCPY; /* as record gives a call __memcpy site */
+	synthetic_app_copy(dense);
+	assert_int_equal(sparse_hist_set_dense(&s->buckets, dense), 0);
 	profile_site_sum(s);
 	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
 	fclose(f);
@@ -249,6 +252,7 @@ static void native_protobuf(void **state)
 	struct profile *p = profile_new();
 	struct profile_site *s = profile_add_site(p);
 	struct om_opts o = { .live = true };
+	struct hist_slot dense[CP_NBUCKETS];
 	Io__Prometheus__Client__MetricFamily *fam;
 	Io__Prometheus__Client__Histogram *h;
 	struct metric_writer *w;
@@ -259,8 +263,10 @@ static void native_protobuf(void **state)
 	s->target = strdup("vmlinux");
 	s->symbol = strdup("k_copy");
 	s->mechanism = strdup("kprobe");
-	synthetic_app_copy(s->buckets);
-	s->buckets[0] = (struct hist_slot){ 7, 0 };
+	s->family = CF_MEMCPY; /* as record gives a call __memcpy site */
+	synthetic_app_copy(dense);
+	dense[0] = (struct hist_slot){ 7, 0 };
+	assert_int_equal(sparse_hist_set_dense(&s->buckets, dense), 0);
 	profile_site_sum(s);
 	w = mw_proto_new(f);
 	export_metrics_put(w, p, &o);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sites/copy_family.h"
-#include "profile/perf_script.h"
+#include "import/perf_script.h"
 #include "profile/sample_agg.h"
 
 struct got {
@@ -260,13 +260,13 @@ static void test_attribution(void **state)
 	assert_false(sample_attribute(fr, 3, 0, false, &at));
 	fr[0].sym = "clear_user_erms";
 	assert_true(sample_attribute(fr, 3, 0, false, &at));
-	assert_string_equal(at.family, "clear_user");
+	assert_string_equal(copy_family_name(at.family), "clear_user");
 	fr[0].sym = "memcpy";
 	fr[0].user = true; /* glibc's */
 	assert_false(sample_attribute(fr, 3, 0, false, &at));
 	assert_int_equal(copy_family_add_leaf("memcpy"), 0);
 	assert_true(sample_attribute(fr, 3, 0, false, &at));
-	assert_string_equal(at.family, "leaf");
+	assert_string_equal(copy_family_name(at.family), "leaf");
 	copy_family_reset();
 }
 

@@ -30,12 +30,12 @@ static struct profile *sample_profile(void)
 	s->offset = 0x10;
 	s->mechanism = strdup("uprobe");
 	s->len_arg = strdup("arg2");
-	s->buckets[cp_bucket_of(4096)] = (struct hist_slot){ 200000, 200000ULL * 4096 };
-	s->buckets[7] = (struct hist_slot){ 5, 35 };
-	s->buckets[cp_bucket_of(1ULL << 41)] = (struct hist_slot){ 1, 1ULL << 41 };
-	s->has_align = true;
-	s->dst_align[1] = 3;
-	s->src_align[0] = 200006;
+	assert_int_equal(sparse_hist_add(&s->buckets, cp_bucket_of(4096), 200000, 200000ULL * 4096),
+			 0);
+	assert_int_equal(sparse_hist_add(&s->buckets, 7, 5, 35), 0);
+	assert_int_equal(sparse_hist_add(&s->buckets, cp_bucket_of(1ULL << 41), 1, 1ULL << 41), 0);
+	assert_int_equal(site_align_add(&s->align, 1, 3, 0), 0);
+	assert_int_equal(site_align_add(&s->align, 0, 0, 200006), 0);
 	profile_site_sum(s);
 	return p;
 }
@@ -43,6 +43,7 @@ static struct profile *sample_profile(void)
 static void round_trip(void **state)
 {
 	struct profile *p = sample_profile(), *q = NULL;
+	uint64_t dst[CP_ALIGN_SLOTS], src[CP_ALIGN_SLOTS];
 	uint32_t b;
 
 	assert_int_equal(profile_write(p, path_in_dir("a.json")), 0);
@@ -56,11 +57,16 @@ static void round_trip(void **state)
 	assert_int_equal(q->sites[0].calls, 200006);
 	assert_true(q->sites[0].bytes == 200000ULL * 4096 + 35 + (1ULL << 41));
 	for (b = 0; b < CP_NBUCKETS; b++) {
-		assert_true(q->sites[0].buckets[b].count == p->sites[0].buckets[b].count);
-		assert_true(q->sites[0].buckets[b].bytes == p->sites[0].buckets[b].bytes);
+		struct hist_slot x = sparse_hist_get(&q->sites[0].buckets, b),
+				 y = sparse_hist_get(&p->sites[0].buckets, b);
+
+		assert_true(x.count == y.count);
+		assert_true(x.bytes == y.bytes);
 	}
-	assert_int_equal(q->sites[0].dst_align[1], 3);
-	assert_int_equal(q->sites[0].src_align[0], 200006);
+	assert_int_equal(q->sites[0].buckets.nr, 3); /* only the non-empty buckets are kept */
+	site_align_dense(&q->sites[0].align, dst, src);
+	assert_int_equal(dst[1], 3);
+	assert_int_equal(src[0], 200006);
 	profile_free(p);
 	profile_free(q);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "profile/profile.h"
 #include "profile/profile_args.h"
+#include "lib/sparse_hist.h"
 
 #define SITE(LEN) "{\"id\":0,\"len_arg\":\"" LEN "\",\"buckets\":[]}"
 
@@ -82,21 +83,22 @@ static void pointers_as_lengths(void **state)
 	struct profile_site s = { 0 };
 	struct sample_site_info si = { 0 };
 
-	s.buckets[CP_OVERFLOW_BUCKET].count = 51;
-	s.buckets[cp_bucket_of(4096)].count = 49;
+	sparse_hist_slot(&s.buckets, CP_OVERFLOW_BUCKET)->count = 51;
+	sparse_hist_slot(&s.buckets, cp_bucket_of(4096))->count = 49;
 	s.calls = 100;
 	assert_true(profile_site_len_suspect(&s));
-	s.buckets[CP_OVERFLOW_BUCKET].count = 50;
-	s.buckets[cp_bucket_of(4096)].count = 50;
+	sparse_hist_slot(&s.buckets, CP_OVERFLOW_BUCKET)->count = 50;
+	sparse_hist_slot(&s.buckets, cp_bucket_of(4096))->count = 50;
 	assert_false(profile_site_len_suspect(&s)); /* half is not most */
-	s.buckets[CP_OVERFLOW_BUCKET].count = 100;
-	s.buckets[cp_bucket_of(4096)].count = 0;
+	sparse_hist_slot(&s.buckets, CP_OVERFLOW_BUCKET)->count = 100;
+	sparse_hist_slot(&s.buckets, cp_bucket_of(4096))->count = 0;
 	assert_true(profile_site_len_suspect(&s));
 	s.sample = &si; /* a sampled site's lengths are recovered and checked below 2^40 */
 	assert_false(profile_site_len_suspect(&s));
 	s.sample = NULL;
 	s.calls = 0;
 	assert_false(profile_site_len_suspect(&s));
+	sparse_hist_free(&s.buckets);
 }
 
 int main(void)

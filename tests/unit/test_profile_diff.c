@@ -68,8 +68,7 @@ static void add_calls(struct profile_site *s, uint64_t len, uint64_t n)
 {
 	uint32_t b = cp_bucket_of(len);
 
-	s->buckets[b].count += n;
-	s->buckets[b].bytes += n * len;
+	assert_int_equal(sparse_hist_add(&s->buckets, b, n, n * len), 0);
 	profile_site_sum(s);
 }
 

@@ -27,7 +27,7 @@ static struct profile_caller *caller(struct profile_site *s, uint64_t addr, uint
 	struct profile_caller *c = profile_site_add_caller(s);
 
 	c->address = addr;
-	c->buckets[cp_bucket_of(len)] = (struct hist_slot){ n, n * len };
+	assert_int_equal(sparse_hist_add(&c->buckets, cp_bucket_of(len), n, n * len), 0);
 	c->calls = n;
 	c->bytes = n * len;
 	return c;
@@ -97,7 +97,8 @@ static void json_round_trip(void **state)
 	assert_int_equal(q->sites[0].caller_misses, 7);
 	assert_string_equal(q->sites[0].callers[1].target, "btrfs");
 	assert_int_equal(q->sites[0].callers[1].address, 0xffffffffc0000123);
-	assert_int_equal(q->sites[0].callers[0].buckets[cp_bucket_of(4096)].count, 1000);
+	assert_int_equal(sparse_hist_get(&q->sites[0].callers[0].buckets, cp_bucket_of(4096)).count,
+			 1000);
 	assert_int_equal(q->sites[0].callers[0].bytes, 4096000);
 	profile_free(p);
 	profile_free(q);
@@ -138,9 +139,10 @@ static void no_caller_rest(void **state)
 	struct profile_site *s = &p->sites[0];
 	struct hist_slot rest[CP_NBUCKETS];
 
-	s->buckets[cp_bucket_of(4096)] = (struct hist_slot){ 1010, 1010 * 4096 };
-	s->buckets[cp_bucket_of(64)] = (struct hist_slot){ 3, 192 };
-	s->buckets[cp_bucket_of(1)] = (struct hist_slot){ 40, 40 }; /* fewer than callers: 0 */
+	assert_int_equal(sparse_hist_add(&s->buckets, cp_bucket_of(4096), 1010, 1010 * 4096), 0);
+	assert_int_equal(sparse_hist_add(&s->buckets, cp_bucket_of(64), 3, 192), 0);
+	/* fewer than the callers: 0 */
+	assert_int_equal(sparse_hist_add(&s->buckets, cp_bucket_of(1), 40, 40), 0);
 	assert_int_equal(profile_site_no_caller(s, rest), 10);
 	assert_int_equal(rest[cp_bucket_of(4096)].count, 10);
 	assert_int_equal(rest[cp_bucket_of(4096)].bytes, 40960);

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agent_delta.h"
+#include "lib/sparse_hist.h"
 
 struct mark_site {
 	uint32_t id;
 	char *key; /* target, symbol, offset, leaf */
-	struct hist_slot buckets[CP_NBUCKETS];
+	struct sparse_hist buckets;
 	uint64_t calls;
 	uint64_t quality[3];
 	struct sample_stack *stacks; /* frames and counts, copied */
@@ -38,6 +39,7 @@ void agent_mark_free(struct agent_mark *m)
 		return;
 	for (i = 0; i < m->nr; i++) {
 		free(m->v[i].key);
+		sparse_hist_free(&m->v[i].buckets);
 		for (k = 0; k < m->v[i].nr_stacks; k++)
 			free(m->v[i].stacks[k].frames);
 		free(m->v[i].stacks);
@@ -52,7 +54,8 @@ static int copy_site(struct mark_site *d, const struct profile_site *s)
 
 	d->id = s->id;
 	d->key = identity(s);
-	memcpy(d->buckets, s->buckets, sizeof(d->buckets));
+	if (sparse_hist_copy(&d->buckets, &s->buckets))
+		return -1;
 	d->calls = s->calls;
 	if (!s->sample)
 		return d->key ? 0 : -1;
@@ -126,7 +129,7 @@ void agent_mark_subtract(struct profile *view, const struct agent_mark *m, doubl
 {
 	uint64_t calls;
 	size_t i, q;
-	uint32_t b;
+	struct hist_bucket *e;
 
 	for (i = 0; i < view->nr_sites; i++) {
 		struct profile_site *s = &view->sites[i];
@@ -134,10 +137,13 @@ void agent_mark_subtract(struct profile *view, const struct agent_mark *m, doubl
 
 		if (!d)
 			continue; /* new since: all of it is in the window */
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			s->buckets[b].count = less(s->buckets[b].count, d->buckets[b].count);
-			s->buckets[b].bytes = less(s->buckets[b].bytes, d->buckets[b].bytes);
+		sparse_hist_for_each (&s->buckets, e) {
+			struct hist_slot then = sparse_hist_get(&d->buckets, e->b);
+
+			e->count = less(e->count, then.count);
+			e->bytes = less(e->bytes, then.bytes);
 		}
+		sparse_hist_prune(&s->buckets);
 		calls = less(s->calls, d->calls);
 		profile_site_sum(s);
 		if (!s->sample)

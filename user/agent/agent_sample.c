@@ -15,9 +15,9 @@ static int start(struct agent_sampler *s, uint32_t hz, uint32_t tgid, const char
 	s->sa.run.pid = tgid;
 	s->sa.run.comm = comm;
 	s->sa.poll_ms = 1;
-	s->sa.fallback = s->fallback[0] ? s->fallback : NULL;
-	s->sa.keep = (const char *const *)s->keep;
-	s->sa.nr_keep = s->nr_keep;
+	s->sa.fallback = s->fb.why[0] ? s->fb.why : NULL;
+	s->sa.keep = (const char *const *)s->fb.keep;
+	s->sa.nr_keep = s->fb.nr_keep;
 	s->rec = record_sample_new(&s->sa);
 	if (!s->rec)
 		return -ENOMEM;
@@ -40,17 +40,11 @@ int agent_sample_start(struct agent_sampler *s, bool want_sample, uint32_t hz, u
 		p_info("sampling every copy-family sample at %u Hz per CPU: served as samples, "
 		       "not calls",
 		       hz ? hz : RECORD_SAMPLE_DEFAULT_HZ);
-	} else if (record_plan_wanted(plan) && !nr_counted) {
-		if (record_plan_functions(plan, &s->keep, &s->nr_keep) < 0)
+	} else if ((err = record_plan_fallback(plan, nr_counted, hz, NULL, &s->fb))) {
+		if (err < 0)
 			return -EINVAL;
-		snprintf(s->fallback, sizeof(s->fallback),
-			 "no site of the plan can be probed on this kernel: SAMPLED instead "
-			 "(--sample at %u Hz, %s): counts are samples, not calls",
-			 hz ? hz : RECORD_SAMPLE_DEFAULT_HZ,
-			 s->nr_keep ? "only stacks through the plan's functions"
-				    : "every copy sample");
-		p_warn("%s", s->fallback);
-		tgid = 0; /* kernel work such as decompression runs in kworkers */
+		if (s->fb.every_task)
+			tgid = 0; /* kernel work such as decompression runs in kworkers */
 	} else if (sampled && sampled->nr) {
 		s->want = sampled;
 		p_info("sampling the %zu function(s) no probe can take, beside the %d counted "
@@ -166,9 +160,7 @@ void agent_sample_stop(struct agent_sampler *s)
 		free(s->rec);
 	}
 	s->rec = NULL;
-	record_plan_functions_free(s->keep, s->nr_keep);
-	s->keep = NULL;
-	s->nr_keep = 0;
+	record_plan_fallback_free(&s->fb);
 	for (i = 0; i < s->nr_order; i++)
 		free(s->order[i]);
 	free(s->order);

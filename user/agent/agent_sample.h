@@ -15,9 +15,7 @@ struct agent_sampler {
 	struct record_sample_args sa;
 	void *rec;			  /* record_sample.h's recorder, recording */
 	struct record_plan_sampled *want; /* a mixed plan: only these functions; NULL: all */
-	char **keep;			  /* a plan sampled instead: stacks through these */
-	size_t nr_keep;
-	char fallback[256];
+	struct record_plan_fallback fb;	  /* a plan sampled instead (record_plan.h) */
 	char **order; /* the sampled sites' keys, first seen first: their ids stay put */
 	size_t nr_order;
 };

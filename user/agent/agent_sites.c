@@ -121,9 +121,8 @@ int agent_sites_read(struct agent_sites *t)
 	for (i = 0; i < t->view->nr_sites; i++) {
 		struct profile_site *s = &t->view->sites[i];
 
-		memset(s->buckets, 0, sizeof(s->buckets));
-		memset(s->dst_align, 0, sizeof(s->dst_align));
-		memset(s->src_align, 0, sizeof(s->src_align));
+		sparse_hist_clear(&s->buckets);
+		site_align_clear(&s->align);
 		if (hist_session_collect(t->hs, s->id, s))
 			return -EIO;
 	}

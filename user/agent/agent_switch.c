@@ -101,9 +101,9 @@ static int append_one(struct agent_switch *w, const struct agent_site *a, struct
 	if (!s->target || !s->symbol || !s->mechanism || !s->len_arg || !s->sample)
 		return -ENOMEM;
 	s->sample->leaf = strdup(a->ps.spec.symbol ?: "");
-	s->sample->family = strdup("function");
+	s->family = CF_FUNCTION;
 	s->sample->quality[LEN_UNKNOWN] = n; /* a sample in a function has no length */
-	return s->sample->leaf && s->sample->family ? 0 : -ENOMEM;
+	return s->sample->leaf ? 0 : -ENOMEM;
 }
 
 int agent_switch_append(struct agent_switch *w, const struct agent_sites *t, struct profile *view)

@@ -61,6 +61,7 @@ static int site_ns(struct diff_costs *dc, const struct profile_diff *d, int k,
 	enum est_family f = est_site_family(s);
 	struct est_costs *own, *before = NULL;
 	struct est_site one = { .family = f, .time_weighted = s->sample != NULL };
+	struct hist_slot buckets[CP_NBUCKETS];
 	uint32_t b;
 	int err;
 
@@ -70,14 +71,15 @@ static int site_ns(struct diff_costs *dc, const struct profile_diff *d, int k,
 	if (!own || (k && !before))
 		return err;
 	snprintf(r->model.code[k], sizeof(r->model.code[k]), "%s", dc->impl[k][f]);
+	sparse_hist_dense(&s->buckets, buckets);
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
-		double n = (double)s->buckets[b].count, mean, calls, bound;
+		double n = (double)buckets[b].count, mean, calls, bound;
 		bool split;
 
-		if (!s->buckets[b].count)
+		if (!buckets[b].count)
 			continue;
-		mean = (double)s->buckets[b].bytes / n;
+		mean = (double)buckets[b].bytes / n;
 		if (mean < (double)lo)
 			mean = (double)lo;
 		if (mean > (double)hi - 1)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "estimate_digest.h"
 #include "lib/fnv.h"
+#include "profile/profile_align.h"
 
 static uint64_t add(uint64_t h, const char *key, double a, double b)
 {
@@ -69,12 +70,15 @@ bool est_family_alignments(const struct est_input *in, enum est_family f, double
 	for (i = 0; i < in->nr_sites; i++) {
 		const struct est_site *s = &in->sites[i];
 
-		if (s->family != f || !s->dst_align)
+		if (s->family != f || !s->align)
 			continue;
-		for (k = 0; k < 64; k++) {
-			dst[k] += (double)s->dst_align[k];
-			src[k] += (double)s->src_align[k];
-			any |= s->dst_align[k] || s->src_align[k];
+		/* The profile keeps the non-zero slots only (profile_align.h). */
+		for (k = 0; k < (int)s->align->nr; k++) {
+			const struct align_count *a = &s->align->v[k];
+
+			dst[a->slot] += (double)a->dst;
+			src[a->slot] += (double)a->src;
+			any |= a->dst || a->src;
 		}
 	}
 	return any;

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
-/* estimate_family.c: the copy families, by name and by a profile site's symbol and family */
+/* estimate_family.c: the copy families estimate costs, by name and by a profile site's family */
 #include <string.h>
 #include "estimate_family.h"
 #include "lib/regs.h"
 #include "profile/profile.h"
 
+/* The names are the one table's (sites/copy_family.h). */
 static const struct est_family_impls families[EST_NR_FAMILIES] = {
-	[EST_MEMCPY] = { "memcpy", "memcpy_orig", "movsb", "erms_threshold", "REP MOVSB", true,
-			 "erms_threshold" },
-	[EST_MEMMOVE] = { "memmove", "memmove_orig", "memmove_erms", NULL, "REP MOVSB", true },
-	[EST_CLEAR_USER] = { "clear_user", "rep_stos_alternative", "rep_stosb", NULL, "REP STOSB",
-			     false },
-	[EST_MEMSET] = { "memset", "memset_orig", "stosb", NULL, "REP STOSB", false },
+	[EST_MEMCPY] = { copy_family_names[CF_MEMCPY], "memcpy_orig", "movsb", "erms_threshold",
+			 "REP MOVSB", true, "erms_threshold" },
+	[EST_MEMMOVE] = { copy_family_names[CF_MEMMOVE], "memmove_orig", "memmove_erms", NULL,
+			  "REP MOVSB", true },
+	[EST_CLEAR_USER] = { copy_family_names[CF_CLEAR_USER], "rep_stos_alternative", "rep_stosb",
+			     NULL, "REP STOSB", false },
+	[EST_MEMSET] = { copy_family_names[CF_MEMSET], "memset_orig", "stosb", NULL, "REP STOSB",
+			 false },
 };
 
 const struct est_family_impls *est_family(enum est_family f)
@@ -19,37 +22,34 @@ const struct est_family_impls *est_family(enum est_family f)
 	return &families[f < EST_NR_FAMILIES ? f : EST_MEMCPY];
 }
 
+/* What a family is costed as: copy_user and inline rep movs as memcpy, inline rep stos as memset. */
+static enum est_family costed_as(enum copy_family f)
+{
+	switch (f) {
+	case CF_MEMMOVE:
+		return EST_MEMMOVE;
+	case CF_MEMSET:
+	case CF_STOS:
+		return EST_MEMSET;
+	case CF_CLEAR_USER:
+		return EST_CLEAR_USER;
+	default:
+		return EST_MEMCPY;
+	}
+}
+
 int est_family_parse(const char *s)
 {
-	int f;
+	enum copy_family f = copy_family_parse(s);
 
-	for (f = 0; f < EST_NR_FAMILIES; f++)
-		if (s && !strcmp(s, families[f].name))
-			return f;
-	return -1;
+	/* Only the four that estimate compares are names of a choice. */
+	if (f != CF_MEMCPY && f != CF_MEMMOVE && f != CF_CLEAR_USER && f != CF_MEMSET)
+		return -1;
+	return (int)costed_as(f);
 }
 
 enum est_family est_site_family(const struct profile_site *s)
 {
-	const char *sym = s->symbol ? s->symbol : "";
-	const char *fam = s->sample && s->sample->family ? s->sample->family : "";
-
-	/* A sampled site names its family; copy_user and inline rep movs are costed as memcpy. */
-	if (est_family_parse(fam) >= 0)
-		return est_family_parse(fam);
-	if (!strcmp(fam, "stos"))
-		return EST_MEMSET;
-	if (!strcmp(fam, "copy_user") || !strcmp(fam, "movs"))
-		return EST_MEMCPY;
-
-	if (strstr(sym, "memmove"))
-		return EST_MEMMOVE;
-	if (strstr(sym, "memset"))
-		return EST_MEMSET;
-	if (strstr(sym, "clear_user") || strstr(sym, "rep_stos"))
-		return EST_CLEAR_USER;
-	/* record's convention: a length in the second argument is a clear(dst, len)-like target. */
-	if (reg_len_is_clear_like(s->len_arg))
-		return EST_CLEAR_USER;
-	return EST_MEMCPY;
+	/* The site's own family (profile.h; a reader infers it for older profiles). */
+	return costed_as(s->family);
 }

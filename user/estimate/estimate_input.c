@@ -58,10 +58,8 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->symbol = s->symbol;
 	v->running = site_mux_share(s);
 	v->ref_scaled = s->mux && s->mux->scaling == MUX_SCALING_REFERENCE;
-	if (first && s->has_align) { /* a site's alignments once, on its first row */
-		v->dst_align = s->dst_align;
-		v->src_align = s->src_align;
-	}
+	if (first && s->align.recorded) /* a site's alignments once, on its first row */
+		v->align = &s->align;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		v->n[b] = (double)slots[b].count;
 		v->bytes[b] = (double)slots[b].bytes;
@@ -77,19 +75,22 @@ static int add_row(struct est_input *in, const struct profile_site *s,
  */
 static int add_site(struct est_input *in, const struct profile_site *s)
 {
-	struct hist_slot rest[CP_NBUCKETS];
+	struct hist_slot rest[CP_NBUCKETS], dense[CP_NBUCKETS];
 	size_t i;
 	int err;
 
-	if (!s->nr_callers)
-		return add_row(in, s, s->buckets, NULL, true);
+	if (!s->nr_callers) {
+		sparse_hist_dense(&s->buckets, dense);
+		return add_row(in, s, dense, NULL, true);
+	}
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
 		char name[160];
 
 		snprintf(name, sizeof(name), "%s+0x%llx", c->symbol ?: "?",
 			 (unsigned long long)c->offset);
-		err = add_row(in, s, c->buckets, name, i == 0);
+		sparse_hist_dense(&c->buckets, dense);
+		err = add_row(in, s, dense, name, i == 0);
 		if (err)
 			return err;
 	}

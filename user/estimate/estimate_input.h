@@ -11,6 +11,7 @@
 
 struct profile;
 struct profile_glibc;
+struct site_align; /* profile/profile_align.h */
 
 /* One site's histogram for one family. */
 struct est_site {
@@ -22,10 +23,10 @@ struct est_site {
 	const char *symbol; /* the probed function (borrowed), or NULL */
 	double running;	    /* share of the calls counted (multiplexed breakpoints); 0 read as 1 */
 	bool ref_scaled;    /* scaled by a reference site's calls, not by time */
-	/* address alignments (64 counts each, borrowed from the profile), on one row per site; NULL */
-	const uint64_t *dst_align, *src_align;
-	double n[CP_NBUCKETS];	   /* calls, or samples when time_weighted */
-	double bytes[CP_NBUCKETS]; /* summed lengths of those calls (or samples) */
+	/* address alignments (borrowed from the profile site, profile_align.h), on one row per site */
+	const struct site_align *align; /* NULL: none, or not this row */
+	double n[CP_NBUCKETS];		/* calls, or samples when time_weighted */
+	double bytes[CP_NBUCKETS];	/* summed lengths of those calls (or samples) */
 };
 
 /* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */

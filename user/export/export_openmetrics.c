@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_openmetrics.h"
-#include "estimate/estimate_family.h"
+#include "lib/sparse_hist.h"
+#include "sites/copy_family.h"
 #include "export_origin.h"
 #include "lib/log.h"
 
@@ -41,8 +42,7 @@ static size_t site_labels(const struct om_opts *o, const struct profile *p,
 	if (s->sample)
 		l[n++] = (struct mw_label){ "leaf", s->sample->leaf };
 	/* The same vocabulary everywhere: the agent, the exports and the recording rules. */
-	l[n++] = (struct mw_label){ "family", s->sample ? s->sample->family
-							: est_family(est_site_family(s))->name };
+	l[n++] = (struct mw_label){ "family", copy_family_name(s->family) };
 	/* The CPU model stays: a fleet's queries sum by it (Prometheus 2.42 joins no histogram). */
 	if (!o->live)
 		l[n++] = (struct mw_label){ "kernel", g.kernel };
@@ -56,10 +56,12 @@ static void put_site(struct metric_writer *w, const struct om_opts *o, const str
 		     const struct profile_site *s, bool bytes)
 {
 	struct mw_label l[MAX_LABELS];
-	struct mw_hist h = { .buckets = s->buckets, .bytes = bytes };
+	struct hist_slot buckets[CP_NBUCKETS];
+	struct mw_hist h = { .buckets = buckets, .bytes = bytes };
 	char id[16], off[24];
 	size_t n = site_labels(o, p, s, l, id, off);
 
+	sparse_hist_dense(&s->buckets, buckets);
 	mw_histogram(w, l, n, &h);
 }
 

@@ -175,7 +175,8 @@ static void export_counted(struct site_ctx *c)
 {
 	const struct profile_site *s = c->s;
 	struct hist_slot rest[CP_NBUCKETS];
-	uint64_t stack[2] = { site_loc(c), 0 }, calls = 0, bytes = 0;
+	uint64_t stack[2] = { site_loc(c), 0 }, calls, bytes;
+	const struct hist_bucket *e;
 	uint32_t b;
 	size_t i;
 
@@ -183,16 +184,15 @@ static void export_counted(struct site_ctx *c)
 		const struct profile_caller *cl = &s->callers[i];
 
 		stack[1] = caller_location(c->pp, s, cl);
-		for (b = 0; b < CP_NBUCKETS; b++)
-			emit(c, b, stack, 2, cl->buckets[b].count, cl->buckets[b].bytes);
+		sparse_hist_for_each (&cl->buckets, e)
+			emit(c, e->b, stack, 2, e->count, e->bytes);
 	}
 	/* caller_misses: counted in the site's histogram, in no caller's. */
 	profile_site_no_caller(s, rest);
-	for (b = 0; b < CP_NBUCKETS; b++) {
+	for (b = 0; b < CP_NBUCKETS; b++)
 		emit(c, b, stack, 1, rest[b].count, rest[b].bytes);
-		calls += s->buckets[b].count;
-		bytes += s->buckets[b].bytes;
-	}
+	calls = sparse_hist_calls(&s->buckets);
+	bytes = sparse_hist_bytes(&s->buckets);
 	emit(c, BUCKET_UNKNOWN, stack, 1, s->calls > calls ? s->calls - calls : 0,
 	     s->bytes > bytes ? s->bytes - bytes : 0);
 }
@@ -247,17 +247,18 @@ static void export_sampled(struct site_ctx *c)
 		obyt[CP_NBUCKETS + 1], stack[MAX_FRAMES], known = 0, kbytes = 0, in_stacks = 0,
 							  total;
 	uint32_t col_bucket[CP_NBUCKETS + 1];
+	const struct hist_bucket *e;
 	size_t nc = 0, i, k, depth;
 	struct hist_split hs;
 
-	for (k = 0; k < CP_NBUCKETS; k++) {
-		if (!s->buckets[k].count && !s->buckets[k].bytes)
+	sparse_hist_for_each (&s->buckets, e) {
+		if (!e->count && !e->bytes)
 			continue;
-		col_bucket[nc] = (uint32_t)k;
-		cnt[nc] = s->buckets[k].count;
-		byt[nc++] = s->buckets[k].bytes;
-		known += s->buckets[k].count;
-		kbytes += s->buckets[k].bytes;
+		col_bucket[nc] = e->b;
+		cnt[nc] = e->count;
+		byt[nc++] = e->bytes;
+		known += e->count;
+		kbytes += e->bytes;
 	}
 	for (i = 0; si && i < si->nr_stacks; i++)
 		in_stacks += si->stacks[i].count;
@@ -318,7 +319,7 @@ static void export_site(struct pprof *pp, const struct profile *p, const struct 
 	add_label(&c, "label", s->label);
 	if (s->sample) {
 		add_label(&c, "leaf", s->sample->leaf);
-		add_label(&c, "family", s->sample->family);
+		add_label(&c, "family", copy_family_name(s->family));
 	}
 	add_label(&c, "kernel", o.kernel);
 	add_label(&c, "cpu_model", o.cpu_model);

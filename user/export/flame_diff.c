@@ -56,14 +56,16 @@ static int add_lengths(struct fg_tree *t, struct fg_node *parent, const struct h
 static int add_site(struct fg_tree *t, struct fg_node *site, const struct profile_site *s,
 		    enum flame_weight w, int k, double scale)
 {
-	struct hist_slot rest[CP_NBUCKETS];
+	struct hist_slot rest[CP_NBUCKETS], dense[CP_NBUCKETS];
 	struct fg_node *c;
 	char name[512];
 	size_t i;
 	int err;
 
-	if (!s->nr_callers)
-		return add_lengths(t, site, s->buckets, w, k, scale);
+	if (!s->nr_callers) {
+		sparse_hist_dense(&s->buckets, dense);
+		return add_lengths(t, site, dense, w, k, scale);
+	}
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *x = &s->callers[i];
 		bool kernel = !x->target || !strcmp(x->target, "vmlinux");
@@ -73,7 +75,8 @@ static int add_site(struct fg_tree *t, struct fg_node *site, const struct profil
 		c = fg_tree_child(t, site, name, strlen(name), 0, FG_KIND_FRAME);
 		if (!c)
 			return -ENOMEM;
-		err = add_lengths(t, c, x->buckets, w, k, scale);
+		sparse_hist_dense(&x->buckets, dense);
+		err = add_lengths(t, c, dense, w, k, scale);
 		if (err)
 			return err;
 	}

@@ -182,18 +182,20 @@ static int add_sampled_path(struct fg_tree *t, const struct profile_site *s,
  */
 static int add_site(struct fg_tree *t, const struct profile_site *s, const struct flame_opts *o)
 {
-	struct hist_slot rest[CP_NBUCKETS];
+	struct hist_slot rest[CP_NBUCKETS], dense[CP_NBUCKETS];
 	struct fg_node *site, *caller;
 	size_t i;
 	int err;
 
 	if (s->sample) {
+		sparse_hist_dense(&s->buckets, dense);
 		err = add_sampled_path(t, s, &site);
-		return err ?: add_buckets(t, site, s, s->buckets, o);
+		return err ?: add_buckets(t, site, s, dense, o);
 	}
 	if (!s->nr_callers) {
+		sparse_hist_dense(&s->buckets, dense);
 		site = site_frame(t, &t->root, s);
-		return site ? add_buckets(t, site, s, s->buckets, o) : -ENOMEM;
+		return site ? add_buckets(t, site, s, dense, o) : -ENOMEM;
 	}
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
@@ -205,7 +207,8 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 		site = caller ? site_frame(t, caller, s) : NULL;
 		if (!site)
 			return -ENOMEM;
-		err = add_buckets(t, site, s, c->buckets, o);
+		sparse_hist_dense(&c->buckets, dense);
+		err = add_buckets(t, site, s, dense, o);
 		if (err)
 			return err;
 	}

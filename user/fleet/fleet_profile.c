@@ -14,6 +14,7 @@
 #include "lib/log.h"
 #include "lib/regs.h"
 #include "prom_client.h"
+#include "sites/copy_family.h"
 
 bool fleet_range_valid(const char *s)
 {
@@ -202,11 +203,8 @@ int fleet_profile_build(const struct fleet_series *fs, json_object *info, struct
 			s->labels[FLEET_OFFSET] ? strtoull(s->labels[FLEET_OFFSET], NULL, 16) : 0;
 		ps->mechanism = dup_or_null(s->labels[FLEET_MECHANISM]);
 		ps->label = dup_or_null(s->labels[FLEET_LABEL]);
-		/* estimate tells a clear_user-like site by its length in arg1 (est_site_family). */
-		ps->len_arg = strdup(reg_name(
-			s->labels[FLEET_FAMILY] && !strcmp(s->labels[FLEET_FAMILY], "clear_user")
-				? CP_REG_ARG1
-				: CP_REG_ARG2));
+		/* The agent's family label (the site's); where the length was read is not a label. */
+		ps->family = copy_family_parse(s->labels[FLEET_FAMILY]);
 		fleet_site_fill(s, ps);
 	}
 	*out = p;

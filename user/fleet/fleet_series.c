@@ -478,8 +478,8 @@ static void put_range(struct profile_site *ps, double c, double b, uint64_t lo, 
 		return;
 	mean = whole(b / c);
 	mean = mean < lo ? lo : mean > hi ? hi : mean;
-	ps->buckets[cp_bucket_of(mean)].count += n;
-	ps->buckets[cp_bucket_of(mean)].bytes += whole(b);
+	/* Out of memory, the site keeps fewer calls (the fill has no error to give). */
+	sparse_hist_add(&ps->buckets, cp_bucket_of(mean), n, whole(b));
 }
 
 void fleet_site_fill(const struct fleet_site *s, struct profile_site *ps)

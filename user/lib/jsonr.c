@@ -87,8 +87,7 @@ char **jsonr_strv(json_object *o, const char *key, size_t *n_out)
 	return out;
 }
 
-/* The first NaN or infinite number under @o (json-c reads them; strict JSON has none). */
-static bool has_non_finite(json_object *o)
+bool jsonr_has_non_finite(json_object *o)
 {
 	size_t i;
 
@@ -98,23 +97,18 @@ static bool has_non_finite(json_object *o)
 		json_object_object_foreach(o, key, val)
 		{
 			(void)key;
-			if (has_non_finite(val))
+			if (jsonr_has_non_finite(val))
 				return true;
 		}
 	} else if (json_object_is_type(o, json_type_array)) {
 		for (i = 0; i < json_object_array_length(o); i++)
-			if (has_non_finite(json_object_array_get_idx(o, i)))
+			if (jsonr_has_non_finite(json_object_array_get_idx(o, i)))
 				return true;
 	}
 	return false;
 }
 
-/*
- * Where valid JSON text @s holds the escape \u0000, or SIZE_MAX. json-c keeps the NUL in a
- * string, but every reader copies names as C strings, which would end there: "a\u0000b" would
- * read as "a" (and a key would merge with another).
- */
-static size_t nul_escape_at(const char *s, size_t len)
+size_t jsonr_nul_escape_at(const char *s, size_t len)
 {
 	size_t i = 0;
 
@@ -194,9 +188,9 @@ int jsonr_read_file(const char *path, json_object **out, char *why, size_t whyle
 	else if (!*out)
 		snprintf(why, whylen, "not valid JSON: %s",
 			 json_tokener_error_desc(json_tokener_get_error(tok)));
-	else if (has_non_finite(*out))
+	else if (jsonr_has_non_finite(*out))
 		snprintf(why, whylen, "not valid JSON: NaN and Infinity are not JSON numbers");
-	else if ((end = nul_escape_at(buf, len)) != SIZE_MAX)
+	else if ((end = jsonr_nul_escape_at(buf, len)) != SIZE_MAX)
 		snprintf(why, whylen,
 			 "not valid JSON for copyprof: \\u0000 (a NUL character) at byte %zu: no "
 			 "name, path or label can hold one",

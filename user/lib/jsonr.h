@@ -41,6 +41,16 @@ bool jsonr_bool(json_object *o, const char *key, bool dflt);
  */
 char **jsonr_strv(json_object *o, const char *key, size_t *n_out);
 
+/* True if a NaN or infinite number is under @o (json-c reads them; strict JSON has none). */
+bool jsonr_has_non_finite(json_object *o);
+
+/*
+ * Where valid JSON text @s holds the escape \u0000, or SIZE_MAX. json-c keeps the NUL in a
+ * string, but every reader copies names as C strings, which would end there: "a\u0000b" would
+ * read as "a" (and a key would merge with another).
+ */
+size_t jsonr_nul_escape_at(const char *s, size_t len);
+
 /* The largest file jsonr_read_file() reads. */
 #define JSONR_MAX_FILE (1UL << 30)
 

@@ -78,6 +78,24 @@ void jsonw_sanitize(json_object *o)
 	}
 }
 
+int jsonw_put_nested(FILE *f, json_object *o, int level)
+{
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								     JSON_C_TO_STRING_SPACED);
+	const char *nl;
+
+	if (!text)
+		return -ENOMEM;
+	/* json-c escapes a newline inside a string: each one here ends a line. */
+	while ((nl = strchr(text, '\n'))) {
+		fwrite(text, 1, (size_t)(nl - text) + 1, f);
+		fprintf(f, "%*s", 2 * level, "");
+		text = nl + 1;
+	}
+	fputs(text, f);
+	return 0;
+}
+
 int jsonw_print(json_object *root, int flags)
 {
 	const char *text;

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <json-c/json.h>
 
 /* Adds @key: @val to @o; nothing if @val is NULL (readers treat a missing key as unknown). */
@@ -18,6 +19,13 @@ json_object *jsonw_new_hex(uint64_t v);
  * (copyprof's keys are its own ASCII names).
  */
 void jsonw_sanitize(json_object *o);
+
+/*
+ * Writes @o to @f as json_object_to_json_string_ext(PRETTY | SPACED) prints it at nesting
+ * @level of its parent (two spaces a level): each line after the first indented by 2 x
+ * @level. What a streaming writer puts between its parent's brackets. 0 or -ENOMEM.
+ */
+int jsonw_put_nested(FILE *f, json_object *o, int level);
 
 /* jsonw_sanitize(), then @root on stdout with @flags (JSON_C_TO_STRING_*) and a newline. */
 int jsonw_print(json_object *root, int flags);

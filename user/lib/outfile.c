@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,21 +16,6 @@
 #include "ctrl_escape.h"
 #include "log.h"
 #include "outfile.h"
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* What a path is, following symlinks: its target decides (a link to /proc/self/fd/1 is stdout). */
 enum out_kind { OUT_STDOUT, OUT_NEW, OUT_REGULAR, OUT_STREAM, OUT_BAD };
@@ -91,100 +77,185 @@ static char *rename_target(const char *path)
 	return strdup(path);
 }
 
-static int write_stream(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+/* A file being written (outfile_open()): where it goes and how it is put in place. */
+struct outfile {
+	enum out_kind kind;
+	char *path;   /* as given, for messages */
+	char *target; /* a regular file: the one replaced (a symlink's target) */
+	char *tmp;    /* ... and the temp file beside it */
+	struct stat old;
+	bool has_old;
+	sigset_t orig; /* the signal mask before the temp file was made */
+	FILE *f;
+	int fd;
+};
 
-	if (fd < 0) {
-		err = -errno;
-		p_err("cannot open %s for writing: %s", path, strerror(errno));
-		return err;
-	}
-	err = write_all(fd, data, len);
-	if (close(fd) && !err && errno != EINTR)
-		err = -errno;
-	if (err)
-		p_err("cannot write %s: %s", path, strerror(-err));
-	return err;
+static void outfile_free(struct outfile *of)
+{
+	free(of->path);
+	free(of->target);
+	free(of->tmp);
+	free(of);
 }
 
-static int write_replace(const char *path, const struct stat *old, const void *data, size_t len)
+/* The temp file beside @of's target, with the old file's mode and owner; signals held. */
+static int open_replace(struct outfile *of)
 {
-	sigset_t block, orig;
-	char *target = rename_target(path), *tmp = target ? temp_name(target) : NULL;
-	int fd, err;
+	sigset_t block;
 
-	if (!tmp) {
-		free(target);
-		p_err("cannot write %s: %s", path, strerror(ENOMEM));
+	of->target = rename_target(of->path);
+	of->tmp = of->target ? temp_name(of->target) : NULL;
+	if (!of->tmp) {
+		p_err("cannot write %s: %s", of->path, strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	/* Keep SIGINT/SIGTERM from landing between create and rename. */
+	/* Keep SIGINT/SIGTERM from landing between create and rename (or unlink). */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		p_err("cannot create %s: %s (the temporary file %s)", path,
-		      errno == ENOENT ? "its folder does not exist" : strerror(errno), tmp);
-		goto out;
+	sigprocmask(SIG_BLOCK, &block, &of->orig);
+	of->fd = mkstemp(of->tmp);
+	if (of->fd < 0) {
+		int err = -errno;
+
+		p_err("cannot create %s: %s (the temporary file %s)", of->path,
+		      errno == ENOENT ? "its folder does not exist" : strerror(errno), of->tmp);
+		sigprocmask(SIG_SETMASK, &of->orig, NULL);
+		return err;
 	}
 	/* A new file is 0644; a replaced one keeps its mode and, where allowed, its owner. */
-	fchmod(fd, old ? old->st_mode & 07777 : 0644);
-	if (old && (old->st_uid != geteuid() || old->st_gid != getegid()) &&
-	    fchown(fd, old->st_uid, old->st_gid))
-		p_warn("%s: cannot keep its owner %u:%u (%s): it now belongs to %u:%u", path,
-		       (unsigned)old->st_uid, (unsigned)old->st_gid, strerror(errno),
+	fchmod(of->fd, of->has_old ? of->old.st_mode & 07777 : 0644);
+	if (of->has_old && (of->old.st_uid != geteuid() || of->old.st_gid != getegid()) &&
+	    fchown(of->fd, of->old.st_uid, of->old.st_gid))
+		p_warn("%s: cannot keep its owner %u:%u (%s): it now belongs to %u:%u", of->path,
+		       (unsigned)of->old.st_uid, (unsigned)of->old.st_gid, strerror(errno),
 		       (unsigned)geteuid(), (unsigned)getegid());
-	err = write_all(fd, data, len);
-	if (!err && fsync(fd))
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, target))
-		err = -errno;
-	if (err) {
-		p_err("cannot write %s: %s", path, strerror(-err));
-		unlink(tmp);
-	} else if (old && old->st_nlink > 1) {
-		p_warn("%s had %lu hard links: it was replaced by a new file, and its other "
-		       "%lu name%s keep%s the old contents",
-		       path, (unsigned long)old->st_nlink, (unsigned long)old->st_nlink - 1,
-		       old->st_nlink == 2 ? "" : "s", old->st_nlink == 2 ? "s" : "");
+	return 0;
+}
+
+int outfile_open(const char *path, struct outfile **out, FILE **f)
+{
+	struct outfile *of = calloc(1, sizeof(*of));
+	const char *why = "";
+	int err = 0;
+
+	*out = NULL;
+	*f = NULL;
+	if (!of || !(of->path = strdup(path))) {
+		p_err("cannot write %s: %s", path, strerror(ENOMEM));
+		free(of);
+		return -ENOMEM;
 	}
-out:
-	sigprocmask(SIG_SETMASK, &orig, NULL);
-	free(tmp);
-	free(target);
+	of->fd = -1;
+	of->kind = out_kind_of(path, &of->old, &why);
+	switch (of->kind) {
+	case OUT_STDOUT:
+		/*
+		 * Its own stream on fd 1, the bytes as they are: stdout's FILE is for text (controls
+		 * escaped, text_stdout.h), and what was printed there before goes first.
+		 */
+		fflush(stdout);
+		of->fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+		if (of->fd < 0) {
+			err = -errno;
+			p_err("cannot write to standard output: %s", strerror(errno));
+		}
+		break;
+	case OUT_STREAM:
+		of->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (of->fd < 0) {
+			err = -errno;
+			p_err("cannot open %s for writing: %s", path, strerror(errno));
+		}
+		break;
+	case OUT_REGULAR:
+		of->has_old = true;
+		/* fall through */
+	case OUT_NEW:
+		err = open_replace(of);
+		break;
+	case OUT_BAD:
+		p_err("cannot write %s: %s", path, why);
+		err = -EINVAL;
+		break;
+	}
+	if (!err && !of->f && !(of->f = fdopen(of->fd, "w"))) {
+		err = -errno;
+		p_err("cannot write %s: %s", path, strerror(errno));
+		return outfile_close(of, err);
+	}
+	if (err) {
+		outfile_free(of);
+		return err;
+	}
+	*out = of;
+	*f = of->f;
+	return 0;
+}
+
+/* Flushes and closes the stream: 0 or the first -errno. */
+static int finish_stream(struct outfile *of)
+{
+	int err = 0;
+
+	if (of->f && (fflush(of->f) || ferror(of->f)))
+		err = -(errno ?: EIO);
+	if (!err && of->kind != OUT_STDOUT && of->kind != OUT_STREAM && fsync(of->fd))
+		err = -errno;
+	if (of->f) {
+		if (fclose(of->f) && !err && errno != EINTR)
+			err = -errno;
+	} else if (of->fd >= 0) {
+		close(of->fd);
+	}
 	return err;
+}
+
+int outfile_close(struct outfile *of, int failed)
+{
+	int err;
+
+	if (!of)
+		return failed ? failed : -EINVAL;
+	errno = 0;
+	err = finish_stream(of);
+	if (err && !failed) {
+		if (of->kind == OUT_STDOUT)
+			p_err("cannot write to standard output: %s", strerror(-err));
+		else
+			p_err("cannot write %s: %s", of->path, strerror(-err));
+	}
+	if (of->tmp) {
+		if (!err && !failed && rename(of->tmp, of->target)) {
+			err = -errno;
+			p_err("cannot write %s: %s", of->path, strerror(errno));
+		}
+		if (err || failed)
+			unlink(of->tmp);
+		else if (of->has_old && of->old.st_nlink > 1)
+			p_warn("%s had %lu hard links: it was replaced by a new file, and its "
+			       "other %lu name%s keep%s the old contents",
+			       of->path, (unsigned long)of->old.st_nlink,
+			       (unsigned long)of->old.st_nlink - 1,
+			       of->old.st_nlink == 2 ? "" : "s", of->old.st_nlink == 2 ? "s" : "");
+		sigprocmask(SIG_SETMASK, &of->orig, NULL);
+	}
+	outfile_free(of);
+	return failed ? failed : err;
 }
 
 int outfile_write(const char *path, const void *data, size_t len)
 {
-	const char *why = "";
-	struct stat st;
-	int err;
+	struct outfile *of;
+	FILE *f;
+	int err = outfile_open(path, &of, &f);
 
-	switch (out_kind_of(path, &st, &why)) {
-	case OUT_STDOUT:
-		err = write_all(STDOUT_FILENO, data, len);
-		if (err)
-			p_err("cannot write to standard output: %s", strerror(-err));
+	if (err)
 		return err;
-	case OUT_STREAM:
-		return write_stream(path, data, len);
-	case OUT_NEW:
-		return write_replace(path, NULL, data, len);
-	case OUT_REGULAR:
-		return write_replace(path, &st, data, len);
-	case OUT_BAD:
-		break;
-	}
-	p_err("cannot write %s: %s", path, why);
-	return -EINVAL;
+	/* A short write leaves the stream in error: outfile_close() says so and discards. */
+	fwrite(data, 1, len, f);
+	return outfile_close(of, 0);
 }
 
 int outfile_write_text(const char *path, const char *text, size_t len)

@@ -4,6 +4,7 @@
 #define CP_OUTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Writes @data to @path (docs/cli.md, "Output files"): "-" is stdout; a FIFO, terminal or
@@ -14,6 +15,23 @@
  * a regular @path is never left half-written.
  */
 int outfile_write(const char *path, const void *data, size_t len);
+
+struct outfile;
+
+/*
+ * outfile_write() in pieces, for output too big to hold (a profile is written site by site):
+ * 0 with *@f, the stream to write @path to, and *@of to close it with; or -errno after
+ * printing why. A regular file is written to the temp file beside it (SIGINT, SIGTERM and
+ * SIGHUP are held until outfile_close(), so that none lands between its creation and its
+ * rename); "-", a FIFO or a device is written as it goes.
+ */
+int outfile_open(const char *path, struct outfile **of, FILE **f);
+/*
+ * Ends the writing: a regular file is fsync'd and renamed over @path, or, when @failed (the
+ * writer's -errno) is not 0, the temp file is removed and @path left as it was. Returns
+ * @failed, or 0, or the -errno of the write, flush or rename (printed).
+ */
+int outfile_close(struct outfile *of, int failed);
 
 /*
  * outfile_write() of a text report, its control characters escaped first (ctrl_escape.h): a

@@ -243,7 +243,6 @@ static int add_sample_info(struct profile_site *d, const struct sample_site_info
 		if (!di)
 			return -ENOMEM;
 		di->leaf = dup_or_null(si->leaf);
-		di->family = dup_or_null(si->family);
 	}
 	for (k = 0; k < 3; k++)
 		SUM(di->quality[k], si->quality[k], "sample quality", d);
@@ -280,11 +279,30 @@ static bool same_caller(const struct profile_caller *a, const struct profile_cal
 	       !strcmp(a->target ?: "", b->target ?: "");
 }
 
+/* @d += @s bucket by bucket, each sum checked (@count and @bytes name the fields). */
+static int sum_buckets(struct sparse_hist *d, const struct sparse_hist *s, const char *count,
+		       const char *bytes, const struct profile_site *site)
+{
+	const struct hist_bucket *e;
+
+	sparse_hist_for_each (s, e) {
+		struct hist_bucket *t;
+
+		if (!e->count && !e->bytes)
+			continue;
+		t = sparse_hist_slot(d, e->b);
+		if (!t)
+			return -ENOMEM;
+		SUM(t->count, e->count, count, site);
+		SUM(t->bytes, e->bytes, bytes, site);
+	}
+	return 0;
+}
+
 /* Callers match by module, function and offset, as sites do; addresses differ per boot. */
 static int add_callers(struct profile_site *d, const struct profile_site *s)
 {
 	size_t i, j;
-	int b;
 
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
@@ -300,10 +318,8 @@ static int add_callers(struct profile_site *d, const struct profile_site *s)
 				return -ENOMEM;
 			t->offset = c->offset;
 		}
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			SUM(t->buckets[b].count, c->buckets[b].count, "callers' count", d);
-			SUM(t->buckets[b].bytes, c->buckets[b].bytes, "callers' bytes", d);
-		}
+		if (sum_buckets(&t->buckets, &c->buckets, "callers' count", "callers' bytes", d))
+			return -ENOMEM;
 		SUM(t->calls, c->calls, "callers' calls", d);
 		SUM(t->bytes, c->bytes, "callers' bytes", d);
 	}
@@ -312,12 +328,27 @@ static int add_callers(struct profile_site *d, const struct profile_site *s)
 	return 0;
 }
 
+/* @d's alignment counts += @a's, each sum checked. 0 or -ENOMEM. */
+static int sum_align(struct profile_site *d, const struct site_align *a)
+{
+	uint64_t dst[CP_ALIGN_SLOTS], src[CP_ALIGN_SLOTS], adst[CP_ALIGN_SLOTS],
+		asrc[CP_ALIGN_SLOTS];
+	int i;
+
+	site_align_dense(&d->align, dst, src);
+	site_align_dense(a, adst, asrc);
+	for (i = 0; i < CP_ALIGN_SLOTS; i++) {
+		SUM(dst[i], adst[i], "dst_align", d);
+		SUM(src[i], asrc[i], "src_align", d);
+	}
+	return site_align_set_dense(&d->align, dst, src);
+}
+
 static int add_site(struct profile *out, struct site_index *x, const struct profile_site *s,
 		    uint32_t gi)
 {
 	struct profile_site key = *s, *d = NULL;
 	size_t *slot;
-	int b;
 
 	key.group = gi;
 	if (site_index_reserve(x, out))
@@ -336,6 +367,7 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 		d->mechanism = dup_or_null(s->mechanism);
 		d->len_arg = dup_or_null(s->len_arg);
 		d->offset = s->offset;
+		d->family = s->family; /* the same probe point's: the first profile's is kept */
 	}
 	/* The same binary's site has one source position: the first profile's is kept. */
 	if (!d->source && s->source && !(d->source = source_pos_dup(s->source)))
@@ -348,15 +380,9 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 	    ((!d->mux && d->calls && site_mux_add(&d->mux, NULL, d->calls, d->bytes)) ||
 	     site_mux_add(&d->mux, s->mux, s->calls, s->bytes)))
 		return -ENOMEM;
-	for (b = 0; b < CP_NBUCKETS; b++) {
-		SUM(d->buckets[b].count, s->buckets[b].count, "count", d);
-		SUM(d->buckets[b].bytes, s->buckets[b].bytes, "bytes", d);
-	}
-	for (b = 0; s->has_align && b < CP_ALIGN_SLOTS; b++) {
-		SUM(d->dst_align[b], s->dst_align[b], "dst_align", d);
-		SUM(d->src_align[b], s->src_align[b], "src_align", d);
-	}
-	d->has_align |= s->has_align;
+	if (sum_buckets(&d->buckets, &s->buckets, "count", "bytes", d) ||
+	    (s->align.recorded && sum_align(d, &s->align)))
+		return -ENOMEM;
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
 	SUM(d->calls, s->calls, "calls", d);
 	SUM(d->bytes, s->bytes, "bytes", d);

@@ -25,7 +25,7 @@ struct profile_site *profile_add_site(struct profile *p)
 	}
 	sites = p->sites;
 	s = &sites[p->nr_sites];
-	*s = (struct profile_site){ .id = (uint32_t)p->nr_sites };
+	*s = (struct profile_site){ .id = (uint32_t)p->nr_sites, .family = CF_NONE };
 	p->nr_sites++;
 	return s;
 }
@@ -61,15 +61,16 @@ static uint64_t less(uint64_t a, uint64_t b)
 
 uint64_t profile_site_no_caller(const struct profile_site *s, struct hist_slot *rest)
 {
+	const struct hist_bucket *e;
 	uint64_t left = 0;
 	size_t i;
 	uint32_t b;
 
-	memcpy(rest, s->buckets, sizeof(s->buckets));
+	sparse_hist_dense(&s->buckets, rest);
 	for (i = 0; i < s->nr_callers; i++)
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			rest[b].count = less(rest[b].count, s->callers[i].buckets[b].count);
-			rest[b].bytes = less(rest[b].bytes, s->callers[i].buckets[b].bytes);
+		sparse_hist_for_each (&s->callers[i].buckets, e) {
+			rest[e->b].count = less(rest[e->b].count, e->count);
+			rest[e->b].bytes = less(rest[e->b].bytes, e->bytes);
 		}
 	for (b = 0; b < CP_NBUCKETS; b++)
 		left += rest[b].count;
@@ -97,13 +98,8 @@ void profile_site_sort_callers(struct profile_site *s)
 
 void profile_site_sum(struct profile_site *s)
 {
-	uint32_t b;
-
-	s->calls = s->bytes = 0;
-	for (b = 0; b < CP_NBUCKETS; b++) {
-		s->calls += s->buckets[b].count;
-		s->bytes += s->buckets[b].bytes;
-	}
+	s->calls = sparse_hist_calls(&s->buckets);
+	s->bytes = sparse_hist_bytes(&s->buckets);
 }
 
 static void strv_free(char **v, size_t n)
@@ -123,6 +119,8 @@ void profile_site_clear(struct profile_site *s)
 	free(s->symbol);
 	free(s->mechanism);
 	free(s->len_arg);
+	sparse_hist_free(&s->buckets);
+	site_align_free(&s->align);
 	sample_site_info_free(s->sample);
 	free(s->mux);
 	source_pos_free(s->source);
@@ -131,6 +129,7 @@ void profile_site_clear(struct profile_site *s)
 	for (j = 0; j < s->nr_callers; j++) {
 		free(s->callers[j].target);
 		free(s->callers[j].symbol);
+		sparse_hist_free(&s->callers[j].buckets);
 	}
 	free(s->callers);
 	memset(s, 0, sizeof(*s));

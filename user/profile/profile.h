@@ -8,8 +8,11 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include "lib/hist.h"
+#include "lib/sparse_hist.h"
 #include "lib/host.h"
 #include "kernel/srcline.h"
+#include "sites/copy_family.h"
+#include "profile_align.h"
 #include "profile_dispatch.h"
 #include "profile_glibc.h"
 #include "profile_sample.h"
@@ -19,8 +22,9 @@ struct site_mux; /* profile_mux.h */
 #define PROFILE_FORMAT "copyprof-profile"
 #define PROFILE_VERSION 1
 /*
- * What profile_read() accepts (docs/profile-format.md#limits): a file's JSON tree and the
- * sites' histograms (337 buckets each, dense) cost memory in proportion, so both are bounded.
+ * What profile_read() accepts (docs/profile-format.md#limits): the sites cost memory in
+ * proportion (about 0.5 KB each, their buckets sparse; the file is read site by site), so the
+ * file and the number of sites are bounded.
  */
 #define PROFILE_MAX_BYTES (256ULL << 20)
 #define PROFILE_MAX_SITES 250000
@@ -36,7 +40,7 @@ struct profile_caller {
 	uint64_t address; /* the return address when recorded; 0 after a merge */
 	uint64_t calls;
 	uint64_t bytes;
-	struct hist_slot buckets[CP_NBUCKETS];
+	struct sparse_hist buckets;
 };
 
 struct profile_site {
@@ -44,15 +48,14 @@ struct profile_site {
 	char *target; /* binary path, "vmlinux" or a module name */
 	char *symbol;
 	uint64_t offset;
-	char *mechanism; /* uprobe | kprobe | hwbp | sample */
-	char *len_arg;	 /* arg3, rcx, ... */
+	char *mechanism;	 /* uprobe | kprobe | hwbp | sample */
+	char *len_arg;		 /* arg2, rcx, ... */
+	enum copy_family family; /* what its copies are; CF_NONE until a writer says */
 	uint64_t calls;
 	uint64_t bytes;
-	struct hist_slot buckets[CP_NBUCKETS];
-	bool has_align;
-	uint64_t dst_align[CP_ALIGN_SLOTS];
-	uint64_t src_align[CP_ALIGN_SLOTS];
-	uint32_t group; /* index into profile.groups (0 when the profile has none) */
+	struct sparse_hist buckets; /* the non-empty ones (sparse_hist.h) */
+	struct site_align align;    /* dst_align/src_align, if recorded (profile_align.h) */
+	uint32_t group;		    /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */
 	struct source_pos *source; /* NULL when there was no DWARF */
@@ -96,7 +99,7 @@ struct profile {
 
 struct profile *profile_new(void);
 void profile_free(struct profile *p);
-/* Appends a zeroed site with the next id; NULL on allocation failure. */
+/* Appends a zeroed site with the next id and family CF_NONE; NULL on allocation failure. */
 struct profile_site *profile_add_site(struct profile *p);
 /* Appends a zeroed group; NULL on allocation failure. */
 struct profile_group *profile_add_group(struct profile *p);
@@ -117,6 +120,11 @@ void profile_site_sum(struct profile_site *s);
 json_object *profile_to_json(const struct profile *p);
 /* Writes the profile atomically; "-" is stdout. Returns 0 or -errno (printed). */
 int profile_write(const struct profile *p, const char *path);
+/*
+ * The same text to @f, as it is made (one site in memory at a time). 0, or -ENOMEM or -EPROTO;
+ * a failed write leaves @f in error, for its owner to say.
+ */
+int profile_write_stream(const struct profile *p, FILE *f);
 /* profile_write(), then says on stderr where the profile went (not for stdout). */
 int profile_save(const struct profile *p, const char *path);
 /* Reads and validates a profile; prints why it is refused. Returns 0 or -errno/-EINVAL. */

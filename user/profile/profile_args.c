@@ -8,6 +8,7 @@
 #include "lib/jsonr.h"
 #include "lib/log.h"
 #include "lib/regs.h"
+#include "lib/sparse_hist.h"
 #include "profile_args.h"
 
 void profile_args_to_json(json_object *meta)
@@ -34,11 +35,10 @@ static int renumber(char **len_arg, int base)
 	return 0;
 }
 
-int profile_args_from_json(json_object *meta, struct profile *p, const char *name)
+int profile_args_base(json_object *meta, const char *name, int *out)
 {
 	uint64_t base = 1; /* profiles before arg_base counted arg1 as the first argument */
 	int err = meta ? jsonr_u64(meta, "arg_base", &base) : -ENOENT;
-	size_t i;
 
 	if (err && err != -ENOENT) {
 		p_err("%s: meta \"arg_base\" must be 0 or 1 (the number of the first argument)",
@@ -54,19 +54,25 @@ int profile_args_from_json(json_object *meta, struct profile *p, const char *nam
 		      name, (unsigned long long)base);
 		return -EINVAL;
 	}
-	if (base == PROFILE_ARG_BASE)
-		return 0;
-	for (i = 0; i < p->nr_sites; i++)
-		if (renumber(&p->sites[i].len_arg, (int)base))
+	*out = (int)base;
+	return 0;
+}
+
+int profile_args_renumber(struct profile *p, int base)
+{
+	size_t i;
+
+	for (i = 0; base != PROFILE_ARG_BASE && i < p->nr_sites; i++)
+		if (renumber(&p->sites[i].len_arg, base))
 			return -ENOMEM;
 	return 0;
 }
 
 bool profile_site_len_suspect(const struct profile_site *s)
 {
-	const struct hist_slot *over = &s->buckets[CP_OVERFLOW_BUCKET];
+	struct hist_slot over = sparse_hist_get(&s->buckets, CP_OVERFLOW_BUCKET);
 
-	return !s->sample && s->calls && over->count * 2 > s->calls;
+	return !s->sample && s->calls && over.count * 2 > s->calls;
 }
 
 size_t profile_warn_len_suspects(const struct profile *p)
@@ -85,7 +91,7 @@ size_t profile_warn_len_suspects(const struct profile *p)
 		       "in bpftrace: memcpy(dst, src, len) has its length in arg2, clear_user(dst, "
 		       "len) in arg1",
 		       s->id, s->symbol ?: "?", (unsigned long long)s->offset,
-		       (unsigned long long)s->buckets[CP_OVERFLOW_BUCKET].count,
+		       (unsigned long long)sparse_hist_get(&s->buckets, CP_OVERFLOW_BUCKET).count,
 		       (unsigned long long)s->calls, s->len_arg ?: "?");
 	}
 	return n;

@@ -17,10 +17,12 @@
 /* Adds "arg_base" to the meta object @meta. */
 void profile_args_to_json(json_object *meta);
 /*
- * Renumbers @p's sites' len_arg from @meta's "arg_base" (absent: 1) to PROFILE_ARG_BASE.
- * -EINVAL (printed, naming @name) for an arg_base other than 0 or 1.
+ * @meta's "arg_base" into @base (absent, or no @meta: 1). -EINVAL (printed, naming @name) for
+ * one other than 0 or 1.
  */
-int profile_args_from_json(json_object *meta, struct profile *p, const char *name);
+int profile_args_base(json_object *meta, const char *name, int *base);
+/* Renumbers @p's sites' len_arg from @base to PROFILE_ARG_BASE. 0 or -ENOMEM. */
+int profile_args_renumber(struct profile *p, int base);
 
 /*
  * True if most of counted site @s's lengths are at least 2^40 (the overflow bucket): not

@@ -98,8 +98,6 @@ static void flags_str(const struct host_meta *m, char *buf, size_t len)
 	}
 }
 
-static const char *const routines[] = { "memcpy", "memmove", "memset", "clear_user", "copy_user" };
-
 /* The dispatch of each side: recorded, else derived from the kernel and CPU flags. */
 static int dispatch_changes(struct profile_diff *d, struct profile_dispatch *own[2])
 {
@@ -109,12 +107,13 @@ static int dispatch_changes(struct profile_diff *d, struct profile_dispatch *own
 
 	for (k = 0; k < 2; k++)
 		own[k] = d->p[k]->dispatch ? NULL : profile_dispatch_derive(&d->p[k]->meta);
-	for (r = 0; r < sizeof(routines) / sizeof(routines[0]); r++) {
+	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		const struct profile_dispatch_entry *e[2];
 		char what[64];
 
 		for (k = 0; k < 2; k++) {
-			e[k] = profile_dispatch_find(d->p[k]->dispatch ?: own[k], routines[r]);
+			e[k] = profile_dispatch_find(d->p[k]->dispatch ?: own[k],
+						     copy_family_name((enum copy_family)r));
 			if (e[k])
 				profile_dispatch_summary(e[k], sum[k], sizeof(sum[k]));
 			snprintf(src[k], sizeof(src[k]), "%s (%s)", sum[k],
@@ -122,7 +121,7 @@ static int dispatch_changes(struct profile_diff *d, struct profile_dispatch *own
 		}
 		if (!e[0] && !e[1])
 			continue;
-		snprintf(what, sizeof(what), "dispatch %s", routines[r]);
+		snprintf(what, sizeof(what), "dispatch %s", copy_family_name((enum copy_family)r));
 		/* Compared by code; where it was read from is said, not compared. */
 		if (!add_change(d, what, e[0] ? src[0] : NULL, e[1] ? src[1] : NULL))
 			return -ENOMEM;
@@ -209,10 +208,10 @@ static double frac(double f)
 	return f > 0 ? f : 1;
 }
 
-static void side_add(struct diff_side *s, const struct profile_site *site)
+static int side_add(struct diff_side *s, const struct profile_site *site)
 {
 	double f = site_raw_frac(site);
-	uint32_t b;
+	const struct hist_bucket *e;
 
 	if (site->mux) {
 		s->scaled = true;
@@ -220,36 +219,56 @@ static void side_add(struct diff_side *s, const struct profile_site *site)
 			s->raw_frac = f;
 	}
 	s->calls += (double)site->calls;
-	for (b = 0; b < CP_NBUCKETS; b++) {
-		s->buckets[b].count += site->buckets[b].count;
-		s->buckets[b].bytes += site->buckets[b].bytes;
-		s->known += (double)site->buckets[b].count;
-		s->bytes += (double)site->buckets[b].bytes;
+	sparse_hist_for_each (&site->buckets, e) {
+		if (sparse_hist_add(&s->buckets, e->b, e->count, e->bytes))
+			return -ENOMEM;
+		s->known += (double)e->count;
+		s->bytes += (double)e->bytes;
 	}
+	return 0;
+}
+
+/* The next bucket from @b on that either side has calls in, or CP_NBUCKETS. */
+static uint32_t next_bucket(const struct diff_row *r, uint32_t b, uint32_t at[2])
+{
+	uint32_t next = CP_NBUCKETS;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		const struct sparse_hist *h = &r->s[k].buckets;
+
+		while (at[k] < h->nr && (h->v[at[k]].b < b || !h->v[at[k]].count))
+			at[k]++;
+		if (at[k] < h->nr && h->v[at[k]].b < next)
+			next = h->v[at[k]].b;
+	}
+	return next;
 }
 
 static int row_buckets(struct profile_diff *d, struct diff_row *r)
 {
 	double f[2] = { frac(r->s[0].raw_frac), frac(r->s[1].raw_frac) };
-	uint32_t b;
+	uint32_t b, at[2] = { 0, 0 };
 	size_t n = 0;
 	int k;
 
-	for (b = 0; b < CP_NBUCKETS; b++)
-		n += r->s[0].buckets[b].count || r->s[1].buckets[b].count;
+	/* As many as the two sides' buckets have between them, no more (a diff of many sites). */
+	for (b = next_bucket(r, 0, at); b < CP_NBUCKETS; b = next_bucket(r, b + 1, at))
+		n++;
 	r->buckets = calloc(n + 1, sizeof(*r->buckets));
 	if (!r->buckets)
 		return -ENOMEM;
-	for (b = 0; b < CP_NBUCKETS; b++) {
+	at[0] = at[1] = 0;
+	for (b = next_bucket(r, 0, at); b < CP_NBUCKETS; b = next_bucket(r, b + 1, at)) {
 		struct diff_bucket *x;
 
-		if (!r->s[0].buckets[b].count && !r->s[1].buckets[b].count)
-			continue;
 		x = &r->buckets[r->nr_buckets++];
 		x->b = b;
 		for (k = 0; k < 2; k++) {
-			x->n[k] = (double)r->s[k].buckets[b].count;
-			x->bytes[k] = (double)r->s[k].buckets[b].bytes;
+			struct hist_slot v = sparse_hist_get(&r->s[k].buckets, b);
+
+			x->n[k] = (double)v.count;
+			x->bytes[k] = (double)v.bytes;
 			x->rate[k] = x->n[k] / d->exposure[k];
 			x->share[k] = r->s[k].known > 0 ? x->n[k] / r->s[k].known : 0;
 		}
@@ -370,10 +389,8 @@ static int rows(struct profile_diff *d, const struct profile_diff_opts *o)
 					&d->p[k]->sites[r->match->sites[k][j]];
 				struct diff_row *f = family_row(d, family_of(o, s), r->sampled);
 
-				if (!f)
+				if (!f || side_add(&r->s[k], s) || side_add(&f->s[k], s))
 					return -ENOMEM;
-				side_add(&r->s[k], s);
-				side_add(&f->s[k], s);
 				if (r->sampled)
 					continue;
 				all[k] += (double)s->calls;
@@ -622,6 +639,8 @@ static void rows_free(struct diff_row *r, size_t n)
 	for (i = 0; i < n; i++) {
 		free(r[i].name);
 		free(r[i].buckets);
+		sparse_hist_free(&r[i].s[0].buckets);
+		sparse_hist_free(&r[i].s[1].buckets);
 	}
 	free(r);
 }

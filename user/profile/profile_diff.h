@@ -35,8 +35,8 @@ struct diff_side {
 	 * denominator's sites. Tests run on counts times it (raw counts for one such site).
 	 */
 	double raw_frac, share_frac;
-	bool scaled; /* some site's counts are scaled (multiplexed) */
-	struct hist_slot buckets[CP_NBUCKETS];
+	bool scaled;		    /* some site's counts are scaled (multiplexed) */
+	struct sparse_hist buckets; /* the side's sites' buckets summed */
 };
 
 struct diff_bucket {

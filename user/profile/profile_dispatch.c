@@ -19,7 +19,7 @@ struct profile_dispatch *profile_dispatch_from(const struct dispatch *d)
 
 	if (!pd)
 		return NULL;
-	for (r = 0; r < DR_NR; r++) {
+	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		const struct dispatch_entry *e = &d->e[r];
 		struct profile_dispatch_entry *o;
 
@@ -169,7 +169,7 @@ struct profile_dispatch *profile_dispatch_from_json(json_object *arr)
 	if (!pd)
 		return NULL;
 	n = json_object_array_length(arr);
-	for (r = 0; r < n && pd->nr < DR_NR; r++) {
+	for (r = 0; r < n && pd->nr < CF_NR_ROUTINES; r++) {
 		json_object *o = json_object_array_get_idx(arr, r), *rows;
 		struct profile_dispatch_entry *e;
 		char *routine = jsonr_str(o, "routine");

@@ -30,7 +30,7 @@ struct profile_dispatch_entry {
  * dispatch table, with source "derived".
  */
 struct profile_dispatch {
-	struct profile_dispatch_entry e[DR_NR];
+	struct profile_dispatch_entry e[CF_NR_ROUTINES];
 	size_t nr;
 };
 

@@ -10,21 +10,21 @@
 #include "profile_mux.h"
 
 /* Scales one histogram by @f, keeping each bucket's mean length. */
-static void scale_buckets(struct hist_slot *b, double f, uint64_t *calls, uint64_t *bytes)
+static void scale_buckets(struct sparse_hist *h, double f, uint64_t *calls, uint64_t *bytes)
 {
-	uint32_t i;
+	struct hist_bucket *e;
 
 	*calls = *bytes = 0;
-	for (i = 0; i < CP_NBUCKETS; i++) {
-		uint64_t c = b[i].count, n;
+	sparse_hist_for_each (h, e) {
+		uint64_t c = e->count, n;
 
 		if (!c)
 			continue;
 		n = (uint64_t)llround((double)c * f);
-		b[i].bytes = (uint64_t)llround((double)b[i].bytes * ((double)n / (double)c));
-		b[i].count = n;
+		e->bytes = (uint64_t)llround((double)e->bytes * ((double)n / (double)c));
+		e->count = n;
 		*calls += n;
-		*bytes += b[i].bytes;
+		*bytes += e->bytes;
 	}
 }
 
@@ -68,9 +68,10 @@ int site_mux_scale(struct profile_site *s, const struct site_mux *m)
 	s->mux->raw_bytes = s->bytes;
 	if (f == 1)
 		return 0; /* exact: nothing to round */
-	scale_buckets(s->buckets, f, &s->calls, &s->bytes);
+	scale_buckets(&s->buckets, f, &s->calls, &s->bytes);
 	for (i = 0; i < s->nr_callers; i++)
-		scale_buckets(s->callers[i].buckets, f, &s->callers[i].calls, &s->callers[i].bytes);
+		scale_buckets(&s->callers[i].buckets, f, &s->callers[i].calls,
+			      &s->callers[i].bytes);
 	s->caller_misses = (uint64_t)llround((double)s->caller_misses * f);
 	return 0;
 }

@@ -20,7 +20,6 @@ void sample_site_info_free(struct sample_site_info *si)
 	if (!si)
 		return;
 	free(si->leaf);
-	free(si->family);
 	for (i = 0; i < si->nr_stacks; i++) {
 		free(si->stacks[i].frames);
 		free(si->stacks[i].comm);
@@ -189,8 +188,6 @@ void sample_site_to_json(const struct sample_site_info *si, json_object *site)
 		return;
 	if (si->leaf)
 		json_object_object_add(site, "leaf", json_object_new_string(si->leaf));
-	if (si->family)
-		json_object_object_add(site, "family", json_object_new_string(si->family));
 	/* The buckets count samples, i.e. time, not calls: a reader must not mix them up. */
 	json_object_object_add(site, "weight", json_object_new_string("time"));
 	q = json_object_new_object();
@@ -421,7 +418,6 @@ struct sample_site_info *sample_site_from_json(json_object *site)
 	if (!si)
 		return NULL;
 	si->leaf = jsonr_str(site, "leaf");
-	si->family = jsonr_str(site, "family");
 	if (json_object_object_get_ex(site, "length_quality", &v))
 		for (k = 0; k < 3; k++)
 			si->quality[k] = jsonr_u64_or(v, quality_keys[k], 0);

@@ -31,9 +31,8 @@ struct sample_stack {
 
 /* What a "sample" site adds: its leaf, how well lengths were known, its stacks. */
 struct sample_site_info {
-	char *leaf;	     /* the copy routine sampled: memcpy, inline_rep_stosb ... */
-	char *family;	     /* memcpy, memmove, memset, clear_user, copy_user, movs, stos, leaf */
-	uint64_t quality[3]; /* samples by enum len_quality: unknown, approximate, exact */
+	char *leaf; /* the copy routine sampled: memcpy, inline_rep_stosb ... (family: the site's) */
+	uint64_t quality[3];	     /* samples by enum len_quality: unknown, approximate, exact */
 	struct sample_stack *stacks; /* by count, descending; then by text, pid, comm */
 	size_t nr_stacks;
 };

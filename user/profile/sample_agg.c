@@ -9,11 +9,12 @@
 #include "lib/counter_map.h"
 
 struct agg_site {
-	char *leaf, *family, *caller, *module;
+	char *leaf, *caller, *module;
+	enum copy_family family;
 	uint64_t offset;
 	uint64_t samples;
 	uint64_t quality[LEN_NR_QUALITIES];
-	struct hist_slot buckets[CP_NBUCKETS];
+	struct sparse_hist buckets;
 	struct counter_map stacks;
 };
 
@@ -37,7 +38,7 @@ bool sample_attribute(const struct sample_frame *frames, size_t nr, int rep_widt
 		return false;
 	leaf = copy_family_lookup(frames[0].sym);
 	/* glibc has a memcpy too: the built-in list names kernel routines only. */
-	if (leaf && frames[0].user && strcmp(leaf->family, "leaf"))
+	if (leaf && frames[0].user && leaf->family != CF_LEAF)
 		leaf = NULL;
 	if (leaf) {
 		out->leaf = leaf->canonical;
@@ -64,9 +65,9 @@ static void site_free(struct agg_site *s)
 	if (!s)
 		return;
 	free(s->leaf);
-	free(s->family);
 	free(s->caller);
 	free(s->module);
+	sparse_hist_free(&s->buckets);
 	counter_map_free(&s->stacks);
 	free(s);
 }
@@ -120,11 +121,11 @@ static struct agg_site *site_get(struct sample_agg *a, const struct sample_attr 
 	if (!s)
 		return NULL;
 	s->leaf = strdup(at->leaf);
-	s->family = strdup(at->family ?: "");
+	s->family = at->family;
 	s->caller = strdup(cname);
 	s->module = strdup(*module ? module : "");
 	s->offset = off;
-	if (!s->leaf || !s->family || !s->caller || !s->module) {
+	if (!s->leaf || !s->caller || !s->module) {
 		site_free(s);
 		return NULL;
 	}
@@ -206,12 +207,9 @@ int sample_agg_add(struct sample_agg *a, const struct sample_attr *at,
 	if (quality < 0 || quality >= LEN_NR_QUALITIES)
 		quality = LEN_UNKNOWN;
 	s->quality[quality] += weight;
-	if (quality != LEN_UNKNOWN) {
-		struct hist_slot *b = &s->buckets[cp_bucket_of(len)];
-
-		b->count += weight;
-		b->bytes += len * weight;
-	}
+	if (quality != LEN_UNKNOWN &&
+	    sparse_hist_add(&s->buckets, cp_bucket_of(len), weight, len * weight))
+		return -ENOMEM;
 	folded = fold(at, frames, nr);
 	if (!folded)
 		return -ENOMEM;
@@ -253,10 +251,9 @@ static struct sample_site_info *site_info(struct agg_site *s)
 	if (!si)
 		return NULL;
 	si->leaf = strdup(s->leaf);
-	si->family = strdup(s->family);
 	memcpy(si->quality, s->quality, sizeof(si->quality));
 	si->stacks = calloc(s->stacks.nr ? s->stacks.nr : 1, sizeof(*si->stacks));
-	if (!si->leaf || !si->family || !si->stacks) {
+	if (!si->leaf || !si->stacks) {
 		sample_site_info_free(si);
 		return NULL;
 	}
@@ -295,7 +292,10 @@ int sample_agg_to_profile(struct sample_agg *a, struct profile *p)
 		s->offset = as->offset;
 		s->mechanism = strdup("sample");
 		s->len_arg = strdup("recovered");
-		memcpy(s->buckets, as->buckets, sizeof(s->buckets));
+		s->family = as->family;
+		/* A copy: a live recorder (the agent) turns the same sums into profiles again. */
+		if (sparse_hist_copy(&s->buckets, &as->buckets))
+			return -ENOMEM;
 		profile_site_sum(s);
 		/* Samples without a length count too: calls is every sample of the site. */
 		s->calls = as->samples;

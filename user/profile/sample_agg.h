@@ -21,7 +21,7 @@ struct sample_frame {
 /* Who a copy-family sample is charged to. */
 struct sample_attr {
 	const char *leaf; /* canonical routine, or the inline_rep_* pseudo leaf */
-	const char *family;
+	enum copy_family family;
 	const struct len_recovery_conv *conv; /* NULL for inline rep instructions */
 	long caller; /* index of the caller frame; -1 if the stack ends at the leaf */
 };

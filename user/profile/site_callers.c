@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* site_callers.c: return addresses of entry-site callers to FUNC+OFF in vmlinux or a module */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "site_callers.h"
@@ -27,28 +28,44 @@ static bool same_place(const struct profile_caller *a, const struct profile_call
 }
 
 /* Unknown callers all become one "[unknown]": fold duplicates into the first. */
+/* @to's buckets plus @from's, made whole before @to changes. 0 or -ENOMEM. */
+static int add_buckets(struct profile_caller *to, const struct profile_caller *from)
+{
+	struct sparse_hist sum = { 0 };
+	const struct hist_bucket *e;
+
+	if (sparse_hist_copy(&sum, &to->buckets))
+		return -ENOMEM;
+	sparse_hist_for_each (&from->buckets, e) {
+		if (sparse_hist_add(&sum, e->b, e->count, e->bytes)) {
+			sparse_hist_free(&sum);
+			return -ENOMEM;
+		}
+	}
+	sparse_hist_free(&to->buckets);
+	to->buckets = sum;
+	return 0;
+}
+
 static void fold(struct profile_site *s)
 {
 	size_t i, j, n = 0;
-	uint32_t b;
 
 	for (i = 0; i < s->nr_callers; i++) {
 		struct profile_caller *c = &s->callers[i];
 
 		for (j = 0; j < n && !same_place(&s->callers[j], c); j++)
 			;
-		if (j == n) {
+		/* Out of memory, the two stay apart: their sums are still right. */
+		if (j == n || add_buckets(&s->callers[j], c)) {
 			s->callers[n++] = *c;
 			continue;
-		}
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			s->callers[j].buckets[b].count += c->buckets[b].count;
-			s->callers[j].buckets[b].bytes += c->buckets[b].bytes;
 		}
 		s->callers[j].calls += c->calls;
 		s->callers[j].bytes += c->bytes;
 		free(c->symbol);
 		free(c->target);
+		sparse_hist_free(&c->buckets);
 	}
 	s->nr_callers = n;
 }

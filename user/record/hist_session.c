@@ -298,6 +298,8 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 {
 	struct hist_slot *slots = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*slots));
 	struct align_slot *aslots = calloc((size_t)CP_ALIGN_SLOTS * hs->nr_cpus, sizeof(*aslots));
+	struct hist_slot sum[CP_NBUCKETS];
+	uint64_t dst[CP_ALIGN_SLOTS], src[CP_ALIGN_SLOTS];
 	int err, cpu;
 	uint32_t b;
 
@@ -314,17 +316,24 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 		p_err("cannot read the counts of site %u: %s", id, strerror(-err));
 		goto out;
 	}
+	/* Summed over the CPUs into what the site has, then kept sparse (profile.h). */
+	sparse_hist_dense(&site->buckets, sum);
 	for (b = 0; b < CP_NBUCKETS; b++)
 		for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
-			site->buckets[b].count += slots[(size_t)b * hs->nr_cpus + cpu].count;
-			site->buckets[b].bytes += slots[(size_t)b * hs->nr_cpus + cpu].bytes;
+			sum[b].count += slots[(size_t)b * hs->nr_cpus + cpu].count;
+			sum[b].bytes += slots[(size_t)b * hs->nr_cpus + cpu].bytes;
 		}
+	site_align_dense(&site->align, dst, src);
 	for (b = 0; b < CP_ALIGN_SLOTS; b++)
 		for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
-			site->dst_align[b] += aslots[(size_t)b * hs->nr_cpus + cpu].dst;
-			site->src_align[b] += aslots[(size_t)b * hs->nr_cpus + cpu].src;
+			dst[b] += aslots[(size_t)b * hs->nr_cpus + cpu].dst;
+			src[b] += aslots[(size_t)b * hs->nr_cpus + cpu].src;
 		}
-	site->has_align = true;
+	if (sparse_hist_set_dense(&site->buckets, sum) ||
+	    site_align_set_dense(&site->align, dst, src)) {
+		err = -ENOMEM;
+		goto out;
+	}
 	profile_site_sum(site);
 out:
 	free(slots);
@@ -367,8 +376,9 @@ static int add_callers(struct profile_site *site, const struct caller_row *rows,
 		}
 		if (rows[i].key.bucket >= CP_NBUCKETS)
 			continue;
-		c->buckets[rows[i].key.bucket].count += rows[i].slot.count;
-		c->buckets[rows[i].key.bucket].bytes += rows[i].slot.bytes;
+		if (sparse_hist_add(&c->buckets, rows[i].key.bucket, rows[i].slot.count,
+				    rows[i].slot.bytes))
+			return -ENOMEM;
 		c->calls += rows[i].slot.count;
 		c->bytes += rows[i].slot.bytes;
 	}

@@ -13,23 +13,35 @@
 #include "sites/preset.h"
 #include "lib/regs.h"
 
+int plan_init_facts(struct plan *p, struct plan_facts *f)
+{
+	*p = (struct plan){ .ks = f->ks, .ki = f->ki, .ki_why = f->ki_why };
+	p->has_kprobes = f->has_kprobes;
+	p->kprobes_locked = f->has_kprobes && f->lockdown == LOCKDOWN_CONFIDENTIALITY;
+	p->kprobe_set = f->kprobe_set;
+	*f = (struct plan_facts){ 0 };
+	if (p->ks->restricted) {
+		p_err("/proc/kallsyms shows zero addresses: run as root (kernel.kptr_restrict)");
+		plan_free(p);
+		return -EPERM;
+	}
+	return 0;
+}
+
 int plan_init(struct plan *p, const char *vmlinux)
 {
 	struct kimage_opts o = { .vmlinux = vmlinux };
+	struct plan_facts f = { .ks = ksyms_load(NULL) };
 
 	*p = (struct plan){ 0 };
-	p->ks = ksyms_load(NULL);
-	if (!p->ks)
+	if (!f.ks)
 		return -ENOENT;
-	if (p->ks->restricted) {
-		p_err("/proc/kallsyms shows zero addresses: run as root (kernel.kptr_restrict)");
-		return -EPERM;
-	}
 	/* Without kernel text, entries can still be planned; call sites cannot. */
-	p->ki = kimage_open(&o, p->ks, &p->ki_why);
-	p->has_kprobes = feature_has_kprobes();
-	p->kprobes_locked = p->has_kprobes && feature_lockdown() == LOCKDOWN_CONFIDENTIALITY;
-	return 0;
+	if (!f.ks->restricted)
+		f.ki = kimage_open(&o, f.ks, &f.ki_why);
+	f.has_kprobes = feature_has_kprobes();
+	f.lockdown = f.has_kprobes ? feature_lockdown() : LOCKDOWN_UNKNOWN;
+	return plan_init_facts(p, &f);
 }
 
 static void add_problem(struct plan *p, const char *fmt, ...)
@@ -118,9 +130,7 @@ static int plan_callsite(struct plan *p, const struct callsite_list *l, const st
 			 const struct entry_info *info, int user_len)
 {
 	struct plan_site *s = add_site(p);
-	bool has_src =
-		c->family && (!strcmp(c->family, "memcpy") || !strcmp(c->family, "memmove") ||
-			      !strcmp(c->family, "copy_user"));
+	bool has_src = c->family != CF_MOVS && copy_family_has_src(c->family);
 	int len = reg_or(c->len_reg, CP_REG_RDX);
 
 	if (!s)
@@ -133,7 +143,8 @@ static int plan_callsite(struct plan *p, const struct callsite_list *l, const st
 		return -ENOMEM;
 	s->site.kaddr = c->addr;
 	s->copy_target = c->target ? strdup(c->target) : NULL;
-	s->family = c->family;
+	/* The call's target says what is copied; an inline rep movs/stos says so itself. */
+	s->site.family = c->family;
 	choose(p, s, info);
 	return 0;
 }
@@ -188,7 +199,7 @@ int plan_add_function(struct plan *p, const char *spec)
 		add_problem(p, "%s: %s", t.symbol, why ?: strerror(-n));
 		goto out;
 	}
-	callsites_entry_info(p->ks, t.symbol, NULL, &info);
+	callsites_entry_info(p->ks, t.symbol, &p->kprobe_set, &info);
 	for (i = 0; i < n && !err_ret; i++)
 		for (k = 0; k < lists[i].nr && !err_ret; k++) {
 			if (t.offset && lists[i].v[k].offset != t.offset)
@@ -219,7 +230,7 @@ static const struct callers *add_callers(struct plan *p, const char *symbol, int
 
 	if (!p->list_callers)
 		return NULL;
-	if (callers_find(p->ks, p->ki, symbol, NULL, &c, &why)) {
+	if (callers_find(p->ks, p->ki, symbol, &p->kprobe_set, &c, &why)) {
 		add_problem(p, "%s: cannot list its callers: %s", symbol, why ?: "?");
 		free(why);
 		callers_free(&c);
@@ -270,8 +281,9 @@ int plan_add_entry(struct plan *p, const char *spec)
 		return -ENOMEM;
 	}
 	s->site.kaddr = sym->addr;
-	s->family = ct ? ct->family : NULL;
-	callsites_entry_info(p->ks, t.symbol, NULL, &info);
+	/* A copy routine's entry is of its family; any other by the length rule (target_spec.h). */
+	s->site.family = ct ? ct->family : copy_family_of_probe(t.symbol, len);
+	callsites_entry_info(p->ks, t.symbol, &p->kprobe_set, &info);
 	choose(p, s, &info);
 	callers = s->choice == PLAN_UNCOVERED ? add_callers(p, t.symbol, len) : NULL;
 	if (callers && callers->nr_kprobe)

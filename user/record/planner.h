@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "sites/callers.h"
+#include "sites/callsites.h"
+#include "kernel/feature.h"
 #include "kernel/kimage.h"
 #include "kernel/ksyms.h"
 #include "probe_site.h"
@@ -17,10 +19,9 @@ enum plan_choice { PLAN_KPROBE, PLAN_HWBP, PLAN_UNCOVERED };
 
 struct plan_site {
 	enum plan_choice choice;
-	struct probe_site site; /* mech, module, function, offset, len register, kaddr */
+	struct probe_site site; /* mech, module, function, offset, len register, kaddr, family */
 	char *copy_target;	/* __memcpy, rep_movs_alternative ...; NULL at an entry probe */
-	const char *family;
-	char *why; /* the mechanism chosen and why each better one was rejected */
+	char *why;		/* the mechanism chosen and why each better one was rejected */
 };
 
 /* The callers of an entry no probe can take, with the len= asked for it. */
@@ -29,12 +30,27 @@ struct plan_callers {
 	int len_reg;
 };
 
+/*
+ * The kernel facts a plan is made of: plan_init() reads the running kernel's, plan_init_facts()
+ * takes given ones (recorded on another kernel: tests/unit/test_planner.c).
+ */
+struct plan_facts {
+	struct ksyms *ks;  /* kallsyms (taken over) */
+	struct kimage *ki; /* kernel text, or NULL: only entries can be planned (taken over) */
+	char *ki_why;	   /* why there is no kernel text (taken over) */
+	bool has_kprobes;  /* a kprobe PMU or tracefs kprobe_events */
+	enum lockdown_level lockdown;  /* kernel_lockdown(7) */
+	struct entry_paths kprobe_set; /* available_filter_functions and the kprobe blacklist:
+					* NULL paths read the running kernel's */
+};
+
 struct plan {
 	struct ksyms *ks;
 	struct kimage *ki; /* may be NULL: then only entries can be planned */
 	char *ki_why;	   /* why there is no kernel text, if so */
 	bool has_kprobes;
-	bool kprobes_locked; /* built in, but lockdown=confidentiality refuses them */
+	bool kprobes_locked;	       /* built in, but lockdown=confidentiality refuses them */
+	struct entry_paths kprobe_set; /* where the kprobe rules are read (plan_facts) */
 	struct plan_site *v;
 	size_t nr;
 	char **problems; /* functions not found, modules not loaded ...: reported, skipped */
@@ -47,6 +63,11 @@ struct plan {
 
 /* Loads kallsyms and kernel text (--vmlinux may be NULL). Prints why and returns -errno. */
 int plan_init(struct plan *p, const char *vmlinux);
+/*
+ * A plan over @f, which it takes over (freed by plan_free(), or here on failure): -EPERM
+ * (printed) when kallsyms shows zero addresses.
+ */
+int plan_init_facts(struct plan *p, struct plan_facts *f);
 /* Every copy-family call site inside [MODULE:]FUNC, or the one at FUNC+OFF. */
 int plan_add_function(struct plan *p, const char *spec);
 /* A probe at SYMBOL's entry ([MODULE:]SYMBOL[,len=REG]); explains when none is possible. */

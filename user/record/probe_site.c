@@ -26,10 +26,16 @@ const char *probe_mech_name(enum probe_mech m)
 int probe_site_parse(struct probe_site *s, enum probe_mech mech, const char *text, char *err,
 		     size_t errlen)
 {
+	int ret;
+
 	s->mech = mech;
 	if (mech == MECH_UPROBE)
-		return target_spec_parse(text, &s->spec, err, errlen);
-	return target_spec_parse_kernel(text, &s->spec, err, errlen);
+		ret = target_spec_parse(text, &s->spec, err, errlen);
+	else
+		ret = target_spec_parse_kernel(text, &s->spec, err, errlen);
+	if (!ret)
+		s->family = copy_family_of_probe(s->spec.symbol, s->spec.len_reg);
+	return ret;
 }
 
 int probe_site_resolve(struct probe_site *s)
@@ -119,6 +125,7 @@ void probe_site_describe(const struct probe_site *s, struct profile_site *out)
 	out->offset = s->spec.offset;
 	out->mechanism = strdup(probe_mech_name(s->mech));
 	out->len_arg = strdup(reg_name(s->spec.len_reg));
+	out->family = s->family;
 	if (s->mech == MECH_UPROBE && s->resolved_path)
 		out->source = srcline_lookup(s->resolved_path, s->vaddr);
 	if (s->mech != MECH_UPROBE) {

@@ -18,11 +18,15 @@ struct probe_site {
 	uint64_t file_offset;	 /* uprobe: where in the file */
 	uint64_t vaddr;		 /* uprobe: symbol + offset as a link address (DWARF) */
 	uint64_t kaddr;		 /* kernel: the instruction's address (hwbp) */
+	enum copy_family family; /* what the copies here are (the planner's, or the entry's) */
 	char *note;		 /* why this mechanism was chosen, for the summary */
 };
 
 const char *probe_mech_name(enum probe_mech m);
-/* A site of @mech at @text (target_spec.h: a user or a kernel form); -EINVAL, why in @err. */
+/*
+ * A site of @mech at @text (target_spec.h: a user or a kernel form), of the family of a probe
+ * at its symbol's entry (copy_family_of_probe()); -EINVAL, why in @err.
+ */
 int probe_site_parse(struct probe_site *s, enum probe_mech mech, const char *text, char *err,
 		     size_t errlen);
 /* Finds the file offset (uprobe) or kernel address (hwbp); prints why it cannot. */
@@ -37,8 +41,8 @@ int probe_site_caller_stack(const struct probe_site *s);
 /* Attaches as site @id; prints why it cannot. */
 int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id);
 /*
- * Copies the site's identity (target, symbol, offset, mechanism, len_arg) into @out, and for
- * a uprobe its source position when the file has DWARF (srcline.h).
+ * Copies the site's identity (target, symbol, offset, mechanism, len_arg, family) into @out,
+ * and for a uprobe its source position when the file has DWARF (srcline.h).
  */
 void probe_site_describe(const struct probe_site *s, struct profile_site *out);
 void probe_site_free(struct probe_site *s);

@@ -29,10 +29,10 @@
 struct counted_recorder {
 	const struct record_counted_args *a;
 	struct hist_session *hs;
-	struct profile_site *last; /* record -i: each site's counts at the last interval */
-	struct hwbp_mux *mux;	   /* more breakpoint sites than debug registers: rotated */
-	int *mux_of;		   /* site -> its index in the rotation, or -1 */
-	void *sampler; /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
+	struct hist_slot (*last)[CP_NBUCKETS]; /* record -i: each site's counts at the last one */
+	struct hwbp_mux *mux; /* more breakpoint sites than debug registers: rotated */
+	int *mux_of;	      /* site -> its index in the rotation, or -1 */
+	void *sampler;	      /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
 	struct record_sample_args sa;
 	struct trap_cost uprobe_cost; /* measured when a site is a uprobe */
 	struct cgroup_ref cg;	      /* --cgroup, opened */
@@ -292,7 +292,8 @@ static int counted_interval(void *rec, const struct profile *final, FILE *f)
 {
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
-	struct profile_site now, diff;
+	struct hist_slot now[CP_NBUCKETS], diff[CP_NBUCKETS];
+	uint64_t calls, bytes;
 	int i;
 	uint32_t b;
 
@@ -300,24 +301,31 @@ static int counted_interval(void *rec, const struct profile *final, FILE *f)
 		return -ENOMEM;
 	for (i = 0; i < a->nr_sites; i++) {
 		const struct probe_site *ps = &a->sites[i];
+		struct profile_site live = { 0 };
 
-		memset(&now, 0, sizeof(now));
-		memset(&diff, 0, sizeof(diff));
 		/* The last interval: the profile's counts (the session is gone), scaled if multiplexed. */
-		if (final)
-			memcpy(now.buckets, final->sites[i].buckets, sizeof(now.buckets));
-		else if (hist_session_collect(r->hs, (uint32_t)i, &now))
-			return -EIO;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			diff.buckets[b].count = now.buckets[b].count - r->last[i].buckets[b].count;
-			diff.buckets[b].bytes = now.buckets[b].bytes - r->last[i].buckets[b].bytes;
+		if (final) {
+			sparse_hist_dense(&final->sites[i].buckets, now);
+		} else {
+			int err = hist_session_collect(r->hs, (uint32_t)i, &live);
+
+			sparse_hist_dense(&live.buckets, now);
+			profile_site_clear(&live);
+			if (err)
+				return -EIO;
 		}
-		profile_site_sum(&diff);
-		memcpy(r->last[i].buckets, now.buckets, sizeof(now.buckets));
+		calls = bytes = 0;
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			diff[b].count = now[b].count - r->last[i][b].count;
+			diff[b].bytes = now[b].bytes - r->last[i][b].bytes;
+			calls += diff[b].count;
+			bytes += diff[b].bytes;
+		}
+		memcpy(r->last[i], now, sizeof(now));
 		fprintf(f, "site %d %s+0x%llx (%s): %llu calls, %llu bytes\n", i, ps->spec.symbol,
 			(unsigned long long)ps->spec.offset, probe_mech_name(ps->mech),
-			(unsigned long long)diff.calls, (unsigned long long)diff.bytes);
-		hist_print_log2(f, diff.buckets);
+			(unsigned long long)calls, (unsigned long long)bytes);
+		hist_print_log2(f, diff);
 	}
 	return 0;
 }

@@ -147,3 +147,33 @@ void record_plan_functions_free(char **v, size_t nr)
 		free(v[i]);
 	free(v);
 }
+
+int record_plan_fallback(const struct record_plan_args *a, int nr_counted, unsigned int hz,
+			 const char *widen_option, struct record_plan_fallback *fb)
+{
+	char scope[96];
+
+	memset(fb, 0, sizeof(*fb));
+	if (!record_plan_wanted(a) || nr_counted)
+		return 0;
+	if (!a->sample_all && record_plan_functions(a, &fb->keep, &fb->nr_keep) < 0)
+		return -ENOMEM;
+	fb->hz = hz ? hz : RECORD_SAMPLE_DEFAULT_HZ;
+	fb->every_task = true;
+	snprintf(scope, sizeof(scope), "only stacks through the plan's functions%s%s%s",
+		 widen_option ? "; " : "", widen_option ?: "",
+		 widen_option ? " keeps every stack" : "");
+	snprintf(fb->why, sizeof(fb->why),
+		 "no site of the plan can be probed on this kernel: SAMPLED instead (--sample at "
+		 "%u Hz, %s): counts are samples, not calls",
+		 fb->hz, fb->nr_keep ? scope : "every copy sample");
+	p_warn("%s", fb->why);
+	return 1;
+}
+
+void record_plan_fallback_free(struct record_plan_fallback *fb)
+{
+	record_plan_functions_free(fb->keep, fb->nr_keep);
+	fb->keep = NULL;
+	fb->nr_keep = 0;
+}

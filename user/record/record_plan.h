@@ -53,4 +53,26 @@ void record_plan_sampled_free(struct record_plan_sampled *s);
 int record_plan_functions(const struct record_plan_args *a, char ***out, size_t *nr);
 void record_plan_functions_free(char **v, size_t nr);
 
+/* What a plan that cannot probe anything records instead (record_plan_fallback()). */
+struct record_plan_fallback {
+	char why[256];	 /* the warning, and the profile's meta.sample_fallback */
+	unsigned int hz; /* the sampling rate per CPU */
+	bool every_task; /* always: the kernel copies for a process in kworkers too */
+	char **keep;	 /* the plan's functions: only stacks through them; NULL: all */
+	size_t nr_keep;
+};
+
+/*
+ * The planner's last resort, decided here for record and the agent alike: when @a asked for
+ * sites (-p, --site, --entry) and none of them can be attached (@nr_counted 0), sample
+ * instead, at @hz per CPU (0: RECORD_SAMPLE_DEFAULT_HZ), every task, keeping only the stacks
+ * through the plan's functions unless @a->sample_all. @widen_option names the caller's option
+ * that keeps every stack ("--all"), for the warning; NULL when it has none. Returns 1 with
+ * @fb filled and the warning printed, 0 when there is nothing to fall back from, or -errno
+ * (printed). Free @fb with record_plan_fallback_free().
+ */
+int record_plan_fallback(const struct record_plan_args *a, int nr_counted, unsigned int hz,
+			 const char *widen_option, struct record_plan_fallback *fb);
+void record_plan_fallback_free(struct record_plan_fallback *fb);
+
 #endif

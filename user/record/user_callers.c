@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/log.h"
+#include "lib/sparse_hist.h"
 #include "lib/user_syms.h"
 #include "user_callers.h"
 
@@ -52,8 +53,8 @@ static int add_row(void *ctx, const struct ucaller_key *k, const struct hist_slo
 	pc = caller_at(s, target, symbol, offset);
 	if (!pc)
 		return -ENOMEM;
-	pc->buckets[k->bucket].count += slot->count;
-	pc->buckets[k->bucket].bytes += slot->bytes;
+	if (sparse_hist_add(&pc->buckets, k->bucket, slot->count, slot->bytes))
+		return -ENOMEM;
 	pc->calls += slot->count;
 	pc->bytes += slot->bytes;
 	return 0;

@@ -91,7 +91,7 @@ static struct copy_target only_target_of(const struct ksyms *ks, uint64_t entry)
 
 	if (t)
 		return *t;
-	return (struct copy_target){ s && s->addr == entry ? s->name : "?", NULL, NULL };
+	return (struct copy_target){ s && s->addr == entry ? s->name : "?", CF_NONE, NULL };
 }
 
 static int add_site(struct callsite_list *out, const struct callsite *s)
@@ -120,22 +120,22 @@ static char *join_context(char ring[3][192], unsigned int count)
 }
 
 /* For an inline rep movs/stos: the family, and bytes per count unit; 0 if not one. */
-static unsigned int string_op(const cs_insn *insn, const char **family)
+static unsigned int string_op(const cs_insn *insn, enum copy_family *family)
 {
 	if (insn->detail->x86.prefix[0] != X86_PREFIX_REP)
 		return 0;
 	switch (insn->id) {
 	case X86_INS_MOVSB:
-		*family = "rep_movs";
+		*family = CF_MOVS;
 		return 1;
 	case X86_INS_MOVSQ:
-		*family = "rep_movs";
+		*family = CF_MOVS;
 		return 8;
 	case X86_INS_STOSB:
-		*family = "rep_stos";
+		*family = CF_STOS;
 		return 1;
 	case X86_INS_STOSQ:
-		*family = "rep_stos";
+		*family = CF_STOS;
 		return 8;
 	default:
 		return 0;
@@ -154,7 +154,7 @@ int callsites_scan(const struct ksyms *ks, const struct code_blob *b, const stru
 	struct copy_target only = { 0 };
 	struct callsite s;
 	const cs_x86 *x;
-	const char *family = NULL;
+	enum copy_family family = CF_NONE;
 	csh cs;
 	cs_insn *insn;
 	int err = 0;

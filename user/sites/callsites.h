@@ -13,11 +13,11 @@
 #include "kernel/ksyms.h"
 
 struct callsite {
-	uint64_t offset;    /* of the instruction, from the function's start */
-	uint64_t addr;	    /* runtime address; 0 when the module is not loaded */
-	char mnemonic[32];  /* call, jmp, jne ... or "rep movsb" for an inline string op */
-	char *target;	    /* canonical name (__memcpy rather than memcpy); NULL if inline */
-	const char *family; /* as in struct copy_target; rep_movs / rep_stos if inline */
+	uint64_t offset;	 /* of the instruction, from the function's start */
+	uint64_t addr;		 /* runtime address; 0 when the module is not loaded */
+	char mnemonic[32];	 /* call, jmp, jne ... or "rep movsb" for an inline string op */
+	char *target;		 /* canonical name (__memcpy rather than memcpy); NULL if inline */
+	enum copy_family family; /* the target's; CF_MOVS / CF_STOS if inline; CF_NONE */
 	const char *len_reg;
 	unsigned int len_scale; /* bytes per unit of len_reg: 8 for an inline rep movsq */
 	char *context;		/* up to three instructions before it, "; "-separated */
@@ -40,7 +40,7 @@ struct callsite_opts {
 	bool include_inline;	 /* also list inline rep movs/stos instructions */
 	/*
 	 * Not 0: list the direct calls and jumps to the function at this address (or into its
-	 * __pfx_ padding) instead, whatever it is; family and len_reg are NULL unless it is a
+	 * __pfx_ padding) instead, whatever it is; family is CF_NONE and len_reg NULL unless it is a
 	 * copy target. For text with addresses only (not a .ko's relocations).
 	 */
 	uint64_t only_target;

@@ -1,9 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
-/* copy_family.c: which kernel symbols are copy routines, their canonical names and conventions */
+/* copy_family.c: the family names; which symbols are copy routines, their names and conventions */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "copy_family.h"
+#include "lib/regs.h"
+
+const char copy_family_names[CF_NR][CF_NAME_MAX] = {
+	[CF_MEMCPY] = "memcpy",	      [CF_MEMMOVE] = "memmove",
+	[CF_MEMSET] = "memset",	      [CF_CLEAR_USER] = "clear_user",
+	[CF_COPY_USER] = "copy_user", [CF_MOVS] = "movs",
+	[CF_STOS] = "stos",	      [CF_LEAF] = "leaf",
+	[CF_FUNCTION] = "function",
+};
+
+const char *copy_family_name(enum copy_family f)
+{
+	return f > CF_NONE && f < CF_NR ? copy_family_names[f] : NULL;
+}
+
+enum copy_family copy_family_parse(const char *name)
+{
+	int f;
+
+	for (f = 0; name && f < CF_NR; f++)
+		if (!strcmp(name, copy_family_names[f]))
+			return (enum copy_family)f;
+	return CF_NONE;
+}
+
+bool copy_family_has_src(enum copy_family f)
+{
+	return f == CF_MEMCPY || f == CF_MEMMOVE || f == CF_COPY_USER || f == CF_MOVS;
+}
 
 /* Register names as written in the table below: a call site reports the name, len_recovery the FLOW_*. */
 #define FLOW_rcx FLOW_RCX
@@ -12,14 +41,15 @@
 #define FLOW_rdi FLOW_RDI
 
 enum copy_family_use {
-	LEAF = 1, /* a sampled leaf (copy_family_lookup) */
-	CALL = 2, /* a call target found in a function's code (copy_target_lookup) */
+	LEAF = 1,  /* a sampled leaf (copy_family_lookup) */
+	CALL = 2,  /* a call target found in a function's code (copy_target_lookup) */
+	ENTRY = 4, /* a probed function's entry only (copy_family_of_probe): user space */
 };
 
 struct copy_family_entry {
 	struct copy_target call; /* name ('*' at the end matches any suffix), ... */
 	struct copy_family_leaf leaf;
-	unsigned int use; /* LEAF | CALL */
+	unsigned int use; /* LEAF | CALL | ENTRY; every entry also names its probe's family */
 };
 
 /* @len and @dst are registers at entry; @down: @len counts the bytes still to do. */
@@ -38,38 +68,44 @@ struct copy_family_entry {
  * rep_stos_alternative, clear_user_* of 6.1-6.3); the pre-6.4 copy_user_* take rdx.
  */
 static const struct copy_family_entry table[] = {
-	ROUTINE("__memcpy", "memcpy", "memcpy", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memcpy", "memcpy", "memcpy", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("__pi_memcpy", "memcpy", "memcpy", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memcpy_orig", "memcpy_orig", "memcpy", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memcpy_erms", "memcpy_erms", "memcpy", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("__memmove", "memmove", "memmove", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memmove", "memmove", "memmove", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("__pi_memmove", "memmove", "memmove", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("__memset", "memset", "memset", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memset", "memset", "memset", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("__pi_memset", "memset", "memset", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memset_orig", "memset_orig", "memset", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("memset_erms", "memset_erms", "memset", rdx, rdi, false, LEAF | CALL),
-	ROUTINE("rep_movs_alternative", "rep_movs_alternative", "copy_user", rcx, rdi, true,
+	ROUTINE("__memcpy", "memcpy", CF_MEMCPY, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memcpy", "memcpy", CF_MEMCPY, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__pi_memcpy", "memcpy", CF_MEMCPY, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memcpy_orig", "memcpy_orig", CF_MEMCPY, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memcpy_erms", "memcpy_erms", CF_MEMCPY, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__memmove", "memmove", CF_MEMMOVE, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memmove", "memmove", CF_MEMMOVE, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__pi_memmove", "memmove", CF_MEMMOVE, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__memset", "memset", CF_MEMSET, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memset", "memset", CF_MEMSET, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("__pi_memset", "memset", CF_MEMSET, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memset_orig", "memset_orig", CF_MEMSET, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("memset_erms", "memset_erms", CF_MEMSET, rdx, rdi, false, LEAF | CALL),
+	ROUTINE("rep_movs_alternative", "rep_movs_alternative", CF_COPY_USER, rcx, rdi, true,
 		LEAF | CALL),
 	/* <= 6.3: copy_user_generic_{unrolled,string}, copy_user_enhanced_fast_string (edx). */
-	ROUTINE("copy_user_enhanced_fast_string", NULL, "copy_user", rdx, rdi, false, CALL),
-	ROUTINE("copy_user_generic_string", NULL, "copy_user", rdx, rdi, false, CALL),
-	ROUTINE("copy_user_generic_unrolled", NULL, "copy_user", rdx, rdi, false, CALL),
-	ROUTINE("copy_user_*", NULL, "copy_user", rdx, rdi, false, LEAF),
-	ROUTINE("__copy_user_nocache", "__copy_user_nocache", "copy_user", rdx, rdi, false,
+	ROUTINE("copy_user_enhanced_fast_string", NULL, CF_COPY_USER, rdx, rdi, false, CALL),
+	ROUTINE("copy_user_generic_string", NULL, CF_COPY_USER, rdx, rdi, false, CALL),
+	ROUTINE("copy_user_generic_unrolled", NULL, CF_COPY_USER, rdx, rdi, false, CALL),
+	ROUTINE("copy_user_*", NULL, CF_COPY_USER, rdx, rdi, false, LEAF),
+	ROUTINE("__copy_user_nocache", "__copy_user_nocache", CF_COPY_USER, rdx, rdi, false,
 		LEAF | CALL),
-	ROUTINE("rep_stos_alternative", "rep_stos_alternative", "clear_user", rcx, rdi, true,
+	ROUTINE("rep_stos_alternative", "rep_stos_alternative", CF_CLEAR_USER, rcx, rdi, true,
 		LEAF | CALL),
 	/* 6.1-6.3 out-of-line clear_user flavours: (dst in rdi, length in rcx). */
-	ROUTINE("clear_user_erms", NULL, "clear_user", rcx, rdi, true, CALL),
-	ROUTINE("clear_user_rep_good", NULL, "clear_user", rcx, rdi, true, CALL),
-	ROUTINE("clear_user_original", NULL, "clear_user", rcx, rdi, true, CALL),
-	ROUTINE("clear_user_*", NULL, "clear_user", rcx, rdi, true, LEAF),
+	ROUTINE("clear_user_erms", NULL, CF_CLEAR_USER, rcx, rdi, true, CALL),
+	ROUTINE("clear_user_rep_good", NULL, CF_CLEAR_USER, rcx, rdi, true, CALL),
+	ROUTINE("clear_user_original", NULL, CF_CLEAR_USER, rcx, rdi, true, CALL),
+	ROUTINE("clear_user_*", NULL, CF_CLEAR_USER, rcx, rdi, true, LEAF),
 	/* <= 6.0: __clear_user(addr, size) in C, and clear_user() that calls it. */
-	ROUTINE("__clear_user", "__clear_user", "clear_user", rsi, rdi, false, LEAF | CALL),
-	ROUTINE("clear_user", "clear_user", "clear_user", rsi, rdi, false, CALL),
+	ROUTINE("__clear_user", "__clear_user", CF_CLEAR_USER, rsi, rdi, false, LEAF | CALL),
+	ROUTINE("clear_user", "clear_user", CF_CLEAR_USER, rsi, rdi, false, CALL),
+	/* glibc's, for uprobes: the public names and the ifunc flavours (__memmove_avx_unaligned). */
+	ROUTINE("mempcpy", NULL, CF_MEMCPY, rdx, rdi, false, ENTRY),
+	ROUTINE("__mempcpy_*", NULL, CF_MEMCPY, rdx, rdi, false, ENTRY),
+	ROUTINE("__memcpy_*", NULL, CF_MEMCPY, rdx, rdi, false, ENTRY),
+	ROUTINE("__memmove_*", NULL, CF_MEMMOVE, rdx, rdi, false, ENTRY),
+	ROUTINE("__memset_*", NULL, CF_MEMSET, rdx, rdi, false, ENTRY),
 };
 
 #define NR_ENTRIES (sizeof(table) / sizeof(table[0]))
@@ -83,7 +119,7 @@ static const char *const excluded[] = { "clear_page_erms", "clear_page_rep", "cl
 
 static char **extra;
 static size_t nr_extra;
-static struct copy_family_leaf extra_leaf = { NULL, "leaf", { FLOW_RDX, FLOW_RDI, false } };
+static struct copy_family_leaf extra_leaf = { NULL, CF_LEAF, { FLOW_RDX, FLOW_RDI, false } };
 /* Leaves matched by a pattern carry their own name; one static slot per call is enough. */
 static __thread struct copy_family_leaf pattern_hit;
 
@@ -125,9 +161,24 @@ static bool is_extra(const char *symbol)
 	return false;
 }
 
+/* @symbol is @name, or starts with @name's text before a final '*' (and is no helper). */
+static bool name_matches(const char *name, const char *symbol)
+{
+	size_t j, n = strlen(name);
+
+	if (name[n - 1] != '*')
+		return !strcmp(name, symbol);
+	if (strncmp(name, symbol, n - 1) || !symbol[n - 1])
+		return false;
+	for (j = 0; j < sizeof(not_routines) / sizeof(not_routines[0]); j++)
+		if (strstr(symbol, not_routines[j]))
+			return false;
+	return true;
+}
+
 const struct copy_family_leaf *copy_family_lookup(const char *symbol)
 {
-	size_t i, j, n;
+	size_t i;
 
 	if (!symbol)
 		return NULL;
@@ -139,24 +190,25 @@ const struct copy_family_leaf *copy_family_lookup(const char *symbol)
 	for (i = 0; i < NR_ENTRIES; i++) {
 		const char *name = table[i].call.name;
 
-		if (!(table[i].use & LEAF))
+		if (!(table[i].use & LEAF) || !name_matches(name, symbol))
 			continue;
-		n = strlen(name);
-		if (name[n - 1] != '*') {
-			if (!strcmp(name, symbol))
-				return &table[i].leaf;
-			continue;
-		}
-		if (strncmp(name, symbol, n - 1) || !symbol[n - 1])
-			continue;
-		for (j = 0; j < sizeof(not_routines) / sizeof(not_routines[0]); j++)
-			if (strstr(symbol, not_routines[j]))
-				return NULL;
+		if (name[strlen(name) - 1] != '*')
+			return &table[i].leaf;
 		pattern_hit = table[i].leaf;
 		pattern_hit.canonical = symbol;
 		return &pattern_hit;
 	}
 	return NULL;
+}
+
+enum copy_family copy_family_of_probe(const char *symbol, int len_reg)
+{
+	size_t i;
+
+	for (i = 0; symbol && i < NR_ENTRIES; i++)
+		if (name_matches(table[i].call.name, symbol))
+			return table[i].call.family;
+	return len_reg == CP_REG_ARG1 ? CF_CLEAR_USER : CF_MEMCPY; /* clear(dst, len) */
 }
 
 const struct copy_target *copy_target_lookup(const char *name)
@@ -192,9 +244,9 @@ const char *copy_family_inline_name(int width, bool movs)
 	return names[movs][i];
 }
 
-const char *copy_family_inline_family(bool movs)
+enum copy_family copy_family_inline_family(bool movs)
 {
-	return movs ? "movs" : "stos";
+	return movs ? CF_MOVS : CF_STOS;
 }
 
 bool copy_family_is_inline(const char *leaf)

@@ -10,8 +10,14 @@
 /* When the version is unknown: rules of current kernels. */
 #define NEWEST_MAJOR 99
 
-static const enum dispatch_routine routines[] = { DR_MEMCPY, DR_MEMMOVE, DR_CLEAR_USER, DR_MEMSET };
-static const char *const names[] = { "memcpy", "memmove", "clear_user", "memset" };
+/* The routine of family @name that estimate costs (memcpy, memmove, clear_user, memset), or -1. */
+static int routine_of(const char *name)
+{
+	enum copy_family f = copy_family_parse(name);
+
+	return f == CF_MEMCPY || f == CF_MEMMOVE || f == CF_CLEAR_USER || f == CF_MEMSET ? (int)f
+											 : -1;
+}
 
 static bool code_is(const struct dispatch_row *r, const char *s)
 {
@@ -23,21 +29,21 @@ static bool code_is(const struct dispatch_row *r, const char *s)
  * "__memcpy (inline)" with "rep movsb" ...); a string op with no replica of its own
  * (rep movsq + rep movsb, rep stosq) is costed as the nearest one and marked approximate.
  */
-static const char *replica_of(enum dispatch_routine r, const struct dispatch_entry *e, bool *approx)
+static const char *replica_of(enum copy_family r, const struct dispatch_entry *e, bool *approx)
 {
 	const struct dispatch_row *first = &e->rows[0], *last = &e->rows[e->nr_rows - 1];
 
 	*approx = last->string_op && strstr(last->string_op, "movsq");
 	switch (r) {
-	case DR_MEMCPY:
+	case CF_MEMCPY:
 		if (code_is(first, "memcpy_orig"))
 			return "memcpy_orig";
 		return "movsb"; /* inline rep movsb, memcpy_erms, or (approx) rep movsq */
-	case DR_MEMMOVE:
+	case CF_MEMMOVE:
 		if (e->nr_rows == 1 && first->string_op)
 			return "movsb"; /* FSRM: rep movsb for every forward length */
 		return last->string_op ? "memmove_erms" : "memmove_orig";
-	case DR_CLEAR_USER:
+	case CF_CLEAR_USER:
 		*approx = false;
 		if (code_is(first, "(inline)"))
 			return "rep_stosb";
@@ -63,13 +69,11 @@ int copy_path_today(const char *family, const struct host_meta *meta, struct cop
 	struct dispatch_cpu cpu;
 	struct dispatch_entry e = { 0 };
 	int major = NEWEST_MAJOR, minor = 0;
-	size_t i, f;
+	int f = routine_of(family);
+	size_t i;
 	bool amd;
 
-	for (f = 0; f < sizeof(names) / sizeof(names[0]); f++)
-		if (!strcmp(family, names[f]))
-			break;
-	if (f == sizeof(names) / sizeof(names[0]))
+	if (f < 0)
 		return -EINVAL;
 	if (!meta)
 		meta = &none;
@@ -81,8 +85,8 @@ int copy_path_today(const char *family, const struct host_meta *meta, struct cop
 	}
 	amd = meta->cpu_model && strstr(meta->cpu_model, "AMD");
 	dispatch_cpu_from_meta(meta, amd, major, minor, &cpu);
-	dispatch_table_entry(major, minor, &cpu, routines[f], &e);
-	p->impl = replica_of(routines[f], &e, &p->approximate);
+	dispatch_table_entry(major, minor, &cpu, (enum copy_family)f, &e);
+	p->impl = replica_of((enum copy_family)f, &e, &p->approximate);
 	snprintf(p->why, sizeof(p->why), "%s%s%s%s%s: %s%s%s",
 		 p->guessed ? "kernel unknown" : "kernel ", p->guessed ? "" : meta->kernel,
 		 cpu.erms ? ", ERMS" : "", cpu.fsrm ? ", FSRM" : "", cpu.fsrs ? ", FSRS" : "",
@@ -97,15 +101,12 @@ int copy_path_today(const char *family, const struct host_meta *meta, struct cop
 int copy_path_of(const char *family, const struct dispatch_entry *e, struct copy_path *p)
 {
 	const struct dispatch_row *last;
-	size_t f;
+	int f = routine_of(family);
 
-	for (f = 0; f < sizeof(names) / sizeof(names[0]); f++)
-		if (!strcmp(family, names[f]))
-			break;
-	if (f == sizeof(names) / sizeof(names[0]) || !e->nr_rows)
+	if (f < 0 || !e->nr_rows)
 		return -EINVAL;
 	memset(p, 0, sizeof(*p));
-	p->impl = replica_of(routines[f], e, &p->approximate);
+	p->impl = replica_of((enum copy_family)f, e, &p->approximate);
 	last = &e->rows[e->nr_rows - 1];
 	snprintf(p->why, sizeof(p->why), "%s dispatch: %s%s%s", e->source ?: "recorded",
 		 last->code ?: "?", last->string_op ? " " : "", last->string_op ?: "");

@@ -178,8 +178,8 @@ static const char *inline_op(const struct step *st, size_t n)
 
 /* __memcpy / __memset: a jump out to the helper that runs, or the inline string op. */
 static bool decode_memcpy_like(const struct ksyms *ks, struct kimage *ki, const char *entry,
-			       const char *fallback, const struct dispatch *d,
-			       enum dispatch_routine r, struct dispatch_entry *e)
+			       const char *fallback, const struct dispatch *d, enum copy_family r,
+			       struct dispatch_entry *e)
 {
 	struct func_text f = { 0 };
 	struct step st[MAX_STEPS];
@@ -229,7 +229,7 @@ static bool decode_memmove(const struct ksyms *ks, struct kimage *ki, const stru
 			movsb = true;
 	}
 	if (m) {
-		dispatch_helper_rows(d->major, d->minor, &d->cpu, DR_MEMMOVE,
+		dispatch_helper_rows(d->major, d->minor, &d->cpu, CF_MEMMOVE,
 				     movsb ? (check ? "rep movsb>=32" : "rep movsb") : "loop", NULL,
 				     e);
 		e->read_at = strdup(f.sym->name);
@@ -244,8 +244,8 @@ static bool decode_memmove(const struct ksyms *ks, struct kimage *ki, const stru
  * caller and see what it calls, or which string op sits inline.
  */
 static bool decode_via_caller(const struct ksyms *ks, struct kimage *ki, const char *const *callers,
-			      const char *family, const char *op, const struct dispatch *d,
-			      enum dispatch_routine r, struct dispatch_entry *e)
+			      const char *op, const struct dispatch *d, enum copy_family r,
+			      struct dispatch_entry *e)
 {
 	struct callsite_opts o = { .include_inline = true };
 	struct callsite_list *l;
@@ -261,7 +261,7 @@ static bool decode_via_caller(const struct ksyms *ks, struct kimage *ki, const c
 			continue;
 		for (i = 0; i < l[0].nr; i++) {
 			s = &l[0].v[i];
-			if (s->target && !strcmp(s->family, family)) {
+			if (s->target && s->family == r) {
 				dispatch_helper_rows(d->major, d->minor, &d->cpu, r, s->target,
 						     NULL, e);
 			} else if (!s->target && !strcmp(s->mnemonic, op)) {
@@ -306,7 +306,7 @@ void dispatch_probe(const struct ksyms *ks, struct kimage *ki, const char *relea
 	static const char *const copy_callers[] = { "_copy_to_user", "_copy_from_user", NULL };
 	struct dispatch_cpu cpu;
 	int major = 0, minor = 0;
-	bool ok[DR_NR] = { 0 };
+	bool ok[CF_NR_ROUTINES] = { 0 };
 	int r;
 
 	if (!dispatch_parse_release(release, &major, &minor))
@@ -317,16 +317,16 @@ void dispatch_probe(const struct ksyms *ks, struct kimage *ki, const char *relea
 	dispatch_from_table(major, minor, &cpu, d);
 	if (!ki || !kimage_live(ki) || ks->restricted)
 		return;
-	ok[DR_MEMCPY] =
-		decode_memcpy_like(ks, ki, "__memcpy", "memcpy", d, DR_MEMCPY, &d->e[DR_MEMCPY]);
-	ok[DR_MEMSET] =
-		decode_memcpy_like(ks, ki, "__memset", "memset", d, DR_MEMSET, &d->e[DR_MEMSET]);
-	ok[DR_MEMMOVE] = decode_memmove(ks, ki, d, &d->e[DR_MEMMOVE]);
-	ok[DR_CLEAR_USER] = decode_via_caller(ks, ki, clear_callers, "clear_user", "rep stosb", d,
-					      DR_CLEAR_USER, &d->e[DR_CLEAR_USER]);
-	ok[DR_COPY_USER] = decode_via_caller(ks, ki, copy_callers, "copy_user", "rep movsb", d,
-					     DR_COPY_USER, &d->e[DR_COPY_USER]);
-	for (r = 0; r < DR_NR; r++) {
+	ok[CF_MEMCPY] =
+		decode_memcpy_like(ks, ki, "__memcpy", "memcpy", d, CF_MEMCPY, &d->e[CF_MEMCPY]);
+	ok[CF_MEMSET] =
+		decode_memcpy_like(ks, ki, "__memset", "memset", d, CF_MEMSET, &d->e[CF_MEMSET]);
+	ok[CF_MEMMOVE] = decode_memmove(ks, ki, d, &d->e[CF_MEMMOVE]);
+	ok[CF_CLEAR_USER] = decode_via_caller(ks, ki, clear_callers, "rep stosb", d, CF_CLEAR_USER,
+					      &d->e[CF_CLEAR_USER]);
+	ok[CF_COPY_USER] = decode_via_caller(ks, ki, copy_callers, "rep movsb", d, CF_COPY_USER,
+					     &d->e[CF_COPY_USER]);
+	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		if (ok[r])
 			d->e[r].source = kimage_source(ki);
 		else

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "copy_family.h"
 #include "kernel/kimage.h"
 #include "kernel/ksyms.h"
 #include "lib/host.h"
@@ -20,14 +21,13 @@ struct dispatch_row {
 	const char *string_op; /* "rep movsb", "rep movsq + rep movsb" ...; NULL for loop code */
 };
 
-enum dispatch_routine { DR_MEMCPY, DR_MEMMOVE, DR_MEMSET, DR_CLEAR_USER, DR_COPY_USER, DR_NR };
-
 struct dispatch_entry {
-	const char *routine; /* memcpy | memmove | memset | clear_user | copy_user */
-	const char *source;  /* "kcore": decoded from the patched text; "table": by version+flags */
-	char *read_at;	     /* kcore: the function decoded (__memcpy, _copy_to_user ...) */
-	char *decoded;	     /* kcore: the instructions that decided, "; "-separated */
-	char *note;	     /* what else applies (backward memmove, sizes inside a helper) */
+	const char
+		*routine;   /* the routine's family name (copy_family_name): memcpy ... copy_user */
+	const char *source; /* "kcore": decoded from the patched text; "table": by version+flags */
+	char *read_at;	    /* kcore: the function decoded (__memcpy, _copy_to_user ...) */
+	char *decoded;	    /* kcore: the instructions that decided, "; "-separated */
+	char *note;	    /* what else applies (backward memmove, sizes inside a helper) */
 	struct dispatch_row rows[DISPATCH_MAX_ROWS];
 	size_t nr_rows;
 };
@@ -39,7 +39,7 @@ struct dispatch_cpu {
 struct dispatch {
 	int major, minor; /* kernel version the table used */
 	struct dispatch_cpu cpu;
-	struct dispatch_entry e[DR_NR];
+	struct dispatch_entry e[CF_NR_ROUTINES];
 };
 
 /* Parses "6.12.117+deb12-amd64" into 6 and 12; false if it does not start like that. */
@@ -58,12 +58,11 @@ void dispatch_from_table(int major, int minor, const struct dispatch_cpu *cpu, s
  * inside an out-of-line helper (e.g. rep_movs_alternative's 8-byte loop below 64) are always
  * the table's, whatever decided which helper runs.
  */
-void dispatch_table_entry(int major, int minor, const struct dispatch_cpu *cpu,
-			  enum dispatch_routine r, struct dispatch_entry *e);
-/* Rows for when @helper (a kallsyms name, or "inline") handles @r, per the table. */
-void dispatch_helper_rows(int major, int minor, const struct dispatch_cpu *cpu,
-			  enum dispatch_routine r, const char *helper, const char *inline_op,
+void dispatch_table_entry(int major, int minor, const struct dispatch_cpu *cpu, enum copy_family r,
 			  struct dispatch_entry *e);
+/* Rows for when @helper (a kallsyms name, or "inline") handles @r, per the table. */
+void dispatch_helper_rows(int major, int minor, const struct dispatch_cpu *cpu, enum copy_family r,
+			  const char *helper, const char *inline_op, struct dispatch_entry *e);
 
 /*
  * The live dispatch: with @ki live (/proc/kcore), decodes the patched entries of __memcpy,

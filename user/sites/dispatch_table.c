@@ -14,9 +14,6 @@
 #define V(major, minor) ((major)*1000 + (minor))
 #define N DISPATCH_NO_MAX
 
-static const char *const routine_names[DR_NR] = { "memcpy", "memmove", "memset", "clear_user",
-						  "copy_user" };
-
 bool dispatch_parse_release(const char *release, int *major, int *minor)
 {
 	return release && sscanf(release, "%d.%d", major, minor) == 2;
@@ -133,27 +130,26 @@ static void copy_user_rows(int major, int minor, const struct dispatch_cpu *cpu,
 	}
 }
 
-void dispatch_helper_rows(int major, int minor, const struct dispatch_cpu *cpu,
-			  enum dispatch_routine r, const char *helper, const char *inline_op,
-			  struct dispatch_entry *e)
+void dispatch_helper_rows(int major, int minor, const struct dispatch_cpu *cpu, enum copy_family r,
+			  const char *helper, const char *inline_op, struct dispatch_entry *e)
 {
 	size_t i;
 
 	for (i = 0; i < e->nr_rows; i++)
 		free(e->rows[i].code);
 	e->nr_rows = 0;
-	e->routine = routine_names[r];
+	e->routine = copy_family_name(r);
 	switch (r) {
-	case DR_MEMCPY:
+	case CF_MEMCPY:
 		memcpy_like_rows(e, "__memcpy", helper, inline_op, "rep movsb");
 		break;
-	case DR_MEMSET:
+	case CF_MEMSET:
 		memcpy_like_rows(e, "__memset", helper, inline_op, "rep stosb");
 		break;
-	case DR_MEMMOVE:
+	case CF_MEMMOVE:
 		memmove_rows(e, helper);
 		break;
-	case DR_CLEAR_USER:
+	case CF_CLEAR_USER:
 		clear_user_rows(e, helper, inline_op);
 		break;
 	default:
@@ -161,33 +157,33 @@ void dispatch_helper_rows(int major, int minor, const struct dispatch_cpu *cpu,
 	}
 }
 
-void dispatch_table_entry(int major, int minor, const struct dispatch_cpu *cpu,
-			  enum dispatch_routine r, struct dispatch_entry *e)
+void dispatch_table_entry(int major, int minor, const struct dispatch_cpu *cpu, enum copy_family r,
+			  struct dispatch_entry *e)
 {
 	bool v64 = V(major, minor) >= V(6, 4);
 	const char *h, *op = NULL;
 
 	switch (r) {
-	case DR_MEMCPY: /* 68674f94ffc9 (6.4): only FSRM selects rep movsb */
+	case CF_MEMCPY: /* 68674f94ffc9 (6.4): only FSRM selects rep movsb */
 		h = v64		    ? (cpu->fsrm ? "inline" : "memcpy_orig")
 		    : cpu->erms	    ? "memcpy_erms"
 		    : cpu->rep_good ? "inline"
 				    : "memcpy_orig";
 		op = v64 ? "rep movsb" : "rep movsq + rep movsb";
 		break;
-	case DR_MEMSET: /* 20f3337d350c (6.4): only FSRS selects rep stosb */
+	case CF_MEMSET: /* 20f3337d350c (6.4): only FSRS selects rep stosb */
 		h = v64		    ? (cpu->fsrs ? "inline" : "memset_orig")
 		    : cpu->erms	    ? "memset_erms"
 		    : cpu->rep_good ? "inline"
 				    : "memset_orig";
 		op = v64 ? "rep stosb" : "rep stosq + rep stosb";
 		break;
-	case DR_MEMMOVE: /* f444a5ff95dc (5.6), 14e4ec9c3e91 (6.5) */
+	case CF_MEMMOVE: /* f444a5ff95dc (5.6), 14e4ec9c3e91 (6.5) */
 		h = cpu->fsrm && V(major, minor) >= V(5, 6) ? "rep movsb"
 		    : cpu->erms				    ? "rep movsb>=32"
 							    : "loop";
 		break;
-	case DR_CLEAR_USER: /* 0db7058e8e23 (6.1); d2c95f9d6802, 8c9b6a88b7e2 (6.4) */
+	case CF_CLEAR_USER: /* 0db7058e8e23 (6.1); d2c95f9d6802, 8c9b6a88b7e2 (6.4) */
 		if (v64)
 			h = cpu->fsrs ? "inline" : "rep_stos_alternative";
 		else if (V(major, minor) >= V(6, 1))
@@ -217,7 +213,7 @@ void dispatch_from_table(int major, int minor, const struct dispatch_cpu *cpu, s
 	d->major = major;
 	d->minor = minor;
 	d->cpu = *cpu;
-	for (r = 0; r < DR_NR; r++)
+	for (r = 0; r < CF_NR_ROUTINES; r++)
 		dispatch_table_entry(major, minor, cpu, r, &d->e[r]);
 }
 
@@ -225,7 +221,7 @@ void dispatch_free(struct dispatch *d)
 {
 	size_t r, i;
 
-	for (r = 0; r < DR_NR; r++) {
+	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		for (i = 0; i < d->e[r].nr_rows; i++)
 			free(d->e[r].rows[i].code);
 		free(d->e[r].read_at);

@@ -19,8 +19,8 @@
 #include "sites/len_rules.h"
 #include "import_perf.h"
 #include "perf_script.h"
-#include "profile.h"
-#include "sample_agg.h"
+#include "profile/profile.h"
+#include "profile/sample_agg.h"
 
 struct perf_importer {
 	struct sample_agg *agg;

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "profile.h"
+#include "profile/profile.h"
 
 struct import_perf_args {
 	const char *input;  /* perf.data, read through `perf script`; NULL with @script */

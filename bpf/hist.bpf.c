@@ -10,7 +10,8 @@
 const volatile __u32 targ_nr_sites = 0;
 /* Off under lockdown=confidentiality: the verifier then never sees bpf_probe_read_kernel. */
 const volatile bool targ_callers = false;
-/* Uprobe entry sites count their callers (bpf_probe_read_user, bpf_find_vma: 5.17+). */
+/* Uprobe entry sites count their callers (bpf_probe_read_user, bpf_find_vma: 5.17+); off with
+ * targ_callers under lockdown, where libbpf makes bpf_probe_read_user a refused bpf_probe_read. */
 const volatile bool targ_user_callers = false;
 
 /* site * CP_NBUCKETS + bucket; user space sizes it before load. Per-CPU: no lost counts. */

@@ -113,7 +113,7 @@ expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job=~"("}' 
 expect_err "answered HTTP 400"
 # A matcher of the agent's info (cpu_model) picks agents through the join, a site label sites.
 expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector "{job=\"copyprof\",cpu_model=\"$cpu\",family=\"clear_user\"}" \
-	-m "$CM" --no-mix-correction --json
+	-m "$CM" --no-mix-correction $TODAY --json
 expect_eq "calls of the clear_user sites of this CPU" "$(jq -c '[.inputs[].families[] | [.family, .calls]]' out)" '[["clear_user",10]]'
 expect_exit 1 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="copyprof",cpu_model="Another CPU"}' -m "$CM"
 expect_err "no copyprof histograms match"

@@ -20,7 +20,9 @@ python3 "$ROOT/tests/cli/fakeprom.py" "$PP" "$TMP/scenario" 2> fakeprom.log &
 pids+=($!)
 PROM="http://127.0.0.1:$PP"
 wait_for "the fake Prometheus" curl -sf "$PROM/api/v1/query?query=up"
-est() { "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" --no-mix-correction "$@"; }
+# The site is a uprobe on unknown code: today's code is a fact only --today gives.
+TODAY="--today memcpy_orig"
+est() { "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" --no-mix-correction $TODAY "$@"; }
 calls() { jq '[.inputs[].families[].calls] | add' "$TMP/out"; }
 
 # Well-formed: exact calls, one host then two.
@@ -78,10 +80,10 @@ echo "20,000 sites read and estimated in $(awk -v a="$start" -v b="$(date +%s.%N
 
 # The correction hint: no file holds a Prometheus mix, so it says how to save one.
 echo ok > scenario
-expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" -m "$CM"
-expect_out "add it with: estimate --prometheus ... --save-profile FLEET.json, then copyprof calibrate -i $CM --mix FLEET.json -o $CM"
-expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" --save-profile fleet.json
-expect_out "add it with: copyprof calibrate -i $CM --mix fleet.json -o $CM"
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" $TODAY
+expect_out "measure it with: estimate --prometheus ... --save-profile FLEET.json, then copyprof calibrate -i $CM --mix FLEET.json $TODAY -o $CM and copyprof estimate -i FLEET.json"
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" -m "$CM" $TODAY --save-profile fleet.json
+expect_out "measure it with: copyprof calibrate -i $CM --mix fleet.json $TODAY -o $CM"
 expect_eq "the saved profile's calls" "$(jq '[.sites[].calls] | add' fleet.json)" 1100
 expect_exit 2 "$COPYPROF" estimate -i fleet.json -m "$CM" --save-profile x.json
 expect_err "go with --prometheus"

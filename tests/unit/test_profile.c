@@ -37,6 +37,17 @@ static struct profile *sample_profile(void)
 	assert_int_equal(site_align_add(&s->align, 1, 3, 0), 0);
 	assert_int_equal(site_align_add(&s->align, 0, 0, 200006), 0);
 	profile_site_sum(s);
+	p->glibc = calloc(1, sizeof(*p->glibc));
+	p->glibc->ldso = strdup("/lib64/ld-linux-x86-64.so.2");
+	p->glibc->tunables = strdup("glibc.cpu.x86_rep_movsb_threshold=4096");
+	p->glibc->rep_movsb_threshold = (struct glibc_tunable){
+		.present = true, .value = 4096, .min = 513, .max = UINT64_MAX
+	};
+	p->glibc->rep_stosb_threshold = (struct glibc_tunable){
+		.present = true, .value = 2048, .min = 1, .max = UINT64_MAX
+	};
+	p->glibc->movsb_default = 2112;
+	p->glibc->stosb_default = 2048;
 	return p;
 }
 
@@ -67,6 +78,13 @@ static void round_trip(void **state)
 	site_align_dense(&q->sites[0].align, dst, src);
 	assert_int_equal(dst[1], 3);
 	assert_int_equal(src[0], 200006);
+	/* meta.glibc: the thresholds the process copied with, and glibc's defaults. */
+	assert_non_null(q->glibc);
+	assert_string_equal(q->glibc->tunables, "glibc.cpu.x86_rep_movsb_threshold=4096");
+	assert_int_equal(q->glibc->rep_movsb_threshold.value, 4096);
+	assert_int_equal(q->glibc->rep_movsb_threshold.min, 513);
+	assert_int_equal(q->glibc->movsb_default, 2112);
+	assert_int_equal(q->glibc->rep_stosb_threshold.value, 2048);
 	profile_free(p);
 	profile_free(q);
 }

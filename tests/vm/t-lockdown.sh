@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # t-lockdown: a Debian 6.12 kernel booted with lockdown=confidentiality, which refuses kprobes,
 # /proc/kcore and BPF reads of kernel memory but not hardware breakpoints or sampling: kprobes
-# are refused with the reason, breakpoints still count exactly (without callers, said so), the
+# are refused with the reason, breakpoints and uprobes still count exactly (without callers, said so), the
 # planner plans breakpoints instead of kprobes, and sampling runs (t-lockdown-guest.sh).
 # Usage: tests/vm/t-lockdown.sh
 set -euo pipefail
@@ -22,10 +22,13 @@ command -v jq >/dev/null || { echo "skipped: needs jq"; exit 77; }
 vmlinuz=$(ls -t "$CACHE"/linux-image-6.12*/root/boot/vmlinuz-* 2>/dev/null | head -n 1)
 [[ -n $vmlinuz ]] || { echo "skipped: no cached 6.12 kernel ($(tail -n 1 "$work/warm.log"))"; exit 77; }
 cp "$vmlinuz" "$work/vmlinuz"
+# The guest has no C library: the uprobe's workload is a static PIE.
+cc -O2 -g -static-pie "$HERE/../workload/copyload.c" -o "$work/copyload-static" ||
+	{ echo "skipped: cannot link a static PIE here"; exit 77; }
 out=$work/out rc=0
 "$HERE/run.sh" --kernel 6.12 --append lockdown=confidentiality --bin "$BIN" \
 	--bin "$HERE/t-lockdown-guest.sh" --bin "$HERE/guest-lib.sh" --bin "$work/vmlinuz" \
-	--out "$out" --timeout 400 -- \
+	--bin "$work/copyload-static" --out "$out" --timeout 400 -- \
 	t-lockdown-guest.sh > "$work/guest.log" 2>&1 || rc=$?
 ((rc != 4)) || { echo "skipped: host setup failed"; tail -3 "$work/guest.log"; exit 77; }
 check_eq "guest ran" "$rc" 0
@@ -41,6 +44,10 @@ check_eq "hwbp: 300 reads, 300+ one-byte copies" "$(jq '[.sites[0].buckets[] |
 	select(.lo == 1)][0].count | . >= 300 and . <= 305' "$out/hwbp.json")" true
 check_eq "hwbp: no callers under lockdown, and said so" "$(jq '.sites[0].callers // [] | length' \
 	"$out/hwbp.json") $(grep -c "callers are not counted" "$out/hwbp.err")" "0 1"
+check_eq "uprobe records (exit 0)" "$(cat "$out/uprobe.rc")" 0
+check_eq "uprobe: every call counted" "$(jq '.sites[0].calls' "$out/uprobe.json")" 1005
+check_eq "uprobe: no callers under lockdown, and said so" "$(jq '.sites[0].callers // [] | length' \
+	"$out/uprobe.json") $(grep -c "callers are not counted (uprobes' too)" "$out/uprobe.err")" "0 1"
 
 check_eq "probe -p btrfs runs (exit 0)" "$(cat "$out/plan.rc")" 0
 check_eq "the zstd call sites get breakpoints, kprobes rejected for lockdown" "$(jq '[.sites[] |

@@ -137,20 +137,19 @@ static void measure_command(const struct est_run *run, const struct est_input *i
 			    const char *model_name, enum est_family f, char *buf, size_t len)
 {
 	const struct est_options *o = &run->opts.o;
-	int n = snprintf(buf, len, "copyprof calibrate -i %s", model_name);
+	bool fleet = !(run->hist_path && in == &run->ins[run->nr_ins - 1]) &&
+		     !run->nr_profile_paths; /* estimate --prometheus: no file holds the mix */
+	int n = snprintf(buf, len, "%scopyprof calibrate -i %s",
+			 fleet ? "estimate --prometheus ... --save-profile FLEET.json, then " : "",
+			 model_name);
 	size_t i;
 
-	if (run->hist_path && in == &run->ins[run->nr_ins - 1])
+	if (fleet)
+		n += snprintf(buf + n, len - (size_t)n, " --mix FLEET.json");
+	else if (run->hist_path && in == &run->ins[run->nr_ins - 1])
 		n += snprintf(buf + n, len - (size_t)n, " --hist %s --family %s", run->hist_path,
 			      est_family(f)->name);
-	else if (!run->nr_profile_paths) { /* estimate --prometheus: no file holds the mix */
-		snprintf(buf, len,
-			 "estimate --prometheus ... --save-profile FLEET.json, then copyprof "
-			 "calibrate -i %s --mix FLEET.json -o %s and copyprof estimate -i "
-			 "FLEET.json",
-			 model_name, model_name);
-		return;
-	} else
+	else
 		for (i = 0; i < run->nr_profile_paths && n > 0 && (size_t)n < len; i++)
 			n += snprintf(buf + n, len - (size_t)n, " --mix %s", run->profile_paths[i]);
 	if (n > 0 && (size_t)n < len && strcmp(o->cache.label, "warm"))
@@ -162,7 +161,9 @@ static void measure_command(const struct est_run *run, const struct est_input *i
 		n += snprintf(buf + n, len - (size_t)n, "%s", t);
 	}
 	if (n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " -o %s", model_name);
+		n += snprintf(buf + n, len - (size_t)n, " -o %s", model_name);
+	if (fleet && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " and copyprof estimate -i FLEET.json");
 }
 
 /*

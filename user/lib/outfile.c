@@ -88,6 +88,7 @@ struct outfile {
 	sigset_t orig; /* the signal mask before the temp file was made */
 	FILE *f;
 	int fd;
+	int write_err; /* the first write(2)'s errno: stdio's error flag keeps no errno */
 };
 
 static void outfile_free(struct outfile *of)
@@ -96,6 +97,32 @@ static void outfile_free(struct outfile *of)
 	free(of->target);
 	free(of->tmp);
 	free(of);
+}
+
+/* @of's stream: its bytes to @of->fd, and the first failure's errno kept for the message. */
+static ssize_t stream_write(void *cookie, const char *buf, size_t len)
+{
+	struct outfile *of = cookie;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(of->fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!of->write_err)
+				of->write_err = n < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int stream_close(void *cookie)
+{
+	return close(((struct outfile *)cookie)->fd);
 }
 
 /* The temp file beside @of's target, with the old file's mode and owner; signals held. */
@@ -180,7 +207,10 @@ int outfile_open(const char *path, struct outfile **out, FILE **f)
 		err = -EINVAL;
 		break;
 	}
-	if (!err && !of->f && !(of->f = fdopen(of->fd, "w"))) {
+	if (!err && !of->f &&
+	    !(of->f = fopencookie(
+		      of, "w",
+		      (cookie_io_functions_t){ .write = stream_write, .close = stream_close }))) {
 		err = -errno;
 		p_err("cannot write %s: %s", path, strerror(errno));
 		return outfile_close(of, err);
@@ -200,7 +230,7 @@ static int finish_stream(struct outfile *of)
 	int err = 0;
 
 	if (of->f && (fflush(of->f) || ferror(of->f)))
-		err = -(errno ?: EIO);
+		err = -(of->write_err ?: errno ?: EIO);
 	if (!err && of->kind != OUT_STDOUT && of->kind != OUT_STREAM && fsync(of->fd))
 		err = -errno;
 	if (of->f) {

@@ -169,6 +169,9 @@ static int read_meta(struct reading *r, json_object *v)
 	r->p->sample = sample_meta_from_json(v);
 	if (json_object_object_get_ex(v, "dispatch", &d))
 		r->p->dispatch = profile_dispatch_from_json(d);
+	if (json_object_object_get_ex(v, "glibc", &d) &&
+	    !(r->p->glibc = profile_glibc_from_json(d, r->name)))
+		return -EINVAL;
 	return 0;
 }
 

@@ -68,13 +68,17 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 			    hs->skel->rodata->targ_inherit);
 	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
-	hs->skel->rodata->targ_callers =
-		callers && feature_bpf_reads_kernel("entry sites' callers are not counted");
-	if (!hs->skel->rodata->targ_callers)
-		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
-	/* User memory and mappings: allowed under lockdown too. */
+	/*
+	 * Under lockdown=confidentiality libbpf turns bpf_probe_read_user into bpf_probe_read
+	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
+	 * kernel ones (tests/vm/t-lockdown).
+	 */
+	callers = callers && feature_bpf_reads_kernel("entry sites' callers are not counted "
+						      "(uprobes' too)");
+	hs->skel->rodata->targ_callers = callers;
 	hs->skel->rodata->targ_user_callers = callers;
 	if (!callers) {
+		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
 		bpf_map__set_max_entries(hs->skel->maps.ucallers, 1);
 		bpf_map__set_max_entries(hs->skel->maps.ucaller_cache, 1);
 	}

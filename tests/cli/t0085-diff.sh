@@ -144,5 +144,15 @@ expect_err 'mixes sampled and counted sites: a differential flame graph draws on
 expect_exit 0 "$COPYPROF" diff --totals --json "$mix" after.json
 expect_eq "mixed vs counted: sampled vanished" "$(jq -r '.vanished[] | select(test("ZSTD"))' "$TMP/out")" \
 	'vmlinux:ZSTD_decompressStream+0x80e > memcpy_orig'
+
+# diff -m on profiles with a family the cost model cannot cost (the seed has memcpy's curves
+# only; a memset site added): memcpy still modelled, memset said and left unmodelled, exit 0.
+G="$ROOT/tests/golden/profile-btrfs-zstd-6.12.json"
+SEED="$ROOT/examples/costmodels/cooperlake-8321hc-seed.json"
+jq '.sites += [.sites[0] | .id = 9999 | .symbol = "memset_user" | .family = "memset"]' "$G" > with-memset.json
+expect_exit 0 "$COPYPROF" diff --totals -m "$SEED" --json "$G" with-memset.json
+expect_err "memset is not modelled: cost model .* has no curve for memset_orig"
+expect_eq "memcpy modelled, memset not" "$(jq -c '[.families[] | [.name, (.model != null)]] | sort' "$TMP/out")" \
+	'[["memcpy",true],["memset",false]]'
 expect_no_leftover_progs
 exit 0

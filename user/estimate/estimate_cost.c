@@ -16,12 +16,14 @@
 /* Runs assumed when a model does not say (calibrate's default). */
 #define DEFAULT_RUNS 5
 
-static int missing(const char *model_name, const char *impl, enum costmodel_cache cache,
-		   enum est_family f, const char *role)
+/* What is missing, in @why: the caller says it as an error, or as what it leaves out. */
+static int missing(char *why, size_t len, const char *model_name, const char *impl,
+		   enum costmodel_cache cache, enum est_family f, const char *role)
 {
-	p_err("cost model %s has no curve for %s in cache state %s (%s of %s): measure it with "
-	      "copyprof calibrate, or choose another --cache/--family",
-	      model_name, impl, costmodel_cache_name(cache), role, est_family(f)->name);
+	snprintf(why, len,
+		 "cost model %s has no curve for %s in cache state %s (%s of %s): measure it with "
+		 "copyprof calibrate, or choose another --cache/--family",
+		 model_name, impl, costmodel_cache_name(cache), role, est_family(f)->name);
 	return -ENOENT;
 }
 
@@ -189,6 +191,18 @@ static void track_max(struct est_costs *c, const struct costmodel_curve *cv)
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
 		      enum est_family f, const char *today_impl, const struct est_cache *cache)
 {
+	char why[512];
+	int err = est_costs_try(c, m, model_name, f, today_impl, cache, why, sizeof(why));
+
+	if (err == -ENOENT)
+		p_err("%s", why);
+	return err;
+}
+
+int est_costs_try(struct est_costs *c, const struct costmodel *m, const char *model_name,
+		  enum est_family f, const char *today_impl, const struct est_cache *cache,
+		  char *why, size_t why_len)
+{
 	const struct est_family_impls *fi = est_impls_for(f, today_impl);
 	double sum = 0;
 	int k;
@@ -221,7 +235,7 @@ int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char
 				return -ENOMEM;
 		}
 		if (!c->loop[k] || !c->loop[k]->nr_points)
-			return missing(model_name, fi->loop, k, f, "the loop");
+			return missing(why, why_len, model_name, fi->loop, k, f, "the loop");
 		if ((!c->string[k] || !c->string[k]->nr_points) && d) {
 			size_t start = first_at_or_above(d, curve_threshold(d));
 
@@ -234,9 +248,10 @@ int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char
 			}
 		}
 		if (!c->string[k] || !c->string[k]->nr_points)
-			return missing(model_name, fi->string, k, f, "the string op");
+			return missing(why, why_len, model_name, fi->string, k, f, "the string op");
 		if (!c->today[k] || !c->today[k]->nr_points)
-			return missing(model_name, today_impl, k, f, "today's implementation");
+			return missing(why, why_len, model_name, today_impl, k, f,
+				       "today's implementation");
 		c->dispatch_measured |= c->nr_dispatch[k] > 0;
 		track_max(c, c->loop[k]);
 		track_max(c, c->string[k]);

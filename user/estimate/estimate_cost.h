@@ -48,6 +48,10 @@ struct est_costs {
  */
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
 		      enum est_family f, const char *today_impl, const struct est_cache *cache);
+/* est_costs_resolve() that prints nothing: what is missing goes into @why. */
+int est_costs_try(struct est_costs *c, const struct costmodel *m, const char *model_name,
+		  enum est_family f, const char *today_impl, const struct est_cache *cache,
+		  char *why, size_t why_len);
 void est_costs_release(struct est_costs *c);
 /* Recomputes the dispatch costs from the curves (after their points changed). */
 void est_costs_refresh(struct est_costs *c);

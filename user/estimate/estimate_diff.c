@@ -7,6 +7,7 @@
 #include "estimate_cost.h"
 #include "estimate_diff.h"
 #include "estimate_family.h"
+#include "lib/log.h"
 
 struct diff_costs {
 	const struct costmodel *m;
@@ -14,6 +15,7 @@ struct diff_costs {
 	const struct est_cache *cache;
 	struct est_costs c[2][EST_NR_FAMILIES];
 	bool resolved[2][EST_NR_FAMILIES];
+	bool missing[EST_NR_FAMILIES]; /* the model lacks a curve: that family is not modelled */
 	const char *impl[2][EST_NR_FAMILIES];
 	struct est_input in[2]; /* the sampling rate, for samples to calls */
 };
@@ -39,13 +41,24 @@ static const char *code_of(const struct profile *p, enum est_family f)
 static struct est_costs *costs_of(struct diff_costs *dc, const struct profile_diff *d, int k,
 				  enum est_family f, int *err)
 {
+	char why[512];
+
 	*err = 0;
 	if (dc->resolved[k][f])
 		return &dc->c[k][f];
+	if (dc->missing[f])
+		return NULL;
 	dc->impl[k][f] = code_of(d->p[k], f);
-	*err = est_costs_resolve(&dc->c[k][f], dc->m, dc->model_name, f, dc->impl[k][f], dc->cache);
+	*err = est_costs_try(&dc->c[k][f], dc->m, dc->model_name, f, dc->impl[k][f], dc->cache, why,
+			     sizeof(why));
 	if (*err) {
 		est_costs_release(&dc->c[k][f]);
+		/* diff compares the profiles; a family the model cannot cost is only not modelled */
+		if (*err == -ENOENT) {
+			p_warn("%s is not modelled: %s", est_family(f)->name, why);
+			dc->missing[f] = true;
+			*err = 0;
+		}
 		return NULL;
 	}
 	dc->resolved[k][f] = true;
@@ -54,7 +67,10 @@ static struct est_costs *costs_of(struct diff_costs *dc, const struct profile_di
 
 static const struct est_policy today = { .kind = EST_TODAY, .name = "today" };
 
-/* Site @s of side @k: its ns on its own code, and (AFTER only) on BEFORE's code. */
+/*
+ * Site @s of side @k: its ns on its own code, and (AFTER only) on BEFORE's code. 1: the model
+ * cannot cost its family (said once).
+ */
 static int site_ns(struct diff_costs *dc, const struct profile_diff *d, int k,
 		   const struct profile_site *s, struct diff_row *r)
 {
@@ -69,7 +85,7 @@ static int site_ns(struct diff_costs *dc, const struct profile_diff *d, int k,
 	if (own && k)
 		before = costs_of(dc, d, 0, f, &err);
 	if (!own || (k && !before))
-		return err;
+		return err ? err : 1;
 	snprintf(r->model.code[k], sizeof(r->model.code[k]), "%s", dc->impl[k][f]);
 	sparse_hist_dense(&s->buckets, buckets);
 	for (b = 0; b < CP_NBUCKETS; b++) {
@@ -133,12 +149,17 @@ int est_diff_model(struct profile_diff *d, const struct costmodel *m, const char
 	for (i = 0; i < d->nr_sites && !err; i++) {
 		struct diff_row *r = &d->sites[i];
 
-		for (k = 0; k < 2 && !err; k++)
-			for (j = 0; j < r->match->nr[k] && !err; j++)
-				err = site_ns(&dc, d, k, &d->p[k]->sites[r->match->sites[k][j]], r);
-		r->model.known = !err;
+		int rc = 0;
+
+		for (k = 0; k < 2 && !rc; k++)
+			for (j = 0; j < r->match->nr[k] && !rc; j++)
+				rc = site_ns(&dc, d, k, &d->p[k]->sites[r->match->sites[k][j]], r);
+		err = rc < 0 ? rc : 0;
+		r->model.known = !rc;
+		if (rc > 0)
+			memset(&r->model, 0, sizeof(r->model));
 		/* A vanished site costs nothing after, on either code. */
-		for (fi = 0; fi < d->nr_families && !err; fi++) {
+		for (fi = 0; fi < d->nr_families && r->model.known; fi++) {
 			struct diff_model *fm = &d->families[fi].model;
 
 			if (strcmp(d->families[fi].family, r->family))

@@ -5,7 +5,7 @@
 # input's own mix measured paired), then `estimate` on each input. Per input and run: the
 # verdict, the best policy and its change with the 95% interval, the quiet rounds; then whether
 # the verdict repeats N/N, the best's spread across runs, and whether each run's interval covers
-# every other run's point estimate (docs/benchmarks.md#the-estimate-repeats).
+# every other run's point estimate (docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh).
 # Usage: bench/estimate_repeat.sh [BUILD_DIR] [OUT_DIR]
 #   N=5 runs; INPUTS="..." to choose (default: the golden btrfs-zstd profile, Google's fleet
 #   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=3 seconds per family

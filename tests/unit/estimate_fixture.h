@@ -81,24 +81,23 @@ static void input(struct est_input *in, bool time_weighted)
 	in->duration_s = 1;
 	s->label = strdup("test:copy+0x0 (uprobe)");
 	s->counted = true;
-	s->n[16] = 1000;
-	s->bytes[16] = 16000;
-	s->n[cp_bucket_of(1024)] = 100;
-	s->bytes[cp_bucket_of(1024)] = 110000;
-	s->n[cp_bucket_of(4096)] = 10;
-	s->bytes[cp_bucket_of(4096)] = 40960;
+	s->buckets = calloc(3, sizeof(*s->buckets));
+	assert_non_null(s->buckets);
+	s->nr_buckets = 3;
+	s->buckets[0] = (struct est_bucket){ .b = 16, .n = 1000, .bytes = 16000 };
+	s->buckets[1] = (struct est_bucket){ .b = cp_bucket_of(1024), .n = 100, .bytes = 110000 };
+	s->buckets[2] = (struct est_bucket){ .b = cp_bucket_of(4096), .n = 10, .bytes = 40960 };
 	if (time_weighted) {
 		/* 1 sample per ns (1 GHz): a bucket's samples are its time today, in ns. */
+		static const double k[3] = { 10, 113.6, 413.2 };
 		int b;
 
 		s->time_weighted = true;
 		in->sample_hz = 1e9;
 		in->total_samples = 4 * TODAY;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			double k = b == 16 ? 10 : b == (int)cp_bucket_of(1024) ? 113.6 : 413.2;
-
-			s->n[b] *= k;
-			s->bytes[b] *= k;
+		for (b = 0; b < 3; b++) {
+			s->buckets[b].n *= k[b];
+			s->buckets[b].bytes *= k[b];
 		}
 	}
 	in->sites = s;

@@ -32,7 +32,7 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 {
 	/* One site (the per-site rows) visits that site alone: linear in sites, not quadratic. */
 	size_t i = only ? (size_t)(only - in->sites) : 0, end = only ? i + 1 : in->nr_sites, p;
-	int b;
+	uint32_t k;
 
 	memset(a, 0, sizeof(*a));
 	for (; i < end; i++) {
@@ -43,14 +43,13 @@ void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est
 
 		if (s->family != f)
 			continue;
-		for (b = 0; b < CP_NBUCKETS; b++) {
+		for (k = 0; k < s->nr_buckets; k++) {
+			uint32_t b = s->buckets[k].b;
 			uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
-			double n = s->n[b], mean, per_unit, calls, today, bound;
+			double n = s->buckets[k].n, mean, per_unit, calls, today, bound;
 			bool split = false;
 
-			if (n <= 0)
-				continue;
-			mean = s->bytes[b] / n;
+			mean = s->buckets[k].bytes / n;
 			/* Guard against tables whose bytes do not fit the bucket. */
 			if (mean < (double)lo)
 				mean = (double)lo;

@@ -174,18 +174,19 @@ static struct cell *make_cells(const struct est_costs *c, const struct est_input
 	size_t i, n = 0, cap = 0, nk = 0;
 	double *knots = knots_of(c, &nk);
 	int b, err = knots ? 0 : -ENOMEM;
+	uint32_t k;
 
 	for (i = 0; !err && i < in->nr_sites; i++) {
 		const struct est_site *s = &in->sites[i];
 
-		for (b = 0; !err && s->family == f && b < CP_NBUCKETS; b++) {
-			double lo = (double)hist_bucket_lo(b), hi = (double)hist_bucket_hi(b);
-			struct cell e = { .b = (uint32_t)b, .site = (uint32_t)i, .n = s->n[b] };
+		for (k = 0; !err && s->family == f && k < s->nr_buckets; k++) {
+			const struct est_bucket *eb = &s->buckets[k];
+			double lo = (double)hist_bucket_lo(eb->b),
+			       hi = (double)hist_bucket_hi(eb->b);
+			struct cell e = { .b = eb->b, .site = (uint32_t)i, .n = eb->n };
 
-			if (!(s->n[b] > 0))
-				continue;
 			/* As est_acc_run() costs it. */
-			e.mean = s->bytes[b] / s->n[b];
+			e.mean = eb->bytes / eb->n;
 			e.mean = e.mean < lo ? lo : e.mean > hi - 1 ? hi - 1 : e.mean;
 			e.seg = s->time_weighted ? UINT32_MAX : segment_of(knots, nk, e.mean);
 			err = push(&v, &n, &cap, &e);

@@ -23,6 +23,7 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 	uint64_t h = FNV1A64_INIT;
 	char key[32];
 	size_t i;
+	uint32_t k;
 	int b;
 
 	for (i = 0; i < in->nr_sites; i++) {
@@ -31,9 +32,9 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 		if (s->family != f)
 			continue;
 		sampled |= s->time_weighted;
-		for (b = 0; b < CP_NBUCKETS; b++) {
-			n[b] += s->n[b];
-			bytes[b] += s->bytes[b];
+		for (k = 0; k < s->nr_buckets; k++) {
+			n[s->buckets[k].b] += s->buckets[k].n;
+			bytes[s->buckets[k].b] += s->buckets[k].bytes;
 		}
 	}
 	h = fnv1a64_str(h, est_family(f)->name);

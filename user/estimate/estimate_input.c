@@ -29,10 +29,29 @@ static char *site_label(const struct profile_site *s, const char *caller)
 	return out;
 }
 
+/* @v's buckets: those of @n (bytes @bytes, both CP_NBUCKETS long) with n > 0. 0 or -ENOMEM. */
+static int set_buckets(struct est_site *v, const double *n, const double *bytes)
+{
+	uint32_t b, k = 0;
+
+	for (b = 0; b < CP_NBUCKETS; b++)
+		k += n[b] > 0;
+	v->buckets = k ? malloc(k * sizeof(*v->buckets)) : NULL;
+	if (k && !v->buckets)
+		return -ENOMEM;
+	for (b = 0, k = 0; b < CP_NBUCKETS; b++)
+		if (n[b] > 0)
+			v->buckets[k++] =
+				(struct est_bucket){ .b = b, .n = n[b], .bytes = bytes[b] };
+	v->nr_buckets = k;
+	return 0;
+}
+
 /* Appends a site row for @s with @slots as its lengths; @caller names who called, if a caller. */
 static int add_row(struct est_input *in, const struct profile_site *s,
 		   const struct hist_slot *slots, const char *caller, bool first)
 {
+	double n[CP_NBUCKETS], bytes[CP_NBUCKETS];
 	struct est_site *v;
 	uint32_t b;
 
@@ -61,11 +80,11 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	if (first && s->align.recorded) /* a site's alignments once, on its first row */
 		v->align = &s->align;
 	for (b = 0; b < CP_NBUCKETS; b++) {
-		v->n[b] = (double)slots[b].count;
-		v->bytes[b] = (double)slots[b].bytes;
+		n[b] = (double)slots[b].count;
+		bytes[b] = (double)slots[b].bytes;
 	}
-	in->nr_sites++;
-	return 0;
+	in->nr_sites++; /* freed with the input from here on, label and buckets alike */
+	return set_buckets(v, n, bytes);
 }
 
 /*
@@ -199,6 +218,7 @@ static int parse_row(char *line, unsigned long long *size, double *w)
 int est_input_from_hist(const char *path, enum est_family family, struct est_input *in)
 {
 	const char *slash = strrchr(path, '/');
+	double *n = calloc(CP_NBUCKETS, sizeof(*n)), *bytes = calloc(CP_NBUCKETS, sizeof(*bytes));
 	struct est_site *s;
 	struct line_reader r;
 	size_t lineno = 0, rows = 0;
@@ -207,10 +227,12 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 	FILE *f;
 
 	memset(in, 0, sizeof(*in));
-	f = fopen(path, "r");
+	f = n && bytes ? fopen(path, "r") : NULL;
 	if (!f) {
-		err = -errno;
-		p_err("cannot read size table %s: %s", path, strerror(errno));
+		err = n && bytes ? -errno : -ENOMEM;
+		p_err("cannot read size table %s: %s", path, strerror(-err));
+		free(n);
+		free(bytes);
 		return err;
 	}
 	line_reader_init(&r, f, path, "a size table", EST_HIST_MAX_LINE, EST_HIST_MAX_BYTES);
@@ -255,8 +277,8 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 		/* A fractional weight (a probability) is no count: no Poisson error for it. */
 		if (w != floor(w))
 			s->counted = false;
-		s->n[cp_bucket_of(size)] += w;
-		s->bytes[cp_bucket_of(size)] += w * (double)size;
+		n[cp_bucket_of(size)] += w;
+		bytes[cp_bucket_of(size)] += w * (double)size;
 		rows++;
 	}
 	if (more < 0) {
@@ -264,10 +286,14 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 	} else if (!rows) {
 		p_err("%s has no 'size,count' rows", path);
 		err = -EINVAL;
+	} else {
+		err = set_buckets(s, n, bytes);
 	}
 out:
 	line_reader_free(&r);
 	fclose(f);
+	free(n);
+	free(bytes);
 	if (err)
 		est_input_free(in);
 	return err;
@@ -277,8 +303,10 @@ void est_input_free(struct est_input *in)
 {
 	size_t i;
 
-	for (i = 0; i < in->nr_sites; i++)
+	for (i = 0; i < in->nr_sites; i++) {
 		free(in->sites[i].label);
+		free(in->sites[i].buckets);
+	}
 	free(in->sites);
 	free(in->name);
 	free(in->label);
@@ -288,15 +316,10 @@ void est_input_free(struct est_input *in)
 bool est_input_has_family(const struct est_input *in, enum est_family f)
 {
 	size_t i;
-	int b;
 
-	for (i = 0; i < in->nr_sites; i++) {
-		if (in->sites[i].family != f)
-			continue;
-		for (b = 0; b < CP_NBUCKETS; b++)
-			if (in->sites[i].n[b] > 0)
-				return true;
-	}
+	for (i = 0; i < in->nr_sites; i++)
+		if (in->sites[i].family == f && in->sites[i].nr_buckets)
+			return true;
 	return false;
 }
 

@@ -13,7 +13,14 @@ struct profile;
 struct profile_glibc;
 struct site_align; /* profile/profile_align.h */
 
-/* One site's histogram for one family. */
+/* One non-empty length bucket of a site. */
+struct est_bucket {
+	uint32_t b;   /* the bucket (lib/hist.h) */
+	double n;     /* calls, or samples when the site is time_weighted; > 0 */
+	double bytes; /* summed lengths of those calls (or samples) */
+};
+
+/* One site's histogram for one family: its non-empty buckets only (issue 23). */
 struct est_site {
 	char *label; /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
 	enum est_family family;
@@ -25,8 +32,8 @@ struct est_site {
 	bool ref_scaled;    /* scaled by a reference site's calls, not by time */
 	/* address alignments (borrowed from the profile site, profile_align.h), on one row per site */
 	const struct site_align *align; /* NULL: none, or not this row */
-	double n[CP_NBUCKETS];		/* calls, or samples when time_weighted */
-	double bytes[CP_NBUCKETS];	/* summed lengths of those calls (or samples) */
+	struct est_bucket *buckets;	/* ascending by bucket; owned by the input */
+	uint32_t nr_buckets;
 };
 
 /* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */

@@ -96,6 +96,7 @@ int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 	size_t g = s->group < fc->nr_ins ? s->group : 0;
 	enum est_family f = est_site_family(s);
 	struct est_input in = fc->ins[g];
+	struct est_bucket one = { .b = b, .n = (double)slot->count, .bytes = (double)slot->bytes };
 	struct est_costs *c;
 	int err;
 
@@ -107,11 +108,12 @@ int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 	fc->one->family = f;
 	fc->one->counted = true;
 	fc->one->time_weighted = s->sample != NULL;
-	fc->one->n[b] = (double)slot->count;
-	fc->one->bytes[b] = (double)slot->bytes;
+	fc->one->buckets = &one;
+	fc->one->nr_buckets = slot->count ? 1 : 0;
 	in.sites = fc->one;
 	in.nr_sites = 1;
 	est_acc_run(c, &in, f, fc->pol, fc->nr_pol, fc->one, fc->acc, false);
+	fc->one->buckets = NULL; /* @one is this call's */
 	*calls = fc->acc->calls;
 	*today_ns = fc->acc->total[0];
 	*at_ns = fc->nr_pol > 1 ? fc->acc->total[1] : 0;

@@ -14,6 +14,7 @@
 #include "cp_shared.h"
 #include "lib/hist.h"
 #include "replay/paired_plan.h"
+#include "replay/paired_rounds.h"
 #include "replay/paired_stats.h"
 #include "replay/replay_mix.h"
 
@@ -157,6 +158,7 @@ static void test_mixmeas_json(void **state)
 	m.rounds = 10;
 	m.quiet_rounds = 7;
 	m.busy_rounds = 3;
+	m.quiet_tolerance = 0.05;
 	r[1].quiet = (struct mixmeas_figure){ 14.5, 12.0, 18.0 };
 	r[1].busy = (struct mixmeas_figure){ NAN, NAN, NAN };
 	m.rows = r;
@@ -168,7 +170,17 @@ static void test_mixmeas_json(void **state)
 	assert_int_equal(back.nr_rows, 2);
 	assert_true(mixmeas_row_find(&back, "T=512")->quiet.delta_pct == 14.5);
 	assert_true(isnan(mixmeas_row_find(&back, "T=512")->busy.delta_pct));
+	assert_true(back.quiet_tolerance == 0.05);
+	assert_false(mixmeas_seldom_quiet(&back)); /* 7 of 10 quiet */
 	mixmeas_free(&back);
+	/* A cost model from before the ladder: its one window, 25%. Beyond 25%: refused. */
+	json_object_object_del(o, "quiet_tolerance");
+	assert_int_equal(mixmeas_from_json(o, "t", &back), 0);
+	assert_true(back.quiet_tolerance == MIXMEAS_QUIET_TOLERANCE);
+	mixmeas_free(&back);
+	json_object_object_add(o, "quiet_tolerance", json_object_new_double(0.5));
+	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
+	json_object_object_add(o, "quiet_tolerance", json_object_new_double(0.05));
 	/* A change of time cannot fall by 100%; quiet + busy must be every round. */
 	json_object_object_add(
 		json_object_object_get(
@@ -184,14 +196,36 @@ static void test_mixmeas_json(void **state)
 	json_object_put(o);
 }
 
+/* A run of 300 rounds whose references are @a rounds at 1.04, @b at 1.08, @c at 1.2, the rest 2. */
+static double tolerance_of(size_t a, size_t b, size_t c)
+{
+	static double ref[300];
+	struct paired_run run = { .rounds = 300, .ref = ref };
+	size_t r;
+
+	for (r = 0; r < 300; r++)
+		ref[r] = r < a ? 1.04 : r < a + b ? 1.08 : r < a + b + c ? 1.2 : 2;
+	ref[0] = 1; /* the fastest */
+	return paired_run_tolerance(&run);
+}
+
+/* The quiet stratum: the tightest window holding PAIRED_MIN_QUIET rounds, else the widest. */
+static void test_quiet_tolerance(void **state)
+{
+	(void)state;
+	assert_true(tolerance_of(PAIRED_MIN_QUIET, 0, 0) == 0.05);
+	assert_true(tolerance_of(PAIRED_MIN_QUIET - 1, 0, 0) == 0.25);
+	assert_true(tolerance_of(50, 50, 0) == 0.10);
+	assert_true(tolerance_of(20, 20, 20) == 0.25);
+	assert_true(tolerance_of(0, 0, 0) == 0.25);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_median),
-		cmocka_unit_test(test_bootstrap),
-		cmocka_unit_test(test_grouped_bootstrap),
-		cmocka_unit_test(test_plan),
-		cmocka_unit_test(test_mixmeas_json),
+		cmocka_unit_test(test_median),	  cmocka_unit_test(test_quiet_tolerance),
+		cmocka_unit_test(test_bootstrap), cmocka_unit_test(test_grouped_bootstrap),
+		cmocka_unit_test(test_plan),	  cmocka_unit_test(test_mixmeas_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

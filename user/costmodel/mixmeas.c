@@ -41,6 +41,11 @@ bool mixmeas_has_quiet(const struct mixmeas *m)
 	return m->quiet_rounds >= MIXMEAS_MIN_ROUNDS;
 }
 
+bool mixmeas_seldom_quiet(const struct mixmeas *m)
+{
+	return m->rounds && (double)m->quiet_rounds < MIXMEAS_SELDOM_QUIET * (double)m->rounds;
+}
+
 static json_object *num(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;
@@ -83,6 +88,7 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	json_object_object_add(o, "rounds", json_object_new_uint64(m->rounds));
 	json_object_object_add(o, "quiet_rounds", json_object_new_uint64(m->quiet_rounds));
 	json_object_object_add(o, "busy_rounds", json_object_new_uint64(m->busy_rounds));
+	json_object_object_add(o, "quiet_tolerance", num(m->quiet_tolerance));
 	json_object_object_add(o, "control", figure_to_json(&m->control));
 	json_object_object_add(o, "same_code_gap_pct", num(m->same_code_gap_pct));
 	for (i = 0; i < m->nr_rows; i++) {
@@ -207,6 +213,16 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 	     jsonr_u64(o, "busy_rounds", &m->busy_rounds) ||
 	     m->quiet_rounds + m->busy_rounds != m->rounds))
 		err = -EINVAL;
+	/* Cost models before the ladder (MIXMEAS_QUIET_LADDER) used its widest window alone. */
+	if (!err) {
+		int e = jsonr_num(o, "quiet_tolerance", &m->quiet_tolerance);
+
+		if (e == -ENOENT)
+			m->quiet_tolerance = MIXMEAS_QUIET_TOLERANCE;
+		else if (e || !(m->quiet_tolerance > 0) ||
+			 m->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE)
+			err = -EINVAL;
+	}
 	if (!err)
 		err = figure_from_json(o, "control", &m->control);
 	if (!err && jsonr_num(o, "same_code_gap_pct", &m->same_code_gap_pct))
@@ -217,8 +233,8 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 		if (err == -EINVAL)
 			p_err("%s: a \"paired\" entry is incomplete or out of range (family, "
 			      "digest, "
-			      "today, weight, conditions, rounds, control and policies with quiet "
-			      "and busy figures above -100%%)",
+			      "today, weight, conditions, rounds, a quiet_tolerance in (0, 0.25], "
+			      "control and policies with quiet and busy figures above -100%%)",
 			      where);
 		mixmeas_free(m);
 	}

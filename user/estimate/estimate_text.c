@@ -55,8 +55,15 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 	fprintf(f,
 		"    the answer: the %s rounds on a quiet core (its reference within %.0f%% of "
 		"its fastest; %s on a contended one)\n",
-		num_format(mm->quiet_rounds, n), 100 * MIXMEAS_QUIET_TOLERANCE,
+		num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance,
 		num_format(mm->busy_rounds, c));
+	if (mixmeas_seldom_quiet(mm))
+		fprintf(f,
+			"    note: the core was seldom quiet (%.1f%% of the rounds): the figures "
+			"may "
+			"lean towards a contended core's; measure again when the machine is "
+			"quieter\n",
+			100.0 * (double)mm->quiet_rounds / (double)mm->rounds);
 	fprintf(f,
 		"  noise: today's code timed twice in each round: %+.2f%% (95%% CI %+.2f .. "
 		"%+.2f)\n",

@@ -183,7 +183,7 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 		     size_t len)
 {
 	bool *quiet = calloc(run->rounds + 1, sizeof(bool)), *busy = calloc(run->rounds + 1, 1);
-	double fastest = paired_run_fastest(run);
+	double fastest = paired_run_fastest(run), tol = paired_run_tolerance(run);
 	size_t r;
 	int err;
 
@@ -193,12 +193,13 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 		return -ENOMEM;
 	}
 	for (r = 0; r < run->rounds; r++) {
-		quiet[r] = paired_run_quiet(run, r, fastest);
+		quiet[r] = paired_run_quiet(run, r, fastest, tol);
 		busy[r] = !quiet[r];
 		out->quiet_rounds += quiet[r];
 	}
 	out->rounds = run->rounds;
 	out->busy_rounds = run->rounds - out->quiet_rounds;
+	out->quiet_tolerance = tol;
 	out->family = strdup(est_family(fr->family)->name);
 	out->today = strdup(fr->today_impl);
 	out->cache = strdup(o->cache->label);

@@ -141,19 +141,32 @@ double paired_run_fastest(const struct paired_run *run)
 	return best;
 }
 
-bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest)
+/* The quiet stratum's windows, tightest first (costmodel/mixmeas.h). */
+static const double quiet_ladder[] = MIXMEAS_QUIET_LADDER;
+
+bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol)
 {
-	return run->ref[r] <= (1 + MIXMEAS_QUIET_TOLERANCE) * fastest;
+	return run->ref[r] <= (1 + tol) * fastest;
 }
 
-static size_t count_quiet(const struct paired_run *run)
+static size_t count_quiet(const struct paired_run *run, double tol)
 {
 	double fastest = paired_run_fastest(run);
 	size_t r, n = 0;
 
 	for (r = 0; r < run->rounds; r++)
-		n += paired_run_quiet(run, r, fastest);
+		n += paired_run_quiet(run, r, fastest, tol);
 	return n;
+}
+
+double paired_run_tolerance(const struct paired_run *run)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(quiet_ladder) / sizeof(quiet_ladder[0]); i++)
+		if (count_quiet(run, quiet_ladder[i]) >= PAIRED_MIN_QUIET)
+			return quiet_ladder[i];
+	return quiet_ladder[i];
 }
 
 static int grow(struct paired_run *run)
@@ -209,8 +222,8 @@ static bool batch_done(const struct paired_run *run, size_t b, double elapsed, d
 {
 	if (b + 1 < PAIRED_BATCHES)
 		return elapsed >= budget_s * (double)(b + 1) / PAIRED_BATCHES;
-	return elapsed >= budget_s &&
-	       (elapsed >= PAIRED_MAX_BUDGETS * budget_s || count_quiet(run) >= PAIRED_MIN_QUIET);
+	return elapsed >= budget_s && (elapsed >= PAIRED_MAX_BUDGETS * budget_s ||
+				       count_quiet(run, quiet_ladder[0]) >= PAIRED_MIN_QUIET);
 }
 
 /* One batch: its own memory, then rounds until batch_done(). */

@@ -45,7 +45,7 @@ struct paired_run {
  * path of @pl timed on them in a fresh order, in PAIRED_BATCHES batches each in memory @mem
  * mapped afresh, for @budget_s seconds; the last batch goes on, up to PAIRED_MAX_BUDGETS times
  * the budget in all, until PAIRED_MIN_QUIET rounds found the core quiet (the reference, a fixed
- * chunk in @ref_rg, within MIXMEAS_QUIET_TOLERANCE of its fastest). Returns 0, -EINTR, or
+ * chunk in @ref_rg, within the tightest tolerance of MIXMEAS_QUIET_LADDER of its fastest). Returns 0, -EINTR, or
  * -errno after printing why; paired_run_free() either way.
  */
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
@@ -53,8 +53,13 @@ int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 		      size_t chunk, double budget_s, uint64_t seed, int cpu,
 		      struct paired_run *run);
 void paired_run_free(struct paired_run *run);
-/* True if round @r found the core quiet: its reference within the tolerance of the fastest. */
-bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest);
+/* True if round @r found the core quiet: its reference within @tol of the fastest. */
+bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol);
+/*
+ * The quiet stratum's tolerance: the tightest of MIXMEAS_QUIET_LADDER that holds
+ * PAIRED_MIN_QUIET rounds, else the widest (costmodel/mixmeas.h says why).
+ */
+double paired_run_tolerance(const struct paired_run *run);
 /* The fastest reference over the rounds. */
 double paired_run_fastest(const struct paired_run *run);
 

@@ -85,15 +85,24 @@ cp out est.json
 expect_eq "measured" "$(jq "$F.measurement.applied" est.json)" true
 kind=$(jq -r "$F.verdict.kind" est.json)
 ship=$(jq -r "$F.verdict.to_ship // \"\"" est.json)
-if [ "$kind" = saves ]; then
-	best=$(jq -r "$F.verdict.policy" est.json)
-	v=${best#T=}
-	[ "$best" = never ] && v=18446744073709551615
+advice=$(jq -r "$F.verdict.advice // \"\"" est.json)
+best=$(jq -r "$F.verdict.policy" est.json)
+v=${best#T=}
+[ "$best" = never ] && v=18446744073709551615
+if [ "$kind" = saves ] && [ "$v" != "$dflt" ]; then
 	expect_eq "to ship" "$ship" "GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=$v"
+	expect_eq "the advice is the line" "$advice" "$ship"
 	expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json
 	expect_out "to ship: GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=$v"
+elif [ "$kind" = saves ]; then
+	# glibc's default is the best: the process's GLIBC_TUNABLES setting is what to drop.
+	expect_eq "nothing to ship when the default saves" "$ship" ""
+	expect_eq "drop the setting" "$advice" \
+		"drop glibc.cpu.x86_rep_movsb_threshold from GLIBC_TUNABLES: glibc's default, $dflt, is the best threshold"
 else
 	expect_eq "nothing to ship without a saving ($kind)" "$ship" ""
+	expect_eq "keep today's ($kind)" "$advice" \
+		"keep today's setting (glibc.cpu.x86_rep_movsb_threshold=4096): no GLIBC_TUNABLES line to ship"
 fi
 
 truth 8 truth2.txt

@@ -138,8 +138,15 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 		    fr->nr_rows > 1)
 			put_num(v, "dispatch_cost_pct",
 				fr->rows[i].delta_pct - fr->rows[1].delta_pct);
-	if (est_glibc_advice(fr, text, sizeof(text)))
+	switch (est_glibc_advice(fr, text, sizeof(text))) {
+	case EST_GLIBC_NOT_GLIBC:
+		break;
+	case EST_GLIBC_SET: /* a line to ship only when one is needed */
 		put_str(v, "to_ship", text);
+		/* fall through */
+	default:
+		put_str(v, "advice", text);
+	}
 	return v;
 }
 

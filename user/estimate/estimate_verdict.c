@@ -66,27 +66,28 @@ bool est_row_within(const struct est_row *w, double v)
 	return v >= w->ci_low - 1e-9 && v <= w->ci_high + 1e-9;
 }
 
-bool est_glibc_advice(const struct est_family_result *fr, char *line, size_t len)
+enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char *line, size_t len)
 {
 	const struct est_row *b = fr->best > 0 ? &fr->rows[fr->best] : NULL;
 	const char *name = fr->impls ? fr->impls->tunable : NULL;
 
 	if (!fr->impls || !fr->impls->glibc || !name)
-		return false;
+		return EST_GLIBC_NOT_GLIBC;
 	if (est_verdict(fr) != EST_VERDICT_SAVES || !b || b->pol.kind != EST_THRESHOLD) {
 		snprintf(line, len,
 			 "keep today's setting (%s=%llu): no GLIBC_TUNABLES line to ship", name,
 			 (unsigned long long)fr->today_knob);
-		return true;
+		return EST_GLIBC_KEEP;
 	}
-	if (b->pol.threshold == fr->knob_default)
+	if (b->pol.threshold == fr->knob_default) {
 		snprintf(
 			line, len,
 			"drop %s from GLIBC_TUNABLES: glibc's default, %llu, is the best threshold",
 			name, (unsigned long long)fr->knob_default);
-	else
-		snprintf(line, len, "GLIBC_TUNABLES=%s=%llu", name,
-			 b->pol.threshold == EST_NEVER ? (unsigned long long)UINT64_MAX
-						       : (unsigned long long)b->pol.threshold);
-	return true;
+		return EST_GLIBC_DROP;
+	}
+	snprintf(line, len, "GLIBC_TUNABLES=%s=%llu", name,
+		 b->pol.threshold == EST_NEVER ? (unsigned long long)UINT64_MAX
+					       : (unsigned long long)b->pol.threshold);
+	return EST_GLIBC_SET;
 }

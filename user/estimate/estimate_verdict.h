@@ -32,12 +32,21 @@ const char *est_verdict_name(enum est_verdict_kind k);
  */
 void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len);
 
+/* What to do with glibc's tunable (est_glibc_advice). */
+enum est_glibc_action {
+	EST_GLIBC_NOT_GLIBC, /* not glibc's policies: no advice */
+	EST_GLIBC_KEEP,	     /* no saving: keep today's setting, nothing to ship */
+	EST_GLIBC_DROP,	     /* the saving is glibc's default: drop the tunable */
+	EST_GLIBC_SET,	     /* the saving needs a GLIBC_TUNABLES line: @line is it */
+};
+
 /*
- * glibc's policies only (false otherwise): what to ship, as one line. The best threshold when
- * the verdict is a saving ("GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=4096", or "drop ...
- * from GLIBC_TUNABLES" when it is glibc's default), else "keep today's setting".
+ * glibc's policies only (EST_GLIBC_NOT_GLIBC otherwise): what to do, as one line in @line. The
+ * best threshold when the verdict is a saving ("GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=
+ * 4096", or "drop ... from GLIBC_TUNABLES" when it is glibc's default), else "keep today's
+ * setting".
  */
-bool est_glibc_advice(const struct est_family_result *fr, char *line, size_t len);
+enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char *line, size_t len);
 /* True if @v lies within @w's 95% interval (a zero-width one: equal to its delta). */
 bool est_row_within(const struct est_row *w, double v);
 

@@ -2,6 +2,7 @@
 /* paired_stats.c: the median of per-round ratios and its bootstrap interval, reproducibly */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include "paired_stats.h"
 #include "replay_rng.h"
@@ -86,11 +87,43 @@ static size_t resample(const double *ratio, size_t n, size_t *const *members, co
 	return k;
 }
 
+/*
+ * Groups of fewer than PAIRED_MIN_GROUP rounds joined to their neighbours: @into[g] is the group
+ * group g's rounds count in. Consecutive groups (batches follow each other in time) are joined
+ * until each holds PAIRED_MIN_GROUP rounds, a short last one to the one before it.
+ */
+static void join_small_groups(const size_t *count, size_t nr_groups, size_t *into)
+{
+	size_t g, cur = 0, prev = 0, acc = 0;
+	bool any = false, had_prev = false;
+
+	for (g = 0; g < nr_groups; g++) {
+		into[g] = g;
+		if (!count[g])
+			continue;
+		if (!any || acc >= PAIRED_MIN_GROUP) {
+			if (any) {
+				prev = cur;
+				had_prev = true;
+			}
+			cur = g;
+			acc = 0;
+			any = true;
+		}
+		into[g] = cur;
+		acc += count[g];
+	}
+	for (g = 0; had_prev && acc < PAIRED_MIN_GROUP && g < nr_groups; g++)
+		if (into[g] == cur)
+			into[g] = prev;
+}
+
 int paired_median_ci(const double *ratio, const uint8_t *group, size_t nr_groups, size_t n,
 		     uint64_t seed, double *pct, double *lo, double *hi)
 {
 	double *tmp = malloc((2 * n + 1) * sizeof(*tmp)), *meds = malloc(PAIRED_BOOTSTRAP * 8);
 	size_t *members[256] = { NULL }, count[256] = { 0 }, used[256], nr_used = 0, i, b, g;
+	size_t raw[256] = { 0 }, into[256];
 	uint64_t s = (seed ^ 0x632be59bd9b4e019ULL) * 0x9e3779b97f4a7c15ULL | 1;
 	int err = 0;
 
@@ -106,7 +139,13 @@ int paired_median_ci(const double *ratio, const uint8_t *group, size_t nr_groups
 	}
 	for (i = 0; nr_groups && i < n; i++)
 		if (group[i] < nr_groups)
-			members[group[i]][count[group[i]]++] = i;
+			raw[group[i]]++;
+	join_small_groups(raw, nr_groups, into);
+	for (i = 0; nr_groups && i < n; i++)
+		if (group[i] < nr_groups) {
+			g = into[group[i]];
+			members[g][count[g]++] = i;
+		}
 	for (g = 0; g < nr_groups; g++)
 		if (count[g]) /* a group without rounds here (a batch all busy) takes no part */
 			used[nr_used++] = g;

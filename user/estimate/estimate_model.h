@@ -21,8 +21,8 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 /*
  * The best row (docs/estimate.md#the-verdict): the cheapest the kernel could run (today,
  * always, each T; never the oracle), measured if a measurement applies; a row dearer than
- * today is never best. Of the thresholds whose figures are tied with it (each point within the
- * other's interval), the one nearest today's threshold. Also the rows within
+ * today is never best. Of the thresholds whose figures are tied with it (their 95% intervals
+ * overlap), the one nearest today's threshold. Also the rows within
  * EST_FLAT_FRACTION of the cheapest, and the --at row.
  */
 void est_family_choose_best(const struct est_options *o, struct est_family_result *r);

@@ -123,6 +123,15 @@ jq -r "$F.measurement.calls_note" out | grep -q "samples / today's modelled warm
 jq -r "$F.summary" out | grep -Eq "calls inferred|≈" && fail "sampled: inferred calls in the summary"
 expect_eq "three entries" "$(jq '.paired | length' cm.json)" 3
 
+# A core contended throughout: no window of 5, 10 or 25% held 100 rounds, so the answer is the
+# 100 rounds of fastest reference, their window wider (here 80%), and the text says so.
+jq '.paired[0].quiet_tolerance = 0.8' cm.json > wide.json
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m wide.json
+expect_out "the answer: the [0-9,]+ rounds of fastest reference \(within 80% of its fastest: no window up to 25% held enough"
+jq '.paired[0].quiet_tolerance = 0' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "a positive quiet_tolerance"
+
 # The reader checks what it reads back: an interval below -100%, a policy twice.
 jq '.paired[0].policies[2].quiet.ci_low = -120' cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json

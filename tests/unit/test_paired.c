@@ -198,13 +198,16 @@ static void test_mixmeas_json(void **state)
 	assert_true(back.quiet_tolerance == 0.05);
 	assert_false(mixmeas_seldom_quiet(&back)); /* 7 of 10 quiet */
 	mixmeas_free(&back);
-	/* A cost model from before the ladder: its one window, 25%. Beyond 25%: refused. */
+	/* A cost model from before the ladder: its one window, 25%. Not above 0: refused. */
 	json_object_object_del(o, "quiet_tolerance");
 	assert_int_equal(mixmeas_from_json(o, "t", &back), 0);
 	assert_true(back.quiet_tolerance == MIXMEAS_QUIET_TOLERANCE);
 	mixmeas_free(&back);
-	json_object_object_add(o, "quiet_tolerance", json_object_new_double(0.5));
+	json_object_object_add(o, "quiet_tolerance", json_object_new_double(0));
 	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
+	json_object_object_add(o, "quiet_tolerance", json_object_new_double(0.8)); /* quietest */
+	assert_int_equal(mixmeas_from_json(o, "t", &back), 0);
+	mixmeas_free(&back);
 	json_object_object_add(o, "quiet_tolerance", json_object_new_double(0.05));
 	/* A change of time cannot fall by 100%; quiet + busy must be every round. */
 	json_object_object_add(
@@ -234,15 +237,17 @@ static double tolerance_of(size_t a, size_t b, size_t c)
 	return paired_run_tolerance(&run);
 }
 
-/* The quiet stratum: the tightest window holding PAIRED_MIN_QUIET rounds, else the widest. */
+/* The quiet stratum: the tightest window holding PAIRED_MIN_QUIET rounds, else the quietest. */
 static void test_quiet_tolerance(void **state)
 {
 	(void)state;
 	assert_true(tolerance_of(PAIRED_MIN_QUIET, 0, 0) == 0.05);
-	assert_true(tolerance_of(PAIRED_MIN_QUIET - 1, 0, 0) == 0.25);
 	assert_true(tolerance_of(50, 50, 0) == 0.10);
-	assert_true(tolerance_of(20, 20, 20) == 0.25);
-	assert_true(tolerance_of(0, 0, 0) == 0.25);
+	assert_true(tolerance_of(20, 20, PAIRED_MIN_QUIET - 40) == 0.25);
+	/* No window of the ladder holds enough: the quietest PAIRED_MIN_QUIET rounds' (ref 2). */
+	assert_true(tolerance_of(PAIRED_MIN_QUIET - 1, 0, 0) == 1.0);
+	assert_true(tolerance_of(20, 20, 20) == 1.0);
+	assert_true(tolerance_of(0, 0, 0) == 1.0);
 }
 
 int main(void)

@@ -219,8 +219,7 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 
 		if (e == -ENOENT)
 			m->quiet_tolerance = MIXMEAS_QUIET_TOLERANCE;
-		else if (e || !(m->quiet_tolerance > 0) ||
-			 m->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE)
+		else if (e || !(m->quiet_tolerance > 0) || !isfinite(m->quiet_tolerance))
 			err = -EINVAL;
 	}
 	if (!err)
@@ -233,7 +232,7 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 		if (err == -EINVAL)
 			p_err("%s: a \"paired\" entry is incomplete or out of range (family, "
 			      "digest, "
-			      "today, weight, conditions, rounds, a quiet_tolerance in (0, 0.25], "
+			      "today, weight, conditions, rounds, a positive quiet_tolerance, "
 			      "control and policies with quiet and busy figures above -100%%)",
 			      where);
 		mixmeas_free(m);

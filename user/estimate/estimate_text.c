@@ -52,11 +52,19 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 						   : "uniform (the input records none)");
 	if (mm->calls_note)
 		fprintf(f, "    %s\n", mm->calls_note);
-	fprintf(f,
-		"    the answer: the %s rounds on a quiet core (its reference within %.0f%% of "
-		"its fastest; %s on a contended one)\n",
-		num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance,
-		num_format(mm->busy_rounds, c));
+	if (mm->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE + 1e-9)
+		fprintf(f,
+			"    the answer: the %s rounds of fastest reference (within %.0f%% of its "
+			"fastest: no window up to %.0f%% held enough; %s others)\n",
+			num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance,
+			100 * MIXMEAS_QUIET_TOLERANCE, num_format(mm->busy_rounds, c));
+	else
+		fprintf(f,
+			"    the answer: the %s rounds on a quiet core (its reference within "
+			"%.0f%% "
+			"of its fastest; %s on a contended one)\n",
+			num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance,
+			num_format(mm->busy_rounds, c));
 	if (mixmeas_seldom_quiet(mm))
 		fprintf(f,
 			"    note: the core was seldom quiet (%.1f%% of the rounds): the figures "

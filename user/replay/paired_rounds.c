@@ -159,14 +159,37 @@ static size_t count_quiet(const struct paired_run *run, double tol)
 	return n;
 }
 
+static int cmp_ref(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The window that holds the PAIRED_MIN_QUIET rounds of fastest reference, or NAN. */
+static double quietest_window(const struct paired_run *run)
+{
+	double *v = malloc(run->rounds * sizeof(*v)), w;
+
+	if (!v)
+		return NAN;
+	memcpy(v, run->ref, run->rounds * sizeof(*v));
+	qsort(v, run->rounds, sizeof(*v), cmp_ref);
+	w = v[0] > 0 ? v[PAIRED_MIN_QUIET - 1] / v[0] - 1 : NAN;
+	free(v);
+	return w;
+}
+
 double paired_run_tolerance(const struct paired_run *run)
 {
-	size_t i;
+	size_t i, n = sizeof(quiet_ladder) / sizeof(quiet_ladder[0]);
+	double w;
 
-	for (i = 0; i + 1 < sizeof(quiet_ladder) / sizeof(quiet_ladder[0]); i++)
+	for (i = 0; i < n; i++)
 		if (count_quiet(run, quiet_ladder[i]) >= PAIRED_MIN_QUIET)
 			return quiet_ladder[i];
-	return quiet_ladder[i];
+	w = run->rounds >= PAIRED_MIN_QUIET ? quietest_window(run) : NAN;
+	return isfinite(w) && w > quiet_ladder[n - 1] ? w : quiet_ladder[n - 1];
 }
 
 static int grow(struct paired_run *run)

@@ -57,7 +57,9 @@ void paired_run_free(struct paired_run *run);
 bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol);
 /*
  * The quiet stratum's tolerance: the tightest of MIXMEAS_QUIET_LADDER that holds
- * PAIRED_MIN_QUIET rounds, else the widest (costmodel/mixmeas.h says why).
+ * PAIRED_MIN_QUIET rounds, else the window that holds the PAIRED_MIN_QUIET rounds of fastest
+ * reference (a core contended throughout: the quietest it was), else (fewer rounds) the widest
+ * of the ladder (costmodel/mixmeas.h says why).
  */
 double paired_run_tolerance(const struct paired_run *run);
 /* The fastest reference over the rounds. */

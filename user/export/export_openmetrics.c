@@ -57,7 +57,7 @@ static void put_site(struct metric_writer *w, const struct om_opts *o, const str
 {
 	struct mw_label l[MAX_LABELS];
 	struct hist_slot buckets[CP_NBUCKETS];
-	struct mw_hist h = { .buckets = buckets, .bytes = bytes };
+	struct mw_hist h = { .buckets = buckets, .bytes = bytes, .sparse = o->sparse };
 	char id[16], off[24];
 	size_t n = site_labels(o, p, s, l, id, off);
 

@@ -21,6 +21,15 @@ om_value() {
 	[ "$(grep -c . <<<"$lines")" -eq 1 ] || fail "$2 $3 ${4:-}: not one line: $lines"
 	sed 's/.*} \([^ ]*\).*/\1/' <<<"$lines"
 }
+# om_site FILE SUBSTRING...: 'site="N"' of the one copyprof_site_info line holding them all.
+om_site() {
+	local f=$1 s lines
+	shift
+	lines=$(grep '^copyprof_site_info{' "$f")
+	for s in "$@"; do lines=$(grep -F -- "$s" <<<"$lines"); done
+	[ "$(grep -c . <<<"$lines")" -eq 1 ] || fail "copyprof_site_info $*: not one line: $lines"
+	sed 's/^copyprof_site_info{\(site="[0-9]*"\).*/\1/' <<<"$lines"
+}
 # Every histogram: its buckets the bounds from its first one to +Inf, each one there, all
 # cumulative, the first one not 0 (only empty leading buckets are left out), +Inf = _count.
 BOUNDS="0.0 1.0 3.0 7.0 15.0 31.0 63.0 127.0 255.0 511.0 1023.0 1535.0 2047.0 4095.0 8191.0
@@ -119,12 +128,18 @@ ls ./*.tmp.* 2>/dev/null && fail "a temporary file was left behind"
 # The synthetic profile: app_copy 1000 x 16 B, 100 in 1024..1151 (110000 B), 10 x 4096;
 # app_clear 50 x 64 B, 5 x 4096.
 expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic.json" -f openmetrics --buckets dense -o s.om
-# Leading empty buckets left out: app_copy from le="31.0" (30 buckets), app_clear from "127.0".
-expect_err "exported 2 sites of .* to s.om: openmetrics, 2 histograms, 63 lines"
+# Leading empty buckets left out: app_copy from le="31.0" (30 buckets), app_clear from "127.0";
+# a site info line each.
+expect_err "exported 2 sites of .* to s.om: openmetrics, 2 histograms, 65 lines"
 om_histograms_consistent s.om
 H=copyprof_copy_length_bytes
-copy='site="0",symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe"'
-copy="$copy"',family="memcpy",kernel="6.12.0-test",cpu_model="Synthetic CPU",host="host-a"'
+# A site's series: its id, CPU model and host; what it is, once, in copyprof_site_info.
+copy='site="0",cpu_model="Synthetic CPU",host="host-a"'
+expect_eq "app_copy's site info" "$(grep -F 'copyprof_site_info{site="0",' s.om)" \
+	'copyprof_site_info{site="0",symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe",family="memcpy",kernel="6.12.0-test",host="host-a"} 1'
+expect_eq "app_clear's site info" "$(grep -F 'copyprof_site_info{site="1",' s.om)" \
+	'copyprof_site_info{site="1",symbol="app_clear",offset="0x0",target="/usr/bin/app",mechanism="uprobe",family="clear_user",kernel="6.12.0-test",host="host-a"} 1'
+grep -q '^copyprof_copy_length_bytes.*symbol=' s.om && fail "a histogram series names its symbol"
 grep -F "${H}_bucket{$copy" s.om | grep -qF 'le="15.0"' && fail "the empty le 15 is there"
 expect_eq "le 31" "$(om_value s.om ${H}_bucket "$copy" 31.0)" 1000
 expect_eq "le 1023" "$(om_value s.om ${H}_bucket "$copy" 1023.0)" 1000
@@ -135,7 +150,7 @@ expect_eq "le 2^20-1" "$(om_value s.om ${H}_bucket "$copy" 1.048575e+06)" 1110
 expect_eq "+Inf" "$(om_value s.om ${H}_bucket "$copy" +Inf)" 1110
 expect_eq "_count" "$(om_value s.om ${H}_count "$copy")" 1110
 expect_eq "_sum" "$(om_value s.om ${H}_sum "$copy")" 166960
-clear='site="1",symbol="app_clear"'
+clear='site="1",cpu_model="Synthetic CPU",host="host-a"'
 grep -F "${H}_bucket{$clear" s.om | grep -qF 'le="63.0"' && fail "the empty le 63 is there"
 expect_eq "clear le 127" "$(om_value s.om ${H}_bucket "$clear" 127.0)" 50
 expect_eq "clear le 4095" "$(om_value s.om ${H}_bucket "$clear" 4095.0)" 50
@@ -167,10 +182,11 @@ jq '.meta.hostname = "host-c" | .meta.cpu_model = "Other CPU" | .meta.duration_s
 expect_exit 0 "$COPYPROF" export -i m.json -f openmetrics --buckets dense -o m.om
 expect_err "4 histograms"
 om_histograms_consistent m.om
-both='symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe",family="memcpy",kernel="6.12.0-test",cpu_model="Synthetic CPU"}'
+# The group of host-a and host-b: no host on its site info, as on its series.
+both="$(om_site m.om 'symbol="app_copy"' 'kernel="6.12.0-test"} 1'),cpu_model=\"Synthetic CPU\"}"
 expect_eq "Synthetic CPU group, 2 hosts" "$(om_value m.om ${H}_count "$both")" 2220
 expect_eq "Synthetic CPU group, sum" "$(om_value m.om ${H}_sum "$both")" 333920
-other='symbol="app_copy",offset="0x0",target="/usr/bin/app",mechanism="uprobe",family="memcpy",kernel="6.12.0-test",cpu_model="Other CPU",host="host-c"}'
+other="$(om_site m.om 'symbol="app_copy"' 'host="host-c"'),cpu_model=\"Other CPU\",host=\"host-c\"}"
 expect_eq "Other CPU group" "$(om_value m.om ${H}_count "$other")" 1110
 expect_eq "durations" "$(grep '^copyprof_recording_duration_seconds' m.om | sed 's/.*} //' | sort | tr '\n' ' ')" \
 	"0.5 3.0 "
@@ -182,7 +198,7 @@ expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic-sampled.json" -f openm
 om_histograms_consistent t.om
 grep -q "^${H}_bucket" t.om && fail "sampled sites in the calls family"
 S=copyprof_sampled_copy_length_bytes
-smp='symbol="zdss_flush",offset="0x0",target="vmlinux",mechanism="sample",leaf="memcpy",family="memcpy"'
+smp="$(om_site t.om 'symbol="zdss_flush",offset="0x0",target="vmlinux",mechanism="sample",leaf="memcpy",family="memcpy"'),"
 expect_eq "sampled le 31" "$(om_value t.om ${S}_bucket "$smp" 31.0)" 10000
 expect_eq "sampled le 1535" "$(om_value t.om ${S}_bucket "$smp" 1535.0)" 21360
 expect_eq "sampled +Inf" "$(om_value t.om ${S}_bucket "$smp" +Inf)" 25492
@@ -194,7 +210,7 @@ grep -qx '# TYPE copyprof_copy_samples gauge' t.om || fail "no samples family"
 # run of them but the first, +Inf; app_copy 31 (16 B), 1023 and 1535 (1024..1151), 4095 and
 # 8191 (4096); app_clear 127 (64 B), 4095 and 8191 (4096). Filled from below, the dense values.
 expect_exit 0 "$COPYPROF" export -i "$G/profile-synthetic.json" -f openmetrics -o sp.om
-expect_err "exported 2 sites of .* to sp.om: openmetrics, 2 histograms, 15 lines"
+expect_err "exported 2 sites of .* to sp.om: openmetrics, 2 histograms, 17 lines"
 les() { grep -F "${H}_bucket{$1" "$2" | sed 's/.*le="\([^"]*\)".*} \(.*\)/\1=\2/' | tr '\n' ' '; }
 expect_eq "app_copy's sparse buckets" "$(les "$copy" sp.om)" "31.0=1000 1023.0=1000 1535.0=1100 4095.0=1100 8191.0=1110 +Inf=1110 "
 expect_eq "app_clear's sparse buckets" "$(les "$clear" sp.om)" "127.0=50 4095.0=50 8191.0=55 +Inf=55 "

@@ -212,8 +212,9 @@ static void utf8_sequences(void **state)
 }
 
 /*
- * The whole exposition of one site: structure, numbers, labels (the copy family as the agent
- * names it), the leading empty buckets left out, the final # EOF.
+ * The whole exposition of one site: structure, numbers, labels (the series short, what the
+ * site is in copyprof_site_info, the copy family as the agent names it), the leading empty
+ * buckets left out, the final # EOF.
  */
 static void exposition(void **state)
 {
@@ -241,17 +242,23 @@ static void exposition(void **state)
 	fclose(f);
 	assert_int_equal(st.series, 1);
 	/* The buckets below 16 B, the shortest length, hold nothing and are left out. */
-	assert_int_equal(st.lines, (OM_NR_EDGES - 5) + 3 + 1);
+	assert_int_equal(st.lines, (OM_NR_EDGES - 5) + 3 + 1 + 1);
 	assert_null(strstr(out, "le=\"15.0\""));
 	assert_non_null(strstr(out, "le=\"31.0\"} 1000\n"));
 	assert_non_null(strstr(out, "# TYPE copyprof_copy_length_bytes histogram\n"
 				    "# UNIT copyprof_copy_length_bytes bytes\n"
 				    "# HELP copyprof_copy_length_bytes "));
-	assert_non_null(strstr(out, "copyprof_copy_length_bytes_bucket{site=\"0\",symbol="
+	/* The series: the site, (no CPU model known) the host; what the site is, once. */
+	assert_non_null(strstr(out, "copyprof_copy_length_bytes_bucket{site=\"0\",host=\"host-a\","
+				    "le=\"1535.0\"} 1100\n"));
+	assert_non_null(strstr(out, "# TYPE copyprof_site_info gauge\n"));
+	assert_non_null(strstr(out, "copyprof_site_info{site=\"0\",symbol="
 				    "\"say \\\"hi\\\"\\\\\",offset=\"0x794\",target=\"vmlinux\","
 				    "mechanism=\"kprobe\",family=\"memcpy\",kernel=\"6.12.0-test\","
-				    "host=\"host-a\","
-				    "le=\"1535.0\"} 1100\n"));
+				    "host=\"host-a\"} 1\n"));
+	assert_null(strstr(out, "symbol=\"say \\\"hi\\\"\\\\\",offset=\"0x794\",target=\"vmlinux\","
+				"mechanism=\"kprobe\",family=\"memcpy\",kernel=\"6.12.0-test\","
+				"host=\"host-a\","));
 	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110\n"));
 	assert_non_null(strstr(out, "host=\"host-a\"} 1110\n"));   /* _count */
 	assert_non_null(strstr(out, "host=\"host-a\"} 166960\n")); /* _sum */
@@ -267,7 +274,7 @@ static void exposition(void **state)
 	o.sparse = true;
 	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
 	fclose(f);
-	assert_int_equal(st.lines, 5 + 3 + 1);
+	assert_int_equal(st.lines, 5 + 3 + 1 + 1);
 	assert_non_null(strstr(out, "le=\"31.0\"} 1000\n"));
 	assert_non_null(strstr(out, "le=\"1023.0\"} 1000\n"));
 	assert_non_null(strstr(out, "le=\"1535.0\"} 1100\n"));
@@ -292,6 +299,20 @@ static void exposition(void **state)
 	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
 	fclose(f);
 	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110 1796029200\n"));
+	free(out);
+
+	/* The agent's (live): what the site is on every series, no site id, host or site info. */
+	f = open_memstream(&out, &len);
+	o = (struct om_opts){ .live = true };
+	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
+	fclose(f);
+	assert_non_null(strstr(out,
+			       "copyprof_copy_length_bytes_bucket{symbol=\"say \\\"hi\\\"\\\\\","
+			       "offset=\"0x794\",target=\"vmlinux\",mechanism=\"kprobe\","
+			       "family=\"memcpy\",le=\"1535.0\"} 1100\n"));
+	assert_non_null(strstr(out, "copyprof_copy_bytes_by_length_bytes_bucket{"));
+	assert_null(strstr(out, "copyprof_site_info"));
+	assert_null(strstr(out, "site=\"0\""));
 	free(out);
 	profile_free(p);
 }

@@ -47,7 +47,7 @@ echo sparse-export > scenario
 expect_exit 0 est --json --save-profile sparse.json
 expect_eq "calls from the bounds export --buckets sparse lists" "$(calls)" 1100
 expect_eq "buckets from the bounds export --buckets sparse lists" "$(buckets sparse.json)" "$WANT"
-grep -q "lack le bounds" "$TMP/err" && fail "a warning for a sparse exposition: $(cat "$TMP/err")"
+grep -q "le bounds across which calls rise" "$TMP/err" && fail "a warning for a sparse exposition: $(cat "$TMP/err")"
 echo missing-le > scenario
 expect_exit 0 est --json --save-profile missing.json
 expect_eq "calls with le 1023 and 2047 left out of the calls (the bytes list them)" "$(calls)" 1100
@@ -55,7 +55,7 @@ expect_eq "buckets with le 1023 and 2047 left out of the calls" "$(buckets missi
 echo gap-both > scenario
 expect_exit 0 est --json --save-profile gap.json
 expect_eq "calls with le 2047 left out of both" "$(calls)" 1100
-expect_err "1 site \(the first: .*app_copy.*\) lack le bounds across which calls rise"
+expect_err "1 site \(the first: .*app_copy.*\) lacks le bounds across which calls rise"
 expect_eq "buckets with le 2047 left out of both: at the mean of 1536..4095" "$(buckets gap.json)" "$WANT"
 echo native > scenario
 expect_exit 0 est --json

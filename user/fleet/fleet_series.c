@@ -505,11 +505,11 @@ int fleet_series_check(const struct fleet_series *fs)
 			first = i;
 	}
 	if (!err && merged)
-		p_warn("%zu site%s (the first: %s) lack le bounds across which calls rise, which "
-		       "no copyprof exposition leaves out (a relabelling rule dropping buckets, or "
-		       "sparse series of other bounds summed by le?): those calls are costed at "
-		       "their mean length over the wider range (docs/fleet.md#gaps)",
-		       merged, merged == 1 ? "" : "s", fs->v[first].where);
+		p_warn("%zu site%s (the first: %s) lack%s le bounds across which calls rise, "
+		       "which no copyprof exposition leaves out (a relabelling rule dropping "
+		       "buckets, or sparse series of other bounds summed by le?): those calls are "
+		       "costed at their mean length over the wider range (docs/fleet.md#gaps)",
+		       merged, merged == 1 ? "" : "s", fs->v[first].where, merged == 1 ? "s" : "");
 	return err;
 }
 

@@ -108,10 +108,10 @@ def answer(scenario, query):
             out += classic([(5 << 30, 10)], kind == "bytes", site, sparse=True)
         return 200, vector(out)
     site = dict(SITE, symbol="other") if scenario == "bytes-other-labels" and kind == "bytes" else SITE
-    # sparse-export: both twins as export --buckets sparse lists them; gap-both: le 2047 left
-    # out of both, the 100 calls of 3000 B rising across it.
+    # sparse-export: both twins as export --buckets sparse lists them; gap-both: le 127 and
+    # 2047 left out of both, the 1000 calls of 100 B and the 100 of 3000 B rising across them.
     keep = (sparse_edges(CALLS) if scenario == "sparse-export" else
-            [e for e in EDGES if e != 2048] if scenario == "gap-both" else None)
+            [e for e in EDGES if e not in (128, 2048)] if scenario == "gap-both" else None)
     s = classic(CALLS, kind == "bytes", site, sparse=scenario == "sparse", keep=keep)
     if kind == "calls":
         edit = {"inf": "+Inf", "huge": "1e30", "nan": "NaN", "negative": "-5"}

@@ -54,9 +54,10 @@ expect_eq "calls with le 1023 and 2047 left out of the calls (the bytes list the
 expect_eq "buckets with le 1023 and 2047 left out of the calls" "$(buckets missing.json)" "$WANT"
 echo gap-both > scenario
 expect_exit 0 est --json --save-profile gap.json
-expect_eq "calls with le 2047 left out of both" "$(calls)" 1100
+expect_eq "calls with le 127 and 2047 left out of both" "$(calls)" 1100
 expect_err "1 site \(the first: .*app_copy.*\) lacks le bounds across which calls rise"
-expect_eq "buckets with le 2047 left out of both: at the mean of 1536..4095" "$(buckets gap.json)" "$WANT"
+expect_eq "buckets with le 127 and 2047 left out of both: at the means of 64..255 and 1536..4095" \
+	"$(buckets gap.json)" "$WANT"
 echo native > scenario
 expect_exit 0 est --json
 expect_eq "calls from native histograms" "$(calls)" 1100

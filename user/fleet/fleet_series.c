@@ -425,7 +425,8 @@ static int check_mean(const struct fleet_site *s, double c, double b, uint64_t l
 	return 0;
 }
 
-static int check_classic_means(const struct fleet_site *s, size_t *merged_calls)
+/* The ranges' means; @rises set when calls rise across bounds neither histogram lists. */
+static int check_classic_means(const struct fleet_site *s, bool *rises)
 {
 	struct classic_range r[FLEET_NR_RANGES];
 	size_t i, n = classic_ranges(s, r);
@@ -433,7 +434,7 @@ static int check_classic_means(const struct fleet_site *s, size_t *merged_calls)
 
 	for (i = 0; i < n && !err; i++) {
 		err = check_mean(s, r[i].calls, r[i].bytes, r[i].lo, r[i].hi);
-		*merged_calls += r[i].merged && r[i].calls > 0.5;
+		*rises |= r[i].merged && r[i].calls > 0.5;
 	}
 	return err;
 }
@@ -470,7 +471,7 @@ int fleet_series_check(const struct fleet_series *fs)
 
 	for (i = 0; i < fs->nr && !err; i++) {
 		const struct fleet_site *s = &fs->v[i];
-		size_t before = merged;
+		bool rises = false;
 
 		if (!s->has_calls != !s->has_bytes || s->native_calls != s->native_bytes) {
 			bool calls = s->has_calls ? !s->has_bytes : s->native_calls;
@@ -487,7 +488,7 @@ int fleet_series_check(const struct fleet_series *fs)
 			if (!err)
 				err = check_cumulative(s, FLEET_BYTES);
 			if (!err)
-				err = check_classic_means(s, &merged);
+				err = check_classic_means(s, &rises);
 		}
 		if (!err && s->native_calls)
 			err = check_native_means(s);
@@ -501,7 +502,7 @@ int fleet_series_check(const struct fleet_series *fs)
 			      s->where);
 			err = -EINVAL;
 		}
-		if (merged && !before)
+		if (rises && !merged++)
 			first = i;
 	}
 	if (!err && merged)

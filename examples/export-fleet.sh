@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # export-fleet.sh: merge three recordings of two CPUs (the golden profiles), then export the
-# merge for a fleet profiler (pprof) and for Prometheus (OpenMetrics). Needs no root; shows
-# the pprof view when Go's pprof is installed (scripts/deps.sh installs it). The output is
-# examples/export-fleet.txt.
+# merge for a fleet profiler (pprof) and for Prometheus (OpenMetrics, sparse and dense). Needs
+# no root; shows the pprof view when Go's pprof is installed (scripts/deps.sh installs it). The
+# output is examples/export-fleet.txt.
 # Usage: examples/export-fleet.sh [BUILD_DIR]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +30,13 @@ if command -v go >/dev/null && HOME=$OUT go tool pprof -h >/dev/null 2>&1; then
 		-sample_index=calls fleet.pb.gz 2>/dev/null | sed -n '/^ cpu_model:/,/^$/p'
 fi
 echo
-echo "== copyprof export -f openmetrics: the seeds' thresholds, +Inf, _count and _sum per site"
+echo "== copyprof export -f openmetrics: each site's non-empty ranges, +Inf, _count and _sum by"
+echo "   site, CPU and host; what each site is, once, in copyprof_site_info"
 "$CP" export -i fleet.json -f openmetrics -o fleet.om 2>&1 | sed "s|$OUT/||"
-grep -E '^#|le="(31.0|1023.0|4095.0|\+Inf)"|_count|_sum|duration' fleet.om |
-	sed 's/,offset="0x[0-9a-f]*",target="[^"]*",mechanism="[a-z]*",kernel="[^"]*"//'
+cat fleet.om
+echo
+echo "== --buckets dense: every bound from a site's first non-empty one, for sum by (le) over"
+echo "   hosts (site 1's buckets, le=count)"
+"$CP" export -i fleet.json -f openmetrics --buckets dense -o dense.om 2>&1 | sed "s|$OUT/||"
+grep '_bucket{site="1",' dense.om | sed 's/.*le="\([^"]*\)"} /\1=/' | paste -sd' ' |
+	fold -s -w 96 | sed 's/ *$//'

@@ -20,11 +20,13 @@ struct export_args {
 	struct cmd_options common; /* -i, -o, --json, -v */
 	enum export_format format;
 	bool timestamp;
+	bool dense; /* --buckets dense */
 	bool length_set;
+	bool buckets_set;
 	struct export_pprof_opts pprof;
 };
 
-enum { OPT_TIMESTAMP = 0x100, OPT_LENGTH_AS };
+enum { OPT_TIMESTAMP = 0x100, OPT_LENGTH_AS, OPT_BUCKETS };
 
 static const struct cmd_options_spec common_options = {
 	.input_arg = "FILE",
@@ -37,6 +39,10 @@ static const struct argp_option options[] = {
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0,
 	  "openmetrics: stamp every sample with the "
 	  "recording's start, for backfilling (promtool tsdb create-blocks-from openmetrics)" },
+	{ "buckets", OPT_BUCKETS, "sparse|dense", 0,
+	  "openmetrics: list only the bounds around each histogram's non-empty ranges (default; "
+	  "exact per series) or every bound from its first non-empty one (dense: what PromQL's "
+	  "sum by (le) over several hosts' series needs)" },
 	{ "length-as", OPT_LENGTH_AS, "frame|label", 0,
 	  "pprof: the length bucket as a leaf frame \"len 4096..4607\" (default; flat column = "
 	  "lengths) or only as the len_min/len_max labels (flat column = copy functions)" },
@@ -48,9 +54,9 @@ static const char doc[] =
 	"pprof, Pyroscope, Parca), one sample per site, caller and length bucket, with a leaf "
 	"frame naming the bucket (--length-as label: the copy function as leaf, the length in "
 	"labels only); or OpenMetrics text, a length histogram per site with buckets at powers of "
-	"two and 1536. Merged profiles keep their groups apart by labels (kernel, cpu_model, "
-	"host). Totals are exact and cover the whole recording: not live counters "
-	"(docs/export.md).\n"
+	"two and 1536, only those around its non-empty ranges unless --buckets dense. Merged "
+	"profiles keep their groups apart by labels (kernel, cpu_model, host). Totals are exact "
+	"and cover the whole recording: not live counters (docs/export.md).\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof export -i btrfs.json -f pprof -o btrfs.pb.gz\n"
@@ -64,6 +70,8 @@ static const char doc[] =
 	"  # flat: copy functions\n"
 	"  go tool pprof -top fn.pb.gz\n"
 	"  copyprof export -i fleet.json -f openmetrics -o textfile/copyprof.prom\n"
+	"  # for sum by (le) over hosts in PromQL\n"
+	"  copyprof export -i fleet.json -f openmetrics --buckets dense -o fleet.prom\n"
 	"  copyprof export -i fleet.json -f openmetrics --timestamp -o fleet.om\n"
 	"  promtool tsdb create-blocks-from openmetrics fleet.om data/\n"
 	"\n"
@@ -88,6 +96,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_TIMESTAMP:
 		a->timestamp = true;
 		break;
+	case OPT_BUCKETS:
+		if (!strcmp(arg, "sparse"))
+			a->dense = false;
+		else if (!strcmp(arg, "dense"))
+			a->dense = true;
+		else
+			argp_error(state, "--buckets %s: give sparse or dense", arg);
+		a->buckets_set = true;
+		break;
 	case OPT_LENGTH_AS:
 		if (!strcmp(arg, "frame"))
 			a->pprof.length_as = EXPORT_LENGTH_FRAME;
@@ -106,6 +123,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "give the format: --format pprof or --format openmetrics");
 		if (a->timestamp && a->format != FORMAT_OPENMETRICS)
 			argp_error(state, "--timestamp is for --format openmetrics");
+		if (a->buckets_set && a->format != FORMAT_OPENMETRICS)
+			argp_error(state, "--buckets is for --format openmetrics");
 		if (a->length_set && a->format != FORMAT_PPROF)
 			argp_error(state, "--length-as is for --format pprof");
 		break;
@@ -136,10 +155,10 @@ static int to_pprof(const struct profile *p, const struct export_pprof_opts *o, 
 	return 0;
 }
 
-static int to_openmetrics(const struct profile *p, bool timestamp, char **buf, size_t *len,
-			  char *what, size_t size)
+static int to_openmetrics(const struct profile *p, const struct export_args *a, char **buf,
+			  size_t *len, char *what, size_t size)
 {
-	struct om_opts o = { .timestamp = timestamp };
+	struct om_opts o = { .timestamp = a->timestamp, .sparse = !a->dense };
 	struct om_stats st;
 	FILE *f = open_memstream(buf, len);
 	int err;
@@ -184,7 +203,7 @@ int cmd_export(int argc, char **argv)
 	if (args.format == FORMAT_PPROF)
 		err = to_pprof(p, &args.pprof, &buf, &len, what, sizeof(what));
 	else
-		err = to_openmetrics(p, args.timestamp, (char **)&buf, &len, what, sizeof(what));
+		err = to_openmetrics(p, &args, (char **)&buf, &len, what, sizeof(what));
 	if (err)
 		goto out;
 	err = outfile_write(args.common.output, buf, len);

@@ -18,15 +18,24 @@ SITE = {"cpu_model": "Synthetic CPU", "kernel": "6.12.0-test", "target": "/usr/b
 CALLS = [(100, 1000), (3000, 100)]  # (length, calls)
 
 
-def classic(calls, weight_bytes, site=SITE, sparse=False):
-    """Cumulative buckets below each edge and +Inf, leading empty ones left out if sparse."""
+def classic(calls, weight_bytes, site=SITE, sparse=False, keep=None):
+    """Cumulative buckets below each edge and +Inf, leading empty ones left out if sparse,
+    only the edges in keep (and +Inf) if given."""
     out = []
     for e in EDGES + [None]:
         v = sum((n * L if weight_bytes else n) for L, n in calls if e is None or L < e)
-        if sparse and v == 0 and e is not None:
+        if sparse and v == 0 and e is not None or keep is not None and e not in keep + [None]:
             continue
         out.append((dict(site, le="+Inf" if e is None else "%d.0" % (e - 1)), "%d" % v))
     return out
+
+
+def sparse_edges(calls):
+    """The edges export --buckets sparse lists (docs/export.md#buckets): the top of every
+    range with calls, and the one just below every run of such ranges but the first."""
+    filled = [any(lo <= L < e for L, n in calls)
+              for lo, e in zip([0] + EDGES, EDGES + [1 << 64])]
+    return [e for i, e in enumerate(EDGES) if filled[i] or filled[i + 1] and any(filled[:i])]
 
 
 def native(calls, weight_bytes, site=SITE):
@@ -99,13 +108,22 @@ def answer(scenario, query):
             out += classic([(5 << 30, 10)], kind == "bytes", site, sparse=True)
         return 200, vector(out)
     site = dict(SITE, symbol="other") if scenario == "bytes-other-labels" and kind == "bytes" else SITE
-    s = classic(CALLS, kind == "bytes", site, sparse=scenario == "sparse")
+    # sparse-export: both twins as export --buckets sparse lists them; gap-both: le 127 and
+    # 2047 left out of both, the 1000 calls of 100 B and the 100 of 3000 B rising across them.
+    keep = (sparse_edges(CALLS) if scenario == "sparse-export" else
+            [e for e in EDGES if e not in (128, 2048)] if scenario == "gap-both" else None)
+    s = classic(CALLS, kind == "bytes", site, sparse=scenario == "sparse", keep=keep)
     if kind == "calls":
         edit = {"inf": "+Inf", "huge": "1e30", "nan": "NaN", "negative": "-5"}
         if scenario in edit:
             s[20] = (s[20][0], edit[scenario])
         elif scenario == "missing-le":
             s = [x for x in s if x[0]["le"] not in ("1023.0", "2047.0")]
+        elif scenario == "gap-hides-calls":  # the bytes say 2048..4095 holds some of them
+            s = [x for x in s if x[0]["le"] not in ("2047.0", "4095.0")]
+        elif scenario == "decreasing-gap":
+            s = [x for x in s if x[0]["le"] != "2047.0"]
+            s[12] = (s[12][0], "7")
         elif scenario == "missing-inf":
             s = s[:-1]
         elif scenario == "decreasing":

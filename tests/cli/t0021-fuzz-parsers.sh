@@ -59,7 +59,7 @@ seed() {
 		printf 'basic_auth_users: {}\n---\ntls_server_config: {}\n' > "$d/two-documents.yml"
 		;;
 	prom_answer)
-		for s in ok sparse native two-hosts; do
+		for s in ok sparse sparse-export gap-both missing-le native two-hosts; do
 			python3 "$ROOT/tests/cli/fakeprom.py" dump "$s" > "$d/$s.txt"
 		done
 		;;

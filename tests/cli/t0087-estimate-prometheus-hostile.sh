@@ -3,11 +3,14 @@
 # t0087-estimate-prometheus-hostile: estimate --prometheus against a fake Prometheus
 # (tests/cli/fakeprom.py on a free loopback port) that answers well, then wrongly in every way
 # issue 25 found: a "value" object (was a json-c abort), +Inf, 1e30 and NaN (were an
-# out-of-range llround), negative values, missing le series (were 2200 calls for 1100),
-# decreasing buckets, bytes under other labels, a foreign le, a series twice, no +Inf, not JSON,
-# trailing garbage, an error status; each is refused with exit 1 and a message naming the series
-# and the fault. Well-formed answers give exact calls: classic, sparse (leading empty buckets
-# left out), native histograms and 20,000 sites; the host count comes from copyprof_agent_info;
+# out-of-range llround), negative values, decreasing buckets (also across a left-out bound),
+# bytes under other labels, a foreign le, a series twice, no +Inf, not JSON, trailing garbage,
+# an error status, a left-out bound that hides calls the bytes contradict; each is refused with
+# exit 1 and a message naming the series and the fault. Well-formed answers give exact calls:
+# classic, sparse (leading empty buckets left out), native histograms and 20,000 sites. Bounds
+# left out (issue 23: export --buckets sparse's; missing le series were 2200 calls for 1100
+# before issue 25) are filled from the bound below: exact calls and buckets, and a warning where
+# calls rise across a bound neither twin lists. The host count comes from copyprof_agent_info;
 # the correction hint and --save-profile; the -m FOLDER message names the folder.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
@@ -36,6 +39,25 @@ expect_out "2 hosts, 2 profiles"
 echo sparse > scenario
 expect_exit 0 est --json
 expect_eq "calls with the leading empty buckets left out" "$(calls)" 1100
+# Bounds left out: each takes the value of the nearest one listed below it. The calls and bytes
+# land in the copyprof buckets of their lengths (100 B: 96..103; 3000 B: 2816..3071).
+buckets() { jq -c '[.sites[].buckets[] | [.lo, .count, .bytes]]' "$1"; }
+WANT='[[96,1000,100000],[2816,100,300000]]'
+echo sparse-export > scenario
+expect_exit 0 est --json --save-profile sparse.json
+expect_eq "calls from the bounds export --buckets sparse lists" "$(calls)" 1100
+expect_eq "buckets from the bounds export --buckets sparse lists" "$(buckets sparse.json)" "$WANT"
+grep -q "le bounds across which calls rise" "$TMP/err" && fail "a warning for a sparse exposition: $(cat "$TMP/err")"
+echo missing-le > scenario
+expect_exit 0 est --json --save-profile missing.json
+expect_eq "calls with le 1023 and 2047 left out of the calls (the bytes list them)" "$(calls)" 1100
+expect_eq "buckets with le 1023 and 2047 left out of the calls" "$(buckets missing.json)" "$WANT"
+echo gap-both > scenario
+expect_exit 0 est --json --save-profile gap.json
+expect_eq "calls with le 127 and 2047 left out of both" "$(calls)" 1100
+expect_err "1 site \(the first: .*app_copy.*\) lacks le bounds across which calls rise"
+expect_eq "buckets with le 127 and 2047 left out of both: at the means of 64..255 and 1536..4095" \
+	"$(buckets gap.json)" "$WANT"
 echo native > scenario
 expect_exit 0 est --json
 expect_eq "calls from native histograms" "$(calls)" 1100
@@ -60,9 +82,10 @@ refused inf "copyprof_copy_length_bytes series .*$site.*a value is not finite"
 refused nan "copyprof_copy_length_bytes series .*$site.*a value is not finite"
 refused huge "copyprof_copy_length_bytes series .*$site.*2\^63 or more"
 refused negative "copyprof_copy_length_bytes series .*$site.*a value is negative"
-refused missing-le "copyprof_copy_length_bytes series of .*$site.* lack le=\"1023.0\""
+refused gap-hides-calls "series of .*$site.*: 300000 bytes in lengths 2048..4095 where there are no calls \(a bound with calls left out"
 refused missing-inf "copyprof_copy_length_bytes series of .*$site.*: no le=\"\+Inf\" bucket"
 refused decreasing "series of .*$site.* decrease: le=\"4095.0\" is 7, below le=\"2047.0\" at 1000"
+refused decreasing-gap "series of .*$site.* decrease: le=\"4095.0\" is 7, below le=\"1535.0\" at 1000"
 refused bytes-other-labels "copyprof_copy_length_bytes series for .*$site.* but no copyprof_copy_bytes_by_length_bytes ones"
 refused foreign-le 'le="100.0" is not one of copyprof.s bounds'
 refused twice 'le="31.0" is there twice'

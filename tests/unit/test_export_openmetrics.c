@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_export_openmetrics.c: bucket collapsing, canonical le, escaping, UTF-8, a whole text, protobuf */
+/* test_export_openmetrics.c: bucket collapsing, sparse bounds, le, escaping, UTF-8, text, protobuf */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -85,6 +85,56 @@ static void cumulate_exact(void **state)
 	assert_int_equal(cum[OM_NR_EDGES - 1], 15);
 }
 
+/* The bounds listed, as their edges, for the comparison with a list. */
+static void assert_listed(const struct hist_slot *b, const uint64_t *want, size_t n)
+{
+	bool listed[OM_NR_EDGES];
+	size_t i, k = 0;
+
+	om_sparse_bounds(b, listed);
+	for (i = 0; i < OM_NR_EDGES; i++) {
+		if (!listed[i])
+			continue;
+		assert_true(k < n);
+		assert_int_equal(om_edges[i], want[k]);
+		k++;
+	}
+	assert_int_equal(k, n);
+}
+
+/*
+ * Sparse bounds: the top of each range with calls or bytes, the bound below each run of them
+ * but the first; a run of adjacent ranges has no bound inside but their tops.
+ */
+static void sparse_bounds(void **state)
+{
+	static const uint64_t app_copy[] = { 32, 1024, 1536, 4096, 8192 };
+	static const uint64_t edges[] = { 1, 64, 128, 256, 512, 1ULL << 32 };
+	static const uint64_t run[] = { 32, 64, 128, 1536, 2048 };
+	struct hist_slot b[CP_NBUCKETS];
+
+	memset(b, 0, sizeof(b));
+	assert_listed(b, NULL, 0); /* empty: +Inf alone */
+	synthetic_app_copy(b);
+	assert_listed(b, app_copy, 5);
+
+	/* Length 0 (the range below 1), 64 B, bytes without calls at 300, 8 GiB (+Inf only). */
+	memset(b, 0, sizeof(b));
+	b[0].count = 3;
+	b[cp_bucket_of(64)] = (struct hist_slot){ 2, 128 };
+	b[cp_bucket_of(300)] = (struct hist_slot){ 0, 5 };
+	b[cp_bucket_of(1ULL << 33)] = (struct hist_slot){ 1, 1ULL << 33 };
+	assert_listed(b, edges, 6);
+
+	/* 16, 32 and 100 B make one run (no bound below it); 2000 B a second, 1535 below it. */
+	memset(b, 0, sizeof(b));
+	b[16].count = 1;
+	b[cp_bucket_of(32)].count = 1;
+	b[cp_bucket_of(100)].count = 1;
+	b[cp_bucket_of(2000)].count = 1;
+	assert_listed(b, run, 5);
+}
+
 static void le_canonical(void **state)
 {
 	static const struct {
@@ -162,8 +212,9 @@ static void utf8_sequences(void **state)
 }
 
 /*
- * The whole exposition of one site: structure, numbers, labels (the copy family as the agent
- * names it), the leading empty buckets left out, the final # EOF.
+ * The whole exposition of one site: structure, numbers, labels (the series short, what the
+ * site is in copyprof_site_info, the copy family as the agent names it), the leading empty
+ * buckets left out, the final # EOF.
  */
 static void exposition(void **state)
 {
@@ -191,17 +242,23 @@ static void exposition(void **state)
 	fclose(f);
 	assert_int_equal(st.series, 1);
 	/* The buckets below 16 B, the shortest length, hold nothing and are left out. */
-	assert_int_equal(st.lines, (OM_NR_EDGES - 5) + 3 + 1);
+	assert_int_equal(st.lines, (OM_NR_EDGES - 5) + 3 + 1 + 1);
 	assert_null(strstr(out, "le=\"15.0\""));
 	assert_non_null(strstr(out, "le=\"31.0\"} 1000\n"));
 	assert_non_null(strstr(out, "# TYPE copyprof_copy_length_bytes histogram\n"
 				    "# UNIT copyprof_copy_length_bytes bytes\n"
 				    "# HELP copyprof_copy_length_bytes "));
-	assert_non_null(strstr(out, "copyprof_copy_length_bytes_bucket{site=\"0\",symbol="
+	/* The series: the site, (no CPU model known) the host; what the site is, once. */
+	assert_non_null(strstr(out, "copyprof_copy_length_bytes_bucket{site=\"0\",host=\"host-a\","
+				    "le=\"1535.0\"} 1100\n"));
+	assert_non_null(strstr(out, "# TYPE copyprof_site_info gauge\n"));
+	assert_non_null(strstr(out, "copyprof_site_info{site=\"0\",symbol="
 				    "\"say \\\"hi\\\"\\\\\",offset=\"0x794\",target=\"vmlinux\","
 				    "mechanism=\"kprobe\",family=\"memcpy\",kernel=\"6.12.0-test\","
-				    "host=\"host-a\","
-				    "le=\"1535.0\"} 1100\n"));
+				    "host=\"host-a\"} 1\n"));
+	assert_null(strstr(out, "symbol=\"say \\\"hi\\\"\\\\\",offset=\"0x794\",target=\"vmlinux\","
+				"mechanism=\"kprobe\",family=\"memcpy\",kernel=\"6.12.0-test\","
+				"host=\"host-a\","));
 	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110\n"));
 	assert_non_null(strstr(out, "host=\"host-a\"} 1110\n"));   /* _count */
 	assert_non_null(strstr(out, "host=\"host-a\"} 166960\n")); /* _sum */
@@ -211,6 +268,25 @@ static void exposition(void **state)
 	/* No sampled family for a profile without sampled sites. */
 	assert_null(strstr(out, "sampled"));
 	free(out);
+
+	/* Sparse: 31, 1023 and 1535, 4095 and 8191; not 15, 63 ... 511, 2047 or 16383 on. */
+	f = open_memstream(&out, &len);
+	o.sparse = true;
+	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
+	fclose(f);
+	assert_int_equal(st.lines, 5 + 3 + 1 + 1);
+	assert_non_null(strstr(out, "le=\"31.0\"} 1000\n"));
+	assert_non_null(strstr(out, "le=\"1023.0\"} 1000\n"));
+	assert_non_null(strstr(out, "le=\"1535.0\"} 1100\n"));
+	assert_non_null(strstr(out, "le=\"4095.0\"} 1100\n"));
+	assert_non_null(strstr(out, "le=\"8191.0\"} 1110\n"));
+	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110\n"));
+	assert_null(strstr(out, "le=\"15.0\""));
+	assert_null(strstr(out, "le=\"511.0\""));
+	assert_null(strstr(out, "le=\"2047.0\""));
+	assert_null(strstr(out, "le=\"16383.0\""));
+	free(out);
+	o.sparse = false;
 
 	/* --timestamp needs meta.start. */
 	f = open_memstream(&out, &len);
@@ -223,6 +299,20 @@ static void exposition(void **state)
 	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
 	fclose(f);
 	assert_non_null(strstr(out, ",le=\"+Inf\"} 1110 1796029200\n"));
+	free(out);
+
+	/* The agent's (live): what the site is on every series, no site id, host or site info. */
+	f = open_memstream(&out, &len);
+	o = (struct om_opts){ .live = true };
+	assert_int_equal(export_openmetrics(p, f, &o, &st), 0);
+	fclose(f);
+	assert_non_null(strstr(out,
+			       "copyprof_copy_length_bytes_bucket{symbol=\"say \\\"hi\\\"\\\\\","
+			       "offset=\"0x794\",target=\"vmlinux\",mechanism=\"kprobe\","
+			       "family=\"memcpy\",le=\"1535.0\"} 1100\n"));
+	assert_non_null(strstr(out, "copyprof_copy_bytes_by_length_bytes_bucket{"));
+	assert_null(strstr(out, "copyprof_site_info"));
+	assert_null(strstr(out, "site=\"0\""));
 	free(out);
 	profile_free(p);
 }
@@ -302,9 +392,13 @@ static void native_protobuf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(edges_are_bucket_edges), cmocka_unit_test(cumulate_exact),
-		cmocka_unit_test(le_canonical),		  cmocka_unit_test(escaping),
-		cmocka_unit_test(utf8_sequences),	  cmocka_unit_test(exposition),
+		cmocka_unit_test(edges_are_bucket_edges),
+		cmocka_unit_test(cumulate_exact),
+		cmocka_unit_test(sparse_bounds),
+		cmocka_unit_test(le_canonical),
+		cmocka_unit_test(escaping),
+		cmocka_unit_test(utf8_sequences),
+		cmocka_unit_test(exposition),
 		cmocka_unit_test(native_protobuf),
 	};
 

@@ -15,17 +15,23 @@
 #define FAMILY_SAMPLED "copyprof_sampled_copy_length_bytes"
 #define FAMILY_SAMPLES "copyprof_copy_samples"
 #define FAMILY_DURATION "copyprof_recording_duration_seconds"
+#define FAMILY_SITE_INFO "copyprof_site_info"
 #define MAX_LABELS 13
 
 /*
- * The labels of a site's series: who it is, then where it was recorded. The agent's own
- * (@o->live) leave out the site id, the kernel and the host: one agent is one host, whose
- * kernel and name are said once, in copyprof_agent_info, and its sites are told apart by what
- * they are (docs/fleet.md#series).
+ * The labels of a site's series. An export's (not @o->live) keep on every sample only what
+ * tells series apart and what a fleet's queries sum by: the site id, the CPU model and the
+ * host; what the site is (symbol, offset, target, mechanism, label, leaf, family) and the
+ * kernel are said once, in its copyprof_site_info (@info), which joins on site and host
+ * (docs/export.md#labels). The agent's own (@o->live) carry what the site is on every series
+ * (estimate --prometheus sums by it, and Prometheus joins no native histogram) and leave the
+ * site id, the kernel and the host to copyprof_agent_info (docs/fleet.md#series).
  */
 static size_t site_labels(const struct om_opts *o, const struct profile *p,
-			  const struct profile_site *s, struct mw_label *l, char *id, char *off)
+			  const struct profile_site *s, bool info, struct mw_label *l, char *id,
+			  char *off)
 {
+	bool what = o->live || info;
 	struct export_origin g;
 	size_t n = 0;
 
@@ -34,19 +40,22 @@ static size_t site_labels(const struct om_opts *o, const struct profile *p,
 	sprintf(off, "0x%" PRIx64, s->offset);
 	if (!o->live)
 		l[n++] = (struct mw_label){ "site", id };
-	l[n++] = (struct mw_label){ "symbol", s->symbol };
-	l[n++] = (struct mw_label){ "offset", off };
-	l[n++] = (struct mw_label){ "target", s->target };
-	l[n++] = (struct mw_label){ "mechanism", s->mechanism };
-	l[n++] = (struct mw_label){ "label", s->label };
-	if (s->sample)
-		l[n++] = (struct mw_label){ "leaf", s->sample->leaf };
-	/* The same vocabulary everywhere: the agent, the exports and the recording rules. */
-	l[n++] = (struct mw_label){ "family", copy_family_name(s->family) };
-	/* The CPU model stays: a fleet's queries sum by it (Prometheus 2.42 joins no histogram). */
-	if (!o->live)
+	if (what) {
+		l[n++] = (struct mw_label){ "symbol", s->symbol };
+		l[n++] = (struct mw_label){ "offset", off };
+		l[n++] = (struct mw_label){ "target", s->target };
+		l[n++] = (struct mw_label){ "mechanism", s->mechanism };
+		l[n++] = (struct mw_label){ "label", s->label };
+		if (s->sample)
+			l[n++] = (struct mw_label){ "leaf", s->sample->leaf };
+		/* The same vocabulary everywhere: the agent, the exports and the recording rules. */
+		l[n++] = (struct mw_label){ "family", copy_family_name(s->family) };
+	}
+	if (info)
 		l[n++] = (struct mw_label){ "kernel", g.kernel };
-	l[n++] = (struct mw_label){ "cpu_model", g.cpu_model };
+	/* On every series: a fleet's queries sum by it (Prometheus 2.42 joins no histogram). */
+	if (!info)
+		l[n++] = (struct mw_label){ "cpu_model", g.cpu_model };
 	if (!o->live)
 		l[n++] = (struct mw_label){ "host", g.host };
 	return n;
@@ -57,9 +66,9 @@ static void put_site(struct metric_writer *w, const struct om_opts *o, const str
 {
 	struct mw_label l[MAX_LABELS];
 	struct hist_slot buckets[CP_NBUCKETS];
-	struct mw_hist h = { .buckets = buckets, .bytes = bytes };
+	struct mw_hist h = { .buckets = buckets, .bytes = bytes, .sparse = o->sparse };
 	char id[16], off[24];
-	size_t n = site_labels(o, p, s, l, id, off);
+	size_t n = site_labels(o, p, s, false, l, id, off);
 
 	sparse_hist_dense(&s->buckets, buckets);
 	mw_histogram(w, l, n, &h);
@@ -129,7 +138,28 @@ static void put_histograms(struct metric_writer *w, const struct om_opts *o,
 		char id[16], off[24];
 
 		if (export_site_is_sampled(s))
-			mw_count(w, l, site_labels(o, p, s, l, id, off), s->calls);
+			mw_count(w, l, site_labels(o, p, s, false, l, id, off), s->calls);
+	}
+}
+
+/*
+ * What each site is, once (an export's; the agent's series carry it): a gauge of 1 per site,
+ * as copyprof_agent_info is, which a query joins to the histograms on site and host.
+ */
+static void put_site_info(struct metric_writer *w, const struct om_opts *o, const struct profile *p)
+{
+	size_t i;
+
+	if (o->live || !p->nr_sites)
+		return;
+	mw_family(w, FAMILY_SITE_INFO, MW_GAUGE, NULL,
+		  "Always 1: what a site is (symbol, offset, target, mechanism, label, leaf, "
+		  "family) and the kernel it was recorded on; join it on site and host.");
+	for (i = 0; i < p->nr_sites; i++) {
+		struct mw_label l[MAX_LABELS];
+		char id[16], off[24];
+
+		mw_count(w, l, site_labels(o, p, &p->sites[i], true, l, id, off), 1);
 	}
 }
 
@@ -159,6 +189,7 @@ void export_metrics_put(struct metric_writer *w, const struct profile *p, const 
 {
 	put_histograms(w, o, p, false);
 	put_histograms(w, o, p, true);
+	put_site_info(w, o, p);
 	put_durations(w, p);
 }
 

@@ -20,6 +20,13 @@ struct om_opts {
 	 * length), and the site id, kernel and host are left to copyprof_agent_info.
 	 */
 	bool live;
+	/*
+	 * Histograms list only the bounds around their non-empty ranges (om_sparse_bounds(),
+	 * export's default, docs/export.md#buckets): exact per series, but a sum by (le) over
+	 * series of other bounds is not. Otherwise every bound from the first with a value (export
+	 * --buckets dense, and the agent, whose series Prometheus sums by le).
+	 */
+	bool sparse;
 };
 
 /* The byte-weighted twin of a counted site's histogram (om_opts.live). */

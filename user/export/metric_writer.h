@@ -19,10 +19,13 @@ enum mw_type { MW_GAUGE, MW_HISTOGRAM };
 /*
  * A histogram of copyprof's buckets (CP_NBUCKETS): calls by length, or with @bytes each copy
  * weighing its bytes (the byte-weighted twin: no sum is known, the kernel counts no squares).
+ * @sparse: text lists only the bounds around its non-empty ranges (om_sparse_bounds()), not
+ * every bound from the first with a value (native histograms are sparse anyway).
  */
 struct mw_hist {
 	const struct hist_slot *buckets;
 	bool bytes;
+	bool sparse;
 };
 
 /* What went into the exposition, for the summary line. */
@@ -57,7 +60,8 @@ struct metric_writer {
 /*
  * OpenMetrics 1.0 text on @f (docs/export.md#openmetrics): classic histograms with export's
  * fixed bounds, buckets of value 0 below the first call left out (sums by le stay right:
- * a missing bucket of a series is one of value 0); @timestamp (or NULL) after every sample.
+ * a missing bucket of a series is one of value 0), or with mw_hist.sparse only those around
+ * the non-empty ranges; @timestamp (or NULL) after every sample.
  */
 struct metric_writer *mw_text_new(FILE *f, const char *timestamp);
 /*

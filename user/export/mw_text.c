@@ -112,17 +112,19 @@ static void text_count(struct metric_writer *w, const struct mw_label *l, size_t
 }
 
 /*
- * _bucket for every bound from the first one with a value and +Inf, then _count and _sum
- * (calls only). Buckets of value 0 before the first call are left out, as OpenMetrics
- * allows: a series without some le reads as 0 there in a sum by (le), which is its value.
- * Buckets with a value are all written, even where they equal the one before: leaving those
- * out would make sums by (le) over several series wrong.
+ * _bucket for the bounds listed, then +Inf, then _count and _sum (calls only). Dense, every
+ * bound from the first one with a value: buckets of value 0 before the first call are left
+ * out, as OpenMetrics allows (a series without some le reads as 0 there in a sum by (le),
+ * which is its value), and those with a value are all written, even where they equal the one
+ * before: leaving those out would make sums by (le) over several series wrong. Sparse
+ * (@h->sparse): only the bounds of om_sparse_bounds(), exact per series, not for such sums.
  */
 static void text_histogram(struct metric_writer *w, const struct mw_label *l, size_t n,
 			   const struct mw_hist *h)
 {
 	struct mw_text *t = (struct mw_text *)w;
 	uint64_t cum[OM_NR_EDGES], all = 0, bytes = 0;
+	bool listed[OM_NR_EDGES];
 	char le[32], v[24];
 	uint32_t b;
 	size_t i;
@@ -132,8 +134,10 @@ static void text_histogram(struct metric_writer *w, const struct mw_label *l, si
 		all += h->buckets[b].count;
 		bytes += h->buckets[b].bytes;
 	}
+	if (h->sparse)
+		om_sparse_bounds(h->buckets, listed);
 	for (i = 0; i < OM_NR_EDGES; i++) {
-		if (!cum[i])
+		if (h->sparse ? !listed[i] : !cum[i])
 			continue;
 		om_format_le(le, sizeof(le), om_edges[i] - 1);
 		put_sample(t, "_bucket", l, n, le, u64str(v, cum[i]));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* om_bounds.c: export's fixed histogram bounds, cumulative counts below them, le as text */
+/* om_bounds.c: export's fixed histogram bounds, counts below them, which are listed, le as text */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,6 +35,24 @@ void om_cumulate(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES])
 void om_cumulate_bytes(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES])
 {
 	cumulate(buckets, cum, true);
+}
+
+void om_sparse_bounds(const struct hist_slot *buckets, bool listed[OM_NR_EDGES])
+{
+	/* Range i: lengths below om_edges[i] and from the edge before; OM_NR_EDGES: from 2^32. */
+	bool filled[OM_NR_EDGES + 1] = { false }, before = false;
+	uint32_t b;
+	size_t i = 0;
+
+	for (b = 0; b < CP_NBUCKETS; b++) {
+		while (i < OM_NR_EDGES && b >= cp_bucket_of(om_edges[i]))
+			i++;
+		filled[i] |= buckets[b].count || buckets[b].bytes;
+	}
+	for (i = 0; i < OM_NR_EDGES; i++) {
+		listed[i] = filled[i] || (before && filled[i + 1]);
+		before |= filled[i];
+	}
 }
 
 void om_format_le(char *buf, size_t size, uint64_t v)

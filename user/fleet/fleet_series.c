@@ -320,19 +320,26 @@ static void le_text(size_t k, char *buf, size_t len)
 		om_format_le(buf, len, om_edges[k] - 1);
 }
 
+/* Calls and bytes of lengths lo..hi, from a site's classic histograms. */
+struct classic_range {
+	uint64_t lo, hi;
+	double calls, bytes;
+	bool merged; /* reaches down across bounds neither histogram lists */
+};
+
 /* a >= b but for the rounding of floats. */
 static bool not_below(double a, double b)
 {
 	return a >= b - (1e-9 * fabs(b) + 1e-6);
 }
 
-/* Every bound from the first one there to +Inf, never decreasing. */
+/* +Inf there, and the bounds there never decreasing (a bound left out is no fault). */
 static int check_cumulative(const struct fleet_site *s, enum fleet_kind kind)
 {
 	const double *v = kind == FLEET_CALLS ? s->calls : s->bytes;
 	uint64_t has = kind == FLEET_CALLS ? s->has_calls : s->has_bytes;
 	char a[32], b[32];
-	size_t k, first;
+	size_t k, prev;
 
 	if (!(has & (1ULL << OM_NR_EDGES))) {
 		p_err("Prometheus's %s series of %s: no le=\"+Inf\" bucket (dropped by a "
@@ -340,71 +347,109 @@ static int check_cumulative(const struct fleet_site *s, enum fleet_kind kind)
 		      kind_name[kind], s->where);
 		return -EINVAL;
 	}
-	for (first = 0; !(has & (1ULL << first)); first++)
+	for (prev = 0; !(has & (1ULL << prev)); prev++)
 		;
-	for (k = first + 1; k < FLEET_NR_RANGES; k++) {
-		le_text(k, b, sizeof(b));
-		le_text(k - 1, a, sizeof(a));
-		if (!(has & (1ULL << k)) || !(has & (1ULL << (k - 1)))) {
-			p_err("Prometheus's %s series of %s lack le=\"%s\" between the first "
-			      "bucket "
-			      "there and +Inf (only empty leading buckets may be left out): is a "
-			      "relabelling rule dropping buckets?",
-			      kind_name[kind], s->where, !(has & (1ULL << k)) ? b : a);
-			return -EINVAL;
-		}
-		if (!not_below(v[k], v[k - 1])) {
+	for (k = prev + 1; k < FLEET_NR_RANGES; k++) {
+		if (!(has & (1ULL << k)))
+			continue;
+		if (!not_below(v[k], v[prev])) {
+			le_text(k, b, sizeof(b));
+			le_text(prev, a, sizeof(a));
 			p_err("Prometheus's %s series of %s decrease: le=\"%s\" is %.17g, below "
 			      "le=\"%s\" at %.17g (buckets are cumulative)",
-			      kind_name[kind], s->where, b, v[k], a, v[k - 1]);
+			      kind_name[kind], s->where, b, v[k], a, v[prev]);
 			return -EINVAL;
 		}
+		prev = k;
 	}
 	return 0;
+}
+
+/*
+ * A site's classic histograms as ranges of lengths, one per bound either of them lists (the
+ * calls' or the bytes' twin): a bound one leaves out takes its value at the nearest bound it
+ * lists below, 0 below its first (docs/fleet.md#gaps). A range reaches down to the bound
+ * listed before it (@merged when that skips bounds), the first one only to its own lower
+ * edge: nothing is below a histogram's first bound. Sparse exports leave out only bounds
+ * that nothing crosses, so their ranges with calls are single ones, exact. Returns how many.
+ */
+static size_t classic_ranges(const struct fleet_site *s, struct classic_range *out)
+{
+	uint64_t listed = s->has_calls | s->has_bytes;
+	double calls = 0, bytes = 0, calls_below = 0, bytes_below = 0;
+	size_t k, n = 0;
+	int prev = -1;
+
+	for (k = 0; k < FLEET_NR_RANGES; k++) {
+		struct classic_range *r = &out[n];
+		uint64_t unused;
+
+		if (s->has_calls & (1ULL << k))
+			calls = s->calls[k];
+		if (s->has_bytes & (1ULL << k))
+			bytes = s->bytes[k];
+		if (!(listed & (1ULL << k)))
+			continue;
+		classic_range(prev < 0 ? k : (size_t)prev + 1, &r->lo, &unused);
+		classic_range(k, &unused, &r->hi);
+		r->merged = prev >= 0 && (size_t)prev + 1 < k;
+		/* Cumulative values may wobble by a float's rounding: never below 0. */
+		r->calls = calls > calls_below ? calls - calls_below : 0;
+		r->bytes = bytes > bytes_below ? bytes - bytes_below : 0;
+		calls_below = calls > calls_below ? calls : calls_below;
+		bytes_below = bytes > bytes_below ? bytes : bytes_below;
+		prev = (int)k;
+		n++;
+	}
+	return n;
 }
 
 /* Each range's bytes are those of its calls' lengths: none without calls, mean inside. */
-static int check_means(const struct fleet_site *s, const double *c, const double *b, size_t n,
-		       bool native)
+static int check_mean(const struct fleet_site *s, double c, double b, uint64_t lo, uint64_t hi)
 {
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		uint64_t lo, hi;
-
-		(native ? native_range : classic_range)(k, &lo, &hi);
-		if (c[k] <= 0.5 && b[k] > (double)hi * (c[k] + 1)) {
-			p_err("Prometheus's series of %s: %.17g bytes in lengths %llu..%llu where "
-			      "there "
-			      "are no calls (the bytes histogram is another site's?)",
-			      s->where, b[k], (unsigned long long)lo, (unsigned long long)hi);
-			return -EINVAL;
-		}
-		if (c[k] > 0.5 && (b[k] < 0.99 * (double)lo * c[k] - 1 ||
-				   (hi != UINT64_MAX && b[k] > 1.01 * (double)hi * c[k] + 1))) {
-			p_err("Prometheus's series of %s: %.17g calls of %llu..%llu bytes copied "
-			      "%.17g bytes, a mean of %.6g outside their lengths (the bytes "
-			      "histogram is another site's?)",
-			      s->where, c[k], (unsigned long long)lo, (unsigned long long)hi, b[k],
-			      b[k] / c[k]);
-			return -EINVAL;
-		}
+	if (c <= 0.5 && b > (double)hi * (c + 1)) {
+		p_err("Prometheus's series of %s: %.17g bytes in lengths %llu..%llu where there "
+		      "are no calls (a bound with calls left out of the calls histogram, or the "
+		      "bytes histogram another site's?)",
+		      s->where, b, (unsigned long long)lo, (unsigned long long)hi);
+		return -EINVAL;
+	}
+	if (c > 0.5 && (b < 0.99 * (double)lo * c - 1 ||
+			(hi != UINT64_MAX && b > 1.01 * (double)hi * c + 1))) {
+		p_err("Prometheus's series of %s: %.17g calls of %llu..%llu bytes copied %.17g "
+		      "bytes, a mean of %.6g outside their lengths (a bound with calls left out of "
+		      "one histogram, or the bytes histogram another site's?)",
+		      s->where, c, (unsigned long long)lo, (unsigned long long)hi, b, b / c);
+		return -EINVAL;
 	}
 	return 0;
 }
 
-/* Classic cumulative values as per-range ones (missing leading ranges are empty). */
-static void per_range(const double *cum, uint64_t has, double *out)
+/* The ranges' means; @rises set when calls rise across bounds neither histogram lists. */
+static int check_classic_means(const struct fleet_site *s, bool *rises)
 {
-	double below = 0;
-	size_t k;
+	struct classic_range r[FLEET_NR_RANGES];
+	size_t i, n = classic_ranges(s, r);
+	int err = 0;
 
-	for (k = 0; k < FLEET_NR_RANGES; k++) {
-		double v = has & (1ULL << k) ? cum[k] : below;
-
-		out[k] = v > below ? v - below : 0;
-		below = v > below ? v : below;
+	for (i = 0; i < n && !err; i++) {
+		err = check_mean(s, r[i].calls, r[i].bytes, r[i].lo, r[i].hi);
+		*rises |= r[i].merged && r[i].calls > 0.5;
 	}
+	return err;
+}
+
+static int check_native_means(const struct fleet_site *s)
+{
+	uint64_t lo, hi;
+	size_t k;
+	int err = 0;
+
+	for (k = 0; k < FLEET_NR_NATIVE && !err; k++) {
+		native_range(k, &lo, &hi);
+		err = check_mean(s, s->ncalls[k], s->nbytes[k], lo, hi);
+	}
+	return err;
 }
 
 /* All of a site's calls (or bytes): the classic +Inf and the native buckets. */
@@ -421,12 +466,12 @@ static double total(const struct fleet_site *s, enum fleet_kind kind)
 
 int fleet_series_check(const struct fleet_series *fs)
 {
-	size_t i;
+	size_t i, merged = 0, first = 0;
 	int err = 0;
 
 	for (i = 0; i < fs->nr && !err; i++) {
 		const struct fleet_site *s = &fs->v[i];
-		double c[FLEET_NR_RANGES], b[FLEET_NR_RANGES];
+		bool rises = false;
 
 		if (!s->has_calls != !s->has_bytes || s->native_calls != s->native_bytes) {
 			bool calls = s->has_calls ? !s->has_bytes : s->native_calls;
@@ -442,14 +487,11 @@ int fleet_series_check(const struct fleet_series *fs)
 			err = check_cumulative(s, FLEET_CALLS);
 			if (!err)
 				err = check_cumulative(s, FLEET_BYTES);
-			if (!err) {
-				per_range(s->calls, s->has_calls, c);
-				per_range(s->bytes, s->has_bytes, b);
-				err = check_means(s, c, b, FLEET_NR_RANGES, false);
-			}
+			if (!err)
+				err = check_classic_means(s, &rises);
 		}
 		if (!err && s->native_calls)
-			err = check_means(s, s->ncalls, s->nbytes, FLEET_NR_NATIVE, true);
+			err = check_native_means(s);
 		if (!err && (total(s, FLEET_CALLS) >= FLEET_MAX_VALUE ||
 			     total(s, FLEET_BYTES) >= FLEET_MAX_VALUE)) {
 			p_err("Prometheus's series of %s: the classic and native histograms "
@@ -460,7 +502,15 @@ int fleet_series_check(const struct fleet_series *fs)
 			      s->where);
 			err = -EINVAL;
 		}
+		if (rises && !merged++)
+			first = i;
 	}
+	if (!err && merged)
+		p_warn("%zu site%s (the first: %s) lack%s le bounds across which calls rise, "
+		       "which no copyprof exposition leaves out (a relabelling rule dropping "
+		       "buckets, or sparse series of other bounds summed by le?): those calls are "
+		       "costed at their mean length over the wider range (docs/fleet.md#gaps)",
+		       merged, merged == 1 ? "" : "s", fs->v[first].where, merged == 1 ? "s" : "");
 	return err;
 }
 
@@ -484,18 +534,12 @@ static void put_range(struct profile_site *ps, double c, double b, uint64_t lo, 
 
 void fleet_site_fill(const struct fleet_site *s, struct profile_site *ps)
 {
-	double c[FLEET_NR_RANGES], b[FLEET_NR_RANGES];
+	struct classic_range r[FLEET_NR_RANGES];
+	size_t k, n = s->has_calls ? classic_ranges(s, r) : 0;
 	uint64_t lo, hi;
-	size_t k;
 
-	if (s->has_calls) {
-		per_range(s->calls, s->has_calls, c);
-		per_range(s->bytes, s->has_bytes, b);
-		for (k = 0; k < FLEET_NR_RANGES; k++) {
-			classic_range(k, &lo, &hi);
-			put_range(ps, c[k], b[k], lo, hi);
-		}
-	}
+	for (k = 0; k < n; k++)
+		put_range(ps, r[k].calls, r[k].bytes, r[k].lo, r[k].hi);
 	for (k = 0; s->native_calls && k < FLEET_NR_NATIVE; k++) {
 		native_range(k, &lo, &hi);
 		put_range(ps, s->ncalls[k], s->nbytes[k], lo, hi);

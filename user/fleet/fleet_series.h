@@ -66,10 +66,12 @@ const char *fleet_native_parse(json_object *h, double counts[FLEET_NR_NATIVE]);
 int fleet_series_add_native(struct fleet_series *fs, json_object *metric, enum fleet_kind k,
 			    const double counts[FLEET_NR_NATIVE]);
 /*
- * Every site whole and consistent: each histogram ends in +Inf and lacks no bound above its
- * first (only empty leading buckets may be left out: docs/export.md#openmetrics), buckets do
- * not decrease, every calls histogram has its bytes twin and the other way round, and each
- * range's bytes fit its calls' lengths. -EINVAL with the site and the reason printed.
+ * Every site whole and consistent: each histogram ends in +Inf and its buckets do not
+ * decrease, every calls histogram has its bytes twin and the other way round, and each
+ * range's bytes fit its calls' lengths. A bound left out is no fault: it takes the value of
+ * the nearest one listed below it, 0 below the first (docs/fleet.md#gaps); where calls rise
+ * across bounds neither twin lists, a warning says so once. -EINVAL with the site and the
+ * reason printed.
  */
 int fleet_series_check(const struct fleet_series *fs);
 /* The site's calls and bytes into @ps's buckets: each range's at its mean length. */

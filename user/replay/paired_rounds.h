@@ -45,8 +45,8 @@ struct paired_run {
  * path of @pl timed on them in a fresh order, in PAIRED_BATCHES batches each in memory @mem
  * mapped afresh, for @budget_s seconds; the last batch goes on, up to PAIRED_MAX_BUDGETS times
  * the budget in all, until PAIRED_MIN_QUIET rounds found the core quiet (the reference, a fixed
- * chunk in @ref_rg, within the tightest tolerance of MIXMEAS_QUIET_LADDER of its fastest). Returns 0, -EINTR, or
- * -errno after printing why; paired_run_free() either way.
+ * chunk in @ref_rg, within the tightest window of MIXMEAS_QUIET_LADDER of its fastest).
+ * Returns 0, -EINTR, or -errno after printing why; paired_run_free() either way.
  */
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 		      const struct replay_regions *ref_rg, const struct paired_memory *mem,

@@ -11,10 +11,12 @@
 
 /*
  * Rounds a group needs to be drawn as a group of its own; smaller ones are joined to the
- * groups beside them. A batch that found the core quiet only 4 times, each with today's pass
- * disturbed (every policy 11-14% "cheaper", the A/A control too), drawn as often as a batch of
- * 96, stretched the A/A control's interval to -6.9% and turned "keep today's code" into "no
- * difference" in one run of five (bench/estimate_repeat.sh).
+ * groups beside them. A run quiet in one batch only keeps a handful of rounds from each of the
+ * others, rounds whose reference pass was fast while the rest of the round was disturbed:
+ * drawn as groups as often as the quiet batch, such small groups made up whole resamples (the
+ * unit test's case: 60, 3, 4 and 3 rounds put the lower end at -14%), and in one run of five
+ * of bench/estimate_repeat.sh the A/A control's interval reached -6.9% and "keep today's code"
+ * read "no difference".
  */
 #define PAIRED_MIN_GROUP 20
 

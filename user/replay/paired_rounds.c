@@ -12,6 +12,7 @@
 #include "lib/monotime.h"
 #include "lib/stop.h"
 #include "paired_rounds.h"
+#include "paired_stats.h"
 #include "replay_rng.h"
 
 /* One chunk of drawn calls: the calls themselves, and where each wants cold lines. */
@@ -159,23 +160,16 @@ static size_t count_quiet(const struct paired_run *run, double tol)
 	return n;
 }
 
-static int cmp_ref(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The window that holds the PAIRED_MIN_QUIET rounds of fastest reference, or NAN. */
 static double quietest_window(const struct paired_run *run)
 {
-	double *v = malloc(run->rounds * sizeof(*v)), w;
+	double *v = malloc(run->rounds * sizeof(*v)), fastest = paired_run_fastest(run), w;
 
 	if (!v)
 		return NAN;
 	memcpy(v, run->ref, run->rounds * sizeof(*v));
-	qsort(v, run->rounds, sizeof(*v), cmp_ref);
-	w = v[0] > 0 ? v[PAIRED_MIN_QUIET - 1] / v[0] - 1 : NAN;
+	w = paired_kth(v, run->rounds, PAIRED_MIN_QUIET - 1);
+	w = isfinite(fastest) ? w / fastest - 1 : NAN;
 	free(v);
 	return w;
 }

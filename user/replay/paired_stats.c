@@ -38,6 +38,11 @@ static double select_kth(double *v, size_t n, size_t k)
 	return v[kk];
 }
 
+double paired_kth(double *v, size_t n, size_t k)
+{
+	return select_kth(v, n, k);
+}
+
 double paired_median(double *v, size_t n)
 {
 	double a, b;

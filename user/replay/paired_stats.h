@@ -20,6 +20,9 @@
  */
 #define PAIRED_MIN_GROUP 20
 
+/* The @k-th smallest of @v[0..n), k < n (reordered in place; quickselect). */
+double paired_kth(double *v, size_t n, size_t k);
+
 /* The median of @v[0..n) (reordered in place; quickselect); NAN for n == 0. */
 double paired_median(double *v, size_t n);
 

@@ -9,7 +9,9 @@
 # the same workload in paired rounds (RUNS processes, each with an A/A control), and, coarser,
 # whole runs of the workload under GLIBC_TUNABLES. Per T: measured (median of the runs'
 # medians, their range) against predicted (the estimate and its interval), and whether they
-# agree within max(3 points, 2 x the noise); per distribution, the estimate's verdict against
+# agree within max(3 points, 2 x the noise), the noise of both sides (the prediction's
+# half-interval, and the knob's half-range over its runs or its A/A control, the larger: as
+# t0039); per distribution, the estimate's verdict against
 # the one the knob shows (docs/benchmarks.md#glibcs-threshold-predicted-and-real).
 # Usage: bench/glibc_truth.sh [BUILD_DIR] [OUT_DIR]
 #        env: RUNS=3 ROUNDS=1000 MIX_BUDGET=5 DISTS="name:FILE ..." (glibc_knob's size tables)
@@ -94,7 +96,8 @@ for spec in $DISTS; do
 			[ "$t" = never ] && key=T=$NEVER
 			awk -v k="$key" '$1 == k { print $2 }' "$name".truth*.txt | sort -g |
 				awk -v t="$t" -v p="$p" -v lo="$lo" -v hi="$hi" -v aa="$aa" -v name="$name" '
-				{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; h = (hi - lo) / 2; n = h > aa ? h : aa
+				{ v[NR] = $1 } END { m = v[int((NR + 1) / 2)]; h = (hi - lo) / 2; r = (v[NR] - v[1]) / 2
+					n = h + (r > aa ? r : aa)
 					allowed = 2 * n > 3 ? 2 * n : 3; d = m - p; if (d < 0) d = -d
 					printf "  %-8s %+7.2f (%+.2f .. %+.2f)        %+7.2f (%+.2f .. %+.2f)       %+6.2f  %s\n",
 						t, m, v[1], v[NR], p, lo, hi, p - m, d <= allowed ? "yes" : "NO"

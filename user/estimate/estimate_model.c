@@ -55,8 +55,8 @@ static bool tied(const struct est_row *a, const struct est_row *b)
 /*
  * Among the thresholds tied with the cheapest row (tied()), the one nearest today's: the
  * smallest change that gets the saving, and the same answer from runs whose noise reorders
- * the tied rows (bench/estimate_repeat.sh), for a saving (the cheapest's interval below 0): a
- * tied row whose interval reaches 0 is no candidate.
+ * the tied rows (bench/estimate_repeat.sh), for a saving (est_row_saves() of the cheapest): a
+ * tied row that does not save is no candidate.
  */
 static int nearest_tied(const struct est_family_result *r, int best, uint64_t t0)
 {
@@ -68,7 +68,7 @@ static int nearest_tied(const struct est_family_result *r, int best, uint64_t t0
 		const struct est_row *w = &r->rows[i], *p = &r->rows[pick];
 
 		if (w->pol.kind != EST_THRESHOLD || !eligible(r, w) || !tied(w, b) ||
-		    !(w->ci_high < 0))
+		    !est_row_saves(r, w))
 			continue;
 		if (p->pol.kind != EST_THRESHOLD ||
 		    distance(w->pol.threshold, t0) < distance(p->pol.threshold, t0))
@@ -115,7 +115,7 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 			other = (int)i;
 		}
 	}
-	if (r->best > 0 && r->rows[r->best].ci_high < 0) /* a saving; else the cheapest is told */
+	if (r->best > 0 && est_row_saves(r, &r->rows[r->best])) /* else the cheapest is told */
 		r->best = nearest_tied(r, r->best, t0);
 	r->flat_lo = EST_NEVER;
 	r->flat_hi = 0;

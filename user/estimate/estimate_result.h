@@ -94,5 +94,11 @@ struct est_family_result {
 void est_family_result_free(struct est_family_result *r);
 /* The rows that run code other than today's row itself: every one but today and the oracle. */
 size_t est_family_timed_policies(const struct est_family_result *r);
+/*
+ * Whether row @w differs from today's code: its whole interval below (saves) or above (costs)
+ * 0 and, where measured, the measurement's A/A control's interval; else neither (the noise).
+ */
+bool est_row_saves(const struct est_family_result *r, const struct est_row *w);
+bool est_row_costs(const struct est_family_result *r, const struct est_row *w);
 
 #endif

@@ -231,11 +231,19 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 		break;
 	case EST_VERDICT_NO_DIFFERENCE:
 		saving_range(what, sizeof(what), at);
-		say(p,
-		    "No threshold differs from today's %s beyond the measurement noise: the "
-		    "cheapest, "
-		    "%s, would save %.1f%% (%s), an interval that includes no change.",
-		    fr->today_impl, at->pol.name, -at->delta_pct, what);
+		if ((at->ci_low <= 0 && at->ci_high >= 0) || !fr->meas)
+			say(p,
+			    "No threshold differs from today's %s beyond the measurement noise: "
+			    "the cheapest, %s, would save %.1f%% (%s), an interval that includes "
+			    "no change.",
+			    fr->today_impl, at->pol.name, -at->delta_pct, what);
+		else
+			say(p,
+			    "No threshold differs from today's %s beyond the measurement noise: "
+			    "the cheapest, %s, would save %.1f%% (%s), within what today's code "
+			    "measured against itself (%+.1f%% .. %+.1f%%).",
+			    fr->today_impl, at->pol.name, -at->delta_pct, what,
+			    fr->meas->control.ci_low, fr->meas->control.ci_high);
 		break;
 	case EST_VERDICT_KEEP_TODAY:
 		claim(what, sizeof(what), at, it);

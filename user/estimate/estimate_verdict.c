@@ -16,14 +16,14 @@ enum est_verdict_kind est_verdict(const struct est_family_result *fr)
 
 	if (fr->samples > 0 && fr->samples < EST_MIN_SAMPLES)
 		return EST_VERDICT_TOO_FEW_SAMPLES;
-	if (fr->best > 0 && fr->rows[fr->best].ci_high < 0)
+	if (fr->best > 0 && est_row_saves(fr, &fr->rows[fr->best]))
 		return EST_VERDICT_SAVES;
 	for (i = 1; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 
 		if (w->pol.kind == EST_ORACLE || same_as_today(w))
 			continue;
-		if (!(w->ci_low > 0))
+		if (!est_row_costs(fr, w))
 			return EST_VERDICT_NO_DIFFERENCE;
 	}
 	return EST_VERDICT_KEEP_TODAY;

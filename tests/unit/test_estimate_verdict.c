@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_estimate_verdict.c: a measured difference counts only outside the A/A control's band
+ * (today's code against itself); a modelled one only outside 0
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include "estimate/estimate_result.h"
+#include "estimate/estimate_verdict.h"
+
+static struct est_row make_row(enum est_kind kind, uint64_t t, double d, double lo, double hi)
+{
+	struct est_row w;
+
+	memset(&w, 0, sizeof(w));
+	w.pol.kind = kind;
+	w.pol.threshold = t;
+	snprintf(w.pol.name, sizeof(w.pol.name), kind == EST_TODAY ? "today" : "T=%llu",
+		 (unsigned long long)t);
+	w.delta_pct = d;
+	w.ci_low = lo;
+	w.ci_high = hi;
+	w.measured = kind != EST_TODAY;
+	return w;
+}
+
+/* glibc's 1-16 KiB mix on a disturbed host (bench/glibc_truth.sh, 2026-12-06). */
+static void saving_inside_the_control(void **state)
+{
+	struct est_row rows[3] = { make_row(EST_TODAY, 0, 0, 0, 0),
+				   make_row(EST_THRESHOLD, 513, -0.30, -3.90, -0.07),
+				   make_row(EST_THRESHOLD, 8192, 6.26, 6.08, 13.98) };
+	struct mixmeas m;
+	struct est_family_result fr;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(&fr, 0, sizeof(fr));
+	m.control = (struct mixmeas_figure){ -0.10, -5.89, 0.09 };
+	fr.rows = rows;
+	fr.nr_rows = 3;
+	fr.best = 1;
+	fr.meas = &m;
+	assert_false(est_row_saves(&fr, &rows[1]));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_NO_DIFFERENCE);
+	/* The same row beside a quiet control saves. */
+	m.control = (struct mixmeas_figure){ -0.02, -0.06, 0.05 };
+	assert_true(est_row_saves(&fr, &rows[1]));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_SAVES);
+	/* A modelled row has no control: 0 is its band. */
+	m.control = (struct mixmeas_figure){ -0.10, -5.89, 0.09 };
+	rows[1].measured = false;
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_SAVES);
+	fr.meas = NULL;
+	rows[1].measured = true;
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_SAVES);
+}
+
+/* Every row dearer than today, but one only within the control's band: no difference. */
+static void cost_inside_the_control(void **state)
+{
+	struct est_row rows[3] = { make_row(EST_TODAY, 0, 0, 0, 0),
+				   make_row(EST_THRESHOLD, 513, 1.0, 0.4, 1.6),
+				   make_row(EST_THRESHOLD, 8192, 6.0, 5.5, 6.5) };
+	struct mixmeas m;
+	struct est_family_result fr;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(&fr, 0, sizeof(fr));
+	m.control = (struct mixmeas_figure){ 0.1, -0.2, 0.3 };
+	fr.rows = rows;
+	fr.nr_rows = 3;
+	fr.meas = &m;
+	assert_true(est_row_costs(&fr, &rows[1]));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);
+	m.control = (struct mixmeas_figure){ 0.3, -0.2, 0.9 };
+	assert_false(est_row_costs(&fr, &rows[1]));
+	assert_true(est_row_costs(&fr, &rows[2]));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_NO_DIFFERENCE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(saving_inside_the_control),
+		cmocka_unit_test(cost_inside_the_control),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

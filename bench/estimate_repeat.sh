@@ -8,9 +8,7 @@
 # every other run's point estimate (docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh).
 # Usage: bench/estimate_repeat.sh [BUILD_DIR] [OUT_DIR]
 #   N=5 runs; INPUTS="..." to choose (default: the golden btrfs-zstd profile, Google's fleet
-#   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=3 seconds per family;
-#   SPANS="0 40": each run measures every input once per --mix-span setting (0: none), the
-#   settings interleaved in alternating order, and each setting is reported on its own
+#   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=3 seconds per family
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
@@ -19,7 +17,6 @@ bench_need "$BUILD" copyprof
 OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-repeat}
 N=${N:-5}
 MIX_BUDGET=${MIX_BUDGET:-3}
-SPANS=${SPANS:-0}
 CP=$BUILD/copyprof
 D=$ROOT/examples/data/fleetbench-2023
 INPUTS=${INPUTS:-"profile:$ROOT/tests/golden/profile-btrfs-zstd-6.12.json:memcpy hist:$D/MemcpyGoogleFleet.txt:memcpy hist:$D/MemcpyGoogleA.txt:memcpy hist:$D/MemsetGoogleFleet.txt:memset"}
@@ -47,17 +44,12 @@ for i in $(seq 1 "$N"); do
 	"$CP" calibrate --quick -o "cm$i.json" 2> "cal$i.log" > /dev/null
 	s1=$(date +%s.%N)
 	k=0
-	# the span settings, in alternating order from run to run
-	order=$SPANS
-	[ $((i % 2)) -eq 0 ] && order=$(echo "$SPANS" | tr ' ' '\n' | tac | tr '\n' ' ')
 	for in in $INPUTS; do
 		read -ra a <<< "$(args "$in")"
+		"$CP" calibrate -i "cm$i.json" "${a[@]}" --mix-budget "$MIX_BUDGET" -o "cm$i.json" \
+			2>> "mix$i.log" > /dev/null
 		read -ra e <<< "$(est_args "$in")"
-		for sp in $order; do
-			"$CP" calibrate -i "cm$i.json" "${a[@]}" --mix-budget "$MIX_BUDGET" \
-				--mix-span "$sp" -o "cm$i.s$sp.json" 2>> "mix$i.log" > /dev/null
-			"$CP" estimate "${e[@]}" -m "cm$i.s$sp.json" --json > "est$i.$k.s$sp.json"
-		done
+		"$CP" estimate "${e[@]}" -m "cm$i.json" --json > "est$i.$k.json"
 		k=$((k + 1))
 	done
 	s2=$(date +%s.%N)
@@ -68,22 +60,21 @@ echo
 F='.inputs[0].families[0]'
 k=0
 for in in $INPUTS; do
-for sp in $SPANS; do
-	printf '%s, --mix-span %s\n' "${in#*:}" "$sp"
+	printf '%s\n' "${in#*:}"
 	printf '  %-3s %-14s %-8s %9s  %-17s %6s\n' run verdict best "best %" "95% CI" quiet
 	for i in $(seq 1 "$N"); do
 		jq -r "$F | [\"$i\", .verdict.kind, .best.name, (.best.delta_pct | tostring),
 			\"\(.best.ci_low) .. \(.best.ci_high)\", (.measurement.quiet_rounds | tostring)] |
-			@tsv" "est$i.$k.s$sp.json" | awk -F'\t' '{ printf "  %-3s %-14s %-8s %9.2f  %-17s %6s\n", $1, $2, $3, $4, $5, $6 }'
+			@tsv" "est$i.$k.json" | awk -F'\t' '{ printf "  %-3s %-14s %-8s %9.2f  %-17s %6s\n", $1, $2, $3, $4, $5, $6 }'
 	done
-	kinds=$(for i in $(seq 1 "$N"); do jq -r "$F.verdict | \"\(.kind) \(.policy)\"" "est$i.$k.s$sp.json"; done | sort -u | wc -l)
+	kinds=$(for i in $(seq 1 "$N"); do jq -r "$F.verdict | \"\(.kind) \(.policy)\"" "est$i.$k.json"; done | sort -u | wc -l)
 	# The best of run 1's policy, as every run measured it: its spread, and the intervals. When
 	# the best is today's code (0 by definition), run 1's cheapest row that runs other code.
-	pol=$(jq -r "$F.best.name" "est1.$k.s$sp.json")
+	pol=$(jq -r "$F.best.name" "est1.$k.json")
 	[ "$pol" = today ] && pol=$(jq -r "[$F.policies[] | select(.name != \"oracle\" and (.ci_low != 0 or .ci_high != 0))] |
-		min_by(.delta_pct) | .name" "est1.$k.s$sp.json")
+		min_by(.delta_pct) | .name" "est1.$k.json")
 	for i in $(seq 1 "$N"); do
-		jq -r --arg p "$pol" "$F.policies[] | select(.name == \$p) | \"\(.delta_pct) \(.ci_low) \(.ci_high)\"" "est$i.$k.s$sp.json"
+		jq -r --arg p "$pol" "$F.policies[] | select(.name == \$p) | \"\(.delta_pct) \(.ci_low) \(.ci_high)\"" "est$i.$k.json"
 	done > pol.txt
 	awk -v n="$N" -v p="$pol" -v same="$([ "$kinds" -eq 1 ] && echo yes || echo no)" '
 		{ d[NR] = $1; lo[NR] = $2; hi[NR] = $3 }
@@ -94,6 +85,5 @@ for sp in $SPANS; do
 				pairs++; if (d[j] >= lo[i] - 1e-9 && d[j] <= hi[i] + 1e-9) cover++ }
 			printf "  same verdict %d/%d: %s; %s across runs %.2f .. %.2f (within +-%.2f points of their middle); intervals covering the other runs: %d of %d\n\n",
 				n, n, same, p, mn, mx, (mx - mn) / 2, cover, pairs }' pol.txt
-done
 	k=$((k + 1))
 done

@@ -52,7 +52,6 @@ enum {
 	OPT_THRESHOLDS,
 	OPT_BUDGET,
 	OPT_MIX_BUDGET,
-	OPT_MIX_SPAN,
 	OPT_MIX_CHUNK,
 	OPT_MIX_WS,
 	OPT_SEED,
@@ -103,10 +102,6 @@ static const struct argp_option options[] = {
 	{ "mix-budget", OPT_MIX_BUDGET, "SECONDS", 0,
 	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3); more, up to 4 "
 	  "times as long, until 100 rounds found the core quiet" },
-	{ "mix-span", OPT_MIX_SPAN, "SECONDS", 0,
-	  "--mix/--hist: spread each family's rounds over this many seconds of wall time, "
-	  "pausing between their 4 batches, so that the interval covers the host's state over "
-	  "that time (default: no pauses)" },
 	{ "mix-chunk", OPT_MIX_CHUNK, "CALLS", 0,
 	  "--mix/--hist: calls per round (default 4096, fewer for long copies)" },
 	{ "mix-ws", OPT_MIX_WS, "BYTES", 0,
@@ -336,9 +331,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MIX_BUDGET:
 		a->paired.budget_s = (double)parse_count(state, "--mix-budget", arg, 1, 86400);
-		break;
-	case OPT_MIX_SPAN:
-		a->paired.span_s = (double)parse_count(state, "--mix-span", arg, 0, 86400);
 		break;
 	case OPT_MIX_CHUNK:
 		a->paired.chunk_calls = parse_count(state, "--mix-chunk", arg, 16, 1 << 20);

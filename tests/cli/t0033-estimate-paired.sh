@@ -73,26 +73,12 @@ expect_out "^  measured: a paired replay of this mix on CPU [0-9]+, [0-9,]+ roun
 expect_out "^    cache warm: random offsets in .* per side; alignments uniform"
 expect_out "^  noise: today's code timed twice in each round: [-+][0-9.]+% \(95% CI"
 expect_out "^  the model's bias on this mix, against the measurement: mean [-+][0-9.]+ points"
-if grep -q "spread over" "$TMP/out"; then fail "no span asked, but the text says one"; else
-	pass "no span asked: none said"; fi
 expect_out "^  verdict: "
 tr -s '\n ' ' ' < out | grep -q "measured by copyprof as a paired replay of this mix" ||
 	fail "summary does not name the measurement"
 # A pure function: the same inputs, the same bytes.
 "$COPYPROF" estimate --hist short.csv -m cm.json > a.txt && "$COPYPROF" estimate --hist short.csv \
 	-m cm.json > b.txt && cmp -s a.txt b.txt || fail "estimate printed different output twice"
-
-# --mix-span: the same budget of rounds spread over more wall time, with pauses between the
-# batches; the model keeps both times, and the text says so.
-C='.paired[0].conditions'
-jq -e "$C.span_s < $C.time_s + 1" cm.json > /dev/null || fail "no span asked, but: $(jq -c "$C" cm.json)"
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --mix-span 5 \
-	-o span.json
-expect_eq "span: batches" "$(jq "$C.batches" span.json)" 4
-jq -e "$C.span_s >= 4.5 and $C.time_s < $C.span_s - 2 and $C.time_s >= 1" span.json > /dev/null ||
-	fail "span: the rounds' time and their span: $(jq -c "$C" span.json)"
-expect_exit 0 "$COPYPROF" estimate --hist short.csv -m span.json
-expect_out "^  measured: a paired replay of this mix on CPU [0-9]+, .* calls in [0-9.]+ s, spread over [0-9]+ s$"
 
 # Another mix, other thresholds, --model-only: the model only, each saying why.
 printf '8,100\n24,50\n40,31\n3000,20\n' > short2.csv

@@ -84,7 +84,6 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	json_object_object_add(c, "seed", json_object_new_uint64(m->seed));
 	json_object_object_add(c, "budget_s", num(m->budget_s));
 	json_object_object_add(c, "time_s", num(m->time_s));
-	json_object_object_add(c, "span_s", num(m->span_s));
 	json_object_object_add(o, "conditions", c);
 	json_object_object_add(o, "rounds", json_object_new_uint64(m->rounds));
 	json_object_object_add(o, "quiet_rounds", json_object_new_uint64(m->quiet_rounds));
@@ -163,8 +162,6 @@ static int strings_from_json(json_object *o, struct mixmeas *m)
 		m->budget_s = NAN;
 	if (jsonr_num(c, "time_s", &m->time_s))
 		m->time_s = NAN;
-	if (jsonr_num(c, "span_s", &m->span_s))
-		m->span_s = m->time_s; /* measured before --mix-span: no pauses */
 	return 0;
 }
 

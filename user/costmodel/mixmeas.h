@@ -79,7 +79,6 @@ struct mixmeas {
 	int cpu;
 	uint64_t seed;
 	double budget_s, time_s;
-	double span_s; /* wall time from the first round to the last, pauses included */
 	uint64_t rounds, quiet_rounds, busy_rounds;
 	double quiet_tolerance; /* quiet: the reference within this fraction of its fastest */
 	/* The A/A control: today's code timed twice in every round (must be 0 within noise). */

@@ -37,11 +37,8 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 	}
 	fprintf(f,
 		"  measured: a paired replay of this mix on CPU %d, %s rounds of %s calls in "
-		"%.1f s",
+		"%.1f s\n",
 		mm->cpu, num_format(mm->rounds, n), num_format(mm->chunk_calls, c), mm->time_s);
-	if (mm->span_s > mm->time_s + 1)
-		fprintf(f, ", spread over %.0f s", mm->span_s);
-	fputc('\n', f);
 	fprintf(f,
 		"    every round: each policy on the same calls, each pass in an order of its own, "
 		"after %s untimed calls; %llu batches, each in memory mapped afresh\n",

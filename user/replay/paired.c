@@ -213,7 +213,6 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->seed = seed;
 	out->budget_s = o->budget_s;
 	out->time_s = run->elapsed_s;
-	out->span_s = run->wall_s;
 	out->same_code_gap_pct = NAN;
 	err = !out->family || !out->today || !out->cache || !out->alignment ? -ENOMEM : 0;
 	if (!err)
@@ -271,12 +270,11 @@ static int measure_once(const struct est_family_result *fr, const struct paired_
 			const struct paired_memory *mem, const struct paired_opts *o, double budget,
 			uint64_t seed, struct mixmeas *out, char *why, size_t len)
 {
-	struct paired_time tm = { budget, o->span_s };
 	struct paired_run run;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = paired_rounds_run(pl, mx, ref_rg, mem, chunk_of(mx, o), &tm, seed, o->cpu, &run);
+	err = paired_rounds_run(pl, mx, ref_rg, mem, chunk_of(mx, o), budget, seed, o->cpu, &run);
 	if (!err) {
 		dump_rounds(pl, &run);
 		err = summarise(fr, pl, &run, mx, o, seed, out, why, len);

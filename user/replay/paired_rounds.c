@@ -5,7 +5,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "calib/calib_loop.h"
 #include "calib/calib_timer.h"
 #include "costmodel/mixmeas.h"
@@ -277,29 +276,12 @@ static int one_batch(const struct paired_plan *pl, const struct replay_mix *mx,
 	return err;
 }
 
-/* @seconds of nothing, cut short by a stop (-EINTR). */
-static int pause_for(double seconds)
-{
-	double end = monotime_s() + seconds;
-	struct timespec step = { 0, 50 * 1000 * 1000 };
-
-	while (monotime_s() < end) {
-		if (stop_requested())
-			return -EINTR;
-		nanosleep(&step, NULL);
-	}
-	return 0;
-}
-
 static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 		  const struct replay_regions *ref_rg, const struct paired_memory *mem,
-		  const struct paired_time *tm, uint64_t seed, struct paired_run *run,
-		  struct chunk ch[3])
+		  double budget_s, uint64_t seed, struct paired_run *run, struct chunk ch[3])
 {
 	uint64_t s = seed | 1;
-	double start = monotime_s(), paused = 0;
-	double pause =
-		tm->span_s > tm->budget_s ? (tm->span_s - tm->budget_s) / (PAIRED_BATCHES - 1) : 0;
+	double start = monotime_s();
 	struct calib_timer t;
 	size_t b;
 	int err;
@@ -309,23 +291,14 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 		return err;
 	run->tsc_hz = t.tsc_hz;
 	chunk_draw(&ch[0], mx, ref_rg, &s, true); /* the reference: fixed, warm, its own memory */
-	for (b = 0, err = 0; b < PAIRED_BATCHES && !err; b++) {
-		if (b > 0 && pause > 0) {
-			err = pause_for(pause);
-			paused += pause;
-		}
-		/* the budget counts rounds only: the batch's clock starts the pauses later */
-		if (!err)
-			err = one_batch(pl, mx, mem, &t, start + paused, tm->budget_s, &s, run, ch);
-	}
-	run->wall_s = monotime_s() - start;
+	for (b = 0, err = 0; b < PAIRED_BATCHES && !err; b++)
+		err = one_batch(pl, mx, mem, &t, start, budget_s, &s, run, ch);
 	return err;
 }
 
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 		      const struct replay_regions *ref_rg, const struct paired_memory *mem,
-		      size_t chunk, const struct paired_time *tm, uint64_t seed, int cpu,
-		      struct paired_run *run)
+		      size_t chunk, double budget_s, uint64_t seed, int cpu, struct paired_run *run)
 {
 	struct chunk ch[3] = { 0 };
 	cpu_set_t old;
@@ -340,7 +313,7 @@ int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 	if (!err)
 		err = pin(cpu, &old, &run->cpu);
 	if (!err) {
-		err = rounds(pl, mx, ref_rg, mem, tm, seed, run, ch);
+		err = rounds(pl, mx, ref_rg, mem, budget_s, seed, run, ch);
 		sched_setaffinity(0, sizeof(old), &old);
 	}
 	paired_path_reset();

@@ -26,17 +26,6 @@ struct paired_memory {
 	bool cold_dst, cold_src;
 };
 
-/*
- * The time the rounds take: @budget_s seconds of rounds, spread over @span_s seconds of wall
- * time when that is longer (pauses between the batches): the batches, and so the interval,
- * then sample the host's state over the span, not over a few seconds of it. On this VM's host
- * the same mix read memset's T=32 at +284% in some runs and +306..+311% in others, alternating
- * in blocks of tens of seconds; a 3-second run sees one block (docs/estimate.md).
- */
-struct paired_time {
-	double budget_s, span_s;
-};
-
 /* What the rounds measured: TSC ticks per timed pass, and the reference's per round. */
 struct paired_run {
 	size_t nr_paths, chunk, warmup;
@@ -47,23 +36,21 @@ struct paired_run {
 	size_t nr_batches;
 	size_t ws_bytes, cold_bytes; /* as mapped (cold 0: none) */
 	double tsc_hz;
-	double elapsed_s; /* of rounds */
-	double wall_s;	  /* from the first round to the last, pauses included */
+	double elapsed_s;
 	int cpu;
 };
 
 /*
  * Pinned to @cpu (-1: the current one), rounds of @chunk calls drawn from @mx with @seed, each
  * path of @pl timed on them in a fresh order, in PAIRED_BATCHES batches each in memory @mem
- * mapped afresh, for @tm's budget, the batches spread over its span; the last batch goes on, up
- * to PAIRED_MAX_BUDGETS times the budget in all, until PAIRED_MIN_QUIET rounds found the core
- * quiet (the reference, a fixed chunk in @ref_rg, within the tightest window of
- * MIXMEAS_QUIET_LADDER of its fastest).
+ * mapped afresh, for @budget_s seconds; the last batch goes on, up to PAIRED_MAX_BUDGETS times
+ * the budget in all, until PAIRED_MIN_QUIET rounds found the core quiet (the reference, a fixed
+ * chunk in @ref_rg, within the tightest window of MIXMEAS_QUIET_LADDER of its fastest).
  * Returns 0, -EINTR, or -errno after printing why; paired_run_free() either way.
  */
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 		      const struct replay_regions *ref_rg, const struct paired_memory *mem,
-		      size_t chunk, const struct paired_time *tm, uint64_t seed, int cpu,
+		      size_t chunk, double budget_s, uint64_t seed, int cpu,
 		      struct paired_run *run);
 void paired_run_free(struct paired_run *run);
 /* True if round @r found the core quiet: its reference within @tol of the fastest. */

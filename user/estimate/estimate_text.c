@@ -220,7 +220,7 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 	fprintf(f, "  (ns/call, ms%s: modelled from the cost model's per-length curves%s)\n",
 		share ? " and CPU %" : "",
 		meas ? "; measured: the paired replay, its 95% CI a bootstrap over this run's "
-		       "rounds and memory batches, not over the host's state from run to run "
+		       "rounds and memory batches, not over what moves from process to process "
 		       "(docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh); bias: "
 		       "modelled - measured, points"
 		     : "");

@@ -179,17 +179,16 @@ static void figure(const double *r, size_t n, uint64_t *seed, double *m, double 
 static double quiet_limit(const double *refs, size_t rounds, double fastest)
 {
 	static const double ladder[] = { 0.05, 0.10, 0.25 };
-	double *v = malloc(rounds * sizeof(*v)), limit;
+	double *v, limit;
 	size_t i, r, n;
 
 	for (i = 0; i < sizeof(ladder) / sizeof(*ladder); i++) {
 		for (r = n = 0; r < rounds; r++)
 			n += refs[r] <= (1 + ladder[i]) * fastest;
-		if (n >= QUIET_ROUNDS || n == rounds) {
-			free(v);
+		if (n >= QUIET_ROUNDS || n == rounds)
 			return (1 + ladder[i]) * fastest;
-		}
 	}
+	v = malloc(rounds * sizeof(*v));
 	memcpy(v, refs, rounds * sizeof(*v));
 	qsort(v, rounds, sizeof(*v), cmp_d);
 	limit = v[(rounds < QUIET_ROUNDS ? rounds : QUIET_ROUNDS) - 1];

@@ -7,8 +7,8 @@
 #include "paired_stats.h"
 #include "replay_rng.h"
 
-/* The k-th smallest of @v[0..n) (Wirth's selection); on return v[0..k) <= v[k] <= v(k..n). */
-static double select_kth(double *v, size_t n, size_t k)
+/* Wirth's selection: on return v[0..k) <= v[k] <= v(k..n). */
+double paired_kth(double *v, size_t n, size_t k)
 {
 	long lo = 0, hi = (long)n - 1, kk = (long)k;
 
@@ -38,11 +38,6 @@ static double select_kth(double *v, size_t n, size_t k)
 	return v[kk];
 }
 
-double paired_kth(double *v, size_t n, size_t k)
-{
-	return select_kth(v, n, k);
-}
-
 double paired_median(double *v, size_t n)
 {
 	double a, b;
@@ -50,7 +45,7 @@ double paired_median(double *v, size_t n)
 
 	if (!n)
 		return NAN;
-	a = select_kth(v, n, n / 2);
+	a = paired_kth(v, n, n / 2);
 	if (n % 2)
 		return a;
 	/* The lower middle is the largest of the half below the upper one. */

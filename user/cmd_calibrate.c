@@ -27,7 +27,7 @@ struct calibrate_args {
 	struct calib_plan plan;
 	const char *plot;
 	const char *impl_list;
-	bool table, sizes_given, runs_given, measure_opt;
+	bool table, sizes_given, runs_given, cpu_given, measure_opt;
 	const char *measure_opt_name;
 	const char *mix[EST_MAX_PROFILES]; /* --mix: profiles whose corrections to measure */
 	size_t nr_mix;
@@ -76,7 +76,9 @@ static const struct argp_option options[] = {
 	  "Lengths in bytes, K/M/G suffixes, ranges A-B (default 1-256 and bucket edges to 1M)" },
 	{ "cache", OPT_CACHE, "STATE", 0, "warm, src-flushed, dst-flushed, a comma list, or all" },
 	{ "align", OPT_ALIGN, "D,S", 0, "Destination, source offsets from a page (default 0,0)" },
-	{ "cpu", OPT_CPU, "N", 0, "CPU to pin to (default: the one it starts on)" },
+	{ "cpu", OPT_CPU, "N", 0,
+	  "CPU to pin to (default: the one it starts on; --mix/--hist: before each batch of "
+	  "rounds, the quietest of those it may run on)" },
 	{ "runs", OPT_RUNS, "N", 0,
 	  "Runs every point gets (default 5, --quick 3); noisy points get more, up to 10 times as "
 	  "many, until their 95% interval is within 2% or the budget is spent" },
@@ -288,7 +290,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_CPU:
 		plan->cpu = (int)parse_count(state, "--cpu", arg, 0, 1 << 20);
-		measure_only(a, "--cpu");
+		a->cpu_given = true; /* the curves' and the mix's: either measurement */
 		break;
 	case OPT_RUNS:
 		plan->runs = (int)parse_count(state, "--runs", arg, 1, 1000);
@@ -361,6 +363,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 					   a->measure_opt_name);
 			break;
 		}
+		if (a->cpu_given)
+			measure_only(a, "--cpu");
 		if (a->common.output && !a->measure_opt)
 			measure_only(a, "-o");
 		if (a->common.input && a->measure_opt)

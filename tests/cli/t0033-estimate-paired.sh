@@ -44,8 +44,20 @@ jq -r "$F.measurement.why" out |
 
 # calibrate --hist, then estimate --hist: the stored measurement is the answer.
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
-expect_err "memcpy: [0-9]+ rounds \([0-9]+ on a quiet core\), A/A control [-+][0-9.]+%; stored under mix [0-9a-f]{16}"
+expect_err "memcpy: [0-9]+ rounds \([0-9]+ on a quiet core\), most on CPU [0-9]+, A/A control [-+][0-9.]+%; stored under mix [0-9a-f]{16}"
 expect_eq "one entry" "$(jq '.paired | length' cm.json)" 1
+# Each batch runs on the quietest CPU the process may run on: confined to one, on that one;
+# --cpu N: on N.
+last=$(($(nproc) - 1))
+expect_exit 0 taskset -c "$last" "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 \
+	-o cm1.json
+expect_eq "confined to CPU $last: measured there" "$(jq '.paired[0].conditions.cpu' cm1.json)" "$last"
+expect_err "most on CPU $last, A/A"
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 0 -o cm1.json
+expect_eq "--cpu 0: measured there" "$(jq '.paired[0].conditions.cpu' cm1.json)" 0
+expect_exit 1 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 5000 -o cm2.json
+expect_err "cannot pin to CPU 5000: not one this process may run on"
+[ ! -e cm2.json ] || fail "a failed calibrate --hist wrote cm2.json"
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
 cp out hist.json
 expect_eq "hist: applied" "$(jq "$F.measurement.applied" hist.json)" true

@@ -67,10 +67,10 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 		mixmeas_free(&mm);
 		return -ENOMEM;
 	}
-	p_info("calibrate --mix: %s: %llu rounds (%llu on a quiet core), A/A control %+.2f%%; "
-	       "stored under mix %s",
+	p_info("calibrate --mix: %s: %llu rounds (%llu on a quiet core), most on CPU %d, A/A "
+	       "control %+.2f%%; stored under mix %s",
 	       est_family(fr->family)->name, (unsigned long long)mm.rounds,
-	       (unsigned long long)mm.quiet_rounds, mm.control.delta_pct, fr->digest);
+	       (unsigned long long)mm.quiet_rounds, mm.cpu, mm.control.delta_pct, fr->digest);
 	err = costmodel_store_paired(run->models[0], &mm);
 	mixmeas_free(&mm);
 	return err;

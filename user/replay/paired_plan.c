@@ -140,6 +140,17 @@ void paired_path_use(const struct paired_path *p)
 		asmref_prepare(p->lo); /* a glibc row alone: its base thresholds */
 }
 
+double paired_path_time(const struct calib_timer *t, const struct paired_path *p,
+			const struct calib_call *calls, size_t n)
+{
+	uint64_t t0, t1;
+
+	t0 = calib_tsc_begin();
+	calib_loop_calls(p->lo, p->hi, p->t, calls, n);
+	t1 = calib_tsc_end(t);
+	return (double)(t1 - t0) - t->overhead;
+}
+
 void paired_path_reset(void)
 {
 	struct asmref_glibc_knobs k;

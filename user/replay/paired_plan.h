@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "asmref.h"
+#include "calib/calib_loop.h"
+#include "calib/calib_timer.h"
 #include "estimate/estimate_result.h"
 #include "replay_mix.h"
 
@@ -47,6 +49,9 @@ int paired_plan_make(const struct est_family_result *fr, const struct replay_mix
 		     struct paired_plan *pl);
 /* Makes the replicas run @p (a dispatch replica's T). */
 void paired_path_use(const struct paired_path *p);
+/* TSC ticks of one pass of @p over @calls[0..n), the timer's overhead taken off. */
+double paired_path_time(const struct calib_timer *t, const struct paired_path *p,
+			const struct calib_call *calls, size_t n);
 /* The replicas back to their defaults. */
 void paired_path_reset(void);
 

@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "lib/monotime.h"
 #include "lib/stop.h"
+#include "paired_cpu.h"
 #include "paired_rounds.h"
 #include "paired_stats.h"
 #include "replay_rng.h"
@@ -102,35 +103,6 @@ static void chunk_cold(struct chunk *c, const struct replay_regions *rg, uint64_
 	}
 }
 
-static double timed_pass(const struct calib_timer *t, const struct paired_path *p,
-			 const struct calib_call *calls, size_t n)
-{
-	uint64_t t0, t1;
-
-	t0 = calib_tsc_begin();
-	calib_loop_calls(p->lo, p->hi, p->t, calls, n);
-	t1 = calib_tsc_end(t);
-	return (double)(t1 - t0) - t->overhead;
-}
-
-static int pin(int cpu, cpu_set_t *old, int *used)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(*old), old))
-		return -errno;
-	*used = cpu >= 0 ? cpu : sched_getcpu();
-	CPU_ZERO(&set);
-	CPU_SET(*used, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		int err = -errno;
-
-		p_err("replay: cannot pin to CPU %d: %s", *used, strerror(errno));
-		return err;
-	}
-	return 0;
-}
-
 double paired_run_fastest(const struct paired_run *run)
 {
 	double best = INFINITY;
@@ -219,7 +191,7 @@ static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
 
 	paired_path_use(today);
 	calib_loop_calls(today->lo, today->hi, today->t, ref->calls, ref->n / 4);
-	run->ref[run->rounds] = timed_pass(t, today, ref->calls, ref->n);
+	run->ref[run->rounds] = paired_path_time(t, today, ref->calls, ref->n);
 	replay_rng_shuffle(order, pl->nr_paths, seed);
 	for (i = 0; i < pl->nr_paths; i++) {
 		const struct paired_path *p = &pl->paths[order[i]];
@@ -228,7 +200,7 @@ static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
 		calib_loop_calls(p->lo, p->hi, p->t, prev->calls, w);
 		chunk_permute(cur, seed);
 		chunk_cold(cur, rg, seed);
-		row[order[i]] = timed_pass(t, p, cur->calls, cur->n);
+		row[order[i]] = paired_path_time(t, p, cur->calls, cur->n);
 	}
 	run->batch[run->rounds] = (uint8_t)(run->nr_batches - 1);
 	run->rounds++;
@@ -243,15 +215,19 @@ static bool batch_done(const struct paired_run *run, size_t b, double elapsed, d
 				       count_quiet(run, quiet_ladder[0]) >= PAIRED_MIN_QUIET);
 }
 
-/* One batch: its own memory, then rounds until batch_done(). */
+/* One batch: on the quietest CPU of @cpus, in its own memory, rounds until batch_done(). */
 static int one_batch(const struct paired_plan *pl, const struct replay_mix *mx,
 		     const struct paired_memory *mem, const struct calib_timer *t, double start,
-		     double budget_s, uint64_t *s, struct paired_run *run, struct chunk ch[3])
+		     double budget_s, const cpu_set_t *cpus, uint64_t *s, struct paired_run *run,
+		     struct chunk ch[3])
 {
 	struct replay_regions rg;
 	size_t k = 0, b = run->nr_batches;
-	int err;
+	int err, cpu = paired_cpu_quietest(cpus, t, &pl->paths[pl->today], ch[0].calls, ch[0].n);
 
+	if (cpu < 0)
+		return cpu;
+	run->batch_cpu[b] = cpu;
 	err = replay_regions_alloc(&rg, mem->ws_bytes, mem->cold_bytes, mem->max_len, mem->cold_dst,
 				   mem->cold_src);
 	if (err)
@@ -278,7 +254,8 @@ static int one_batch(const struct paired_plan *pl, const struct replay_mix *mx,
 
 static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 		  const struct replay_regions *ref_rg, const struct paired_memory *mem,
-		  double budget_s, uint64_t seed, struct paired_run *run, struct chunk ch[3])
+		  double budget_s, const cpu_set_t *cpus, uint64_t seed, struct paired_run *run,
+		  struct chunk ch[3])
 {
 	uint64_t s = seed | 1;
 	double start = monotime_s();
@@ -292,8 +269,29 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 	run->tsc_hz = t.tsc_hz;
 	chunk_draw(&ch[0], mx, ref_rg, &s, true); /* the reference: fixed, warm, its own memory */
 	for (b = 0, err = 0; b < PAIRED_BATCHES && !err; b++)
-		err = one_batch(pl, mx, mem, &t, start, budget_s, &s, run, ch);
+		err = one_batch(pl, mx, mem, &t, start, budget_s, cpus, &s, run, ch);
 	return err;
+}
+
+/* The CPU most rounds ran on. */
+static int busiest_cpu(const struct paired_run *run)
+{
+	size_t rounds[PAIRED_BATCHES] = { 0 }, r, b, most = 0;
+	int cpu = run->nr_batches ? run->batch_cpu[0] : -1;
+
+	for (r = 0; r < run->rounds; r++)
+		rounds[run->batch[r]]++;
+	for (b = 0; b < run->nr_batches; b++) {
+		size_t n = 0, c;
+
+		for (c = 0; c < run->nr_batches; c++)
+			n += run->batch_cpu[c] == run->batch_cpu[b] ? rounds[c] : 0;
+		if (n > most) {
+			most = n;
+			cpu = run->batch_cpu[b];
+		}
+	}
+	return cpu;
 }
 
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
@@ -310,11 +308,22 @@ int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 	run->warmup = PAIRED_WARMUP;
 	for (i = 0, err = 0; i < 3 && !err; i++)
 		err = chunk_alloc(&ch[i], chunk);
-	if (!err)
-		err = pin(cpu, &old, &run->cpu);
+	if (!err && sched_getaffinity(0, sizeof(old), &old))
+		err = -errno;
+	if (!err && cpu >= 0 && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &old))) {
+		p_err("replay: cannot pin to CPU %d: not one this process may run on", cpu);
+		err = -EINVAL;
+	}
 	if (!err) {
-		err = rounds(pl, mx, ref_rg, mem, budget_s, seed, run, ch);
+		cpu_set_t cpus = old;
+
+		if (cpu >= 0) {
+			CPU_ZERO(&cpus);
+			CPU_SET(cpu, &cpus);
+		}
+		err = rounds(pl, mx, ref_rg, mem, budget_s, &cpus, seed, run, ch);
 		sched_setaffinity(0, sizeof(old), &old);
+		run->cpu = busiest_cpu(run);
 	}
 	paired_path_reset();
 	for (i = 0; i < 3; i++)

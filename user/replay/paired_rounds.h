@@ -34,14 +34,16 @@ struct paired_run {
 	double *ref;	/* [round]: the fixed reference chunk under today's code */
 	uint8_t *batch; /* [round]: its batch */
 	size_t nr_batches;
-	size_t ws_bytes, cold_bytes; /* as mapped (cold 0: none) */
+	int batch_cpu[PAIRED_BATCHES]; /* [batch]: the CPU it ran on */
+	size_t ws_bytes, cold_bytes;   /* as mapped (cold 0: none) */
 	double tsc_hz;
 	double elapsed_s;
-	int cpu;
+	int cpu; /* the CPU most rounds ran on */
 };
 
 /*
- * Pinned to @cpu (-1: the current one), rounds of @chunk calls drawn from @mx with @seed, each
+ * Pinned to @cpu (-1: before each batch, the quietest CPU the caller may run on, as
+ * paired_cpu_quietest() finds it), rounds of @chunk calls drawn from @mx with @seed, each
  * path of @pl timed on them in a fresh order, in PAIRED_BATCHES batches each in memory @mem
  * mapped afresh, for @budget_s seconds; the last batch goes on, up to PAIRED_MAX_BUDGETS times
  * the budget in all, until PAIRED_MIN_QUIET rounds found the core quiet (the reference, a fixed

@@ -55,6 +55,9 @@ expect_eq "confined to CPU $last: measured there" "$(jq '.paired[0].conditions.c
 expect_err "most on CPU $last, A/A"
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 0 -o cm1.json
 expect_eq "--cpu 0: measured there" "$(jq '.paired[0].conditions.cpu' cm1.json)" 0
+# 4 batches, then more of the same length while quiet rounds are too few, up to 4 times as long.
+jq -e '.paired[0].conditions.batches | . >= 4 and . <= 16' cm1.json > /dev/null ||
+	fail "batches: $(jq '.paired[0].conditions.batches' cm1.json), not 4 to 16"
 expect_exit 1 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 5000 -o cm2.json
 expect_err "cannot pin to CPU 5000: not one this process may run on"
 [ ! -e cm2.json ] || fail "a failed calibrate --hist wrote cm2.json"

@@ -206,13 +206,26 @@ static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
 	run->rounds++;
 }
 
-/* True when batch @b (0-based) has had its share of the budget (the last: its extension too). */
+static bool enough_quiet(const struct paired_run *run)
+{
+	return count_quiet(run, quiet_ladder[0]) >= PAIRED_MIN_QUIET;
+}
+
+/* True when batch @b (0-based) has had its slot: 1/PAIRED_BATCHES of the budget each. */
 static bool batch_done(const struct paired_run *run, size_t b, double elapsed, double budget_s)
 {
-	if (b + 1 < PAIRED_BATCHES)
-		return elapsed >= budget_s * (double)(b + 1) / PAIRED_BATCHES;
-	return elapsed >= budget_s && (elapsed >= PAIRED_MAX_BUDGETS * budget_s ||
-				       count_quiet(run, quiet_ladder[0]) >= PAIRED_MIN_QUIET);
+	return elapsed >= budget_s * (double)(b + 1) / PAIRED_BATCHES ||
+	       (b >= PAIRED_BATCHES && enough_quiet(run));
+}
+
+/*
+ * True when batch @b is to run: the first PAIRED_BATCHES, then more (each on the CPU then the
+ * quietest) while the quiet rounds are too few, up to PAIRED_MAX_BUDGETS times the budget.
+ */
+static bool batch_due(const struct paired_run *run, size_t b, double elapsed, double budget_s)
+{
+	return b < PAIRED_BATCHES || (b < PAIRED_MAX_BATCHES && !enough_quiet(run) &&
+				      elapsed < PAIRED_MAX_BUDGETS * budget_s);
 }
 
 /* One batch: on the quietest CPU of @cpus, in its own memory, rounds until batch_done(). */
@@ -268,7 +281,7 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 		return err;
 	run->tsc_hz = t.tsc_hz;
 	chunk_draw(&ch[0], mx, ref_rg, &s, true); /* the reference: fixed, warm, its own memory */
-	for (b = 0, err = 0; b < PAIRED_BATCHES && !err; b++)
+	for (b = 0, err = 0; !err && batch_due(run, b, monotime_s() - start, budget_s); b++)
 		err = one_batch(pl, mx, mem, &t, start, budget_s, cpus, &s, run, ch);
 	return err;
 }
@@ -276,7 +289,7 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 /* The CPU most rounds ran on. */
 static int busiest_cpu(const struct paired_run *run)
 {
-	size_t rounds[PAIRED_BATCHES] = { 0 }, r, b, most = 0;
+	size_t rounds[PAIRED_MAX_BATCHES] = { 0 }, r, b, most = 0;
 	int cpu = run->nr_batches ? run->batch_cpu[0] : -1;
 
 	for (r = 0; r < run->rounds; r++)

@@ -18,6 +18,8 @@
  * state of the memory a run happens to get, not only the noise from round to round.
  */
 #define PAIRED_BATCHES 4
+/* ... and more of the same length while quiet rounds are too few (PAIRED_MAX_BUDGETS). */
+#define PAIRED_MAX_BATCHES (PAIRED_BATCHES * PAIRED_MAX_BUDGETS)
 
 /* The memory each batch maps: warm working sets and, where calls want them, cold regions. */
 struct paired_memory {
@@ -34,8 +36,8 @@ struct paired_run {
 	double *ref;	/* [round]: the fixed reference chunk under today's code */
 	uint8_t *batch; /* [round]: its batch */
 	size_t nr_batches;
-	int batch_cpu[PAIRED_BATCHES]; /* [batch]: the CPU it ran on */
-	size_t ws_bytes, cold_bytes;   /* as mapped (cold 0: none) */
+	int batch_cpu[PAIRED_MAX_BATCHES]; /* [batch]: the CPU it ran on */
+	size_t ws_bytes, cold_bytes;	   /* as mapped (cold 0: none) */
 	double tsc_hz;
 	double elapsed_s;
 	int cpu; /* the CPU most rounds ran on */
@@ -45,9 +47,10 @@ struct paired_run {
  * Pinned to @cpu (-1: before each batch, the quietest CPU the caller may run on, as
  * paired_cpu_quietest() finds it), rounds of @chunk calls drawn from @mx with @seed, each
  * path of @pl timed on them in a fresh order, in PAIRED_BATCHES batches each in memory @mem
- * mapped afresh, for @budget_s seconds; the last batch goes on, up to PAIRED_MAX_BUDGETS times
- * the budget in all, until PAIRED_MIN_QUIET rounds found the core quiet (the reference, a fixed
- * chunk in @ref_rg, within the tightest window of MIXMEAS_QUIET_LADDER of its fastest).
+ * mapped afresh, for @budget_s seconds; then more batches of the same length, up to
+ * PAIRED_MAX_BUDGETS times the budget in all, until PAIRED_MIN_QUIET rounds found the core
+ * quiet (the reference, a fixed chunk in @ref_rg, within the tightest window of
+ * MIXMEAS_QUIET_LADDER of its fastest).
  * Returns 0, -EINTR, or -errno after printing why; paired_run_free() either way.
  */
 int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,

@@ -8,7 +8,8 @@
 # every other run's point estimate (docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh).
 # Usage: bench/estimate_repeat.sh [BUILD_DIR] [OUT_DIR]
 #   N=5 runs; INPUTS="..." to choose (default: the golden btrfs-zstd profile, Google's fleet
-#   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=3 seconds per family
+#   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=10 seconds per family
+#   (calibrate's default)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
@@ -16,7 +17,7 @@ BUILD=$ROOT/${1:-build}
 bench_need "$BUILD" copyprof
 OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-repeat}
 N=${N:-5}
-MIX_BUDGET=${MIX_BUDGET:-3}
+MIX_BUDGET=${MIX_BUDGET:-10}
 CP=$BUILD/copyprof
 D=$ROOT/examples/data/fleetbench-2023
 INPUTS=${INPUTS:-"profile:$ROOT/tests/golden/profile-btrfs-zstd-6.12.json:memcpy hist:$D/MemcpyGoogleFleet.txt:memcpy hist:$D/MemcpyGoogleA.txt:memcpy hist:$D/MemsetGoogleFleet.txt:memset"}

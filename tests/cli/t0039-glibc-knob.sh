@@ -74,7 +74,7 @@ expect_eq "the one left" "$(jq -c "[$F.policies[] | select(.kind == \"threshold\
 # glibc's own knob on the same mix, in the same environment, alternated with copyprof's paired
 # measurement of it: knob, measure, knob, ... measure, knob (RUNS measurements, each between two
 # runs of the knob), and each measurement is compared with the two knob runs around it. Both
-# sides move from process to process (docs/benchmarks.md: a run here read every T<=2112 three
+# sides move from run to run (docs/benchmarks.md: a run here read every T<=2112 three
 # to five points off the runs around it, on either side): the test judges the median of the
 # paired differences, with its standard error, and takes 7 pairs more (up to 21) while that
 # error is too large to judge by.

@@ -220,9 +220,9 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 	fprintf(f, "  (ns/call, ms%s: modelled from the cost model's per-length curves%s)\n",
 		share ? " and CPU %" : "",
 		meas ? "; measured: the paired replay, its 95% CI a bootstrap over this run's "
-		       "rounds and memory batches, not over what moves from process to process "
-		       "(docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh); bias: "
-		       "modelled - measured, points"
+		       "rounds and memory batches, not over states of the machine that outlast "
+		       "the run (docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh); "
+		       "bias: modelled - measured, points"
 		     : "");
 	if (meas)
 		print_bias(f, fr);

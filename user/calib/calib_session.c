@@ -12,6 +12,7 @@
 #include "calib_check.h"
 #include "calib_measure.h"
 #include "calib_noise.h"
+#include "calib_pin.h"
 #include "calib_session.h"
 #include "calib_stats.h"
 #include "calib_timer.h"
@@ -31,41 +32,6 @@ struct job {
 	struct costmodel_curve *curve;
 	const struct asmref_impl *impl;
 };
-
-static char *online_cpus(void)
-{
-	static char buf[256];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-
-	strcpy(buf, "?");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			buf[strcspn(buf, "\n")] = 0;
-		fclose(f);
-	}
-	return buf;
-}
-
-static int pin_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	if (cpu >= CPU_SETSIZE) {
-		p_err("cannot pin to CPU %d: this machine's CPUs are %s", cpu, online_cpus());
-		return -EINVAL;
-	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		int err = -errno;
-
-		p_err("cannot pin to CPU %d: %s (this machine's CPUs are %s, and the ones this "
-		      "process may use are set by taskset/cgroups)",
-		      cpu, strerror(errno), online_cpus());
-		return err;
-	}
-	return 0;
-}
 
 /* Tests pretend a flag is absent (e.g. erms) with COPYPROF_TEST_HIDE_FLAGS=erms,fsrm. */
 static void hide_flags(struct host_meta *m)
@@ -486,7 +452,7 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 		return -ENOMEM;
 	if (cpu < 0)
 		cpu = sched_getcpu();
-	err = pin_cpu(cpu);
+	err = calib_pin_cpu(cpu);
 	if (err)
 		goto cleanup;
 	fill_meta(m, plan);

@@ -2,25 +2,10 @@
 /* paired_cpu.c: where a batch of rounds runs: the quietest of the CPUs it may run on */
 #include <errno.h>
 #include <math.h>
-#include <string.h>
+#include "calib/calib_pin.h"
 #include "lib/log.h"
 #include "paired_cpu.h"
 #include "paired_stats.h"
-
-static int pin_to(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		int err = -errno;
-
-		p_err("replay: cannot pin to CPU %d: %s", cpu, strerror(errno));
-		return err;
-	}
-	return 0;
-}
 
 /* Up to PAIRED_CPU_CANDIDATES CPUs of @allowed: the current one, then those after it, round. */
 static size_t candidates(const cpu_set_t *allowed, int *cpu)
@@ -55,7 +40,7 @@ int paired_cpu_quietest(const cpu_set_t *allowed, const struct calib_timer *t,
 	paired_path_use(today);
 	for (turn = 0; nr > 1 && turn < PAIRED_CPU_TURNS; turn++)
 		for (c = 0; c < nr; c++) {
-			err = pin_to(cpu[c]);
+			err = calib_pin_cpu(cpu[c]);
 			if (err)
 				return err;
 			calib_loop_calls(today->lo, today->hi, today->t, calls, n); /* warm */
@@ -73,6 +58,6 @@ int paired_cpu_quietest(const cpu_set_t *allowed, const struct calib_timer *t,
 			quietest = cpu[c];
 		}
 	}
-	err = pin_to(quietest);
+	err = calib_pin_cpu(quietest);
 	return err ? err : quietest;
 }

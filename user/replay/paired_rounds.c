@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib/calib_loop.h"
+#include "calib/calib_pin.h"
 #include "calib/calib_timer.h"
 #include "costmodel/mixmeas.h"
 #include "lib/log.h"
@@ -323,10 +324,8 @@ int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 		err = chunk_alloc(&ch[i], chunk);
 	if (!err && sched_getaffinity(0, sizeof(old), &old))
 		err = -errno;
-	if (!err && cpu >= 0 && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &old))) {
-		p_err("replay: cannot pin to CPU %d: not one this process may run on", cpu);
-		err = -EINVAL;
-	}
+	if (!err && cpu >= 0)
+		err = calib_pin_cpu(cpu); /* a CPU it may not use: refused, said why */
 	if (!err) {
 		cpu_set_t cpus = old;
 

@@ -84,11 +84,46 @@ static void cost_inside_the_control(void **state)
 	assert_int_equal(est_verdict(&fr), EST_VERDICT_NO_DIFFERENCE);
 }
 
+/* "No difference" says which rows differ: none, or those beyond the noise (not "none differs"). */
+static void no_difference_words(void **state)
+{
+	struct est_row rows[6] = { make_row(EST_TODAY, 0, 0, 0, 0),
+				   make_row(EST_THRESHOLD, 0, 0.87, 0.23, 1.19),
+				   make_row(EST_THRESHOLD, 32, 70.7, 63.0, 71.3),
+				   make_row(EST_THRESHOLD, 64, 78.3, 71.6, 79.5),
+				   make_row(EST_THRESHOLD, 128, 86.4, 78.4, 87.1),
+				   make_row(EST_THRESHOLD, 256, 89.2, 80.7, 90.2) };
+	struct mixmeas m;
+	struct est_family_result fr;
+	char buf[256];
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(&fr, 0, sizeof(fr));
+	m.control = (struct mixmeas_figure){ 0.06, -1.77, 0.61 }; /* service A, a contended core */
+	fr.rows = rows;
+	fr.nr_rows = 6;
+	fr.meas = &m;
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_NO_DIFFERENCE);
+	est_verdict_text(&fr, buf, sizeof(buf));
+	assert_string_equal(buf, "no threshold saves against today's code beyond the measurement "
+				 "noise (T=0 within it; T=32, T=64, T=128 and 1 more cost more)");
+	fr.nr_rows = 3;
+	est_no_difference_words(&fr, "today's movsb", buf, sizeof(buf));
+	assert_string_equal(buf, "no threshold saves against today's movsb beyond the measurement "
+				 "noise (T=0 within it; T=32 costs more)");
+	fr.nr_rows = 2;
+	est_verdict_text(&fr, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "no threshold differs from today's code beyond the measurement noise");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(saving_inside_the_control),
 		cmocka_unit_test(cost_inside_the_control),
+		cmocka_unit_test(no_difference_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -229,22 +229,26 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 		else if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER)
 			say(p, "Thresholds from %s to %s bytes come within 1%% of it.", lo, hi);
 		break;
-	case EST_VERDICT_NO_DIFFERENCE:
+	case EST_VERDICT_NO_DIFFERENCE: {
+		char today[80], words[240];
+
 		saving_range(what, sizeof(what), at);
+		snprintf(today, sizeof(today), "today's %s", fr->today_impl);
+		est_no_difference_words(fr, today, words, sizeof(words));
+		words[0] = 'N';
 		if ((at->ci_low <= 0 && at->ci_high >= 0) || !fr->meas)
 			say(p,
-			    "No threshold differs from today's %s beyond the measurement noise: "
-			    "the cheapest, %s, would save %.1f%% (%s), an interval that includes "
-			    "no change.",
-			    fr->today_impl, at->pol.name, -at->delta_pct, what);
+			    "%s: the cheapest, %s, would save %.1f%% (%s), an interval that "
+			    "includes no change.",
+			    words, at->pol.name, -at->delta_pct, what);
 		else
 			say(p,
-			    "No threshold differs from today's %s beyond the measurement noise: "
-			    "the cheapest, %s, would save %.1f%% (%s), within what today's code "
-			    "measured against itself (%+.1f%% .. %+.1f%%).",
-			    fr->today_impl, at->pol.name, -at->delta_pct, what,
-			    fr->meas->control.ci_low, fr->meas->control.ci_high);
+			    "%s: the cheapest, %s, would save %.1f%% (%s), within what today's "
+			    "code measured against itself (%+.1f%% .. %+.1f%%).",
+			    words, at->pol.name, -at->delta_pct, what, fr->meas->control.ci_low,
+			    fr->meas->control.ci_high);
 		break;
+	}
 	case EST_VERDICT_KEEP_TODAY:
 		claim(what, sizeof(what), at, it);
 		say(p,

@@ -2,6 +2,7 @@
 /* estimate_verdict.c: the one-line verdict of an estimate, which never claims beyond its interval */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "estimate_verdict.h"
 
 /* A policy that runs the same code as today on this mix: its delta is exactly 0. */
@@ -29,6 +30,53 @@ enum est_verdict_kind est_verdict(const struct est_family_result *fr)
 	return EST_VERDICT_KEEP_TODAY;
 }
 
+/* Appends @name to @names (the first three; the rest counted in @n). */
+static void add_name(char *names, size_t len, size_t *n, const char *name)
+{
+	size_t k = strlen(names);
+
+	if ((*n)++ < 3)
+		snprintf(names + k, len - k, "%s%s", k ? ", " : "", name);
+}
+
+/* "T=0, T=32, T=64 and 9 more" */
+static void more(char *names, size_t len, size_t n)
+{
+	size_t k = strlen(names);
+
+	if (n > 3)
+		snprintf(names + k, len - k, " and %zu more", n - 3);
+}
+
+void est_no_difference_words(const struct est_family_result *fr, const char *today, char *buf,
+			     size_t len)
+{
+	char within[128] = "", costs[128] = "";
+	size_t i, nw = 0, nc = 0;
+
+	for (i = 1; i < fr->nr_rows; i++) {
+		const struct est_row *w = &fr->rows[i];
+
+		if (w->pol.kind == EST_ORACLE || same_as_today(w))
+			continue;
+		if (est_row_costs(fr, w))
+			add_name(costs, sizeof(costs), &nc, w->pol.name);
+		else
+			add_name(within, sizeof(within), &nw, w->pol.name);
+	}
+	if (!nc) {
+		snprintf(buf, len, "no threshold differs from %s beyond the measurement noise",
+			 today);
+		return;
+	}
+	more(within, sizeof(within), nw);
+	more(costs, sizeof(costs), nc);
+	snprintf(buf, len,
+		 "no threshold saves against %s beyond the measurement noise (%s within it; %s "
+		 "cost%s more)",
+		 today, within, costs, nc == 1 ? "s" : "");
+}
+
 const char *est_verdict_name(enum est_verdict_kind k)
 {
 	static const char *const names[] = { "saves", "no_difference", "keep_today",
@@ -47,8 +95,7 @@ void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
 			 -b->delta_pct, -b->ci_high, -b->ci_low);
 		break;
 	case EST_VERDICT_NO_DIFFERENCE:
-		snprintf(buf, len,
-			 "no threshold differs from today's code beyond the measurement noise");
+		est_no_difference_words(fr, "today's code", buf, len);
 		break;
 	case EST_VERDICT_KEEP_TODAY:
 		snprintf(buf, len, "every threshold costs more: keep today's code");

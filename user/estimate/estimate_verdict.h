@@ -31,6 +31,16 @@ const char *est_verdict_name(enum est_verdict_kind k);
  * "too few samples (42) for a verdict: record longer".
  */
 void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len);
+/*
+ * The words of "no difference", against @today ("today's code"): "no threshold differs from …
+ * beyond the measurement noise" when none does, else "no threshold saves against … beyond the
+ * measurement noise (T=0 within it; T=32, T=64, T=128 and 8 more cost more)": the rows on
+ * each side of the noise, three named and the rest counted. A run on a contended core put service A's T=0 at
+ * +0.87% within its noise while the other 11 cost 70-132% more, and said "no threshold
+ * differs".
+ */
+void est_no_difference_words(const struct est_family_result *fr, const char *today, char *buf,
+			     size_t len);
 
 /* What to do with glibc's tunable (est_glibc_advice). */
 enum est_glibc_action {

@@ -103,7 +103,8 @@ static const struct argp_option options[] = {
 	  "repeat for other families)" },
 	{ "mix-budget", OPT_MIX_BUDGET, "SECONDS", 0,
 	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3); more, up to 4 "
-	  "times as long, until 100 rounds found the core quiet" },
+	  "times as long, until 100 rounds found the core quiet and the A/A control's interval "
+	  "lies within +-0.5 points" },
 	{ "mix-chunk", OPT_MIX_CHUNK, "CALLS", 0,
 	  "--mix/--hist: calls per round (default 4096, fewer for long copies)" },
 	{ "mix-ws", OPT_MIX_WS, "BYTES", 0,

@@ -44,7 +44,7 @@ jq -r "$F.measurement.why" out |
 
 # calibrate --hist, then estimate --hist: the stored measurement is the answer.
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
-expect_err "memcpy: [0-9]+ rounds \([0-9]+ on a quiet core\), most on CPU [0-9]+, A/A control [-+][0-9.]+%; stored under mix [0-9a-f]{16}"
+expect_err "memcpy: [0-9]+ rounds in [0-9]+ s \([0-9]+ on a quiet core\), most on CPU [0-9]+, A/A control [-+][0-9.]+% \([-+][0-9.]+ \.\. [-+][0-9.]+\); stored under mix [0-9a-f]{16}"
 expect_eq "one entry" "$(jq '.paired | length' cm.json)" 1
 # Each batch runs on the quietest CPU the process may run on: confined to one, on that one;
 # --cpu N: on N.

@@ -15,6 +15,7 @@
 #include "lib/hist.h"
 #include "replay/paired_plan.h"
 #include "replay/paired_rounds.h"
+#include "replay/paired_settled.h"
 #include "replay/paired_stats.h"
 #include "replay/replay_mix.h"
 
@@ -250,11 +251,54 @@ static void test_quiet_tolerance(void **state)
 	assert_true(tolerance_of(0, 0, 0) == 1.0);
 }
 
+/*
+ * The A/A control a run goes on for: 200 quiet rounds in 4 batches of today's code (path 0,
+ * 1000 ticks) against itself once more (path 1). Exactly equal: 0 .. 0, settled. The copy 3%
+ * slower in one batch of four: its median stays 0 but the batches' bootstrap reaches +3%, not.
+ * Two rounds: no figure yet, not settled. The quiet rounds are those of the reference.
+ */
+static void test_control_settled(void **state)
+{
+	enum { N = 200 };
+	double ticks[2 * N], ref[N];
+	uint8_t batch[N];
+	struct paired_plan pl = { .nr_paths = 2, .today = 0, .control = 1 };
+	struct paired_run run = { .nr_paths = 2,
+				  .rounds = N,
+				  .ticks = ticks,
+				  .ref = ref,
+				  .batch = batch,
+				  .nr_batches = 4 };
+	struct mixmeas_figure ctl;
+	bool quiet[N];
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < N; r++) {
+		ticks[2 * r] = ticks[2 * r + 1] = 1000;
+		ref[r] = 500;
+		batch[r] = (uint8_t)(r / (N / 4));
+	}
+	ref[7] = 900; /* one round on a busy core */
+	assert_int_equal(paired_run_quiet_set(&run, quiet), N - 1);
+	assert_false(quiet[7]);
+	assert_true(paired_control_settled(&pl, &run, 1, &ctl));
+	assert_true(ctl.delta_pct == 0 && ctl.ci_low == 0 && ctl.ci_high == 0);
+	for (r = 3 * N / 4; r < N; r++)
+		ticks[2 * r + 1] = 1030;
+	assert_false(paired_control_settled(&pl, &run, 1, &ctl));
+	assert_true(ctl.ci_high > PAIRED_SETTLED_PCT && ctl.ci_high <= 3.0 + 1e-9);
+	run.rounds = 2;
+	assert_false(paired_control_settled(&pl, &run, 1, &ctl));
+	assert_true(isnan(ctl.delta_pct));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_quiet_tolerance),
+		cmocka_unit_test(test_control_settled),
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_grouped_bootstrap),
 		cmocka_unit_test(test_small_group_joined),

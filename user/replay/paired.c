@@ -8,8 +8,10 @@
 #include "calib/calib_measure.h"
 #include "lib/log.h"
 #include "paired.h"
+#include "paired_figure.h"
 #include "paired_plan.h"
 #include "paired_rounds.h"
+#include "paired_settled.h"
 #include "paired_stats.h"
 #include "replay_mix.h"
 #include "replay_regions.h"
@@ -53,40 +55,6 @@ static int verify_paths(const struct paired_plan *pl, const struct replay_mix *m
 	return err;
 }
 
-/* The figure of path @p against path @base over the rounds @in (quiet or busy ones). */
-static int figure(const struct paired_run *run, const bool *in, size_t p, size_t base,
-		  uint64_t seed, struct mixmeas_figure *f)
-{
-	double *ratio = malloc((run->rounds ? run->rounds : 1) * sizeof(*ratio));
-	uint8_t *batch = malloc(run->rounds ? run->rounds : 1);
-	size_t r, n = 0;
-	int err = 0;
-
-	if (!ratio || !batch) {
-		free(ratio);
-		free(batch);
-		return -ENOMEM;
-	}
-	for (r = 0; r < run->rounds; r++) {
-		double a = run->ticks[r * run->nr_paths + p],
-		       b = run->ticks[r * run->nr_paths + base];
-
-		if (in[r] && a > 0 && b > 0) {
-			batch[n] = run->batch[r];
-			ratio[n++] = a / b;
-		}
-	}
-	if (n < MIXMEAS_MIN_ROUNDS || p == base)
-		f->delta_pct = f->ci_low = f->ci_high = p == base && n ? 0 : NAN;
-	else
-		err = paired_median_ci(ratio, batch, run->nr_batches, n,
-				       seed + 0x9e3779b97f4a7c15ULL * (p + 1), &f->delta_pct,
-				       &f->ci_low, &f->ci_high);
-	free(ratio);
-	free(batch);
-	return err;
-}
-
 /* The quiet rounds' median ns per call of path @p. */
 static double ns_per_call(const struct paired_run *run, const bool *quiet, size_t p)
 {
@@ -113,8 +81,8 @@ static int fill_rows(const struct est_family_result *fr, const struct paired_pla
 	int err = 0;
 
 	for (i = 0; i < pl->nr_paths && !err; i++)
-		err = figure(run, quiet, i, pl->today, seed, &fq[i])
-			      ?: figure(run, busy, i, pl->today, seed, &fb[i]);
+		err = paired_figure(run, quiet, i, pl->today, seed, &fq[i])
+			      ?: paired_figure(run, busy, i, pl->today, seed, &fb[i]);
 	if (err)
 		return err;
 	out->control = fq[pl->control];
@@ -162,7 +130,7 @@ static int check(const struct paired_plan *pl, const struct paired_run *run, con
 	}
 	if (pl->zero < 0 || pl->always < 0 || pl->zero == pl->always)
 		return 0;
-	err = figure(run, quiet, (size_t)pl->zero, (size_t)pl->always, seed, &d);
+	err = paired_figure(run, quiet, (size_t)pl->zero, (size_t)pl->always, seed, &d);
 	if (err)
 		return err;
 	if (impossible(&d, true)) {
@@ -183,7 +151,6 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 		     size_t len)
 {
 	bool *quiet = calloc(run->rounds + 1, sizeof(bool)), *busy = calloc(run->rounds + 1, 1);
-	double fastest = paired_run_fastest(run), tol = paired_run_tolerance(run);
 	size_t r;
 	int err;
 
@@ -192,14 +159,12 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 		free(busy);
 		return -ENOMEM;
 	}
-	for (r = 0; r < run->rounds; r++) {
-		quiet[r] = paired_run_quiet(run, r, fastest, tol);
+	out->quiet_rounds = paired_run_quiet_set(run, quiet);
+	for (r = 0; r < run->rounds; r++)
 		busy[r] = !quiet[r];
-		out->quiet_rounds += quiet[r];
-	}
 	out->rounds = run->rounds;
 	out->busy_rounds = run->rounds - out->quiet_rounds;
-	out->quiet_tolerance = tol;
+	out->quiet_tolerance = paired_run_tolerance(run);
 	out->family = strdup(est_family(fr->family)->name);
 	out->today = strdup(fr->today_impl);
 	out->cache = strdup(o->cache->label);

@@ -67,10 +67,11 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 		mixmeas_free(&mm);
 		return -ENOMEM;
 	}
-	p_info("calibrate --mix: %s: %llu rounds (%llu on a quiet core), most on CPU %d, A/A "
-	       "control %+.2f%%; stored under mix %s",
-	       est_family(fr->family)->name, (unsigned long long)mm.rounds,
-	       (unsigned long long)mm.quiet_rounds, mm.cpu, mm.control.delta_pct, fr->digest);
+	p_info("calibrate --mix: %s: %llu rounds in %.0f s (%llu on a quiet core), most on CPU %d, "
+	       "A/A control %+.2f%% (%+.2f .. %+.2f); stored under mix %s",
+	       est_family(fr->family)->name, (unsigned long long)mm.rounds, mm.time_s,
+	       (unsigned long long)mm.quiet_rounds, mm.cpu, mm.control.delta_pct, mm.control.ci_low,
+	       mm.control.ci_high, fr->digest);
 	err = costmodel_store_paired(run->models[0], &mm);
 	mixmeas_free(&mm);
 	return err;

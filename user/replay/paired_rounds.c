@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* paired_rounds.c: the timed rounds of a paired measurement: every path on the same calls */
 #include <errno.h>
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 #include "lib/stop.h"
 #include "paired_cpu.h"
 #include "paired_rounds.h"
-#include "paired_stats.h"
+#include "paired_settled.h"
 #include "replay_rng.h"
 
 /* One chunk of drawn calls: the calls themselves, and where each wants cold lines. */
@@ -104,61 +103,6 @@ static void chunk_cold(struct chunk *c, const struct replay_regions *rg, uint64_
 	}
 }
 
-double paired_run_fastest(const struct paired_run *run)
-{
-	double best = INFINITY;
-	size_t r;
-
-	for (r = 0; r < run->rounds; r++)
-		if (run->ref[r] > 0 && run->ref[r] < best)
-			best = run->ref[r];
-	return best;
-}
-
-/* The quiet stratum's windows, tightest first (costmodel/mixmeas.h). */
-static const double quiet_ladder[] = MIXMEAS_QUIET_LADDER;
-
-bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol)
-{
-	return run->ref[r] <= (1 + tol) * fastest;
-}
-
-static size_t count_quiet(const struct paired_run *run, double tol)
-{
-	double fastest = paired_run_fastest(run);
-	size_t r, n = 0;
-
-	for (r = 0; r < run->rounds; r++)
-		n += paired_run_quiet(run, r, fastest, tol);
-	return n;
-}
-
-/* The window that holds the PAIRED_MIN_QUIET rounds of fastest reference, or NAN. */
-static double quietest_window(const struct paired_run *run)
-{
-	double *v = malloc(run->rounds * sizeof(*v)), fastest = paired_run_fastest(run), w;
-
-	if (!v)
-		return NAN;
-	memcpy(v, run->ref, run->rounds * sizeof(*v));
-	w = paired_kth(v, run->rounds, PAIRED_MIN_QUIET - 1);
-	w = isfinite(fastest) ? w / fastest - 1 : NAN;
-	free(v);
-	return w;
-}
-
-double paired_run_tolerance(const struct paired_run *run)
-{
-	size_t i, n = sizeof(quiet_ladder) / sizeof(quiet_ladder[0]);
-	double w;
-
-	for (i = 0; i < n; i++)
-		if (count_quiet(run, quiet_ladder[i]) >= PAIRED_MIN_QUIET)
-			return quiet_ladder[i];
-	w = run->rounds >= PAIRED_MIN_QUIET ? quietest_window(run) : NAN;
-	return isfinite(w) && w > quiet_ladder[n - 1] ? w : quiet_ladder[n - 1];
-}
-
 static int grow(struct paired_run *run)
 {
 	size_t cap = run->cap ? 2 * run->cap : 256;
@@ -207,26 +151,41 @@ static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
 	run->rounds++;
 }
 
-static bool enough_quiet(const struct paired_run *run)
-{
-	return count_quiet(run, quiet_ladder[0]) >= PAIRED_MIN_QUIET;
-}
-
-/* True when batch @b (0-based) has had its slot: 1/PAIRED_BATCHES of the budget each. */
-static bool batch_done(const struct paired_run *run, size_t b, double elapsed, double budget_s)
+/*
+ * True when batch @b (0-based) has had its slot, 1/PAIRED_BATCHES of the budget each; a batch
+ * past the budget that is there @for_quiet rounds ends as soon as they are enough (one there
+ * for the A/A control has its whole slot).
+ */
+static bool batch_done(const struct paired_run *run, size_t b, double elapsed, double budget_s,
+		       bool for_quiet)
 {
 	return elapsed >= budget_s * (double)(b + 1) / PAIRED_BATCHES ||
-	       (b >= PAIRED_BATCHES && enough_quiet(run));
+	       (b >= PAIRED_BATCHES && for_quiet && paired_run_enough_quiet(run));
 }
 
 /*
  * True when batch @b is to run: the first PAIRED_BATCHES, then more (each on the CPU then the
- * quietest) while the quiet rounds are too few, up to PAIRED_MAX_BUDGETS times the budget.
+ * quietest) while the quiet rounds are too few or the A/A control over them is wider than
+ * PAIRED_SETTLED_PCT (counted in run->noisy_batches), up to PAIRED_MAX_BUDGETS times the budget.
  */
-static bool batch_due(const struct paired_run *run, size_t b, double elapsed, double budget_s)
+static bool batch_due(const struct paired_plan *pl, struct paired_run *run, size_t b,
+		      double elapsed, double budget_s, uint64_t seed)
 {
-	return b < PAIRED_BATCHES || (b < PAIRED_MAX_BATCHES && !enough_quiet(run) &&
-				      elapsed < PAIRED_MAX_BUDGETS * budget_s);
+	struct mixmeas_figure ctl;
+
+	if (b < PAIRED_BATCHES)
+		return true;
+	if (b >= PAIRED_MAX_BATCHES || elapsed >= PAIRED_MAX_BUDGETS * budget_s)
+		return false;
+	if (!paired_run_enough_quiet(run))
+		return true;
+	if (paired_control_settled(pl, run, seed, &ctl))
+		return false;
+	run->noisy_batches++;
+	p_debug("replay: after %zu batches the A/A control reads %+.2f%% (%+.2f .. %+.2f): "
+		"one more",
+		b, ctl.delta_pct, ctl.ci_low, ctl.ci_high);
+	return true;
 }
 
 /* One batch: on the quietest CPU of @cpus, in its own memory, rounds until batch_done(). */
@@ -237,6 +196,7 @@ static int one_batch(const struct paired_plan *pl, const struct replay_mix *mx,
 {
 	struct replay_regions rg;
 	size_t k = 0, b = run->nr_batches;
+	bool for_quiet = !paired_run_enough_quiet(run);
 	int err, cpu = paired_cpu_quietest(cpus, t, &pl->paths[pl->today], ch[0].calls, ch[0].n);
 
 	if (cpu < 0)
@@ -250,7 +210,7 @@ static int one_batch(const struct paired_plan *pl, const struct replay_mix *mx,
 	run->cold_bytes = rg.cold[0] || rg.cold[1] ? rg.cold_bytes : 0;
 	run->nr_batches++;
 	chunk_draw(&ch[1], mx, &rg, s, false);
-	while (!err && !batch_done(run, b, monotime_s() - start, budget_s)) {
+	while (!err && !batch_done(run, b, monotime_s() - start, budget_s, for_quiet)) {
 		if (stop_requested())
 			err = -EINTR;
 		else if (run->rounds == run->cap)
@@ -282,7 +242,8 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 		return err;
 	run->tsc_hz = t.tsc_hz;
 	chunk_draw(&ch[0], mx, ref_rg, &s, true); /* the reference: fixed, warm, its own memory */
-	for (b = 0, err = 0; !err && batch_due(run, b, monotime_s() - start, budget_s); b++)
+	for (b = 0, err = 0; !err && batch_due(pl, run, b, monotime_s() - start, budget_s, seed);
+	     b++)
 		err = one_batch(pl, mx, mem, &t, start, budget_s, cpus, &s, run, ch);
 	return err;
 }
@@ -341,12 +302,4 @@ int paired_rounds_run(const struct paired_plan *pl, const struct replay_mix *mx,
 	for (i = 0; i < 3; i++)
 		chunk_free(&ch[i]);
 	return err;
-}
-
-void paired_run_free(struct paired_run *run)
-{
-	free(run->ticks);
-	free(run->ref);
-	free(run->batch);
-	memset(run, 0, sizeof(*run));
 }

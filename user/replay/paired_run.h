@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* paired_run.h: what a paired measurement's rounds measured, and which rounds were quiet */
+#ifndef CP_PAIRED_RUN_H
+#define CP_PAIRED_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Quiet rounds wanted: the run goes on for them, and for an A/A control within
+ * PAIRED_SETTLED_PCT (paired_settled.h) ...
+ */
+#define PAIRED_MIN_QUIET 100
+#define PAIRED_MAX_BUDGETS 4 /* ... up to this many times its budget */
+/*
+ * Batches of rounds, each in memory mapped afresh (other pages, other cache sets and colours):
+ * the interval is then bootstrapped over batches and rounds within them, so that it covers the
+ * state of the memory a run happens to get, not only the noise from round to round.
+ */
+#define PAIRED_BATCHES 4
+/* ... and more of the same length while either is wanted (PAIRED_MAX_BUDGETS). */
+#define PAIRED_MAX_BATCHES (PAIRED_BATCHES * PAIRED_MAX_BUDGETS)
+
+/* What the rounds measured: TSC ticks per timed pass, and the reference's per round. */
+struct paired_run {
+	size_t nr_paths, chunk, warmup;
+	size_t rounds, cap;
+	double *ticks;	/* [round * nr_paths + path] */
+	double *ref;	/* [round]: the fixed reference chunk under today's code */
+	uint8_t *batch; /* [round]: its batch */
+	size_t nr_batches;
+	int batch_cpu[PAIRED_MAX_BATCHES]; /* [batch]: the CPU it ran on */
+	size_t ws_bytes, cold_bytes;	   /* as mapped (cold 0: none) */
+	double tsc_hz;
+	double elapsed_s;
+	int cpu;	      /* the CPU most rounds ran on */
+	size_t noisy_batches; /* of nr_batches, those added because the A/A control was wide */
+};
+
+void paired_run_free(struct paired_run *run);
+/* True if round @r found the core quiet: its reference within @tol of the fastest. */
+bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol);
+/*
+ * The quiet stratum's tolerance: the tightest of MIXMEAS_QUIET_LADDER that holds
+ * PAIRED_MIN_QUIET rounds, else the window that holds the PAIRED_MIN_QUIET rounds of fastest
+ * reference (a core contended throughout: the quietest it was), else (fewer rounds) the widest
+ * of the ladder (costmodel/mixmeas.h says why).
+ */
+double paired_run_tolerance(const struct paired_run *run);
+/* The fastest reference over the rounds. */
+double paired_run_fastest(const struct paired_run *run);
+
+/* The rounds within @tol of the fastest reference. */
+size_t paired_run_count_quiet(const struct paired_run *run, double tol);
+/* True once PAIRED_MIN_QUIET rounds lie within the ladder's tightest window. */
+bool paired_run_enough_quiet(const struct paired_run *run);
+/* Marks @quiet[r] for the rounds that found the core quiet (paired_run_tolerance()); their count. */
+size_t paired_run_quiet_set(const struct paired_run *run, bool *quiet);
+
+#endif

@@ -9,7 +9,9 @@
 # Usage: bench/estimate_repeat.sh [BUILD_DIR] [OUT_DIR]
 #   N=5 runs; INPUTS="..." to choose (default: the golden btrfs-zstd profile, Google's fleet
 #   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=10 seconds per family
-#   (calibrate's default)
+#   (calibrate's default); SITTINGS=1 sittings of each mix per run (2: each input measured
+#   again into the run's model after the others and a pause of GAP=60 seconds, and estimate
+#   pools them: docs/estimate.md#sittings)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
@@ -18,6 +20,8 @@ bench_need "$BUILD" copyprof
 OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-repeat}
 N=${N:-5}
 MIX_BUDGET=${MIX_BUDGET:-10}
+SITTINGS=${SITTINGS:-1}
+GAP=${GAP:-60}
 CP=$BUILD/copyprof
 D=$ROOT/examples/data/fleetbench-2023
 INPUTS=${INPUTS:-"profile:$ROOT/tests/golden/profile-btrfs-zstd-6.12.json:memcpy hist:$D/MemcpyGoogleFleet.txt:memcpy hist:$D/MemcpyGoogleA.txt:memcpy hist:$D/MemsetGoogleFleet.txt:memset"}
@@ -26,6 +30,7 @@ command -v jq > /dev/null || { echo "estimate_repeat: needs jq" >&2; exit 1; }
 mkdir -p "$OUT"
 cd "$OUT"
 
+printf 'sittings per run: %s (%s s apart at least), budget %s s\n' "$SITTINGS" "$GAP" "$MIX_BUDGET"
 printf 'machine: %s, %s CPUs, load average at start %s\n\n' \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(nproc)" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -44,11 +49,16 @@ for i in $(seq 1 "$N"); do
 	s0=$(date +%s.%N)
 	"$CP" calibrate --quick -o "cm$i.json" 2> "cal$i.log" > /dev/null
 	s1=$(date +%s.%N)
+	for s in $(seq 1 "$SITTINGS"); do
+		[ "$s" -gt 1 ] && sleep "$GAP"
+		for in in $INPUTS; do
+			read -ra a <<< "$(args "$in")"
+			"$CP" calibrate -i "cm$i.json" "${a[@]}" --mix-budget "$MIX_BUDGET" \
+				-o "cm$i.json" 2>> "mix$i.log" > /dev/null
+		done
+	done
 	k=0
 	for in in $INPUTS; do
-		read -ra a <<< "$(args "$in")"
-		"$CP" calibrate -i "cm$i.json" "${a[@]}" --mix-budget "$MIX_BUDGET" -o "cm$i.json" \
-			2>> "mix$i.log" > /dev/null
 		read -ra e <<< "$(est_args "$in")"
 		"$CP" estimate "${e[@]}" -m "cm$i.json" --json > "est$i.$k.json"
 		k=$((k + 1))

@@ -44,20 +44,46 @@ jq -r "$F.measurement.why" out |
 
 # calibrate --hist, then estimate --hist: the stored measurement is the answer.
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
-expect_err "memcpy: [0-9]+ rounds in [0-9]+ s \([0-9]+ on a quiet core\), most on CPU [0-9]+, A/A control [-+][0-9.]+% \([-+][0-9.]+ \.\. [-+][0-9.]+\); stored under mix [0-9a-f]{16}"
+expect_err "memcpy: [0-9]+ rounds in [0-9]+ s \([0-9]+ on a quiet core\), most on CPU [0-9]+, A/A control [-+][0-9.]+% \([-+][0-9.]+ \.\. [-+][0-9.]+\)$"
+expect_err "calibrate --mix: memcpy: stored under mix [0-9a-f]{16}$"
 expect_eq "one entry" "$(jq '.paired | length' cm.json)" 1
 # Each batch runs on the quietest CPU the process may run on: confined to one, on that one;
 # --cpu N: on N.
 last=$(($(nproc) - 1))
 expect_exit 0 taskset -c "$last" "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 \
 	-o cm1.json
-expect_eq "confined to CPU $last: measured there" "$(jq '.paired[0].conditions.cpu' cm1.json)" "$last"
+expect_eq "confined to CPU $last: measured there" "$(jq '.paired[-1].conditions.cpu' cm1.json)" "$last"
 expect_err "most on CPU $last, A/A"
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 0 -o cm1.json
-expect_eq "--cpu 0: measured there" "$(jq '.paired[0].conditions.cpu' cm1.json)" 0
-# 4 batches, then more of the same length while quiet rounds are too few, up to 4 times as long.
-jq -e '.paired[0].conditions.batches | . >= 4 and . <= 16' cm1.json > /dev/null ||
-	fail "batches: $(jq '.paired[0].conditions.batches' cm1.json), not 4 to 16"
+expect_eq "--cpu 0: measured there" "$(jq '.paired[-1].conditions.cpu' cm1.json)" 0
+# 4 batches, then more of the same length while quiet rounds are too few or the A/A control
+# wider than +-0.5 points, up to 4 times as long.
+jq -e '.paired[-1].conditions.batches | . >= 4 and . <= 16' cm1.json > /dev/null ||
+	fail "batches: $(jq '.paired[-1].conditions.batches' cm1.json), not 4 to 16"
+# A second sitting of the same measurement joins the first, and estimate pools them: each
+# figure the median of theirs (the mean of two), its interval from the lowest low end to the
+# highest high end.
+expect_err "stored under mix [0-9a-f]{16}, its sitting 2 under the same conditions: estimate pools them"
+expect_eq "two sittings" "$(jq '.paired | length' cm1.json)" 2
+jq -e '.paired | .[0].when > 0 and .[1].when >= .[0].when' cm1.json > /dev/null ||
+	fail "sittings' times: $(jq -c '[.paired[].when]' cm1.json)"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm1.json --json
+expect_eq "pooled: sittings" "$(jq "$F.measurement.sittings" out)" 2
+expect_eq "pooled: rounds" "$(jq "$F.measurement.rounds" out)" "$(jq '[.paired[].rounds] | add' cm1.json)"
+jq -e --slurpfile cm cm1.json "$F.policies | map(select(.kind != \"oracle\" and .kind != \"today\"))
+	| length > 0 and all(. as \$p | [\$cm[0].paired[].policies[] | select(.name == \$p.name)
+	| .quiet] as \$s
+	| .delta_pct == ((\$s[0].delta_pct + \$s[1].delta_pct) / 2 * 10000 | round / 10000)
+	  and .ci_low == ([\$s[].ci_low] | min * 10000 | round / 10000)
+	  and .ci_high == ([\$s[].ci_high] | max * 10000 | round / 10000))" out > /dev/null ||
+	fail "pooled: rows are not the sittings' median and span: $(jq -c "$F.policies" out | head -c 600)"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm1.json
+expect_out "^    in 2 sittings, the first [0-9]+ s before the last: each figure the median of theirs"
+expect_out "its 95% CI spanning theirs"
+# Another measurement of the mix (another chunk) replaces its sittings.
+expect_exit 0 "$COPYPROF" calibrate -i cm1.json --hist short.csv --mix-budget 1 --mix-chunk 1024 \
+	-o cm3.json
+expect_eq "other conditions: one sitting" "$(jq '[.paired[] | .conditions.chunk_calls]' -c cm3.json)" "[1024]"
 expect_exit 1 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 5000 -o cm2.json
 expect_err "cannot pin to CPU 5000: this machine's CPUs are [0-9]"
 [ ! -e cm2.json ] || fail "a failed calibrate --hist wrote cm2.json"
@@ -154,9 +180,12 @@ expect_err "a \"paired\" entry is incomplete or out of range"
 jq '.paired[0].policies[2].name = "always"' cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
 expect_err "a \"paired\" entry is incomplete or out of range"
-jq '.paired += [.paired[0]]' cm.json > bad.json
+jq '.paired += [.paired[0] | .conditions.chunk_calls = 7]' cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
-expect_err "two \"paired\" entries for memcpy mix"
+expect_err "\"paired\" entries for memcpy mix [0-9a-f]{16} that are not sittings of one measurement"
+jq '.paired = [range(9) as $i | .paired[0]]' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "or more than 8\)"
 
 # A dispatch that costs less than nothing: erms_threshold 3 ns below movsb from its T on, in
 # every run (its slowest run below movsb's fastest): refused. Set from movsb's own figure at

@@ -263,37 +263,3 @@ int costmodel_crossover(const struct costmodel_curve *a, const struct costmodel_
 	free(d);
 	return 0;
 }
-
-int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
-{
-	struct mixmeas *v;
-	size_t i;
-
-	for (i = 0; i < m->nr_paired; i++) {
-		if (strcmp(m->paired[i].family, mm->family) ||
-		    strcmp(m->paired[i].digest, mm->digest))
-			continue;
-		mixmeas_free(&m->paired[i]);
-		m->paired[i] = *mm;
-		memset(mm, 0, sizeof(*mm));
-		return 0;
-	}
-	v = realloc(m->paired, (m->nr_paired + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	m->paired = v;
-	m->paired[m->nr_paired++] = *mm;
-	memset(mm, 0, sizeof(*mm));
-	return 0;
-}
-
-const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const char *family,
-					    const char *digest)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_paired; i++)
-		if (!strcmp(m->paired[i].family, family) && !strcmp(m->paired[i].digest, digest))
-			return &m->paired[i];
-	return NULL;
-}

@@ -57,8 +57,9 @@ struct costmodel {
 	struct costmodel_curve *curves;
 	size_t nr_curves;
 	/*
-	 * calibrate --mix's paired measurements of given length mixes, one per family and mix
-	 * digest (docs/costmodel-format.md#paired): what estimate answers with for those mixes.
+	 * calibrate --mix's paired measurements of given length mixes, by family and mix digest,
+	 * each a sitting (costmodel_paired.h, docs/costmodel-format.md#paired): what estimate
+	 * answers with for those mixes.
 	 */
 	struct mixmeas *paired;
 	size_t nr_paired;
@@ -107,15 +108,6 @@ double costmodel_avg_ns(const struct costmodel_curve *c, uint64_t lo, uint64_t h
  */
 int costmodel_crossover(const struct costmodel_curve *a, const struct costmodel_curve *b,
 			double *size);
-
-/*
- * Stores @mm (taken over: its strings move into the model) as the model's paired measurement
- * of its family and digest, replacing one with both the same. Returns 0 or -ENOMEM.
- */
-int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm);
-/* The paired measurement of family @family and mix @digest, or NULL. */
-const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const char *family,
-					    const char *digest);
 
 json_object *costmodel_to_json(const struct costmodel *m);
 /* Writes atomically ("-" is stdout). Returns 0 or -errno (printed). */

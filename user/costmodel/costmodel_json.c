@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "costmodel.h"
+#include "costmodel_paired.h"
+#include "mixmeas_pool.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/log.h"
@@ -94,7 +96,22 @@ static json_object *curve_to_json(const struct costmodel_curve *c)
 	return o;
 }
 
-/* The "paired" array: each entry checked; two entries of one family and digest are refused. */
+/* True if @e may join the entries before it: as a sitting of theirs, or the first. */
+static bool sitting_fits(const struct costmodel *m, const struct mixmeas *e)
+{
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
+	size_t i, n = costmodel_paired_sittings(m, e->family, e->digest, s, MIXMEAS_MAX_SITTINGS);
+
+	for (i = 0; i < n; i++)
+		if (!mixmeas_same_measurement(s[i], e))
+			return false;
+	return n < MIXMEAS_MAX_SITTINGS;
+}
+
+/*
+ * The "paired" array: each entry checked; entries of one family and digest are sittings of
+ * one measurement (the same conditions, at most MIXMEAS_MAX_SITTINGS), else refused.
+ */
 static int paired_from_json(json_object *a, struct costmodel *m, const char *name)
 {
 	size_t i, n;
@@ -112,9 +129,10 @@ static int paired_from_json(json_object *a, struct costmodel *m, const char *nam
 		err = mixmeas_from_json(json_object_array_get_idx(a, i), name, &m->paired[i]);
 		if (err)
 			return err;
-		if (costmodel_find_paired(m, m->paired[i].family, m->paired[i].digest)) {
-			p_err("%s: two \"paired\" entries for %s mix %s", name, m->paired[i].family,
-			      m->paired[i].digest);
+		if (!sitting_fits(m, &m->paired[i])) {
+			p_err("%s: \"paired\" entries for %s mix %s that are not sittings of one "
+			      "measurement (other conditions or policies, or more than %d)",
+			      name, m->paired[i].family, m->paired[i].digest, MIXMEAS_MAX_SITTINGS);
 			mixmeas_free(&m->paired[i]);
 			return -EINVAL;
 		}

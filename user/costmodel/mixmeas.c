@@ -46,6 +46,21 @@ bool mixmeas_seldom_quiet(const struct mixmeas *m)
 	return m->rounds && (double)m->quiet_rounds < MIXMEAS_SELDOM_QUIET * (double)m->rounds;
 }
 
+const char *mixmeas_sittings_apart(const struct mixmeas *m, char *buf, size_t len)
+{
+	double d = m->when - m->first_when;
+
+	if (!(m->first_when > 0) || !(m->when > 0) || d < 0)
+		snprintf(buf, len, "at times not recorded");
+	else if (d < 120)
+		snprintf(buf, len, "the first %.0f s before the last", d);
+	else if (d < 7200)
+		snprintf(buf, len, "the first %.0f min before the last", d / 60);
+	else
+		snprintf(buf, len, "the first %.1f h before the last", d / 3600);
+	return buf;
+}
+
 static json_object *num(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;
@@ -102,6 +117,13 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 		json_object_array_add(rows, e);
 	}
 	json_object_object_add(o, "policies", rows);
+	if (m->when > 0)
+		json_object_object_add(o, "when", num(m->when));
+	if (m->sittings > 1) { /* pooled (mixmeas_pool.h): estimate's output, never a model's */
+		json_object_object_add(o, "sittings", json_object_new_uint64(m->sittings));
+		if (m->first_when > 0)
+			json_object_object_add(o, "first_when", num(m->first_when));
+	}
 	return o;
 }
 
@@ -228,6 +250,11 @@ int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 		m->same_code_gap_pct = NAN;
 	if (!err)
 		err = rows_from_json(o, m);
+	/* Cost models before sittings were pooled recorded no time: 0, pooled in file order. */
+	if (!err && (jsonr_num(o, "when", &m->when) || !(m->when > 0) || !isfinite(m->when)))
+		m->when = 0;
+	m->sittings = 1;
+	m->first_when = m->when;
 	if (err) {
 		if (err == -EINVAL)
 			p_err("%s: a \"paired\" entry is incomplete or out of range (family, "

@@ -87,6 +87,10 @@ struct mixmeas {
 	double same_code_gap_pct; /* NAN: no two rows do */
 	struct mixmeas_row *rows;
 	size_t nr_rows;
+	double when; /* the sitting's end, seconds since the epoch (0: not recorded) */
+	/* Sittings pooled into this one (mixmeas_pool.h): 1 alone; the first one's end. */
+	uint64_t sittings;
+	double first_when;
 };
 
 void mixmeas_free(struct mixmeas *m);
@@ -96,6 +100,9 @@ const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const char *
 bool mixmeas_has_quiet(const struct mixmeas *m);
 /* True if the quiet rounds are fewer than MIXMEAS_SELDOM_QUIET of all: said beside the figures. */
 bool mixmeas_seldom_quiet(const struct mixmeas *m);
+
+/* How far apart pooled sittings were: "the first 6 min before the last", or "at times not recorded". */
+const char *mixmeas_sittings_apart(const struct mixmeas *m, char *buf, size_t len);
 
 json_object *mixmeas_to_json(const struct mixmeas *m);
 /*

@@ -14,6 +14,9 @@ void est_family_result_free(struct est_family_result *r)
 	free(r->validate_pct);
 	free(r->validate_lo);
 	free(r->validate_hi);
+	if (r->pooled)
+		mixmeas_free(r->pooled);
+	free(r->pooled);
 	memset(r, 0, sizeof(*r));
 }
 

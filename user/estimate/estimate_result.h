@@ -79,6 +79,7 @@ struct est_family_result {
 	/* The paired measurement the answer comes from (borrowed from the cost model), or NULL
 	 * and why not: then every figure is modelled. */
 	const struct mixmeas *meas;
+	struct mixmeas *pooled; /* owned: several sittings pooled (mixmeas_pool()), meas is it */
 	char meas_why[640];
 	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
 	/* A sampled family's verdict under the other cache state (warm <-> dst-flushed), modelled,

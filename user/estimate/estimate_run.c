@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#include "costmodel/costmodel_paired.h"
+#include "costmodel/mixmeas_pool.h"
 #include "estimate_digest.h"
 #include "estimate_model.h"
 #include "estimate_run.h"
@@ -167,6 +169,30 @@ static void measure_command(const struct est_run *run, const struct est_input *i
 }
 
 /*
+ * The model's measurement of @fr's mix: its one sitting, or its sittings pooled into
+ * @fr->pooled (mixmeas_pool(): intervals that span them all); NULL if none, or no memory to
+ * pool them (said in meas_why).
+ */
+static const struct mixmeas *sittings(const struct costmodel *m, const char *family,
+				      struct est_family_result *fr)
+{
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
+	size_t n = costmodel_paired_sittings(m, family, fr->digest, s, MIXMEAS_MAX_SITTINGS);
+
+	if (n < 2)
+		return n ? s[0] : NULL;
+	fr->pooled = calloc(1, sizeof(*fr->pooled));
+	if (!fr->pooled || mixmeas_pool(s, n, fr->pooled)) {
+		free(fr->pooled);
+		fr->pooled = NULL;
+		snprintf(fr->meas_why, sizeof(fr->meas_why), "no memory to pool its %zu sittings",
+			 n);
+		return NULL;
+	}
+	return fr->pooled;
+}
+
+/*
  * The paired measurement the model stores for this very mix (calibrate --mix), as the answer:
  * each row it measured takes its quiet rounds' figures; the model's stay beside them. None:
  * every figure is modelled, and @fr says why. Never measures anything.
@@ -190,14 +216,16 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 			 "the cost model is built from published figures, not measured on a CPU");
 		return;
 	}
-	mm = costmodel_find_paired(m, est_family(f)->name, fr->digest);
-	if (!mm) {
+	mm = sittings(m, est_family(f)->name, fr);
+	if (!mm && !fr->meas_why[0]) {
 		measure_command(run, in, model_name, f, cmd, sizeof(cmd));
 		snprintf(fr->meas_why, sizeof(fr->meas_why),
 			 "this mix was not measured on %.80s; measure it with: %.400s",
 			 m->meta.cpu_model ? m->meta.cpu_model : "the model's CPU", cmd);
 		return;
 	}
+	if (!mm)
+		return;
 	fr->meas = mm;
 	for (i = 0; i < fr->nr_rows; i++) {
 		struct est_row *w = &fr->rows[i];

@@ -191,9 +191,17 @@ static void say_source(struct para *p, const struct est_report *r,
 		       const struct est_family_result *fr)
 {
 	const char *cpu = r->m->meta.cpu_model ?: "an unnamed CPU";
-	char q[NUM_FORMAT_LEN];
+	char q[NUM_FORMAT_LEN], apart[64];
 
-	if (fr->meas)
+	if (fr->meas && fr->meas->sittings > 1)
+		say(p,
+		    "measured by copyprof as a paired replay of this mix on %s in %llu sittings, "
+		    "%s (%s caches, %s rounds on a quiet core, each policy against today's code "
+		    "in the same round; each interval spans the sittings'):",
+		    cpu, (unsigned long long)fr->meas->sittings,
+		    mixmeas_sittings_apart(fr->meas, apart, sizeof(apart)), fr->meas->cache,
+		    num_format(fr->meas->quiet_rounds, q));
+	else if (fr->meas)
 		say(p,
 		    "measured by copyprof as a paired replay of this mix on %s (%s caches, %s "
 		    "rounds on a quiet core, each policy against today's code in the same round):",

@@ -28,7 +28,7 @@ static const char *size_str(uint64_t n, char *buf, size_t len)
 static void print_source(FILE *f, const struct est_family_result *fr)
 {
 	const struct mixmeas *mm = fr->meas;
-	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN];
+	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN], apart[64];
 
 	if (!mm) {
 		fprintf(f, "  measured: none (%s)\n  every figure below is modelled\n",
@@ -39,6 +39,14 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 		"  measured: a paired replay of this mix on CPU %d, %s rounds of %s calls in "
 		"%.1f s\n",
 		mm->cpu, num_format(mm->rounds, n), num_format(mm->chunk_calls, c), mm->time_s);
+	if (mm->sittings > 1)
+		fprintf(f,
+			"    in %llu sittings, %s: each figure the median of theirs, its interval "
+			"from the lowest low end to the highest high end, spanning the states of "
+			"the "
+			"machine they met\n",
+			(unsigned long long)mm->sittings,
+			mixmeas_sittings_apart(mm, apart, sizeof(apart)));
 	fprintf(f,
 		"    every round: each policy on the same calls, each pass in an order of its own, "
 		"after %s untimed calls; %llu batches, each in memory mapped afresh\n",
@@ -219,11 +227,16 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 	}
 	fprintf(f, "  (ns/call, ms%s: modelled from the cost model's per-length curves%s)\n",
 		share ? " and CPU %" : "",
-		meas ? "; measured: the paired replay, its 95% CI a bootstrap over this run's "
-		       "rounds and memory batches, not over states of the machine that outlast "
-		       "the run (docs/benchmarks.md#the-estimate-repeats-benchestimate_repeatsh); "
-		       "bias: modelled - measured, points"
-		     : "");
+		!meas ? ""
+		: fr->meas->sittings > 1
+			? "; measured: the paired replay's sittings pooled, its 95% "
+			  "CI spanning theirs, each a bootstrap over its rounds and "
+			  "memory batches; bias: modelled - measured, points"
+			: "; measured: the paired replay, its 95% CI a bootstrap over "
+			  "this run's rounds and memory batches, not over states of "
+			  "the machine that outlast the run (measure again minutes "
+			  "later: the sittings pool; docs/estimate.md#sittings); "
+			  "bias: modelled - measured, points");
 	if (meas)
 		print_bias(f, fr);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "calib/calib_measure.h"
 #include "lib/log.h"
 #include "paired.h"
@@ -144,6 +145,14 @@ static int check(const struct paired_plan *pl, const struct paired_run *run, con
 	return 0;
 }
 
+/* Seconds since the epoch: when a sitting ended, to tell sittings apart in time. */
+static double wall_clock_s(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_REALTIME, &ts) ? 0 : (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* Conditions and figures of one measurement into @out (strings and rows allocated). */
 static int summarise(const struct est_family_result *fr, const struct paired_plan *pl,
 		     const struct paired_run *run, const struct replay_mix *mx,
@@ -179,6 +188,9 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->budget_s = o->budget_s;
 	out->time_s = run->elapsed_s;
 	out->same_code_gap_pct = NAN;
+	out->when = wall_clock_s();
+	out->first_when = out->when;
+	out->sittings = 1;
 	err = !out->family || !out->today || !out->cache || !out->alignment ? -ENOMEM : 0;
 	if (!err)
 		err = fill_rows(fr, pl, run, quiet, busy, seed, out);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "costmodel/costmodel_paired.h"
 #include "estimate/estimate_digest.h"
 #include "lib/host.h"
 #include "lib/log.h"
@@ -68,13 +69,20 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 		return -ENOMEM;
 	}
 	p_info("calibrate --mix: %s: %llu rounds in %.0f s (%llu on a quiet core), most on CPU %d, "
-	       "A/A control %+.2f%% (%+.2f .. %+.2f); stored under mix %s",
+	       "A/A control %+.2f%% (%+.2f .. %+.2f)",
 	       est_family(fr->family)->name, (unsigned long long)mm.rounds, mm.time_s,
 	       (unsigned long long)mm.quiet_rounds, mm.cpu, mm.control.delta_pct, mm.control.ci_low,
-	       mm.control.ci_high, fr->digest);
+	       mm.control.ci_high);
 	err = costmodel_store_paired(run->models[0], &mm);
 	mixmeas_free(&mm);
-	return err;
+	if (err == 1)
+		p_info("calibrate --mix: %s: stored under mix %s", est_family(fr->family)->name,
+		       fr->digest);
+	else if (err > 1)
+		p_info("calibrate --mix: %s: stored under mix %s, its sitting %d under the same "
+		       "conditions: estimate pools them",
+		       est_family(fr->family)->name, fr->digest, err);
+	return err < 0 ? err : 0;
 }
 
 int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what)

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_mixmeas_pool.c: sittings of one paired measurement pooled, and kept or replaced */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "costmodel/costmodel.h"
+#include "costmodel/costmodel_paired.h"
+#include "costmodel/mixmeas_pool.h"
+
+/* A sitting of memcpy mix "d1" with rows today and T=512, T=512 at @d (@lo .. @hi). */
+static void sitting(struct mixmeas *m, double when, double d, double lo, double hi,
+		    uint64_t chunk)
+{
+	memset(m, 0, sizeof(*m));
+	m->family = strdup("memcpy");
+	m->digest = strdup("d1");
+	m->today = strdup("movsb");
+	m->weight = strdup("calls");
+	m->cache = strdup("warm");
+	m->alignment = strdup("uniform");
+	m->chunk_calls = chunk;
+	m->ws_bytes = 262144;
+	m->rounds = 1000;
+	m->quiet_rounds = 600;
+	m->busy_rounds = 400;
+	m->batches = 4;
+	m->time_s = 10;
+	m->quiet_tolerance = 0.05;
+	m->same_code_gap_pct = NAN;
+	m->when = when;
+	m->first_when = when;
+	m->sittings = 1;
+	m->control = (struct mixmeas_figure){ 0, -0.1 * (1 + when / 100), 0.1 };
+	m->nr_rows = 2;
+	m->rows = calloc(2, sizeof(*m->rows));
+	strcpy(m->rows[0].name, "today");
+	strcpy(m->rows[1].name, "T=512");
+	m->rows[1].quiet = (struct mixmeas_figure){ d, lo, hi };
+	m->rows[1].busy = (struct mixmeas_figure){ NAN, NAN, NAN };
+	m->rows[1].ns_per_call = 10 + d / 10;
+}
+
+/* Two sittings in two states: the mean, the span of both intervals; sums; the newest's rest. */
+static void pooled_two(void **state)
+{
+	struct mixmeas a, b, p;
+	const struct mixmeas *s[2] = { &a, &b };
+	const struct mixmeas_row *r;
+
+	(void)state;
+	sitting(&a, 1000, 302.8, 302.1, 306.2, 4096);
+	sitting(&b, 1400, 306.8, 304.4, 307.3, 4096);
+	assert_true(mixmeas_same_measurement(&a, &b));
+	assert_int_equal(mixmeas_pool(s, 2, &p), 0);
+	r = mixmeas_row_find(&p, "T=512");
+	assert_non_null(r);
+	assert_true(fabs(r->quiet.delta_pct - 304.8) < 1e-9);
+	assert_true(r->quiet.ci_low == 302.1 && r->quiet.ci_high == 307.3);
+	assert_true(isnan(r->busy.delta_pct));
+	assert_true(fabs(r->ns_per_call - (10 + 304.8 / 10)) < 1e-9);
+	assert_true(p.control.ci_low == -0.1 * (1 + 1400.0 / 100) && p.control.ci_high == 0.1);
+	assert_int_equal(p.rounds, 2000);
+	assert_int_equal(p.quiet_rounds, 1200);
+	assert_int_equal(p.batches, 8);
+	assert_true(p.time_s == 20 && p.sittings == 2);
+	assert_true(p.first_when == 1000 && p.when == 1400);
+	mixmeas_free(&p);
+	mixmeas_free(&a);
+	mixmeas_free(&b);
+}
+
+/* Stored: the same measurement joins (the count returned), another chunk replaces, 8 at most. */
+static void stored(void **state)
+{
+	struct costmodel m;
+	struct mixmeas x;
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
+	int i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	sitting(&x, 1000, 1, 0, 2, 4096);
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	sitting(&x, 1100, 2, 1, 3, 4096);
+	assert_int_equal(costmodel_store_paired(&m, &x), 2);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", s, 8), 2);
+	assert_true(s[0]->when == 1000 && s[1]->when == 1100);
+	sitting(&x, 1200, 3, 2, 4, 2048); /* another chunk: another measurement */
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", s, 8), 1);
+	assert_true(s[0]->chunk_calls == 2048);
+	for (i = 0; i < 9; i++) {
+		sitting(&x, 2000 + i, 1, 0, 2, 2048);
+		costmodel_store_paired(&m, &x);
+	}
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", s, 8), 8);
+	assert_true(s[0]->when == 2001 && s[7]->when == 2008); /* the oldest dropped */
+	assert_int_equal(m.nr_paired, 8);
+	for (i = 0; i < (int)m.nr_paired; i++)
+		mixmeas_free(&m.paired[i]);
+	free(m.paired);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pooled_two),
+		cmocka_unit_test(stored),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* costmodel_paired.c: a cost model's paired measurements of mixes, sitting by sitting */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "costmodel_paired.h"
+#include "mixmeas_pool.h"
+
+static bool of(const struct mixmeas *e, const char *family, const char *digest)
+{
+	return !strcmp(e->family, family) && !strcmp(e->digest, digest);
+}
+
+/* Drops entry @i, keeping the others in their order. */
+static void drop(struct costmodel *m, size_t i)
+{
+	mixmeas_free(&m->paired[i]);
+	memmove(&m->paired[i], &m->paired[i + 1], (m->nr_paired - i - 1) * sizeof(*m->paired));
+	m->nr_paired--;
+}
+
+int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
+{
+	struct mixmeas *v;
+	size_t i, kept = 0;
+
+	for (i = 0; i < m->nr_paired;) {
+		if (!of(&m->paired[i], mm->family, mm->digest)) {
+			i++;
+			continue;
+		}
+		if (!mixmeas_same_measurement(&m->paired[i], mm)) {
+			drop(m, i); /* another measurement of the mix: the new one replaces it */
+			continue;
+		}
+		kept++;
+		i++;
+	}
+	for (i = 0; kept >= MIXMEAS_MAX_SITTINGS && i < m->nr_paired;)
+		if (of(&m->paired[i], mm->family, mm->digest)) {
+			drop(m, i); /* the oldest first */
+			kept--;
+		} else {
+			i++;
+		}
+	v = realloc(m->paired, (m->nr_paired + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	m->paired = v;
+	m->paired[m->nr_paired++] = *mm;
+	memset(mm, 0, sizeof(*mm));
+	return (int)kept + 1;
+}
+
+const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const char *family,
+					    const char *digest)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_paired; i++)
+		if (of(&m->paired[i], family, digest))
+			return &m->paired[i];
+	return NULL;
+}
+
+size_t costmodel_paired_sittings(const struct costmodel *m, const char *family,
+				 const char *digest, const struct mixmeas **out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_paired && n < max; i++)
+		if (of(&m->paired[i], family, digest))
+			out[n++] = &m->paired[i];
+	return n;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* costmodel_paired.h: a cost model's paired measurements of mixes, sitting by sitting */
+#ifndef CP_COSTMODEL_PAIRED_H
+#define CP_COSTMODEL_PAIRED_H
+
+#include <stddef.h>
+#include "costmodel.h"
+#include "mixmeas.h"
+
+/*
+ * Stores @mm (taken over: its strings move into the model) as a sitting of the paired
+ * measurement of its family and digest: beside the sittings already there when they measured
+ * the same thing (mixmeas_same_measurement()), the oldest dropped past MIXMEAS_MAX_SITTINGS;
+ * else in their place. Returns the sittings now stored (>= 1), or -ENOMEM.
+ */
+int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm);
+/* The first (oldest) sitting of family @family and mix @digest, or NULL. */
+const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const char *family,
+					    const char *digest);
+/* The sittings of family @family and mix @digest, oldest first, into @out[0..max); how many. */
+size_t costmodel_paired_sittings(const struct costmodel *m, const char *family,
+				 const char *digest, const struct mixmeas **out, size_t max);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mixmeas_pool.c: several sittings of one mix's paired measurement, taken as one answer */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mixmeas_pool.h"
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b)
+{
+	size_t i;
+
+	if (!same_str(a->family, b->family) || !same_str(a->digest, b->digest) ||
+	    !same_str(a->today, b->today) || !same_str(a->weight, b->weight) ||
+	    !same_str(a->cache, b->cache) || !same_str(a->alignment, b->alignment) ||
+	    a->ws_bytes != b->ws_bytes || a->cold_bytes != b->cold_bytes ||
+	    a->chunk_calls != b->chunk_calls || a->warmup_calls != b->warmup_calls ||
+	    a->nr_rows != b->nr_rows)
+		return false;
+	for (i = 0; i < a->nr_rows; i++)
+		if (!mixmeas_row_find(b, a->rows[i].name))
+			return false;
+	return true;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The median of the finite values of @v[0..n) (sorted in place), or NAN. */
+static double median_of(double *v, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	if (!k)
+		return NAN;
+	qsort(v, k, sizeof(*v), cmp_double);
+	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* @f[0..n) pooled: the median change, the interval from the lowest low to the highest high. */
+static struct mixmeas_figure pool_figures(const struct mixmeas_figure *f, size_t n, double *tmp)
+{
+	struct mixmeas_figure out = { NAN, NAN, NAN };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		tmp[i] = f[i].delta_pct;
+		if (!isfinite(f[i].delta_pct))
+			return out; /* a sitting without this figure: none pooled */
+	}
+	out.delta_pct = median_of(tmp, n);
+	out.ci_low = f[0].ci_low;
+	out.ci_high = f[0].ci_high;
+	for (i = 1; i < n; i++) {
+		out.ci_low = fmin(out.ci_low, f[i].ci_low);
+		out.ci_high = fmax(out.ci_high, f[i].ci_high);
+	}
+	return out;
+}
+
+static char *dup_or_null(const char *s, int *err)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	if (s && !d)
+		*err = -ENOMEM;
+	return d;
+}
+
+/* The newest sitting's strings and conditions; the sums of what adds up. */
+static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *out)
+{
+	const struct mixmeas *last = s[n - 1];
+	int err = 0;
+	size_t i;
+
+	out->family = dup_or_null(last->family, &err);
+	out->digest = dup_or_null(last->digest, &err);
+	out->input = dup_or_null(last->input, &err);
+	out->today = dup_or_null(last->today, &err);
+	out->weight = dup_or_null(last->weight, &err);
+	out->calls_note = dup_or_null(last->calls_note, &err);
+	out->cache = dup_or_null(last->cache, &err);
+	out->alignment = dup_or_null(last->alignment, &err);
+	out->ws_bytes = last->ws_bytes;
+	out->cold_bytes = last->cold_bytes;
+	out->chunk_calls = last->chunk_calls;
+	out->warmup_calls = last->warmup_calls;
+	out->cpu = last->cpu;
+	out->seed = last->seed;
+	out->budget_s = last->budget_s;
+	out->when = last->when;
+	out->first_when = s[0]->when;
+	out->same_code_gap_pct = NAN;
+	for (i = 0; i < n; i++) {
+		out->batches += s[i]->batches;
+		out->time_s += s[i]->time_s;
+		out->rounds += s[i]->rounds;
+		out->quiet_rounds += s[i]->quiet_rounds;
+		out->busy_rounds += s[i]->busy_rounds;
+		out->quiet_tolerance = fmax(out->quiet_tolerance, s[i]->quiet_tolerance);
+		if (isfinite(s[i]->same_code_gap_pct))
+			out->same_code_gap_pct = isfinite(out->same_code_gap_pct)
+							 ? fmax(out->same_code_gap_pct,
+								s[i]->same_code_gap_pct)
+							 : s[i]->same_code_gap_pct;
+		out->sittings += s[i]->sittings ? s[i]->sittings : 1;
+	}
+	return err;
+}
+
+int mixmeas_pool(const struct mixmeas *const *s, size_t n, struct mixmeas *out)
+{
+	struct mixmeas_figure *f = calloc(n, sizeof(*f)), *b = calloc(n, sizeof(*b));
+	double *tmp = calloc(n, sizeof(*tmp)), *ns = calloc(n, sizeof(*ns));
+	size_t i, r;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = f && b && tmp && ns ? pool_head(s, n, out) : -ENOMEM;
+	out->rows = err ? NULL : calloc(s[n - 1]->nr_rows, sizeof(*out->rows));
+	if (!err && !out->rows)
+		err = -ENOMEM;
+	for (i = 0; !err && i < n; i++)
+		f[i] = s[i]->control;
+	if (!err)
+		out->control = pool_figures(f, n, tmp);
+	for (r = 0; !err && r < s[n - 1]->nr_rows; r++) {
+		struct mixmeas_row *w = &out->rows[r];
+
+		memcpy(w->name, s[n - 1]->rows[r].name, sizeof(w->name));
+		for (i = 0; i < n; i++) {
+			const struct mixmeas_row *sr = mixmeas_row_find(s[i], w->name);
+			struct mixmeas_figure none = { NAN, NAN, NAN };
+
+			f[i] = sr ? sr->quiet : none; /* none: not the same measurement */
+			b[i] = sr ? sr->busy : none;
+			ns[i] = sr ? sr->ns_per_call : NAN;
+		}
+		w->quiet = pool_figures(f, n, tmp);
+		w->busy = pool_figures(b, n, tmp);
+		w->ns_per_call = median_of(ns, n);
+		out->nr_rows++;
+	}
+	free(f);
+	free(b);
+	free(tmp);
+	free(ns);
+	if (err)
+		mixmeas_free(out);
+	return err;
+}

@@ -12,8 +12,7 @@
 #include "costmodel/mixmeas_pool.h"
 
 /* A sitting of memcpy mix "d1" with rows today and T=512, T=512 at @d (@lo .. @hi). */
-static void sitting(struct mixmeas *m, double when, double d, double lo, double hi,
-		    uint64_t chunk)
+static void sitting(struct mixmeas *m, double when, double d, double lo, double hi, uint64_t chunk)
 {
 	memset(m, 0, sizeof(*m));
 	m->family = strdup("memcpy");

@@ -63,8 +63,8 @@ const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const cha
 	return NULL;
 }
 
-size_t costmodel_paired_sittings(const struct costmodel *m, const char *family,
-				 const char *digest, const struct mixmeas **out, size_t max)
+size_t costmodel_paired_sittings(const struct costmodel *m, const char *family, const char *digest,
+				 const struct mixmeas **out, size_t max)
 {
 	size_t i, n = 0;
 

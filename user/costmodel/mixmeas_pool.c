@@ -112,10 +112,10 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 		out->busy_rounds += s[i]->busy_rounds;
 		out->quiet_tolerance = fmax(out->quiet_tolerance, s[i]->quiet_tolerance);
 		if (isfinite(s[i]->same_code_gap_pct))
-			out->same_code_gap_pct = isfinite(out->same_code_gap_pct)
-							 ? fmax(out->same_code_gap_pct,
-								s[i]->same_code_gap_pct)
-							 : s[i]->same_code_gap_pct;
+			out->same_code_gap_pct =
+				isfinite(out->same_code_gap_pct)
+					? fmax(out->same_code_gap_pct, s[i]->same_code_gap_pct)
+					: s[i]->same_code_gap_pct;
 		out->sittings += s[i]->sittings ? s[i]->sittings : 1;
 	}
 	return err;

@@ -38,11 +38,12 @@ for spec in "short memcpy --hist $D/MemcpyGoogleFleet.txt" "mixed memcpy --hist 
 		-o cm.json 2>> mix.log > /dev/null
 	"$CP" estimate "$opt" "$path" --family "$fam" -m cm.json --validate --json > "$name-$fam.json" \
 		2>> validate.log
-	printf '\n%s %s (%s): %s; estimate %s rounds (%s quiet), replay %s (%s quiet), replay A/A %+.2f%%\n' \
+	printf '\n%s %s (%s): %s; estimate %s rounds (%s quiet), replay %s (%s quiet), replay A/A %+.2f%%, today'"'"'s code in the replay %+.1f%%\n' \
 		"$name" "$fam" "$(basename "$path")" "$(jq -r "$F.verdict.text" "$name-$fam.json")" \
 		"$(jq "$F.measurement.rounds" "$name-$fam.json")" "$(jq "$F.measurement.quiet_rounds" "$name-$fam.json")" \
 		"$(jq "$F.validation.rounds" "$name-$fam.json")" "$(jq "$F.validation.quiet_rounds" "$name-$fam.json")" \
-		"$(jq "$F.validation.control.delta_pct" "$name-$fam.json")"
+		"$(jq "$F.validation.control.delta_pct" "$name-$fam.json")" \
+		"$(jq "$F.validation.state_gap_pct // 0" "$name-$fam.json")"
 	printf '  %-8s %9s %-17s %9s %-17s %7s %7s %9s\n' policy estimate "95% CI" replayed "95% CI" off allowed modelled
 	jq -r --argjson nf "$(jq "$F.validation.noise_floor_pct" "$name-$fam.json")" \
 		"$F.policies[] | select(.validate_pct != null) |

@@ -53,6 +53,21 @@ awk '/^    (always|T=|never)/ { off = $(NF - 1); allowed = $NF; if ($NF == "DISA
 	o = off < 0 ? -off : off; if ((o > allowed && !bad) || (o < allowed && bad)) { print; exit 1 } }' out ||
 	fail "a row's agreement does not follow from its figures"
 
+# The replay checks the estimate only in the machine's state the estimate was measured in:
+# today's code's time per call in the replay against the stored one, stated. Stored 1,000
+# times too small (as if measured on a machine 1,000 times faster), the replay is taken three
+# times in all, and the text says it checks the state, not the estimate.
+jq -e "$F.validation.state_gap_pct | type == \"number\"" v.json > /dev/null ||
+	fail "no state gap: $(jq -c "$F.validation" v.json | head -c 300)"
+expect_out "^    state: today's code ran [-+][0-9.]+% against the measurement's time a call"
+jq '(.paired[0].policies[] | select(.name == "today") | .ns_per_call) |= (. / 1000)' cm.json > fast.json
+expect_exit 0 "$COPYPROF" estimate --hist mix.csv -m fast.json --thresholds 64 --validate --json
+expect_eq "another state: replayed again" "$(grep -c "the machine is in another state; replaying again" err)" 2
+jq -e "$F.validation.state_gap_pct > 10000" out > /dev/null ||
+	fail "another state: gap $(jq "$F.validation.state_gap_pct" out)"
+expect_exit 0 "$COPYPROF" estimate --hist mix.csv -m fast.json --thresholds 64 --validate
+expect_out "^    state: today's code ran \+[0-9.]+% against the measurement's time a call: the machine was in another state, also when replayed again, so this replay checks the state, not the estimate$"
+
 # Another family (no dispatch replica: the loop and the string op switched in C).
 printf '8,100\n120,40\n' > set.csv
 expect_exit 0 "$COPYPROF" estimate --hist set.csv --family memset -m cm.json --thresholds 64 \

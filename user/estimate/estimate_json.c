@@ -208,6 +208,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		json_object *v = mixmeas_to_json(fr->validation);
 
 		put_num_or_null(v, "noise_floor_pct", fr->noise_floor_pct);
+		put_num_or_null(v, "state_gap_pct", fr->validate_state_pct);
 		json_object_object_add(o, "validation", v);
 	}
 	json_object_object_add(

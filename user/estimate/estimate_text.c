@@ -358,6 +358,15 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 		"    noise: the replay's A/A control %+.2f%%; %zu of %zu policies agree within "
 		"max(%.0f points, 2 x noise)\n",
 		v->control.delta_pct, n - bad, n, VALIDATE_MIN_AGREEMENT);
+	if (isfinite(fr->validate_state_pct))
+		fprintf(f,
+			"    state: today's code ran %+.1f%% against the measurement's time a "
+			"call%s\n",
+			fr->validate_state_pct,
+			fabs(fr->validate_state_pct) > EST_VALIDATE_STATE_PCT
+				? ": the machine was in another state, also when replayed again, "
+				  "so this replay checks the state, not the estimate"
+				: "");
 }
 
 static void print_sites(FILE *f, const struct est_report *r, const struct est_family_result *fr)

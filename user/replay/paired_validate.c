@@ -3,9 +3,58 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "estimate/estimate_digest.h"
 #include "lib/log.h"
 #include "paired_validate.h"
+
+/* Today's time per call in @m against @ref's, in percent; NAN if either lacks it. */
+static double state_gap_pct(const struct mixmeas *ref, const struct mixmeas *m)
+{
+	const struct mixmeas_row *a = ref ? mixmeas_row_find(ref, "today") : NULL;
+	const struct mixmeas_row *b = mixmeas_row_find(m, "today");
+
+	if (!a || !b || !(a->ns_per_call > 0) || !(b->ns_per_call > 0))
+		return NAN;
+	return 100 * (b->ns_per_call / a->ns_per_call - 1);
+}
+
+/*
+ * The replay into @out: again, with another seed, while today's code runs more than
+ * EST_VALIDATE_STATE_PCT off the stored measurement's time; the nearest kept.
+ */
+static int replay(struct est_family_result *fr, const double *dst, const double *src,
+		  struct paired_opts *o, struct mixmeas *out)
+{
+	struct mixmeas m;
+	double gap, best = NAN;
+	int err = 0, t;
+
+	memset(out, 0, sizeof(*out));
+	for (t = 0; t < PAIRED_VALIDATE_TRIES && !err; t++, o->seed += 0x9e3779b97f4a7c15ULL) {
+		err = paired_measure(fr, dst, src, o, &m);
+		if (err)
+			break;
+		gap = state_gap_pct(fr->meas, &m);
+		if (t == 0 || fabs(gap) < fabs(best)) {
+			mixmeas_free(out);
+			*out = m;
+			best = gap;
+		} else {
+			mixmeas_free(&m);
+		}
+		if (!(fabs(best) > EST_VALIDATE_STATE_PCT))
+			break;
+		if (t + 1 < PAIRED_VALIDATE_TRIES)
+			p_info("validate: today's code ran %+.1f%% against the measurement's time "
+			       "a call: the machine is in another state; replaying again",
+			       gap);
+	}
+	if (err)
+		mixmeas_free(out);
+	fr->validate_state_pct = best;
+	return err;
+}
 
 int paired_validate_family(const struct est_input *in, struct est_family_result *fr,
 			   const struct paired_opts *po, struct mixmeas *out)
@@ -21,7 +70,7 @@ int paired_validate_family(const struct est_input *in, struct est_family_result 
 		o.budget_s = fr->meas->budget_s;
 	p_info("validate: replaying %s's mix under %zu policies, paired, for %.0f s or more",
 	       est_family(fr->family)->name, est_family_timed_policies(fr), o.budget_s);
-	err = paired_measure(fr, aligned ? dst : NULL, aligned ? src : NULL, &o, out);
+	err = replay(fr, aligned ? dst : NULL, aligned ? src : NULL, &o, out);
 	if (err)
 		return err;
 	fr->validate_pct = malloc(fr->nr_rows * sizeof(double));

@@ -63,7 +63,7 @@ jq -e '.paired[-1].conditions.batches | . >= 4 and . <= 16' cm1.json > /dev/null
 # A second sitting of the same measurement joins the first, and estimate pools them: each
 # figure the median of theirs (the mean of two), its interval from the lowest low end to the
 # highest high end.
-expect_err "stored under mix [0-9a-f]{16}, its sitting 2 under the same conditions: estimate pools them"
+expect_err "stored under mix [0-9a-f]{16}, its sitting 2 under the same conditions: estimate pools them \(today's code [0-9.]+, [0-9.]+ ns a call in them\)"
 expect_eq "two sittings" "$(jq '.paired | length' cm1.json)" 2
 jq -e '.paired | .[0].when > 0 and .[1].when >= .[0].when' cm1.json > /dev/null ||
 	fail "sittings' times: $(jq -c '[.paired[].when]' cm1.json)"

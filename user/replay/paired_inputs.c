@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* paired_inputs.c: calibrate --mix: every family of every input measured into a cost model */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "costmodel/costmodel_paired.h"
+#include "costmodel/mixmeas_pool.h"
 #include "estimate/estimate_digest.h"
 #include "lib/host.h"
 #include "lib/log.h"
@@ -44,6 +46,29 @@ static char *calls_note(const struct est_family_result *fr, const struct est_opt
 	return s;
 }
 
+/*
+ * A sitting stored beside others: how many, and today's code's time per call in each, oldest
+ * first (the same code under the same conditions: apart, the machine was in other states).
+ */
+static void say_sittings(const struct costmodel *m, const struct est_family_result *fr)
+{
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
+	const char *fam = est_family(fr->family)->name;
+	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, s, MIXMEAS_MAX_SITTINGS);
+	char ns[MIXMEAS_MAX_SITTINGS * 12] = "";
+	size_t k = 0;
+
+	for (i = 0; i < n && k < sizeof(ns); i++) {
+		const struct mixmeas_row *t = mixmeas_row_find(s[i], "today");
+
+		k += (size_t)snprintf(ns + k, sizeof(ns) - k, "%s%.2f", i ? ", " : "",
+				      t ? t->ns_per_call : NAN);
+	}
+	p_info("calibrate --mix: %s: stored under mix %s, its sitting %zu under the same "
+	       "conditions: estimate pools them (today's code %s ns a call in them)",
+	       fam, fr->digest, n, ns);
+}
+
 static int measure_family(struct est_run *run, const struct est_input *in,
 			  const struct est_family_result *fr, const struct paired_opts *po,
 			  const char *what)
@@ -79,9 +104,7 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 		p_info("calibrate --mix: %s: stored under mix %s", est_family(fr->family)->name,
 		       fr->digest);
 	else if (err > 1)
-		p_info("calibrate --mix: %s: stored under mix %s, its sitting %d under the same "
-		       "conditions: estimate pools them",
-		       est_family(fr->family)->name, fr->digest, err);
+		say_sittings(run->models[0], fr);
 	return err < 0 ? err : 0;
 }
 

@@ -52,17 +52,6 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 	return (int)kept + 1;
 }
 
-const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const char *family,
-					    const char *digest)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_paired; i++)
-		if (of(&m->paired[i], family, digest))
-			return &m->paired[i];
-	return NULL;
-}
-
 size_t costmodel_paired_sittings(const struct costmodel *m, const char *family, const char *digest,
 				 const struct mixmeas **out, size_t max)
 {

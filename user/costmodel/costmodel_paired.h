@@ -14,9 +14,6 @@
  * else in their place. Returns the sittings now stored (>= 1), or -ENOMEM.
  */
 int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm);
-/* The first (oldest) sitting of family @family and mix @digest, or NULL. */
-const struct mixmeas *costmodel_find_paired(const struct costmodel *m, const char *family,
-					    const char *digest);
 /* The sittings of family @family and mix @digest, oldest first, into @out[0..max); how many. */
 size_t costmodel_paired_sittings(const struct costmodel *m, const char *family, const char *digest,
 				 const struct mixmeas **out, size_t max);

@@ -166,9 +166,9 @@ static bool batch_done(const struct paired_run *run, size_t b, double elapsed, d
 /*
  * True when batch @b is to run: the first PAIRED_BATCHES, then more (each on the CPU then the
  * quietest) while the quiet rounds are too few or the A/A control over them is wider than
- * PAIRED_SETTLED_PCT (counted in run->noisy_batches), up to PAIRED_MAX_BUDGETS times the budget.
+ * PAIRED_SETTLED_PCT, up to PAIRED_MAX_BUDGETS times the budget.
  */
-static bool batch_due(const struct paired_plan *pl, struct paired_run *run, size_t b,
+static bool batch_due(const struct paired_plan *pl, const struct paired_run *run, size_t b,
 		      double elapsed, double budget_s, uint64_t seed)
 {
 	struct mixmeas_figure ctl;
@@ -181,7 +181,6 @@ static bool batch_due(const struct paired_plan *pl, struct paired_run *run, size
 		return true;
 	if (paired_control_settled(pl, run, seed, &ctl))
 		return false;
-	run->noisy_batches++;
 	p_debug("replay: after %zu batches the A/A control reads %+.2f%% (%+.2f .. %+.2f): "
 		"one more",
 		b, ctl.delta_pct, ctl.ci_low, ctl.ci_high);

@@ -34,8 +34,7 @@ struct paired_run {
 	size_t ws_bytes, cold_bytes;	   /* as mapped (cold 0: none) */
 	double tsc_hz;
 	double elapsed_s;
-	int cpu;	      /* the CPU most rounds ran on */
-	size_t noisy_batches; /* of nr_batches, those added because the A/A control was wide */
+	int cpu; /* the CPU most rounds ran on */
 };
 
 void paired_run_free(struct paired_run *run);

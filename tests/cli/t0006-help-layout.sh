@@ -27,8 +27,10 @@ for c in $cmds; do
 				printf "%s: a hand-broken line of %d columns: %s\n", c, length(line[i]), line[i]
 		}
 	}' doc.txt >ragged.txt
-	[ -s ragged.txt ] && fail "$(cat ragged.txt)"
+	if [ -s ragged.txt ]; then fail "$(cat ragged.txt)"; else pass "$c --help: none ragged"; fi
 done
-[ "$n" -gt $((5 * $(echo $cmds | wc -w))) ] ||
+if [ "$n" -gt $((5 * $(echo $cmds | wc -w))) ]; then
+	pass "$n description lines of $(echo $cmds | wc -w) commands read"
+else
 	fail "only $n description lines read from $(echo $cmds | wc -w) commands"
-echo "ok: $n description lines of $(echo $cmds | wc -w) commands, none ragged"
+fi

@@ -4,20 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib_stats.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "lib/median.h"
 
 double calib_median(double *v, size_t n)
 {
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return n ? median_sorted(v, n) : 0;
 }
 
 double calib_robust_mean(double *v, size_t n, double quantum)

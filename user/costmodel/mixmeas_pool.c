@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/median.h"
 #include "mixmeas_pool.h"
 
 static bool same_str(const char *a, const char *b)
@@ -28,14 +29,7 @@ bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b)
 	return true;
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The median of the finite values of @v[0..n) (sorted in place), or NAN. */
+/* The median of the finite values of @v[0..n) (reordered in place), or NAN. */
 static double median_of(double *v, size_t n)
 {
 	size_t i, k = 0;
@@ -43,10 +37,7 @@ static double median_of(double *v, size_t n)
 	for (i = 0; i < n; i++)
 		if (isfinite(v[i]))
 			v[k++] = v[i];
-	if (!k)
-		return NAN;
-	qsort(v, k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	return median_sorted(v, k);
 }
 
 /* @f[0..n) pooled: the median change, the interval from the lowest low to the highest high. */

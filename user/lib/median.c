@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+/* median.c: the median of a few doubles, by sorting them */
+#include <math.h>
+#include <stdlib.h>
+#include "median.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double median_sorted(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}

@@ -121,7 +121,7 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 {
 	json_object *v = json_object_new_object();
 	enum est_verdict_kind k = est_verdict(fr);
-	char text[192];
+	char text[EST_VERDICT_TEXT_LEN];
 	size_t i;
 
 	est_verdict_text(fr, text, sizeof(text));

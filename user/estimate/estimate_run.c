@@ -260,7 +260,7 @@ static void cache_check(const struct est_run *run, const struct est_input *in, e
 	const char *other = strcmp(o.cache.label, "warm") ? "warm" : "dst-flushed";
 	struct est_family_result alt, cur;
 	const struct est_family_result *a = &alt, *b = fr;
-	char v1[192], v2[192];
+	char v1[EST_VERDICT_TEXT_LEN], v2[EST_VERDICT_TEXT_LEN];
 	bool measured;
 
 	if (!(fr->samples > 0) || est_cache_parse(other, &o.cache) ||

@@ -238,7 +238,7 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 			say(p, "Thresholds from %s to %s bytes come within 1%% of it.", lo, hi);
 		break;
 	case EST_VERDICT_NO_DIFFERENCE: {
-		char today[80], words[240];
+		char today[80], words[EST_VERDICT_TEXT_LEN];
 
 		saving_range(what, sizeof(what), at);
 		snprintf(today, sizeof(today), "today's %s", fr->today_impl);

@@ -255,7 +255,7 @@ static int t0_row(const struct est_family_result *fr)
 static void print_best(FILE *f, const struct est_family_result *fr)
 {
 	const struct est_row *b = &fr->rows[fr->best];
-	char lo[24], hi[24], v[192];
+	char lo[24], hi[24], v[EST_VERDICT_TEXT_LEN];
 	int t0 = t0_row(fr);
 
 	est_verdict_text(fr, v, sizeof(v));

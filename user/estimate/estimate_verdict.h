@@ -31,6 +31,8 @@ const char *est_verdict_name(enum est_verdict_kind k);
  * "too few samples (42) for a verdict: record longer".
  */
 void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len);
+/* Room for any verdict sentence: "no threshold saves …" names up to six policies of 23 bytes. */
+#define EST_VERDICT_TEXT_LEN 384
 /*
  * The words of "no difference", against @today ("today's code"): "no threshold differs from …
  * beyond the measurement noise" when none does, else "no threshold saves against … beyond the

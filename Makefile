@@ -240,6 +240,15 @@ $(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJ
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_FLEET_OBJS) $(FUZZ_LIB) \
 		$(NET_LDLIBS) $(LDLIBS) -o $@
 
+# What a batch's process of calibrate --mix reads, and what comes back from it: the wire, the
+# rounds it fills, the mix it draws from, and the asm-ref registry that names the replicas.
+FUZZ_WIRE_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/replay/%.o,paired_wire paired_run paired_stats \
+		  replay_mix) $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(ASM_CSRCS)) $(ASM_OBJS)
+$(OUTPUT)/tests/fuzz_paired_wire: tests/fuzz/fuzz_paired_wire.c $(FUZZ_WIRE_OBJS) $(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(FUZZ_WIRE_OBJS) $(FUZZ_LIB) $(LDLIBS) -o $@
+
 # Workloads are ordinary dynamically linked PIE programs, as user code is.
 # Workloads are ordinary dynamically linked PIE programs, as user code is; zeroread keeps frame
 # pointers, so that the kernel's walk of its user stack finds its frames (record --user-stacks).

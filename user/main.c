@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "lib/log.h"
 #include "lib/text_stdout.h"
+#include "replay/paired_child.h"
 
 struct command {
 	const char *name;
@@ -106,6 +107,8 @@ int main(int argc, char **argv)
 
 	/* argp's own usage errors exit with our usage status. */
 	argp_err_exit_status = EXIT_USAGE;
+	if (getenv(PAIRED_CHILD_ENV)) /* a batch of calibrate --mix, in a process of its own */
+		return paired_child_main();
 	text_stdout_install();
 	if (argc < 2) {
 		usage(stderr);

@@ -67,6 +67,10 @@ seed() {
 		printf 'GET\n/metrics\napplication/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,*/*;q=0.1\ngzip\n' > "$d/prometheus"
 		printf 'GET\n/debug/pprof/profile\n*/*\nidentity\n30' > "$d/pprof-delta"
 		;;
+	paired_wire)
+		# A batch calibrate --mix handed its process, and the rounds of none that came back.
+		cp "$ROOT"/tests/fuzz/regress/paired_wire/* "$d/"
+		;;
 	agent_http)
 		printf 'GET /metrics HTTP/1.1\r\nHost: a\r\nAuthorization: Basic dTpw\r\nAccept-Encoding: gzip\r\n\r\n' > "$d/auth-gzip"
 		printf 'GET /debug/pprof/profile?seconds=5 HTTP/1.1\r\nAuthorization: Basic dTpw\r\n\r\nHEAD /metrics HTTP/1.1\r\n\r\n' > "$d/pipelined"
@@ -78,7 +82,7 @@ seed() {
 shopt -s nullglob
 total=0
 for t in profile costmodel hist folded perf_script preset webconfig diff glibc_tunables \
-	agent_request agent_http prom_answer; do
+	agent_request agent_http prom_answer paired_wire; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

@@ -56,10 +56,10 @@ expect_eq "confined to CPU $last: measured there" "$(jq '.paired[-1].conditions.
 expect_err "most on CPU $last, A/A"
 expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 0 -o cm1.json
 expect_eq "--cpu 0: measured there" "$(jq '.paired[-1].conditions.cpu' cm1.json)" 0
-# 4 batches, then more of the same length while quiet rounds are too few or the A/A control
+# 8 batches, then more of the same length while quiet rounds are too few or the A/A control
 # wider than +-0.5 points, up to 4 times as long.
-jq -e '.paired[-1].conditions.batches | . >= 4 and . <= 16' cm1.json > /dev/null ||
-	fail "batches: $(jq '.paired[-1].conditions.batches' cm1.json), not 4 to 16"
+jq -e '.paired[-1].conditions.batches | . >= 8 and . <= 32' cm1.json > /dev/null ||
+	fail "batches: $(jq '.paired[-1].conditions.batches' cm1.json), not 8 to 32"
 # A second sitting of the same measurement joins the first, and estimate pools them: each
 # figure the median of theirs (the mean of two), its interval from the lowest low end to the
 # highest high end.
@@ -84,6 +84,27 @@ expect_out "its 95% CI spanning theirs"
 expect_exit 0 "$COPYPROF" calibrate -i cm1.json --hist short.csv --mix-budget 1 --mix-chunk 1024 \
 	-o cm3.json
 expect_eq "other conditions: one sitting" "$(jq '[.paired[] | .conditions.chunk_calls]' -c cm3.json)" "[1024]"
+# Each batch in a process of its own: with address-space randomisation on, each has its code
+# in another place (a collision of two random bases is one in millions); with it off
+# (setarch -R, which the batches' processes inherit), all in one place, and the text says so.
+if [ "$(cat /proc/sys/kernel/randomize_va_space)" != 0 ]; then
+	expect_eq "a process per batch: code places" "$(jq '.paired[-1].conditions.code_places' cm1.json)" \
+		"$(jq '.paired[-1].conditions.batches' cm1.json)"
+else
+	echo "# randomize_va_space is 0 here: the per-batch places are checked under setarch -R only"
+fi
+if command -v setarch > /dev/null; then
+	expect_exit 0 setarch -R "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 \
+		--mix-chunk 512 -o norand.json
+	expect_eq "no randomisation: one code place" "$(jq '.paired[-1].conditions.code_places' norand.json)" 1
+	expect_exit 0 "$COPYPROF" estimate --hist short.csv -m norand.json
+	expect_out "batches, each in memory mapped afresh, the code in one place \(docs/estimate.md#batches\)$"
+fi
+# What a batch's process reads is refused unless it is a batch (exit 2, said why).
+expect_exit 2 env COPYPROF_REPLAY_BATCH=1 "$COPYPROF" < /dev/null
+expect_err "replay: a batch's process: not a batch of this copyprof$"
+head -c 4096 /dev/urandom > noise.bin
+expect_exit 2 env COPYPROF_REPLAY_BATCH=1 "$COPYPROF" < noise.bin
 expect_exit 1 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 5000 -o cm2.json
 expect_err "cannot pin to CPU 5000: this machine's CPUs are [0-9]"
 [ ! -e cm2.json ] || fail "a failed calibrate --hist wrote cm2.json"

@@ -95,6 +95,7 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	json_object_object_add(c, "chunk_calls", json_object_new_uint64(m->chunk_calls));
 	json_object_object_add(c, "warmup_calls", json_object_new_uint64(m->warmup_calls));
 	json_object_object_add(c, "batches", json_object_new_uint64(m->batches));
+	json_object_object_add(c, "code_places", json_object_new_uint64(m->code_places));
 	json_object_object_add(c, "cpu", json_object_new_int(m->cpu));
 	json_object_object_add(c, "seed", json_object_new_uint64(m->seed));
 	json_object_object_add(c, "budget_s", num(m->budget_s));
@@ -178,6 +179,7 @@ static int strings_from_json(json_object *o, struct mixmeas *m)
 	m->chunk_calls = jsonr_u64_or(c, "chunk_calls", 0);
 	m->warmup_calls = jsonr_u64_or(c, "warmup_calls", 0);
 	m->batches = jsonr_u64_or(c, "batches", 1);
+	m->code_places = jsonr_u64_or(c, "code_places", 0);
 	m->cpu = (int)jsonr_u64_or(c, "cpu", (uint64_t)-1);
 	m->seed = jsonr_u64_or(c, "seed", 0);
 	if (jsonr_num(c, "budget_s", &m->budget_s))

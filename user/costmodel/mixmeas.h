@@ -76,6 +76,9 @@ struct mixmeas {
 	uint64_t chunk_calls;
 	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
 	uint64_t batches;      /* the rounds' batches, each in memory mapped afresh */
+	/* The distinct places of the replay's code its batches ran at, each batch a process of
+	 * its own where it could be (replay/paired_child.h); 0: not recorded (older files). */
+	uint64_t code_places;
 	int cpu;
 	uint64_t seed;
 	double budget_s, time_s;

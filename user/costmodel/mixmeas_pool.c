@@ -97,6 +97,7 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 	out->same_code_gap_pct = NAN;
 	for (i = 0; i < n; i++) {
 		out->batches += s[i]->batches;
+		out->code_places += s[i]->code_places;
 		out->time_s += s[i]->time_s;
 		out->rounds += s[i]->rounds;
 		out->quiet_rounds += s[i]->quiet_rounds;

@@ -24,11 +24,35 @@ static const char *size_str(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * The measurement's batches: each in memory mapped afresh and, since copyprof measured each in
+ * a process of its own, with the code at code_places places (one place: the process could not
+ * be started, or address-space randomisation is off).
+ */
+static const char *batches_words(const struct mixmeas *mm, char *buf, size_t len)
+{
+	unsigned long long b = mm->batches, p = mm->code_places;
+
+	if (!p)
+		snprintf(buf, len, "%llu batches, each in memory mapped afresh", b);
+	else if (p > 1)
+		snprintf(buf, len,
+			 "%llu batches, each in memory mapped afresh and a process of its own, "
+			 "the code at %llu places",
+			 b, p);
+	else
+		snprintf(buf, len,
+			 "%llu batches, each in memory mapped afresh, the code in one place "
+			 "(docs/estimate.md#batches)",
+			 b);
+	return buf;
+}
+
 /* Where the answer comes from: the paired measurement and its conditions, or the model only. */
 static void print_source(FILE *f, const struct est_family_result *fr)
 {
 	const struct mixmeas *mm = fr->meas;
-	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN], apart[64];
+	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN], apart[64], batches[160];
 
 	if (!mm) {
 		fprintf(f, "  measured: none (%s)\n  every figure below is modelled\n",
@@ -49,8 +73,8 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 			mixmeas_sittings_apart(mm, apart, sizeof(apart)));
 	fprintf(f,
 		"    every round: each policy on the same calls, each pass in an order of its own, "
-		"after %s untimed calls; %llu batches, each in memory mapped afresh\n",
-		num_format(mm->warmup_calls, n), (unsigned long long)mm->batches);
+		"after %s untimed calls; %s\n",
+		num_format(mm->warmup_calls, n), batches_words(mm, batches, sizeof(batches)));
 	fprintf(f, "    cache %s: random offsets in %s per side", mm->cache,
 		size_str(mm->ws_bytes, ws, sizeof(ws)));
 	if (mm->cold_bytes)
@@ -231,9 +255,9 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		: fr->meas->sittings > 1
 			? "; measured: the paired replay's sittings pooled, its 95% "
 			  "CI spanning theirs, each a bootstrap over its rounds and "
-			  "memory batches; bias: modelled - measured, points"
+			  "batches; bias: modelled - measured, points"
 			: "; measured: the paired replay, its 95% CI a bootstrap over "
-			  "this run's rounds and memory batches, not over states of "
+			  "this run's rounds and batches, not over states of "
 			  "the machine that outlast the run (measure again minutes "
 			  "later: the sittings pool; docs/estimate.md#sittings); "
 			  "bias: modelled - measured, points");

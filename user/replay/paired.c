@@ -181,6 +181,7 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->ws_bytes = run->ws_bytes;
 	out->cold_bytes = run->cold_bytes;
 	out->batches = run->nr_batches;
+	out->code_places = paired_run_placements(run);
 	out->chunk_calls = run->chunk;
 	out->warmup_calls = run->warmup;
 	out->cpu = run->cpu;
@@ -229,12 +230,12 @@ static void dump_rounds(const struct paired_plan *pl, const struct paired_run *r
 
 	if (!path || !*path || !(f = fopen(path, "a")))
 		return;
-	fprintf(f, "# ref");
+	fprintf(f, "# batch ref");
 	for (p = 0; p < pl->nr_paths; p++)
 		fprintf(f, " %s", pl->paths[p].name);
 	fprintf(f, "\n");
 	for (r = 0; r < run->rounds; r++) {
-		fprintf(f, "%.0f", run->ref[r]);
+		fprintf(f, "%u %.0f", run->batch[r], run->ref[r]);
 		for (p = 0; p < pl->nr_paths; p++)
 			fprintf(f, " %.0f", run->ticks[r * run->nr_paths + p]);
 		fprintf(f, "\n");
@@ -243,15 +244,15 @@ static void dump_rounds(const struct paired_plan *pl, const struct paired_run *r
 }
 
 static int measure_once(const struct est_family_result *fr, const struct paired_plan *pl,
-			const struct replay_mix *mx, const struct replay_regions *ref_rg,
-			const struct paired_memory *mem, const struct paired_opts *o, double budget,
-			uint64_t seed, struct mixmeas *out, char *why, size_t len)
+			const struct replay_mix *mx, const struct paired_memory *mem,
+			const struct paired_opts *o, double budget, uint64_t seed,
+			struct mixmeas *out, char *why, size_t len)
 {
 	struct paired_run run;
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = paired_rounds_run(pl, mx, ref_rg, mem, chunk_of(mx, o), budget, seed, o->cpu, &run);
+	err = paired_rounds_run(pl, mx, mem, chunk_of(mx, o), budget, seed, o->cpu, &run);
 	if (!err) {
 		dump_rounds(pl, &run);
 		err = summarise(fr, pl, &run, mx, o, seed, out, why, len);
@@ -266,7 +267,6 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   const double *src_align, const struct paired_opts *o, struct mixmeas *out)
 {
 	const struct est_family_impls *fi = fr->impls ?: est_family(fr->family);
-	struct replay_regions ref_rg = { 0 };
 	struct paired_memory mem;
 	struct replay_mix mx;
 	struct paired_plan pl;
@@ -293,16 +293,13 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		.cold_dst =
 			mx.cache_cdf[COSTMODEL_DST_FLUSHED] > mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
 	};
-	/* The reference's own memory, warm, the same for every batch. */
 	if (!err)
-		err = replay_regions_alloc(&ref_rg, mem.ws_bytes, 0, mx.max_len, false, false);
-	if (!err)
-		err = measure_once(fr, &pl, &mx, &ref_rg, &mem, o, o->budget_s, o->seed, out, why,
+		err = measure_once(fr, &pl, &mx, &mem, o, o->budget_s, o->seed, out, why,
 				   sizeof(why));
 	if (err == -EDOM) {
 		p_warn("replay: %s: %s; measuring again", est_family(fr->family)->name, why);
 		mixmeas_free(out);
-		err = measure_once(fr, &pl, &mx, &ref_rg, &mem, o, 2 * o->budget_s,
+		err = measure_once(fr, &pl, &mx, &mem, o, 2 * o->budget_s,
 				   o->seed ^ 0x5851f42d4c957f2dULL, out, why, sizeof(why));
 		if (err == -EDOM) {
 			p_err("replay: %s: %s again: physically impossible, refused (is the "
@@ -312,7 +309,6 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 			mixmeas_free(out);
 		}
 	}
-	replay_regions_free(&ref_rg);
 	replay_mix_free(&mx);
 	return err;
 }

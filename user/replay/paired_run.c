@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* paired_run.c: what a paired measurement's rounds measured, and which rounds were quiet */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,4 +86,38 @@ void paired_run_free(struct paired_run *run)
 	free(run->ref);
 	free(run->batch);
 	memset(run, 0, sizeof(*run));
+}
+
+int paired_run_grow(struct paired_run *run)
+{
+	size_t cap = run->cap ? 2 * run->cap : 256;
+	double *t = realloc(run->ticks, cap * run->nr_paths * sizeof(*t));
+	uint8_t *b;
+	double *r;
+
+	if (!t)
+		return -ENOMEM;
+	run->ticks = t;
+	r = realloc(run->ref, cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	run->ref = r;
+	b = realloc(run->batch, cap * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	run->batch = b;
+	run->cap = cap;
+	return 0;
+}
+
+size_t paired_run_placements(const struct paired_run *run)
+{
+	size_t b, c, n = 0;
+
+	for (b = 0; b < run->nr_batches; b++) {
+		for (c = 0; c < b && run->batch_code[c] != run->batch_code[b]; c++)
+			;
+		n += c == b;
+	}
+	return n;
 }

@@ -14,11 +14,14 @@
 #define PAIRED_MIN_QUIET 100
 #define PAIRED_MAX_BUDGETS 4 /* ... up to this many times its budget */
 /*
- * Batches of rounds, each in memory mapped afresh (other pages, other cache sets and colours):
- * the interval is then bootstrapped over batches and rounds within them, so that it covers the
- * state of the memory a run happens to get, not only the noise from round to round.
+ * Batches of rounds, each in memory mapped afresh (other pages, other cache sets and colours)
+ * and, where it can be, in a process of its own, whose code the kernel placed elsewhere
+ * (paired_child.h): the interval is then bootstrapped over batches and rounds within them, so
+ * that it covers the state of the memory and of the code's place a run happens to get, not
+ * only the noise from round to round. Eight, so that the batches' spread is seen in each run:
+ * one process's code place moved fleet memcpy's T=32 by 20 points (docs/estimate.md#batches).
  */
-#define PAIRED_BATCHES 4
+#define PAIRED_BATCHES 8
 /* ... and more of the same length while either is wanted (PAIRED_MAX_BUDGETS). */
 #define PAIRED_MAX_BATCHES (PAIRED_BATCHES * PAIRED_MAX_BUDGETS)
 
@@ -35,9 +38,17 @@ struct paired_run {
 	double tsc_hz;
 	double elapsed_s;
 	int cpu; /* the CPU most rounds ran on */
+	/* [batch]: where its process had the replay's code (paired_child.h); 0: in this one */
+	uintptr_t batch_code[PAIRED_MAX_BATCHES];
 };
 
 void paired_run_free(struct paired_run *run);
+
+/* Room for at least one more round in @run. Returns 0 or -ENOMEM. */
+int paired_run_grow(struct paired_run *run);
+
+/* The distinct places of the replay's code over @run's batches (batch_code; 0 counts once). */
+size_t paired_run_placements(const struct paired_run *run);
 /* True if round @r found the core quiet: its reference within @tol of the fastest. */
 bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol);
 /*

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/* paired_batch.c: one batch of a paired measurement: rounds on one CPU, in memory of its own */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib/calib_loop.h"
+#include "lib/monotime.h"
+#include "lib/stop.h"
+#include "paired_batch.h"
+#include "paired_cpu.h"
+#include "replay_regions.h"
+#include "replay_rng.h"
+
+/* One chunk of drawn calls: the calls themselves, and where each wants cold lines. */
+struct chunk {
+	struct calib_call *calls;
+	struct replay_draw *draws;
+	size_t n;
+	bool any_cold;
+};
+
+static int chunk_alloc(struct chunk *c, size_t n)
+{
+	c->calls = calloc(n, sizeof(*c->calls));
+	c->draws = calloc(n, sizeof(*c->draws));
+	c->n = n;
+	c->any_cold = false;
+	return c->calls && c->draws ? 0 : -ENOMEM;
+}
+
+static void chunk_free(struct chunk *c)
+{
+	free(c->calls);
+	free(c->draws);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Draws @c's calls; warm sides get their addresses now, cold ones per pass (chunk_cold()). */
+static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
+		       const struct replay_regions *rg, uint64_t *seed, bool warm_only)
+{
+	size_t i;
+
+	c->any_cold = false;
+	for (i = 0; i < c->n; i++) {
+		struct replay_draw *d = &c->draws[i];
+
+		replay_mix_draw(mx, seed, d);
+		if (warm_only)
+			d->cache = COSTMODEL_WARM;
+		c->any_cold |= d->cache != COSTMODEL_WARM;
+		c->calls[i].n = d->n;
+		c->calls[i].dst = replay_regions_pick(rg, 0, d->cache == COSTMODEL_DST_FLUSHED,
+						      d->n, d->dst_align, seed);
+		c->calls[i].src =
+			mx->has_src ? replay_regions_pick(rg, 1, d->cache == COSTMODEL_SRC_FLUSHED,
+							  d->n, d->src_align, seed)
+				    : NULL;
+	}
+}
+
+/*
+ * @c's calls in a fresh order: every pass of a round copies the same calls (paired), but never
+ * in a sequence a branch predictor has seen; timed twice in one order, the vector paths' size
+ * branches were learnt and a 4 KiB class measured 10 points cheaper than glibc's real code in
+ * a real, never repeating, call stream (docs/estimate.md#the-paired-measurement).
+ */
+static void chunk_permute(struct chunk *c, uint64_t *seed)
+{
+	size_t i;
+
+	for (i = c->n; i > 1; i--) {
+		size_t j = replay_rng_below(seed, i);
+		struct calib_call call = c->calls[i - 1];
+		struct replay_draw draw = c->draws[i - 1];
+
+		c->calls[i - 1] = c->calls[j];
+		c->draws[i - 1] = c->draws[j];
+		c->calls[j] = call;
+		c->draws[j] = draw;
+	}
+}
+
+/* Fresh random lines in the cold regions for the calls that want them, before each pass. */
+static void chunk_cold(struct chunk *c, const struct replay_regions *rg, uint64_t *seed)
+{
+	size_t i;
+
+	for (i = 0; c->any_cold && i < c->n; i++) {
+		const struct replay_draw *d = &c->draws[i];
+
+		if (d->cache == COSTMODEL_DST_FLUSHED)
+			c->calls[i].dst =
+				replay_regions_pick(rg, 0, true, d->n, d->dst_align, seed);
+		else if (d->cache == COSTMODEL_SRC_FLUSHED)
+			c->calls[i].src =
+				replay_regions_pick(rg, 1, true, d->n, d->src_align, seed);
+	}
+}
+
+/* One round: the reference, then every path on @cur in a fresh order, after a warm-up on @prev. */
+static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
+		      const struct chunk *ref, const struct chunk *prev, struct chunk *cur,
+		      const struct replay_regions *rg, uint64_t *seed, struct paired_run *run)
+{
+	const struct paired_path *today = &pl->paths[pl->today];
+	size_t order[PAIRED_MAX_PATHS], i, w = run->warmup < prev->n ? run->warmup : prev->n;
+	double *row = run->ticks + run->rounds * run->nr_paths;
+
+	paired_path_use(today);
+	calib_loop_calls(today->lo, today->hi, today->t, ref->calls, ref->n / 4);
+	run->ref[run->rounds] = paired_path_time(t, today, ref->calls, ref->n);
+	replay_rng_shuffle(order, pl->nr_paths, seed);
+	for (i = 0; i < pl->nr_paths; i++) {
+		const struct paired_path *p = &pl->paths[order[i]];
+
+		paired_path_use(p);
+		calib_loop_calls(p->lo, p->hi, p->t, prev->calls, w);
+		chunk_permute(cur, seed);
+		chunk_cold(cur, rg, seed);
+		row[order[i]] = paired_path_time(t, p, cur->calls, cur->n);
+	}
+	run->batch[run->rounds] = (uint8_t)(run->nr_batches - 1);
+	run->rounds++;
+}
+
+static bool batch_over(const struct paired_batch *b, const struct paired_run *run)
+{
+	return monotime_s() >= b->until || (b->end_when_quiet && paired_run_enough_quiet(run));
+}
+
+/* The rounds of batch @b on chunks @ch (0: the reference, 1 and 2 in turn), in regions @rg. */
+static int rounds(const struct paired_batch *b, const struct replay_regions *rg, struct chunk ch[3],
+		  struct paired_run *run)
+{
+	uint64_t s = b->seed | 1;
+	size_t k = 0;
+	int err = 0;
+
+	chunk_draw(&ch[1], b->mx, rg, &s, false);
+	while (!err && !batch_over(b, run)) {
+		if (stop_requested())
+			err = -EINTR;
+		else if (run->rounds == run->cap)
+			err = paired_run_grow(run);
+		if (err)
+			break;
+		chunk_draw(&ch[2 - k], b->mx, rg, &s, false);
+		one_round(b->pl, &b->timer, &ch[0], &ch[1 + k], &ch[2 - k], rg, &s, run);
+		k = 1 - k;
+	}
+	return err;
+}
+
+int paired_batch_run(const struct paired_batch *b, struct paired_run *run)
+{
+	const struct paired_memory *mem = &b->mem;
+	struct replay_regions ref_rg = { 0 }, rg = { 0 };
+	struct chunk ch[3] = { 0 };
+	uint64_t s = b->ref_seed | 1;
+	int err = 0, i, cpu = -1;
+
+	if (run->nr_batches >= PAIRED_MAX_BATCHES)
+		return -E2BIG;
+	for (i = 0; i < 3 && !err; i++)
+		err = chunk_alloc(&ch[i], run->chunk);
+	/* The reference: fixed calls, warm, in memory of its own. */
+	if (!err)
+		err = replay_regions_alloc(&ref_rg, mem->ws_bytes, 0, mem->max_len, false, false);
+	if (!err) {
+		chunk_draw(&ch[0], b->mx, &ref_rg, &s, true);
+		cpu = paired_cpu_quietest(&b->cpus, &b->timer, &b->pl->paths[b->pl->today],
+					  ch[0].calls, ch[0].n);
+		err = cpu < 0 ? cpu : 0;
+	}
+	if (!err)
+		err = replay_regions_alloc(&rg, mem->ws_bytes, mem->cold_bytes, mem->max_len,
+					   mem->cold_dst, mem->cold_src);
+	if (!err) {
+		run->batch_cpu[run->nr_batches] = cpu;
+		run->batch_code[run->nr_batches] = 0;
+		run->ws_bytes = rg.ws_bytes;
+		run->cold_bytes = rg.cold[0] || rg.cold[1] ? rg.cold_bytes : 0;
+		run->nr_batches++;
+		err = rounds(b, &rg, ch, run);
+	}
+	replay_regions_free(&rg);
+	replay_regions_free(&ref_rg);
+	for (i = 0; i < 3; i++)
+		chunk_free(&ch[i]);
+	return err;
+}

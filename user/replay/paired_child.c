@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/* paired_child.c: a batch of a paired measurement in a process of its own */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "calib/calib_loop.h"
+#include "lib/log.h"
+#include "lib/stop.h"
+#include "paired_child.h"
+#include "paired_wire.h"
+
+extern char **environ;
+
+/* This process's environment and PAIRED_CHILD_ENV; NULL without memory. */
+static char **child_env(void)
+{
+	size_t n = 0, i, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (strncmp(environ[i], PAIRED_CHILD_ENV "=", sizeof(PAIRED_CHILD_ENV)))
+			env[k++] = environ[i];
+	env[k] = log_verbose ? PAIRED_CHILD_ENV "=2" : PAIRED_CHILD_ENV "=1";
+	return env;
+}
+
+/* Starts this executable on pipes: @to_child its standard input, @from_child its output. */
+static pid_t start(char **env, int to_child[2], int from_child[2])
+{
+	char *argv[] = { "copyprof", NULL };
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (dup2(to_child[0], 0) < 0 || dup2(from_child[1], 1) < 0)
+		_exit(127);
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives the measurement */
+	execve("/proc/self/exe", argv, env);
+	_exit(127);
+}
+
+/* The batch's outcome from how its process ended, when no rounds came back (@why). */
+static int ended(int status, const char *why)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOEXEC;
+	if (stop_requested())
+		return -EINTR;
+	if (WIFSIGNALED(status))
+		p_err("replay: a batch's process was ended by signal %d: %s", WTERMSIG(status),
+		      why);
+	else
+		p_err("replay: a batch's process exited with %d: %s", WEXITSTATUS(status), why);
+	return -EIO;
+}
+
+/* Hands @b to process @pid and takes its rounds into @run; its outcome. */
+static int exchange(pid_t pid, const struct paired_batch *b, int to, int from,
+		    struct paired_run *run)
+{
+	FILE *out = fdopen(to, "w"), *in = out ? fdopen(from, "r") : NULL;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	char why[96] = "";
+	int err, batch_err = 0, status = 0;
+
+	if (!in) {
+		if (out)
+			fclose(out);
+		else
+			close(to);
+		close(from);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return -ENOMEM;
+	}
+	sigaction(SIGPIPE, &ign, &old); /* a process gone early is seen below, not fatal */
+	err = paired_wire_put_batch(out, b);
+	fclose(out);
+	sigaction(SIGPIPE, &old, NULL);
+	if (!err)
+		err = paired_wire_get_rounds(in, run, &batch_err, why, sizeof(why));
+	fclose(in);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return ended(status, why[0] ? why : "no rounds came back");
+	return batch_err;
+}
+
+int paired_child_batch(const struct paired_batch *b, struct paired_run *run)
+{
+	int to[2], from[2], err;
+	char **env = child_env();
+	pid_t pid;
+
+	if (!env)
+		return -ENOMEM;
+	if (pipe2(to, O_CLOEXEC)) {
+		free(env);
+		return -ENOEXEC;
+	}
+	if (pipe2(from, O_CLOEXEC)) {
+		close(to[0]);
+		close(to[1]);
+		free(env);
+		return -ENOEXEC;
+	}
+	fflush(NULL);
+	pid = start(env, to, from);
+	free(env);
+	close(to[0]);
+	close(from[1]);
+	if (pid < 0) {
+		close(to[1]);
+		close(from[0]);
+		return -ENOEXEC;
+	}
+	err = exchange(pid, b, to[1], from[0], run);
+	if (!err)
+		p_debug("replay: batch %zu in process %d, its code at %#lx", run->nr_batches - 1,
+			(int)pid, (unsigned long)run->batch_code[run->nr_batches - 1]);
+	return err;
+}
+
+int paired_child_main(void)
+{
+	const char *level = getenv(PAIRED_CHILD_ENV);
+	struct paired_run run = { 0 };
+	struct paired_batch b;
+	struct paired_plan pl;
+	struct replay_mix mx;
+	char why[96];
+	int err;
+
+	log_verbose = level && !strcmp(level, "2");
+	err = paired_wire_get_batch(stdin, &b, &pl, &mx, why, sizeof(why));
+	if (err) {
+		p_err("replay: a batch's process: %s", why);
+		replay_mix_free(&mx);
+		return 2;
+	}
+	stop_install();
+	run.nr_paths = pl.nr_paths;
+	run.chunk = b.chunk;
+	run.warmup = PAIRED_WARMUP;
+	err = paired_batch_run(&b, &run);
+	paired_path_reset();
+	if (paired_wire_put_rounds(stdout, &run, err, (uintptr_t)calib_loop_calls) && !err)
+		err = -EIO;
+	paired_run_free(&run);
+	replay_mix_free(&mx);
+	return err ? 1 : 0;
+}

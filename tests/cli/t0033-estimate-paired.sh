@@ -189,7 +189,7 @@ expect_eq "three entries" "$(jq '.paired | length' cm.json)" 3
 # 100 rounds of fastest reference, their window wider (here 80%), and the text says so.
 jq '.paired[0].quiet_tolerance = 0.8' cm.json > wide.json
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m wide.json
-expect_out "the answer: the [0-9,]+ rounds of fastest reference \(within 80% of its fastest: no window up to 25% held enough"
+expect_out "the answer: the [0-9,]+ rounds of fastest reference \(within 80% of its (batch's )?fastest: no window up to 25% held enough"
 jq '.paired[0].quiet_tolerance = 0' cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
 expect_err "a positive quiet_tolerance"

@@ -85,6 +85,29 @@ static void test_grouped_bootstrap(void **state)
 }
 
 /*
+ * Every batch weighs the same, whatever its quiet rounds: 300 rounds at 1.10 in one batch
+ * (another place of the code, on a core quiet throughout), 30 at 1.30 and 30 at 1.40 in two
+ * others. By rounds the median is the first batch's +10%; by batch, the middle one's +30%.
+ */
+static void test_groups_weigh_alike(void **state)
+{
+	double r[360], p, lo, hi;
+	uint8_t g[360];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 360; i++) {
+		g[i] = (uint8_t)(i < 300 ? 0 : i < 330 ? 1 : 2);
+		r[i] = g[i] == 0 ? 1.10 : g[i] == 1 ? 1.30 : 1.40;
+	}
+	assert_int_equal(paired_median_ci(r, NULL, 0, 360, 9, &p, &lo, &hi), 0);
+	assert_true(fabs(p - 10.0) < 1e-9);
+	assert_int_equal(paired_median_ci(r, g, 3, 360, 9, &p, &lo, &hi), 0);
+	assert_true(fabs(p - 30.0) < 1e-9);
+	assert_true(lo <= 10.0 + 1e-9 && hi >= 40.0 - 1e-9); /* the batches' spread, all of it */
+}
+
+/*
  * A run quiet in one batch only: 60 quiet rounds there, and 3 or 4 in each of the others whose
  * reference pass happened to be fast while the rest of the round was disturbed (every ratio 14%
  * low). Drawn as groups of their own, as often as the batch of 60, the three small ones made
@@ -252,6 +275,36 @@ static void test_quiet_tolerance(void **state)
 }
 
 /*
+ * Quiet rounds are judged within their batch: batch 0 at 1000 ticks, batch 1 (another place
+ * of the code) at 1080, 8% slower throughout, batch 2 contended throughout at 1500. Against the
+ * run's fastest, batch 1 would have no quiet round at 5%; against its own, all 100 are quiet;
+ * batch 2's base is capped PAIRED_PLACE_SPREAD above the run's fastest, so none of its are.
+ */
+static void test_quiet_per_batch(void **state)
+{
+	enum { N = 300 };
+	double ref[N], base[PAIRED_MAX_BATCHES];
+	uint8_t batch[N];
+	struct paired_run run = { .rounds = N, .ref = ref, .batch = batch, .nr_batches = 3 };
+	bool quiet[N];
+	size_t r, per[3] = { 0 };
+
+	(void)state;
+	for (r = 0; r < N; r++) {
+		batch[r] = (uint8_t)(r / 100);
+		ref[r] = (r / 100 == 0 ? 1000 : r / 100 == 1 ? 1080 : 1500) + (r % 100 ? 10 : 0);
+	}
+	paired_run_bases(&run, base);
+	assert_true(base[0] == 1000 && base[1] == 1080);
+	assert_true(fabs(base[2] - (1 + PAIRED_PLACE_SPREAD) * 1000) < 1e-9);
+	assert_true(paired_run_tolerance(&run) == 0.05);
+	assert_int_equal(paired_run_quiet_set(&run, quiet), 200);
+	for (r = 0; r < N; r++)
+		per[r / 100] += quiet[r];
+	assert_true(per[0] == 100 && per[1] == 100 && per[2] == 0);
+}
+
+/*
  * The A/A control a run goes on for: 200 quiet rounds in 4 batches of today's code (path 0,
  * 1000 ticks) against itself once more (path 1). Exactly equal: 0 .. 0, settled. The copy 3%
  * slower in one batch of four: its median stays 0 but the batches' bootstrap reaches +3%, not.
@@ -298,6 +351,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_quiet_tolerance),
+		cmocka_unit_test(test_quiet_per_batch),
+		cmocka_unit_test(test_groups_weigh_alike),
 		cmocka_unit_test(test_control_settled),
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_grouped_bootstrap),

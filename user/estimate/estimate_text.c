@@ -53,6 +53,8 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 {
 	const struct mixmeas *mm = fr->meas;
 	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN], apart[64], batches[160];
+	/* Since batches ran in processes of their own, each judged against its own fastest. */
+	const char *fastest = mm && mm->code_places ? "its batch's fastest" : "its fastest";
 
 	if (!mm) {
 		fprintf(f, "  measured: none (%s)\n  every figure below is modelled\n",
@@ -86,16 +88,15 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 		fprintf(f, "    %s\n", mm->calls_note);
 	if (mm->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE + 1e-9)
 		fprintf(f,
-			"    the answer: the %s rounds of fastest reference (within %.0f%% of its "
-			"fastest: no window up to %.0f%% held enough; %s others)\n",
-			num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance,
+			"    the answer: the %s rounds of fastest reference (within %.0f%% of %s: "
+			"no window up to %.0f%% held enough; %s others)\n",
+			num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance, fastest,
 			100 * MIXMEAS_QUIET_TOLERANCE, num_format(mm->busy_rounds, c));
 	else
 		fprintf(f,
 			"    the answer: the %s rounds on a quiet core (its reference within "
-			"%.0f%% "
-			"of its fastest; %s on a contended one)\n",
-			num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance,
+			"%.0f%% of %s; %s on a contended one)\n",
+			num_format(mm->quiet_rounds, n), 100 * mm->quiet_tolerance, fastest,
 			num_format(mm->busy_rounds, c));
 	if (mixmeas_seldom_quiet(mm))
 		fprintf(f,

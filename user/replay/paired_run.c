@@ -22,31 +22,55 @@ double paired_run_fastest(const struct paired_run *run)
 /* The quiet stratum's windows, tightest first (costmodel/mixmeas.h). */
 static const double quiet_ladder[] = MIXMEAS_QUIET_LADDER;
 
-bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol)
+static size_t batch_of(const struct paired_run *run, size_t r)
 {
-	return run->ref[r] <= (1 + tol) * fastest;
+	return run->batch && run->batch[r] < PAIRED_MAX_BATCHES ? run->batch[r] : 0;
+}
+
+void paired_run_bases(const struct paired_run *run, double base[PAIRED_MAX_BATCHES])
+{
+	double fastest = paired_run_fastest(run);
+	size_t b, r;
+
+	for (b = 0; b < PAIRED_MAX_BATCHES; b++)
+		base[b] = INFINITY;
+	for (r = 0; r < run->rounds; r++) {
+		b = batch_of(run, r);
+		if (run->ref[r] > 0 && run->ref[r] < base[b])
+			base[b] = run->ref[r];
+	}
+	for (b = 0; b < PAIRED_MAX_BATCHES; b++)
+		base[b] = fmin(base[b], (1 + PAIRED_PLACE_SPREAD) * fastest);
+}
+
+bool paired_run_quiet(const struct paired_run *run, size_t r, const double *base, double tol)
+{
+	return run->ref[r] <= (1 + tol) * base[batch_of(run, r)];
 }
 
 size_t paired_run_count_quiet(const struct paired_run *run, double tol)
 {
-	double fastest = paired_run_fastest(run);
+	double base[PAIRED_MAX_BATCHES];
 	size_t r, n = 0;
 
+	paired_run_bases(run, base);
 	for (r = 0; r < run->rounds; r++)
-		n += paired_run_quiet(run, r, fastest, tol);
+		n += paired_run_quiet(run, r, base, tol);
 	return n;
 }
 
-/* The window that holds the PAIRED_MIN_QUIET rounds of fastest reference, or NAN. */
+/* The window that holds the PAIRED_MIN_QUIET rounds closest to their bases, or NAN. */
 static double quietest_window(const struct paired_run *run)
 {
-	double *v = malloc(run->rounds * sizeof(*v)), fastest = paired_run_fastest(run), w;
+	double *v = malloc(run->rounds * sizeof(*v)), base[PAIRED_MAX_BATCHES], w;
+	size_t r;
 
 	if (!v)
 		return NAN;
-	memcpy(v, run->ref, run->rounds * sizeof(*v));
-	w = paired_kth(v, run->rounds, PAIRED_MIN_QUIET - 1);
-	w = isfinite(fastest) ? w / fastest - 1 : NAN;
+	paired_run_bases(run, base);
+	for (r = 0; r < run->rounds; r++)
+		v[r] = run->ref[r] / base[batch_of(run, r)];
+	w = paired_kth(v, run->rounds, PAIRED_MIN_QUIET - 1) - 1;
 	free(v);
 	return w;
 }
@@ -70,11 +94,12 @@ bool paired_run_enough_quiet(const struct paired_run *run)
 
 size_t paired_run_quiet_set(const struct paired_run *run, bool *quiet)
 {
-	double fastest = paired_run_fastest(run), tol = paired_run_tolerance(run);
+	double base[PAIRED_MAX_BATCHES], tol = paired_run_tolerance(run);
 	size_t r, n = 0;
 
+	paired_run_bases(run, base);
 	for (r = 0; r < run->rounds; r++) {
-		quiet[r] = paired_run_quiet(run, r, fastest, tol);
+		quiet[r] = paired_run_quiet(run, r, base, tol);
 		n += quiet[r];
 	}
 	return n;

@@ -25,6 +25,18 @@
 /* ... and more of the same length while either is wanted (PAIRED_MAX_BUDGETS). */
 #define PAIRED_MAX_BATCHES (PAIRED_BATCHES * PAIRED_MAX_BUDGETS)
 
+/*
+ * A round is quiet when its reference ran close to the fastest of its own batch, not of the
+ * run: the reference is today's code, whose time moves with the place of the code too (the
+ * fastest reference of 8 batches, each in a process of its own, differed by up to 8.5% on
+ * fleet memcpy), and judged against the run's fastest, the 5% window kept the rounds of one
+ * or two places only (178 of 208 quiet rounds from one batch), so that the run's answer was
+ * one place's. A batch whose fastest is more than this above the run's was contended
+ * throughout (a busy core runs the reference 1.3 to 2 x slower): its rounds are judged against
+ * this much above the run's fastest, not against themselves.
+ */
+#define PAIRED_PLACE_SPREAD 0.15
+
 /* What the rounds measured: TSC ticks per timed pass, and the reference's per round. */
 struct paired_run {
 	size_t nr_paths, chunk, warmup;
@@ -49,8 +61,14 @@ int paired_run_grow(struct paired_run *run);
 
 /* The distinct places of the replay's code over @run's batches (batch_code; 0 counts once). */
 size_t paired_run_placements(const struct paired_run *run);
-/* True if round @r found the core quiet: its reference within @tol of the fastest. */
-bool paired_run_quiet(const struct paired_run *run, size_t r, double fastest, double tol);
+/*
+ * Each batch's base, which its rounds' references are judged against: its fastest reference,
+ * but no more than PAIRED_PLACE_SPREAD above the run's fastest.
+ */
+void paired_run_bases(const struct paired_run *run, double base[PAIRED_MAX_BATCHES]);
+
+/* True if round @r found the core quiet: its reference within @tol of its batch's @base. */
+bool paired_run_quiet(const struct paired_run *run, size_t r, const double *base, double tol);
 /*
  * The quiet stratum's tolerance: the tightest of MIXMEAS_QUIET_LADDER that holds
  * PAIRED_MIN_QUIET rounds, else the window that holds the PAIRED_MIN_QUIET rounds of fastest

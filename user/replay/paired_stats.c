@@ -65,26 +65,72 @@ static int cmp_double(const void *a, const void *b)
 
 /*
  * One bootstrap resample of @ratio into @out: n rounds drawn alone, or (@nr_used > 1) @nr_used
- * groups drawn from @used, then each drawn group's rounds. Returns the values written.
+ * groups drawn from @used, then as many rounds from each drawn group, n / nr_used, so that every
+ * group weighs the same, as in the figure itself. Returns the values written.
  */
 static size_t resample(const double *ratio, size_t n, size_t *const *members, const size_t *count,
 		       const size_t *used, size_t nr_used, uint64_t *s, double *out)
 {
-	size_t i, g, k = 0;
+	size_t i, g, k = 0, each = nr_used ? n / nr_used : 0;
 
 	if (nr_used < 2) {
 		for (i = 0; i < n; i++)
 			out[i] = ratio[replay_rng_below(s, n)];
 		return n;
 	}
-	/* The total varies around n with the groups' sizes; at most twice n is kept. */
-	for (g = 0; g < nr_used && k < 2 * n; g++) {
+	for (g = 0; g < nr_used; g++) {
 		size_t pick = used[replay_rng_below(s, nr_used)];
 
-		for (i = 0; i < count[pick] && k < 2 * n; i++)
+		for (i = 0; i < (each ? each : 1); i++)
 			out[k++] = ratio[members[pick][replay_rng_below(s, count[pick])]];
 	}
 	return k;
+}
+
+struct weighted {
+	double v, w;
+};
+
+static int cmp_weighted(const void *a, const void *b)
+{
+	double x = ((const struct weighted *)a)->v, y = ((const struct weighted *)b)->v;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The median of @ratio with every group of @members weighing the same (each round 1 / its
+ * group's count): the value where half the weight lies below, the mean of the two beside it
+ * where the half falls between them (so that equal groups give the plain median). NAN for none.
+ */
+static double group_weighted_median(const double *ratio, size_t *const *members,
+				    const size_t *count, const size_t *used, size_t nr_used)
+{
+	struct weighted *x;
+	double total = 0, acc = 0, m = NAN;
+	size_t g, i, k = 0, n = 0;
+
+	for (g = 0; g < nr_used; g++)
+		n += count[used[g]];
+	x = malloc((n + 1) * sizeof(*x));
+	if (!x)
+		return NAN;
+	for (g = 0; g < nr_used; g++)
+		for (i = 0; i < count[used[g]]; i++)
+			x[k++] = (struct weighted){ ratio[members[used[g]][i]],
+						    1.0 / (double)count[used[g]] };
+	qsort(x, n, sizeof(*x), cmp_weighted);
+	for (i = 0; i < n; i++)
+		total += x[i].w;
+	for (i = 0; i < n && isnan(m); i++) {
+		acc += x[i].w;
+		if (fabs(acc - total / 2) <= 1e-9 * total && i + 1 < n)
+			m = (x[i].v + x[i + 1].v) / 2;
+		else if (acc > total / 2)
+			m = x[i].v;
+	}
+	free(x);
+	return m;
 }
 
 /*
@@ -151,7 +197,9 @@ int paired_median_ci(const double *ratio, const uint8_t *group, size_t nr_groups
 			used[nr_used++] = g;
 	for (i = 0; i < n; i++)
 		tmp[i] = ratio[i];
-	*pct = 100 * (paired_median(tmp, n) - 1);
+	*pct = 100 * ((nr_used > 1 ? group_weighted_median(ratio, members, count, used, nr_used)
+				   : paired_median(tmp, n)) -
+		      1);
 	for (b = 0; b < PAIRED_BOOTSTRAP && n; b++) {
 		size_t k = resample(ratio, n, members, count, used, nr_used, &s, tmp);
 

@@ -12,11 +12,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "debuginfod.h"
+#include "env_copy.h"
 #include "log.h"
 #include "monotime.h"
 #include "reason.h"
-
-extern char **environ;
 
 struct child_output {
 	char out[PATH_MAX];
@@ -27,16 +26,11 @@ struct child_output {
 /* The environment, with our DEBUGINFOD_TIMEOUT and DEBUGINFOD_RETRY_LIMIT where unset. */
 static char **child_environment(char *timeout_var, char *retry_var, size_t len)
 {
-	size_t n = 0, i;
-	char **env;
+	size_t n;
+	char **env = env_copy(NULL, 2, &n);
 
-	while (environ[n])
-		n++;
-	env = calloc(n + 3, sizeof(*env));
 	if (!env)
 		return NULL;
-	for (i = 0; i < n; i++)
-		env[i] = environ[i];
 	if (!getenv("DEBUGINFOD_TIMEOUT")) {
 		snprintf(timeout_var, len, "DEBUGINFOD_TIMEOUT=%d", DEBUGINFOD_DEFAULT_TIMEOUT_S);
 		env[n++] = timeout_var;

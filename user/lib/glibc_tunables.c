@@ -11,11 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <gelf.h>
+#include "env_copy.h"
 #include "glibc_tunables.h"
 #include "monotime.h"
 #include "reason.h"
-
-extern char **environ;
 
 #define LIST_MAX (1 << 20) /* glibc 2.36 prints about 2.5 KB */
 #define LDSO_DEADLINE_S 10.0
@@ -210,17 +209,11 @@ int glibc_tunables_parse(const char *text, size_t len, struct glibc_tunables *ou
 /* The environment without GLIBC_TUNABLES, then with @tunables when given. */
 static char **loader_environment(const char *tunables, char **var)
 {
-	size_t n = 0, i, j = 0;
-	char **env;
+	size_t j;
+	char **env = env_copy("GLIBC_TUNABLES", 1, &j);
 
-	while (environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
 	if (!env)
 		return NULL;
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], "GLIBC_TUNABLES=", 15))
-			env[j++] = environ[i];
 	*var = NULL;
 	if (tunables && asprintf(var, "GLIBC_TUNABLES=%s", tunables) >= 0)
 		env[j++] = *var;

@@ -10,28 +10,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "calib/calib_loop.h"
+#include "lib/env_copy.h"
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "paired_child.h"
 #include "paired_wire.h"
 
-extern char **environ;
-
 /* This process's environment and PAIRED_CHILD_ENV; NULL without memory. */
 static char **child_env(void)
 {
-	size_t n = 0, i, k = 0;
-	char **env;
+	size_t k;
+	char **env = env_copy(PAIRED_CHILD_ENV, 1, &k);
 
-	while (environ[n])
-		n++;
-	env = calloc(n + 2, sizeof(*env));
-	if (!env)
-		return NULL;
-	for (i = 0; i < n; i++)
-		if (strncmp(environ[i], PAIRED_CHILD_ENV "=", sizeof(PAIRED_CHILD_ENV)))
-			env[k++] = environ[i];
-	env[k] = log_verbose ? PAIRED_CHILD_ENV "=2" : PAIRED_CHILD_ENV "=1";
+	if (env)
+		env[k] = log_verbose ? PAIRED_CHILD_ENV "=2" : PAIRED_CHILD_ENV "=1";
 	return env;
 }
 

@@ -18,7 +18,7 @@
  * cannot start, said once), for @budget_s seconds; then more batches of the same length, up
  * to PAIRED_MAX_BUDGETS times the budget in all, until PAIRED_MIN_QUIET rounds found the core
  * quiet (the reference, a fixed chunk in a warm region of its own, within the tightest window
- * of MIXMEAS_QUIET_LADDER of its fastest) and the A/A control over them is settled
+ * of MIXMEAS_QUIET_LADDER of its batch's fastest: paired_run_bases()) and the A/A control over them is settled
  * (paired_control_settled()).
  * Returns 0, -EINTR, or -errno after printing why; paired_run_free() either way.
  */

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* paired_wire.c: a batch as bytes for a process of its own, and its rounds back */
 #include <errno.h>
-#include <linux/types.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "asmref.h"
-#include "cp_shared.h"
+#include "lib/hist.h"
 #include "paired_wire.h"
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */

@@ -302,6 +302,14 @@ static void test_quiet_per_batch(void **state)
 	for (r = 0; r < N; r++)
 		per[r / 100] += quiet[r];
 	assert_true(per[0] == 100 && per[1] == 100 && per[2] == 0);
+	/* Each batch's own quiet rounds; the run has its 100, so it wants none more. */
+	assert_int_equal(paired_run_batch_quiet(&run, 1), 100);
+	assert_int_equal(paired_run_batch_quiet(&run, 2), 0);
+	assert_int_equal(paired_run_quiet_wanted(&run), 0);
+	/* Batch 0 alone: 40 of its rounds, all quiet, want 60 more. */
+	run.rounds = 40;
+	assert_int_equal(paired_run_quiet_wanted(&run), PAIRED_MIN_QUIET - 40);
+	assert_int_equal(paired_run_batch_quiet(&run, 0), 40);
 }
 
 /*

@@ -126,7 +126,9 @@ static void one_round(const struct paired_plan *pl, const struct calib_timer *t,
 
 static bool batch_over(const struct paired_batch *b, const struct paired_run *run)
 {
-	return monotime_s() >= b->until || (b->end_when_quiet && paired_run_enough_quiet(run));
+	return monotime_s() >= b->until ||
+	       (b->quiet_wanted &&
+		paired_run_batch_quiet(run, run->nr_batches - 1) >= b->quiet_wanted);
 }
 
 /* The rounds of batch @b on chunks @ch (0: the reference, 1 and 2 in turn), in regions @rg. */

@@ -26,12 +26,12 @@ struct paired_batch {
 	const struct paired_plan *pl;
 	const struct replay_mix *mx;
 	struct paired_memory mem;
-	size_t chunk;	     /* calls per round */
-	uint64_t seed;	     /* the batch's own draws */
-	uint64_t ref_seed;   /* the reference chunk's: the same calls in every batch */
-	double until;	     /* CLOCK_MONOTONIC seconds: the end of the batch's slot ... */
-	bool end_when_quiet; /* ... or, sooner, once paired_run_enough_quiet() holds */
-	cpu_set_t cpus;	     /* the CPUs it may run on */
+	size_t chunk;		   /* calls per round */
+	uint64_t seed;		   /* the batch's own draws */
+	uint64_t ref_seed;	   /* the reference chunk's: the same calls in every batch */
+	double until;		   /* CLOCK_MONOTONIC seconds: the end of the batch's slot ... */
+	unsigned int quiet_wanted; /* ... or, sooner, once it has this many quiet rounds (0: no) */
+	cpu_set_t cpus;		   /* the CPUs it may run on */
 	struct calib_timer timer;
 };
 

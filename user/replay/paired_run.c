@@ -89,7 +89,25 @@ double paired_run_tolerance(const struct paired_run *run)
 
 bool paired_run_enough_quiet(const struct paired_run *run)
 {
-	return paired_run_count_quiet(run, quiet_ladder[0]) >= PAIRED_MIN_QUIET;
+	return paired_run_quiet_wanted(run) == 0;
+}
+
+size_t paired_run_quiet_wanted(const struct paired_run *run)
+{
+	size_t n = paired_run_count_quiet(run, quiet_ladder[0]);
+
+	return n >= PAIRED_MIN_QUIET ? 0 : PAIRED_MIN_QUIET - n;
+}
+
+size_t paired_run_batch_quiet(const struct paired_run *run, size_t b)
+{
+	double base[PAIRED_MAX_BATCHES];
+	size_t r, n = 0;
+
+	paired_run_bases(run, base);
+	for (r = 0; r < run->rounds; r++)
+		n += batch_of(run, r) == b && paired_run_quiet(run, r, base, quiet_ladder[0]);
+	return n;
 }
 
 size_t paired_run_quiet_set(const struct paired_run *run, bool *quiet)

@@ -83,6 +83,10 @@ double paired_run_fastest(const struct paired_run *run);
 size_t paired_run_count_quiet(const struct paired_run *run, double tol);
 /* True once PAIRED_MIN_QUIET rounds lie within the ladder's tightest window. */
 bool paired_run_enough_quiet(const struct paired_run *run);
+/* How many more rounds within the ladder's tightest window make PAIRED_MIN_QUIET (0: enough). */
+size_t paired_run_quiet_wanted(const struct paired_run *run);
+/* The rounds of batch @b within the ladder's tightest window of its base. */
+size_t paired_run_batch_quiet(const struct paired_run *run, size_t b);
 /* Marks @quiet[r] for the rounds that found the core quiet (paired_run_tolerance()); their count. */
 size_t paired_run_quiet_set(const struct paired_run *run, bool *quiet);
 

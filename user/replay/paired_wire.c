@@ -11,10 +11,11 @@
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */
 #define WIRE_ROUNDS 0x52525043u /* "CPRR" */
-#define WIRE_VERSION 1u
+#define WIRE_VERSION 2u		/* 2: the quiet rounds a batch still wants, not a flag */
 #define WIRE_MAX_ROUNDS (1u << 22)
 #define WIRE_MAX_CHUNK (1u << 20)
 #define WIRE_MAX_BYTES (1ULL << 40)
+_Static_assert(PAIRED_MIN_QUIET <= UINT8_MAX, "a batch's quiet rounds wanted fit one byte");
 
 struct wire {
 	FILE *f;
@@ -81,7 +82,8 @@ int paired_wire_put_batch(FILE *f, const struct paired_batch *b)
 	struct wire w = { f, true };
 	uint32_t head[2] = { WIRE_BATCH, WIRE_VERSION };
 	uint64_t n[3] = { b->pl->nr_paths, b->pl->today, b->chunk };
-	uint8_t flags[4] = { b->mem.cold_dst, b->mem.cold_src, b->end_when_quiet, b->timer.rdtscp };
+	uint8_t flags[4] = { b->mem.cold_dst, b->mem.cold_src, (uint8_t)b->quiet_wanted,
+			     b->timer.rdtscp };
 	size_t i;
 
 	put(&w, head, sizeof(head));
@@ -213,8 +215,10 @@ static const char *get_rest(struct wire *w, struct paired_batch *b)
 		return "a batch cut short";
 	b->mem.cold_dst = flags[0] != 0;
 	b->mem.cold_src = flags[1] != 0;
-	b->end_when_quiet = flags[2] != 0;
+	b->quiet_wanted = flags[2];
 	b->timer.rdtscp = flags[3] != 0;
+	if (b->quiet_wanted > PAIRED_MIN_QUIET)
+		return "a batch wanting more quiet rounds than a run";
 	if (b->mem.ws_bytes > WIRE_MAX_BYTES || b->mem.cold_bytes > WIRE_MAX_BYTES ||
 	    b->mem.max_len > REPLAY_MAX_SIZE || b->mem.max_len < b->mx->max_len)
 		return "a batch's memory out of bounds";

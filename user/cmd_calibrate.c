@@ -13,6 +13,7 @@
 #include "cmd_options.h"
 #include "commands.h"
 #include "costmodel/costmodel.h"
+#include "costmodel/mixmeas_pool.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
 #include "lib/stop.h"
@@ -34,6 +35,9 @@ struct calibrate_args {
 	const char *hist;
 	struct est_run_opts mix_opts;
 	struct paired_opts paired; /* --mix-budget, --mix-chunk, --mix-ws, --seed */
+	unsigned int sittings;	   /* --sittings: the mixes measured this many times ... */
+	double sitting_gap_s;	   /* ... this many seconds apart */
+	const char *sitting_opt;   /* the one of them given, for "applies to --mix" */
 };
 
 enum {
@@ -56,6 +60,8 @@ enum {
 	OPT_MIX_WS,
 	OPT_SEED,
 	OPT_TODAY,
+	OPT_SITTINGS,
+	OPT_SITTING_GAP,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -110,6 +116,12 @@ static const struct argp_option options[] = {
 	{ "mix-ws", OPT_MIX_WS, "BYTES", 0,
 	  "--mix/--hist: the warm working set per side, K/M suffixes (default a quarter of L2)" },
 	{ "seed", OPT_SEED, "N", 0, "--mix/--hist: the seed the calls are drawn with" },
+	{ "sittings", OPT_SITTINGS, "N", 0,
+	  "--mix/--hist: measure the mixes N times (default 1, at most 8), --sitting-gap apart: "
+	  "estimate pools the sittings, so its intervals span the machine's states they met" },
+	{ "sitting-gap", OPT_SITTING_GAP, "SECONDS", 0,
+	  "--sittings: the pause between sittings (default 120; states of a shared host last "
+	  "minutes)" },
 	{},
 };
 
@@ -127,6 +139,7 @@ static const char doc[] =
 	"  copyprof calibrate --quick --mix profile.json -o cm.json  # + its mix\n"
 	"  copyprof calibrate -i cm.json --mix profile.json -o cm.json\n"
 	"  copyprof calibrate -i cm.json --hist Fleet.txt --mix-budget 30 -o cm.json\n"
+	"  copyprof calibrate -i cm.json --mix profile.json --sittings 2  # for a commit\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
 	"interrupted; no file is written), 2 usage error.";
@@ -344,6 +357,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_SEED:
 		a->paired.seed = parse_count(state, "--seed", arg, 1, UINT64_MAX - 1);
 		break;
+	case OPT_SITTINGS:
+		a->sittings = (unsigned int)parse_count(state, "--sittings", arg, 1,
+							MIXMEAS_MAX_SITTINGS);
+		a->sitting_opt = "--sittings";
+		break;
+	case OPT_SITTING_GAP:
+		a->sitting_gap_s = (double)parse_count(state, "--sitting-gap", arg, 0, 86400);
+		a->sitting_opt = "--sitting-gap";
+		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		break;
@@ -356,6 +378,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			measure_only(a, "--threshold");
 		}
 		a->mix_opts.o.family = a->cost.family;
+		if (a->sitting_opt && !a->nr_mix && !a->hist)
+			argp_error(state, "%s applies to --mix/--hist", a->sitting_opt);
 		if (a->common.input && (a->nr_mix || a->hist)) {
 			if (a->measure_opt)
 				argp_error(state,
@@ -472,7 +496,7 @@ static int measure_mix(struct calibrate_args *a, struct est_run *run, struct cos
 		a->paired.seed = 0x9e3779b97f4a7c15ULL;
 	a->paired.cpu = a->plan.cpu;
 	mix_name(a, what, sizeof(what));
-	err = paired_measure_inputs(run, &a->paired, what);
+	err = paired_measure_inputs(run, &a->paired, what, a->sittings, a->sitting_gap_s);
 	run->models[0] = NULL; /* the caller's */
 	run->nr_models = 0;
 	if (err == -EINTR)
@@ -508,6 +532,8 @@ int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_args args = {
 		.plan = { .cpu = -1, .threshold = ASMREF_ERMS_THRESHOLD_DEFAULT },
+		.sittings = 1,
+		.sitting_gap_s = 120,
 	};
 	struct argp common, cost;
 	struct argp_child children[3] = { { 0 } };

@@ -80,6 +80,33 @@ jq -e --slurpfile cm cm1.json "$F.policies | map(select(.kind != \"oracle\" and 
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm1.json
 expect_out "^    in 2 sittings, the first [0-9]+ s before the last: each figure the median of theirs"
 expect_out "its 95% CI spanning theirs"
+# --sittings 3 in one command: three sittings of the mix, --sitting-gap apart, beside the one
+# cm.json holds, pooled alike.
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --sittings 3 \
+	--sitting-gap 1 -o cm4.json
+expect_err "calibrate --mix: sitting 3 of 3 in 1 s"
+expect_err "its sitting 4 under the same conditions: estimate pools them \(today's code [0-9.]+, [0-9.]+, [0-9.]+, [0-9.]+ ns a call in them\)"
+expect_eq "--sittings 3: four entries" "$(jq '.paired | length' cm4.json)" 4
+jq -e '.paired | .[2].when - .[1].when >= 1 and .[3].when - .[2].when >= 1' cm4.json > /dev/null ||
+	fail "--sitting-gap 1: sittings less than 1 s apart: $(jq -c '[.paired[].when]' cm4.json)"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm4.json --json
+expect_eq "--sittings 3: pooled" "$(jq "$F.measurement.sittings" out)" 4
+# A signal in the pause between sittings: nothing written.
+rm -f cm5.json
+"$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --sittings 2 --sitting-gap 600 \
+	-o cm5.json 2> sig.err &
+pid=$!
+for _ in $(seq 1 300); do grep -q 'sitting 2 of 2' sig.err && break; sleep 0.1; done
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+expect_eq "SIGINT between sittings: exit status" "$rc" 1
+grep -q "interrupted by SIGINT: no cost model written" sig.err || fail "SIGINT: $(cat sig.err)"
+[ ! -e cm5.json ] || fail "SIGINT between sittings: cm5.json written"
+expect_exit 2 "$COPYPROF" calibrate -i cm.json --sittings 2 --table
+expect_err "--sittings applies to --mix/--hist"
+expect_exit 2 "$COPYPROF" calibrate -i cm.json --hist short.csv --sittings 9
+expect_err "--sittings 9: give a whole number from 1 to 8"
 # Another measurement of the mix (another chunk) replaces its sittings.
 expect_exit 0 "$COPYPROF" calibrate -i cm1.json --hist short.csv --mix-budget 1 --mix-chunk 1024 \
 	-o cm3.json

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "costmodel/costmodel_paired.h"
 #include "costmodel/mixmeas_pool.h"
 #include "estimate/estimate_digest.h"
 #include "lib/host.h"
 #include "lib/log.h"
+#include "lib/stop.h"
 #include "paired_inputs.h"
 
 bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
@@ -108,10 +110,38 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 	return err < 0 ? err : 0;
 }
 
-int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what)
+/* Every family of every input, measured once: one sitting. */
+static int one_sitting(struct est_run *run, const struct paired_opts *po, const char *what)
+{
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < run->nr_ins && !err; i++) {
+		struct est_report r;
+
+		err = est_run_input(run, i, &r);
+		for (j = 0; !err && j < r.nr_fam; j++)
+			err = measure_family(run, &run->ins[i], &r.fam[j], po, what);
+		est_report_free(&r);
+	}
+	return err;
+}
+
+/* @s seconds idle, fewer when a signal asks to stop (-EINTR then). */
+static int pause_for(double s)
+{
+	struct timespec left = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	while (!stop_requested() && (left.tv_sec || left.tv_nsec) && nanosleep(&left, &left))
+		;
+	return stop_requested() ? -EINTR : 0;
+}
+
+int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what,
+			  unsigned int sittings, double gap_s)
 {
 	char why[256];
-	size_t i, j, n = 0;
+	unsigned int k;
 	int err = 0;
 
 	if (!paired_model_is_here(run->models[0], why, sizeof(why))) {
@@ -119,13 +149,15 @@ int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, con
 		      run->model_names[0], why);
 		return -EINVAL;
 	}
-	for (i = 0; i < run->nr_ins && !err; i++) {
-		struct est_report r;
-
-		err = est_run_input(run, i, &r);
-		for (j = 0; !err && j < r.nr_fam; j++, n++)
-			err = measure_family(run, &run->ins[i], &r.fam[j], po, what);
-		est_report_free(&r);
+	for (k = 0; k < sittings && !err; k++) {
+		if (k) {
+			p_info("calibrate --mix: sitting %u of %u in %.0f s (the machine's states "
+			       "that outlast a sitting: docs/estimate.md#sittings)",
+			       k + 1, sittings, gap_s);
+			err = pause_for(gap_s);
+		}
+		if (!err)
+			err = one_sitting(run, po, what);
 	}
 	return err;
 }

@@ -19,8 +19,11 @@ bool paired_model_is_here(const struct costmodel *m, char *why, size_t len);
  * each family it has calls of (or @run->opts.o.family): the paired measurement of its mix
  * (paired_measure() with @po, whose cache is @run's), stored in the model under the mix's
  * digest, so that estimate on the same input answers with it. @what names the inputs, for the
- * entry's "input". Returns 0, -EINTR, -EDOM (a refused measurement), or -errno after printing.
+ * entry's "input". All of it @sittings times, @gap_s seconds apart: each a sitting of the
+ * measurement, pooled by estimate (docs/estimate.md#sittings). Returns 0, -EINTR, -EDOM (a
+ * refused measurement), or -errno after printing.
  */
-int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what);
+int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what,
+			  unsigned int sittings, double gap_s);
 
 #endif

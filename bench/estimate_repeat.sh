@@ -11,7 +11,8 @@
 #   memcpy, service A's memcpy and the fleet memset mix); MIX_BUDGET=10 seconds per family
 #   (calibrate's default); SITTINGS=1 sittings of each mix per run (2: each input measured
 #   again into the run's model after the others and a pause of GAP=60 seconds, and estimate
-#   pools them: docs/estimate.md#sittings)
+#   pools them: docs/estimate.md#sittings). What `calibrate --sittings N --sitting-gap GAP`
+#   does for one input; here the inputs take turns, so each waits GAP and the others' turns.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}

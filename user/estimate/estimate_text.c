@@ -260,7 +260,8 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 			: "; measured: the paired replay, its 95% CI a bootstrap over "
 			  "this run's rounds and batches, not over states of "
 			  "the machine that outlast the run (measure again minutes "
-			  "later: the sittings pool; docs/estimate.md#sittings); "
+			  "later, or calibrate --sittings 2: the sittings pool; "
+			  "docs/estimate.md#sittings); "
 			  "bias: modelled - measured, points");
 	if (meas)
 		print_bias(f, fr);

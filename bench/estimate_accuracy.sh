@@ -8,6 +8,9 @@
 # threshold: the estimate (measured), the replay, the difference, the agreement allowed
 # (max(3 points, 2 x the noise)), and the model beside them (docs/benchmarks.md).
 # Usage: bench/estimate_accuracy.sh [BUILD_DIR] [OUT_DIR]   MIX_BUDGET=3 (seconds per family)
+#   SITTINGS=1: each mix measured in this many sittings, GAP=60 seconds apart (calibrate
+#   --sittings), so that the estimate's interval spans the host's states they met; the replay
+#   is one sitting, as --validate takes it
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
@@ -15,12 +18,15 @@ BUILD=$ROOT/${1:-build}
 bench_need "$BUILD" copyprof tests/copyload
 OUT=${2:-${TMPDIR:-/tmp}/copyprof-estimate-accuracy}
 MIX_BUDGET=${MIX_BUDGET:-3}
+SITTINGS=${SITTINGS:-1}
+GAP=${GAP:-60}
 CP=$BUILD/copyprof
 D=$ROOT/examples/data/fleetbench-2023
 command -v jq > /dev/null || { echo "estimate_accuracy: needs jq" >&2; exit 1; }
 [ -x "$CP" ] || make -C "$ROOT" OUTPUT="${1:-build}" "${1:-build}/copyprof" > /dev/null
 mkdir -p "$OUT"
 cd "$OUT"
+printf 'sittings per estimate: %s (%s s apart), budget %s s\n' "$SITTINGS" "$GAP" "$MIX_BUDGET"
 printf 'machine: %s, %s CPUs, load average at start %s\n' \
 	"$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" "$(nproc)" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -35,7 +41,7 @@ for spec in "short memcpy --hist $D/MemcpyGoogleFleet.txt" "mixed memcpy --hist 
 	mixopt=$opt
 	[ "$opt" = -i ] && mixopt=--mix
 	"$CP" calibrate -i cm.json "$mixopt" "$path" --family "$fam" --mix-budget "$MIX_BUDGET" \
-		-o cm.json 2>> mix.log > /dev/null
+		--sittings "$SITTINGS" --sitting-gap "$GAP" -o cm.json 2>> mix.log > /dev/null
 	"$CP" estimate "$opt" "$path" --family "$fam" -m cm.json --validate --json > "$name-$fam.json" \
 		2>> validate.log
 	printf '\n%s %s (%s): %s; estimate %s rounds (%s quiet), replay %s (%s quiet), replay A/A %+.2f%%, today'"'"'s code in the replay %+.1f%%\n' \

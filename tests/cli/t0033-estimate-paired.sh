@@ -233,7 +233,30 @@ expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
 expect_err "\"paired\" entries for memcpy mix [0-9a-f]{16} that are not sittings of one measurement"
 jq '.paired = [range(9) as $i | .paired[0]]' cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
-expect_err "or more than 8\)"
+expect_err "never pooled: more sittings than are kept \(at most 8 sittings"
+
+# Every stored measurement carries its protocol (every constant of the measurement, and its
+# version), and sittings of two protocols are never pooled: the reader says which differs.
+expect_eq "the protocol's version, stored" "$(jq '.paired[0].protocol.version' cm.json)" 1
+expect_eq "the protocol's quiet rounds wanted, stored" \
+	"$(jq '.paired[0].protocol.min_quiet' cm.json)" 100
+jq '.paired += [.paired[0] | .protocol.version = 2]' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "not sittings of one measurement, so never pooled: another version of the measurement protocol"
+jq '.paired += [.paired[0] | .protocol.settled_pct = 0.25]' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "never pooled: other constants of the measurement protocol"
+jq '.paired[0].protocol |= del(.bootstrap)' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "a \"protocol\" is incomplete or out of range"
+# A file from before the protocol was recorded still reads; a new sitting replaces it, said.
+jq '.paired |= map(del(.protocol))' cm.json > old.json
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m old.json
+expect_exit 0 "$COPYPROF" calibrate -i old.json --hist short.csv --mix-budget 1 -o old2.json
+expect_err "was made under another version of the measurement protocol: the new measurement replaces it"
+expect_eq "sittings kept after a new protocol's" \
+	"$(jq --arg d "$(jq -r '.paired[0].digest' old.json)" \
+		'[.paired[] | select(.digest == $d)] | length' old2.json)" 1
 
 # A dispatch that costs less than nothing: erms_threshold 3 ns below movsb from its T on, in
 # every run (its slowest run below movsb's fastest): refused. Set from movsb's own figure at

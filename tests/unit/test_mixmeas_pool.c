@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* test_mixmeas_pool.c: sittings of one paired measurement pooled, and kept or replaced */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,7 @@
 #include "costmodel/costmodel.h"
 #include "costmodel/costmodel_paired.h"
 #include "costmodel/mixmeas_pool.h"
+#include "costmodel/protocol.h"
 
 /* A sitting of memcpy mix "d1" with rows today and T=512, T=512 at @d (@lo .. @hi). */
 static void sitting(struct mixmeas *m, double when, double d, double lo, double hi, uint64_t chunk)
@@ -104,11 +106,55 @@ static void stored(void **state)
 	free(m.paired);
 }
 
+/*
+ * The protocol: the build's own written and read back equal; one constant or the version
+ * changed keeps two sittings apart (and says which); a sitting without one (an older file)
+ * pools only with its like; an incomplete protocol is refused.
+ */
+static void protocol_apart(void **state)
+{
+	struct measure_protocol cur, back;
+	struct mixmeas a, b;
+	json_object *o;
+
+	(void)state;
+	measure_protocol_current(&cur);
+	assert_int_equal(cur.version, MEASURE_PROTOCOL_VERSION);
+	assert_int_equal(cur.min_quiet, PAIRED_MIN_QUIET);
+	assert_true(cur.settled_pct == PAIRED_SETTLED_PCT);
+	o = measure_protocol_to_json(&cur);
+	assert_non_null(o);
+	assert_int_equal(measure_protocol_from_json(o, "test", &back), 0);
+	assert_true(measure_protocol_same(&cur, &back));
+	json_object_object_del(o, "bootstrap");
+	assert_int_equal(measure_protocol_from_json(o, "test", &back), -EINVAL);
+	assert_int_equal(back.version, 0);
+	json_object_put(o);
+
+	sitting(&a, 1000, 1, 0, 2, 4096);
+	sitting(&b, 1100, 2, 1, 3, 4096);
+	assert_null(mixmeas_why_apart(&a, &b)); /* neither recorded one: older files */
+	a.protocol = cur;
+	assert_string_equal(mixmeas_why_apart(&a, &b),
+			    "another version of the measurement protocol");
+	b.protocol = cur;
+	assert_null(mixmeas_why_apart(&a, &b));
+	b.protocol.quiet_ladder[0] = 0.02;
+	assert_string_equal(mixmeas_why_apart(&a, &b),
+			    "other constants of the measurement protocol");
+	b.protocol = cur;
+	b.protocol.batches = PAIRED_BATCHES + 1;
+	assert_false(mixmeas_same_measurement(&a, &b));
+	mixmeas_free(&a);
+	mixmeas_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pooled_two),
 		cmocka_unit_test(stored),
+		cmocka_unit_test(protocol_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

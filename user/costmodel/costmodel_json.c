@@ -97,15 +97,17 @@ static json_object *curve_to_json(const struct costmodel_curve *c)
 }
 
 /* True if @e may join the entries before it: as a sitting of theirs, or the first. */
-static bool sitting_fits(const struct costmodel *m, const struct mixmeas *e)
+/* Why @e cannot join the sittings already read for its mix, or NULL if it can. */
+static const char *sitting_misfit(const struct costmodel *m, const struct mixmeas *e)
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
 	size_t i, n = costmodel_paired_sittings(m, e->family, e->digest, s, MIXMEAS_MAX_SITTINGS);
+	const char *why;
 
 	for (i = 0; i < n; i++)
-		if (!mixmeas_same_measurement(s[i], e))
-			return false;
-	return n < MIXMEAS_MAX_SITTINGS;
+		if ((why = mixmeas_why_apart(s[i], e)))
+			return why;
+	return n < MIXMEAS_MAX_SITTINGS ? NULL : "more sittings than are kept";
 }
 
 /*
@@ -114,6 +116,7 @@ static bool sitting_fits(const struct costmodel *m, const struct mixmeas *e)
  */
 static int paired_from_json(json_object *a, struct costmodel *m, const char *name)
 {
+	const char *why;
 	size_t i, n;
 	int err;
 
@@ -129,10 +132,13 @@ static int paired_from_json(json_object *a, struct costmodel *m, const char *nam
 		err = mixmeas_from_json(json_object_array_get_idx(a, i), name, &m->paired[i]);
 		if (err)
 			return err;
-		if (!sitting_fits(m, &m->paired[i])) {
+		why = sitting_misfit(m, &m->paired[i]);
+		if (why) {
 			p_err("%s: \"paired\" entries for %s mix %s that are not sittings of one "
-			      "measurement (other conditions or policies, or more than %d)",
-			      name, m->paired[i].family, m->paired[i].digest, MIXMEAS_MAX_SITTINGS);
+			      "measurement, so never pooled: %s (at most %d sittings of the same "
+			      "conditions, policies and protocol)",
+			      name, m->paired[i].family, m->paired[i].digest, why,
+			      MIXMEAS_MAX_SITTINGS);
 			mixmeas_free(&m->paired[i]);
 			return -EINVAL;
 		}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "costmodel_paired.h"
+#include "lib/log.h"
 #include "mixmeas_pool.h"
 
 static bool of(const struct mixmeas *e, const char *family, const char *digest)
@@ -22,6 +23,7 @@ static void drop(struct costmodel *m, size_t i)
 int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 {
 	struct mixmeas *v;
+	const char *why;
 	size_t i, kept = 0;
 
 	for (i = 0; i < m->nr_paired;) {
@@ -29,8 +31,13 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 			i++;
 			continue;
 		}
-		if (!mixmeas_same_measurement(&m->paired[i], mm)) {
-			drop(m, i); /* another measurement of the mix: the new one replaces it */
+		why = mixmeas_why_apart(&m->paired[i], mm);
+		if (why) {
+			/* another measurement of the mix: the new one replaces it */
+			p_info("a stored sitting of this %s mix was made under %s: the new "
+			       "measurement replaces it, never pooled with it",
+			       mm->family, why);
+			drop(m, i);
 			continue;
 		}
 		kept++;

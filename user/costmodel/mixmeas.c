@@ -101,6 +101,8 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	json_object_object_add(c, "budget_s", num(m->budget_s));
 	json_object_object_add(c, "time_s", num(m->time_s));
 	json_object_object_add(o, "conditions", c);
+	if (m->protocol.version)
+		json_object_object_add(o, "protocol", measure_protocol_to_json(&m->protocol));
 	json_object_object_add(o, "rounds", json_object_new_uint64(m->rounds));
 	json_object_object_add(o, "quiet_rounds", json_object_new_uint64(m->quiet_rounds));
 	json_object_object_add(o, "busy_rounds", json_object_new_uint64(m->busy_rounds));
@@ -226,12 +228,19 @@ static int rows_from_json(json_object *o, struct mixmeas *m)
 
 int mixmeas_from_json(json_object *o, const char *where, struct mixmeas *m)
 {
+	json_object *p;
 	int err;
 
 	memset(m, 0, sizeof(*m));
 	err = json_object_is_type(o, json_type_object) ? 0 : -EINVAL;
 	if (!err)
 		err = strings_from_json(o, m);
+	/* Measurements before the protocol was recorded: version 0, pooled only with their like. */
+	if (!err && json_object_object_get_ex(o, "protocol", &p) &&
+	    measure_protocol_from_json(p, where, &m->protocol)) {
+		mixmeas_free(m);
+		return -EINVAL;
+	}
 	if (!err &&
 	    (jsonr_u64(o, "rounds", &m->rounds) || jsonr_u64(o, "quiet_rounds", &m->quiet_rounds) ||
 	     jsonr_u64(o, "busy_rounds", &m->busy_rounds) ||

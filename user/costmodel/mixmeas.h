@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <json-c/json.h>
+#include "protocol.h"
 
 /*
  * `calibrate --mix PROFILE` (or --hist FILE) replays the profile's own lengths through today's
@@ -39,14 +40,6 @@
  */
 
 #define MIXMEAS_MAX_ROWS 80
-#define MIXMEAS_QUIET_LADDER                                                                       \
-	{                                                                                          \
-		0.05, 0.10, 0.25                                                                   \
-	}
-#define MIXMEAS_QUIET_TOLERANCE 0.25 /* the ladder's widest, and old cost models' window */
-#define MIXMEAS_SELDOM_QUIET 0.10    /* quiet rounds' share below which the run says so */
-/* Fewer rounds than this in a stratum: no figures for it. */
-#define MIXMEAS_MIN_ROUNDS 30
 
 /* One stratum's figures for one policy, in percent of today's time. */
 struct mixmeas_figure {
@@ -79,6 +72,8 @@ struct mixmeas {
 	/* The distinct places of the replay's code its batches ran at, each batch a process of
 	 * its own where it could be (replay/paired_child.h); 0: not recorded (older files). */
 	uint64_t code_places;
+	/* The constants it was measured with (protocol.h); version 0: not recorded (older files). */
+	struct measure_protocol protocol;
 	int cpu;
 	uint64_t seed;
 	double budget_s, time_s;

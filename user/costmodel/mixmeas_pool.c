@@ -12,21 +12,32 @@ static bool same_str(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b)
+const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b)
 {
 	size_t i;
 
 	if (!same_str(a->family, b->family) || !same_str(a->digest, b->digest) ||
-	    !same_str(a->today, b->today) || !same_str(a->weight, b->weight) ||
-	    !same_str(a->cache, b->cache) || !same_str(a->alignment, b->alignment) ||
+	    !same_str(a->today, b->today) || !same_str(a->weight, b->weight))
+		return "another mix, today's code or weighting";
+	if (!same_str(a->cache, b->cache) || !same_str(a->alignment, b->alignment) ||
 	    a->ws_bytes != b->ws_bytes || a->cold_bytes != b->cold_bytes ||
-	    a->chunk_calls != b->chunk_calls || a->warmup_calls != b->warmup_calls ||
-	    a->nr_rows != b->nr_rows)
-		return false;
+	    a->chunk_calls != b->chunk_calls || a->warmup_calls != b->warmup_calls)
+		return "other conditions";
+	if (a->protocol.version != b->protocol.version)
+		return "another version of the measurement protocol";
+	if (!measure_protocol_same(&a->protocol, &b->protocol))
+		return "other constants of the measurement protocol";
+	if (a->nr_rows != b->nr_rows)
+		return "other policies";
 	for (i = 0; i < a->nr_rows; i++)
 		if (!mixmeas_row_find(b, a->rows[i].name))
-			return false;
-	return true;
+			return "other policies";
+	return NULL;
+}
+
+bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b)
+{
+	return !mixmeas_why_apart(a, b);
 }
 
 /* The median of the finite values of @v[0..n) (reordered in place), or NAN. */
@@ -89,6 +100,7 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 	out->cold_bytes = last->cold_bytes;
 	out->chunk_calls = last->chunk_calls;
 	out->warmup_calls = last->warmup_calls;
+	out->protocol = last->protocol;
 	out->cpu = last->cpu;
 	out->seed = last->seed;
 	out->budget_s = last->budget_s;

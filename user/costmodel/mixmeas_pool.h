@@ -12,10 +12,13 @@
 
 /*
  * True if @a and @b measured the same thing: one family, mix, today's code and weighting, under
- * the same conditions (cache, working set, cold region, alignment, chunk and warm-up) and the
- * same policies. Sittings of the same thing pool; anything else replaces.
+ * the same conditions (cache, working set, cold region, alignment, chunk and warm-up), the same
+ * measurement protocol (protocol.h: every constant, and its version) and the same policies.
+ * Sittings of the same thing pool; anything else replaces.
  */
 bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b);
+/* Why @a and @b are not sittings of one measurement ("other conditions", ...), or NULL. */
+const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b);
 
 /*
  * The sittings @s[0..n) (n >= 1, all mixmeas_same_measurement(), oldest first) as one

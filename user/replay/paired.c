@@ -184,6 +184,7 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->code_places = paired_run_placements(run);
 	out->chunk_calls = run->chunk;
 	out->warmup_calls = run->warmup;
+	measure_protocol_current(&out->protocol);
 	out->cpu = run->cpu;
 	out->seed = seed;
 	out->budget_s = o->budget_s;

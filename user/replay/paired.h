@@ -6,14 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "costmodel/mixmeas.h"
+#include "costmodel/protocol.h"
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_result.h"
-
-#define PAIRED_CHUNK 4096 /* calls per round, fewer for long copies (PAIRED_CHUNK_BYTES) */
-#define PAIRED_CHUNK_BYTES (16UL << 20) /* ... so that a round's pass copies about this much */
-#define PAIRED_MIN_CHUNK 256
-/* A same-code pair or a dispatch further off than this (points), beyond noise, is impossible. */
-#define PAIRED_IMPOSSIBLE_PCT 1.0
 
 struct paired_opts {
 	const struct est_cache *cache;

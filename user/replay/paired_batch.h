@@ -8,11 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "calib/calib_timer.h"
+#include "costmodel/protocol.h"
 #include "paired_plan.h"
 #include "paired_run.h"
 #include "replay_mix.h"
-
-#define PAIRED_WARMUP 1024 /* untimed calls of the previous round before each timed pass */
 
 /* The memory each batch maps: warm working sets and, where calls want them, cold regions. */
 struct paired_memory {

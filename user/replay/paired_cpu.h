@@ -5,11 +5,8 @@
 
 #include <sched.h>
 #include <stddef.h>
+#include "costmodel/protocol.h"
 #include "paired_plan.h"
-
-#define PAIRED_CPU_CANDIDATES 8 /* CPUs tried: the current one and those after it */
-#define PAIRED_CPU_TURNS 2	/* turns over the candidates ... */
-#define PAIRED_CPU_PASSES 4	/* ... each of this many timed reference passes */
 
 /*
  * The quietest CPU of @allowed for the next batch, and the caller pinned to it: of up to

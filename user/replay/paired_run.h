@@ -6,36 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/*
- * Quiet rounds wanted: the run goes on for them, and for an A/A control within
- * PAIRED_SETTLED_PCT (paired_settled.h) ...
- */
-#define PAIRED_MIN_QUIET 100
-#define PAIRED_MAX_BUDGETS 4 /* ... up to this many times its budget */
-/*
- * Batches of rounds, each in memory mapped afresh (other pages, other cache sets and colours)
- * and, where it can be, in a process of its own, whose code the kernel placed elsewhere
- * (paired_child.h): the interval is then bootstrapped over batches and rounds within them, so
- * that it covers the state of the memory and of the code's place a run happens to get, not
- * only the noise from round to round. Eight, so that the batches' spread is seen in each run:
- * one process's code place moved fleet memcpy's T=32 by 20 points (docs/estimate.md#batches).
- */
-#define PAIRED_BATCHES 8
-/* ... and more of the same length while either is wanted (PAIRED_MAX_BUDGETS). */
-#define PAIRED_MAX_BATCHES (PAIRED_BATCHES * PAIRED_MAX_BUDGETS)
-
-/*
- * A round is quiet when its reference ran close to the fastest of its own batch, not of the
- * run: the reference is today's code, whose time moves with the place of the code too (the
- * fastest reference of 8 batches, each in a process of its own, differed by up to 8.5% on
- * fleet memcpy), and judged against the run's fastest, the 5% window kept the rounds of one
- * or two places only (178 of 208 quiet rounds from one batch), so that the run's answer was
- * one place's. A batch whose fastest is more than this above the run's was contended
- * throughout (a busy core runs the reference 1.3 to 2 x slower): its rounds are judged against
- * this much above the run's fastest, not against themselves.
- */
-#define PAIRED_PLACE_SPREAD 0.15
+#include "costmodel/protocol.h"
 
 /* What the rounds measured: TSC ticks per timed pass, and the reference's per round. */
 struct paired_run {

@@ -5,20 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Resamples of the bootstrap: the interval's ends move by well under 0.1 point past this. */
-#define PAIRED_BOOTSTRAP 2000
-
-/*
- * Rounds a group needs to be drawn as a group of its own; smaller ones are joined to the
- * groups beside them. A run quiet in one batch only keeps a handful of rounds from each of the
- * others, rounds whose reference pass was fast while the rest of the round was disturbed:
- * drawn as groups as often as the quiet batch, such small groups made up whole resamples (the
- * unit test's case: 60, 3, 4 and 3 rounds put the lower end at -14%), and in one run of five
- * of bench/estimate_repeat.sh the A/A control's interval reached -6.9% and "keep today's code"
- * read "no difference".
- */
-#define PAIRED_MIN_GROUP 20
+#include "costmodel/protocol.h"
 
 /* The @k-th smallest of @v[0..n), k < n (reordered in place; quickselect). */
 double paired_kth(double *v, size_t n, size_t k);

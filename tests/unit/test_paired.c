@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include "lib/median.h"
 #include "costmodel/mixmeas.h"
 #include <linux/types.h>
 #include "cp_shared.h"
@@ -26,22 +27,29 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The selection gives the sorted array's median for every length, ties and all. */
+/*
+ * The selection gives the sorted array's median for every length, ties and all, and the
+ * sorting median the same (one convention: NAN for none); Tippett's d2 at its ends.
+ */
 static void test_median(void **state)
 {
-	double v[64], w[64];
+	double v[64], w[64], u[64];
 	unsigned int seed = 7;
 	int t, n, i;
 
 	(void)state;
-	assert_true(isnan(paired_median(v, 0)));
+	assert_true(isnan(median_select(v, 0)));
+	assert_true(isnan(median_sorted(v, 0)));
+	assert_true(tippett_d2(1) == 0 && tippett_d2(2) == 1.128 && tippett_d2(5) == 2.326);
+	assert_true(tippett_d2(10) == 3.078 && tippett_d2(64) == 3.078);
 	for (t = 0; t < 5000; t++) {
 		n = 1 + (int)(rand_r(&seed) % 63);
 		for (i = 0; i < n; i++)
-			v[i] = w[i] = (double)(rand_r(&seed) % 5) / 4;
+			v[i] = w[i] = u[i] = (double)(rand_r(&seed) % 5) / 4;
 		qsort(w, (size_t)n, sizeof(*w), cmp_double);
-		assert_true(paired_median(v, (size_t)n) ==
+		assert_true(median_select(v, (size_t)n) ==
 			    (n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2));
+		assert_true(median_sorted(u, (size_t)n) == median_select(w, (size_t)n));
 	}
 }
 

@@ -26,8 +26,6 @@ double calib_robust_mean(double *v, size_t n, double quantum)
 
 double calib_median_ci(const double *v, size_t n)
 {
-	/* Expected range of n normal samples in standard deviations (Tippett's d2). */
-	static const double d2[] = { 0, 0, 1.128, 1.693, 2.059 };
 	double w[64], med, sigma;
 	size_t i, m = n < 64 ? n : 64;
 
@@ -36,7 +34,7 @@ double calib_median_ci(const double *v, size_t n)
 	memcpy(w, v, m * sizeof(*w));
 	med = calib_median(w, m);
 	if (m < 5) {
-		sigma = (w[m - 1] - w[0]) / d2[m];
+		sigma = (w[m - 1] - w[0]) / tippett_d2(m);
 	} else {
 		for (i = 0; i < m; i++)
 			w[i] = fabs(w[i] - med);

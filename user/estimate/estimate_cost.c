@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/median.h"
 #include "estimate_cost.h"
 #include "estimate_impls.h"
 #include "lib/log.h"
@@ -80,9 +81,6 @@ static double combine(double *v, double *var, size_t n, double *sd)
 
 double est_point_sigma(const struct costmodel_point *p, int runs)
 {
-	/* Expected range of n normal samples in standard deviations (Tippett's d2). */
-	static const double d2[] = { 0,	    0,	   1.128, 1.693, 2.059, 2.326,
-				     2.534, 2.704, 2.847, 2.970, 3.078 };
 	double range;
 
 	/* calibrate's own interval of the median (1.96 sigma), where it wrote one. */
@@ -100,7 +98,7 @@ double est_point_sigma(const struct costmodel_point *p, int runs)
 	 * sigma of one run = range / d2(runs); the point is the median of the runs, whose
 	 * standard error is about 1.2533 * sigma / sqrt(runs).
 	 */
-	return 1.2533 * (range / d2[runs < 10 ? runs : 10]) / sqrt(runs);
+	return 1.2533 * (range / tippett_d2((size_t)runs)) / sqrt(runs);
 }
 
 static double diff_var(const struct est_costs *c, const struct costmodel_point *p,

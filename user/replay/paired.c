@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "lib/median.h"
 #include "calib/calib_measure.h"
 #include "lib/log.h"
 #include "paired.h"
@@ -67,7 +68,7 @@ static double ns_per_call(const struct paired_run *run, const bool *quiet, size_
 	for (r = 0; r < run->rounds; r++)
 		if (quiet[r])
 			v[n++] = run->ticks[r * run->nr_paths + p];
-	m = n ? paired_median(v, n) * 1e9 / run->tsc_hz / (double)run->chunk : NAN;
+	m = n ? median_select(v, n) * 1e9 / run->tsc_hz / (double)run->chunk : NAN;
 	free(v);
 	return m;
 }

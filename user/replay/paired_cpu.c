@@ -2,6 +2,7 @@
 /* paired_cpu.c: where a batch of rounds runs: the quietest of the CPUs it may run on */
 #include <errno.h>
 #include <math.h>
+#include "lib/median.h"
 #include "calib/calib_pin.h"
 #include "lib/log.h"
 #include "paired_cpu.h"
@@ -49,7 +50,7 @@ int paired_cpu_quietest(const cpu_set_t *allowed, const struct calib_timer *t,
 					paired_path_time(t, today, calls, n);
 		}
 	for (c = 0; nr > 1 && c < nr; c++) {
-		double m = paired_median(ticks[c], PAIRED_CPU_TURNS * PAIRED_CPU_PASSES);
+		double m = median_select(ticks[c], PAIRED_CPU_TURNS * PAIRED_CPU_PASSES);
 
 		p_debug("replay: CPU %d: reference %.0f ticks (median of %d)", cpu[c], m,
 			PAIRED_CPU_TURNS * PAIRED_CPU_PASSES);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/median.h"
 #include "costmodel/mixmeas.h"
 #include "paired_run.h"
 #include "paired_stats.h"
@@ -70,7 +71,7 @@ static double quietest_window(const struct paired_run *run)
 	paired_run_bases(run, base);
 	for (r = 0; r < run->rounds; r++)
 		v[r] = run->ref[r] / base[batch_of(run, r)];
-	w = paired_kth(v, run->rounds, PAIRED_MIN_QUIET - 1) - 1;
+	w = median_kth(v, run->rounds, PAIRED_MIN_QUIET - 1) - 1;
 	free(v);
 	return w;
 }

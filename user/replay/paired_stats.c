@@ -4,57 +4,9 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include "lib/median.h"
 #include "paired_stats.h"
 #include "replay_rng.h"
-
-/* Wirth's selection: on return v[0..k) <= v[k] <= v(k..n). */
-double paired_kth(double *v, size_t n, size_t k)
-{
-	long lo = 0, hi = (long)n - 1, kk = (long)k;
-
-	while (lo < hi) {
-		double pivot = v[kk];
-		long i = lo, j = hi;
-
-		do {
-			while (v[i] < pivot)
-				i++;
-			while (pivot < v[j])
-				j--;
-			if (i <= j) {
-				double t = v[i];
-
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				j--;
-			}
-		} while (i <= j);
-		if (j < kk)
-			lo = i;
-		if (kk < i)
-			hi = j;
-	}
-	return v[kk];
-}
-
-double paired_median(double *v, size_t n)
-{
-	double a, b;
-	size_t i;
-
-	if (!n)
-		return NAN;
-	a = paired_kth(v, n, n / 2);
-	if (n % 2)
-		return a;
-	/* The lower middle is the largest of the half below the upper one. */
-	b = v[0];
-	for (i = 1; i < n / 2; i++)
-		if (v[i] > b)
-			b = v[i];
-	return (a + b) / 2;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -198,12 +150,12 @@ int paired_median_ci(const double *ratio, const uint8_t *group, size_t nr_groups
 	for (i = 0; i < n; i++)
 		tmp[i] = ratio[i];
 	*pct = 100 * ((nr_used > 1 ? group_weighted_median(ratio, members, count, used, nr_used)
-				   : paired_median(tmp, n)) -
+				   : median_select(tmp, n)) -
 		      1);
 	for (b = 0; b < PAIRED_BOOTSTRAP && n; b++) {
 		size_t k = resample(ratio, n, members, count, used, nr_used, &s, tmp);
 
-		meds[b] = paired_median(tmp, k);
+		meds[b] = median_select(tmp, k);
 	}
 	if (n) {
 		qsort(meds, PAIRED_BOOTSTRAP, sizeof(*meds), cmp_double);

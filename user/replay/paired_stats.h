@@ -7,12 +7,6 @@
 #include <stdint.h>
 #include "costmodel/protocol.h"
 
-/* The @k-th smallest of @v[0..n), k < n (reordered in place; quickselect). */
-double paired_kth(double *v, size_t n, size_t k);
-
-/* The median of @v[0..n) (reordered in place; quickselect); NAN for n == 0. */
-double paired_median(double *v, size_t n);
-
 /*
  * The median of @ratio[0..n) and its 95% percentile-bootstrap interval (PAIRED_BOOTSTRAP
  * resamples, drawn from @seed so that the same rounds always give the same interval), each as

@@ -23,7 +23,7 @@ struct asmref_ceiling_loop {
 /* Every length a loop is run on is a multiple of this (four 64-byte vectors). */
 #define ASMREF_CEILING_STEP 256
 
-/* The @i-th loop, widest vectors first, or NULL past the end; asmref_usable() says which run here. */
+/* The @i-th loop, widest vectors first, or NULL past the end (asmref_usable(): which run here). */
 const struct asmref_ceiling_loop *asmref_ceiling_get(size_t i);
 
 /* A COPY-kind call that copies nothing (returns dst): what a call costs by itself. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* calib_ceiling.c: this machine's best store and copy rates and its cheapest call, measured */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +59,17 @@ int calib_ceiling_measure(const struct calib_timer *t, double batch_ticks,
 		if (!asmref_usable(l->impl))
 			continue;
 		for (j = 0; !err && j < sizeof(lengths) / sizeof(*lengths); j++) {
+			long bad;
+
+			/* A loop that wrote less would set too high a ceiling: its bytes first. */
+			if (calib_verify(l->impl, &b, lengths[j], &bad)) {
+				p_err("the %s %s loop of the limits wrote wrong bytes for %zu "
+				      "bytes "
+				      "(first at offset %ld): not timing it",
+				      l->copies ? "copy" : "store", l->loop, lengths[j], bad);
+				err = -EIO;
+				break;
+			}
 			err = best_ticks(t, l->impl, &b, lengths[j], &s, &ticks);
 			if (err || !isfinite(ticks))
 				continue;

@@ -11,10 +11,10 @@
  * How far a point may beat the measured limits and still be taken as measured: 25%. The
  * limits are the best of a few short runs at a few moments of the session, the points medians
  * over other moments, and the core's speed moves between them: on the Xeon VM this was
- * chosen on (2 vCPUs, load average 8-10 from other work), five sessions measured their store
+ * chosen on (2 vCPUs, load average 8-20 from other work), six sessions measured their store
  * ceiling at 232-254 B/ns, and the fastest points reached the ceiling of their own session
- * (within 0.3%) but no further. A quarter covers that spread twice over; a point faster still is not a
- * measurement of this machine's copies (docs/calibrate.md#measured-limits says how to check).
+ * (within 0.3%) but no further. A quarter covers that spread twice over; a point faster still
+ * is not a measurement of this machine's copies (docs/calibrate.md#measured-limits).
  */
 #define COSTMODEL_LIMITS_MARGIN 0.25
 

@@ -204,7 +204,7 @@ static void glibc_policies(const struct est_input *in, const struct est_options 
  * in the session that measured the points): 0, or -EDOM with why in @why. A model without
  * limits (written before calibrate measured them, or from published figures) has no floor
  * here: the reader already refused a time that is not positive, and no fixed ceiling stands
- * in for a machine nobody measured (docs/estimate.md#cost-model-checks).
+ * in for a machine nobody measured (docs/calibrate.md#measured-limits).
  */
 static int check_limits(const struct costmodel *m, enum est_family f, char *why, size_t len)
 {

@@ -23,6 +23,21 @@ for k in cpu_model kernel tool_version hostname start timer tsc_hz cpu; do
 	[ "$(jq -r ".meta.$k // empty" m.json)" != "" ] || fail "meta.$k is missing"
 done
 
+# The limits this machine measured in the same session: its best store and copy loops (named),
+# an empty call, the margin; no point of the model beats them by more than the margin.
+expect_eq "limits loops" "$(jq -r '.limits | [.store_loop, .copy_loop] |
+	map(. as $l | ["avx512", "avx2", "sse2", "rep_stosb", "rep_movsb"] | index($l) != null) |
+	all' m.json)" true
+expect_eq "limits positive" "$(jq '.limits | .store_bytes_per_ns > 0 and .copy_bytes_per_ns > 0
+	and .call_ns > 0' m.json)" true
+expect_eq "limits margin" "$(jq .limits.margin m.json)" 0.25
+expect_err "limits this machine measured: store [0-9.]+ B/ns \\($(jq -r .limits.store_loop m.json)\\)"
+beyond=$(jq '.limits as $l | [.impls[] | (if .name == "stosb" then $l.store_bytes_per_ns
+	else $l.copy_bytes_per_ns end) as $r | .points[] |
+	select(.ns < ([.size / ($r * (1 + $l.margin)), $l.call_ns * (1 - $l.margin)] | max))] |
+	length' m.json)
+expect_eq "points beyond the limits" "$beyond" 0
+
 # Every requested implementation x applicable cache state x size, each point well formed.
 want="memcpy_orig dst-flushed,memcpy_orig src-flushed,memcpy_orig warm,movsb dst-flushed,"
 want+="movsb src-flushed,movsb warm,stosb dst-flushed,stosb warm"

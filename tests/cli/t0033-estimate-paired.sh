@@ -275,6 +275,16 @@ worst=$(jq -r '[.impls[] | select(.cache == "warm" and (.name == "erms_threshold
 	| [range(3) as $i | ($c[] | select(.name == "erms_threshold") | .p[$i].ns) -
 	   ($c[] | select(.name == "movsb") | .p[$i].ns)] | min' neg.json | xargs printf '%.2f')
 expect_err "the dispatch replica erms_threshold costs $worst ns against movsb from T in cache state warm, slower in none of its runs: .*physically impossible"
+# A model is held to the limits it records (measured in its own session): with a copy ceiling
+# set at half the rate its fastest memcpy point reached, that point is beyond it and the model
+# is refused, naming the point and the limits; without "limits" (a model from before they were
+# measured) no ceiling stands in, and the same points are read as measured.
+jq '([.impls[] | select(.family == "memcpy") | .points[] | .size / .ns] | max) as $best |
+	.limits.copy_bytes_per_ns = ($best / 2 | floor)' cm.json > slow.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m slow.json --model-only
+expect_err "is beyond the measured copy ceiling of $(jq .limits.copy_bytes_per_ns slow.json)\\.0 B/ns \\($(jq -r .limits.copy_loop slow.json) loop\\) by more than 25%; the limits it records: store"
+jq 'del(.limits)' slow.json > old.json
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m old.json --model-only
 # The same difference within the runs' spread is noise: the dispatch is taken as 0, and said so.
 jq "$MOVSB_NS"' | (.impls[] | select(.name == "erms_threshold" and .cache == "warm") | .points[]) |=
 	(if .size >= 2048 then .ns = ($movsb[.size | tostring] - 3) | .ns_min = (.ns - 1)

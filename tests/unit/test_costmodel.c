@@ -63,6 +63,12 @@ static void round_trip(void **state)
 	m->tsc_hz = 2.1e9;
 	m->cpu = 3;
 	m->runs = 5;
+	m->limits = (struct costmodel_limits){ .store_bytes_per_ns = 253.64,
+					       .store_loop = "avx512",
+					       .copy_bytes_per_ns = 130.25,
+					       .copy_loop = "rep_movsb",
+					       .call_ns = 1.0816,
+					       .margin = 0.25 };
 	c = costmodel_add_curve(m, "erms_threshold", "memcpy", COSTMODEL_DST_FLUSHED);
 	c->align_dst = 7;
 	c->align_src = 63;
@@ -83,6 +89,11 @@ static void round_trip(void **state)
 	assert_int_equal(q->cpu, 3);
 	assert_int_equal(q->runs, 5);
 	assert_true(q->tsc_hz == 2.1e9);
+	assert_true(q->limits.store_bytes_per_ns == 253.64 &&
+		    q->limits.copy_bytes_per_ns == 130.25);
+	assert_true(q->limits.call_ns == 1.0816 && q->limits.margin == 0.25);
+	assert_string_equal(q->limits.store_loop, "avx512");
+	assert_string_equal(q->limits.copy_loop, "rep_movsb");
 	assert_int_equal(q->nr_curves, 2);
 	r = costmodel_find(q, "erms_threshold", COSTMODEL_DST_FLUSHED);
 	assert_non_null(r);
@@ -115,8 +126,9 @@ static void unknown_fields_are_ignored(void **state)
 			     "{\"name\":\"movsb\",\"cache\":\"l2-flushed\",\"points\":[]}]}");
 	assert_int_equal(costmodel_read(path_in_dir("u.json"), &q), 0);
 	assert_string_equal(q->meta.cpu_model, "X");
-	assert_true(q->erms && q->measured); /* defaults when absent */
-	assert_int_equal(q->nr_curves, 1);   /* the unknown cache state is skipped */
+	assert_true(q->erms && q->measured);		  /* defaults when absent */
+	assert_false(costmodel_limits_known(&q->limits)); /* a model from before limits */
+	assert_int_equal(q->nr_curves, 1);		  /* the unknown cache state is skipped */
 	assert_true(costmodel_cost_ns(costmodel_find(q, "movsb", COSTMODEL_WARM), 64) == 5);
 	costmodel_free(q);
 }
@@ -148,6 +160,25 @@ static void refusals(void **state)
 		"\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1,\"spread\":\"x\"}]}]}",
 		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"impls\":[{\"name\":\"a\","
 		"\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1},{\"size\":8,\"ns\":2}]}]}",
+		/* limits: every figure positive, the margin below 1, both loops named */
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"limits\":{\"store_bytes_per_"
+		"ns\":0,"
+		"\"store_loop\":\"avx512\",\"copy_bytes_per_ns\":100,\"copy_loop\":\"avx512\","
+		"\"call_ns\":1,\"margin\":0.25},\"impls\":[{\"name\":\"a\",\"cache\":\"warm\","
+		"\"points\":[{\"size\":8,\"ns\":1}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"limits\":{\"store_bytes_per_"
+		"ns\":100,"
+		"\"store_loop\":\"avx512\",\"copy_bytes_per_ns\":100,\"copy_loop\":\"avx512\","
+		"\"call_ns\":1,\"margin\":1},\"impls\":[{\"name\":\"a\",\"cache\":\"warm\","
+		"\"points\":[{\"size\":8,\"ns\":1}]}]}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"limits\":{\"store_bytes_per_"
+		"ns\":100,"
+		"\"copy_bytes_per_ns\":100,\"copy_loop\":\"avx512\",\"call_ns\":1,\"margin\":0.25},"
+		"\"impls\":[{\"name\":\"a\",\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1}]}]"
+		"}",
+		"{\"format\":\"copyprof-costmodel\",\"version\":1,\"limits\":[1],\"impls\":[{"
+		"\"name\":"
+		"\"a\",\"cache\":\"warm\",\"points\":[{\"size\":8,\"ns\":1}]}]}",
 	};
 	struct costmodel *q = NULL;
 	size_t i;

@@ -1,25 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* calib_check.c: the physical checks every measured point of calibrate must pass */
+/* calib_check.c: the checks every measured point of calibrate must pass, against measured limits */
 #include <math.h>
 #include <stddef.h>
 #include "calib_check.h"
 
-double calib_floor_ns(uint64_t size)
-{
-	double f = (double)size / CALIB_MAX_BYTES_PER_NS;
-
-	return f > CALIB_MIN_CALL_NS ? f : CALIB_MIN_CALL_NS;
-}
-
-const char *calib_point_impossible(uint64_t size, double ns, double prev_ns, double next_ns)
+const char *calib_point_off_neighbours(double ns, double prev_ns, double next_ns)
 {
 	double lo, hi;
 
-	if (isnan(ns))
-		return "not a number";
-	if (ns < calib_floor_ns(size))
-		return "below the floor";
-	if (isnan(prev_ns) || isnan(next_ns))
+	if (isnan(ns) || isnan(prev_ns) || isnan(next_ns))
 		return NULL;
 	lo = fmin(prev_ns, next_ns);
 	hi = fmax(prev_ns, next_ns);
@@ -28,4 +17,15 @@ const char *calib_point_impossible(uint64_t size, double ns, double prev_ns, dou
 	if (ns > hi * CALIB_NEIGHBOUR_FACTOR)
 		return "far above both neighbours";
 	return NULL;
+}
+
+bool calib_point_reproduces(double a_ns, double a_ci, double b_ns, double b_ci, double min_rel)
+{
+	/* An interval not known (one run) says nothing of the noise: only @min_rel is left. */
+	double a = fmax(isfinite(a_ci) ? a_ci : 0, min_rel * a_ns);
+	double b = fmax(isfinite(b_ci) ? b_ci : 0, min_rel * b_ns);
+
+	if (!(a_ns > 0) || !(b_ns > 0))
+		return false;
+	return fabs(a_ns - b_ns) <= a + b;
 }

@@ -1,25 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* calib_check.h: the physical checks every measured point of calibrate must pass */
+/* calib_check.h: the checks every measured point of calibrate must pass, against measured limits */
 #ifndef CP_CALIB_CHECK_H
 #define CP_CALIB_CHECK_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "costmodel/costmodel_limits.h"
 
-/* No CPU copies faster than this (bytes per ns) ... */
-#define CALIB_MAX_BYTES_PER_NS 256.0
-/* ... nor makes a call in less than this (ns) */
-#define CALIB_MIN_CALL_NS 0.2
-/* A point this many times off both of its neighbours (in the same direction) is impossible. */
+/*
+ * A point this many times off both of its neighbours (in the same direction) is suspect: it
+ * is measured again, and kept if it reproduces (calib_point_reproduces()). Not a physical
+ * rule: sizes are at most 2x apart, so a 3x jump off both neighbours is more often a
+ * disturbance than a cost, but a Zen 5 showed a real one (libc_memcpy dst-flushed 256 B).
+ */
 #define CALIB_NEIGHBOUR_FACTOR 3.0
 
-/* The fastest a copy of @size bytes can be: CALIB_MAX_BYTES_PER_NS, CALIB_MIN_CALL_NS a call. */
-double calib_floor_ns(uint64_t size);
+/* A point below this machine's measured floor is refused: costmodel_limits_check(). */
+
 /*
- * Why a copy of @size bytes measured at @ns cannot be, or NULL if it can: below the floor, or
- * CALIB_NEIGHBOUR_FACTOR times below or above both neighbours on its curve (@prev_ns and
- * @next_ns, the medians of the sizes either side; NAN at either end of the curve). A NaN
- * @ns is impossible too.
+ * "far below both neighbours" or "far above both neighbours" when @ns is CALIB_NEIGHBOUR_FACTOR
+ * times off both neighbours on its curve (@prev_ns and @next_ns, the medians of the sizes
+ * either side; NAN at either end of the curve), else NULL.
  */
-const char *calib_point_impossible(uint64_t size, double ns, double prev_ns, double next_ns);
+const char *calib_point_off_neighbours(double ns, double prev_ns, double next_ns);
+
+/*
+ * Whether a point measured again agrees with its earlier measurement: the two medians (@a_ns,
+ * @b_ns) are no further apart than the sum of their 95% intervals' half-widths (@a_ci, @b_ci),
+ * each taken as at least @min_rel of its median (the precision calibrate aims at: two
+ * intervals narrower than that do not make a drift of a percent a disagreement). An interval
+ * that is not finite (a single run has none) counts as unknown: @min_rel alone.
+ */
+bool calib_point_reproduces(double a_ns, double a_ci, double b_ns, double b_ci, double min_rel);
 
 #endif

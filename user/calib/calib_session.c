@@ -9,10 +9,12 @@
 #include <stdarg.h>
 #include <time.h>
 #include <unistd.h>
-#include "calib_check.h"
+#include "calib_ceiling.h"
+#include "calib_judge.h"
 #include "calib_measure.h"
 #include "calib_noise.h"
 #include "calib_pin.h"
+#include "calib_runs.h"
 #include "calib_session.h"
 #include "calib_stats.h"
 #include "calib_timer.h"
@@ -148,42 +150,16 @@ static void status(const char *fmt, ...)
 	p_info("%s", buf);
 }
 
-/* Where point (job i, size j) keeps its runs. */
-struct runs {
-	double *ticks; /* [point][max_runs] */
-	int *n;	       /* runs per point */
-	int max;
-	size_t nr_sizes, nr_points;
-};
-
-static double point_median(const struct runs *rs, size_t k)
-{
-	double w[1024];
-	int n = rs->n[k] < 1024 ? rs->n[k] : 1024;
-
-	memcpy(w, &rs->ticks[k * (size_t)rs->max], (size_t)n * sizeof(*w));
-	return calib_median(w, (size_t)n);
-}
-
-/* Half-width of the point's 95% interval over its median (INFINITY: too few runs). */
-static double point_rel_ci(const struct runs *rs, size_t k)
-{
-	double med = point_median(rs, k);
-
-	return med > 0 ? calib_median_ci(&rs->ticks[k * (size_t)rs->max], (size_t)rs->n[k]) / med
-		       : INFINITY;
-}
-
 /* Median over runs, its 95% interval, and spread = (max - min) / median. */
-static int add_point(struct costmodel_curve *c, uint64_t size, const struct runs *rs, size_t k,
-		     const struct calib_timer *t)
+static int add_point(struct costmodel_curve *c, uint64_t size, const struct calib_runs *rs,
+		     size_t k, const struct calib_timer *t)
 {
 	struct costmodel_point p = { .size = size, .runs = rs->n[k] };
 	double to_ns = 1e9 / t->tsc_hz, med, lo = INFINITY, hi = -INFINITY;
 	const double *v = &rs->ticks[k * (size_t)rs->max];
 	int r;
 
-	med = point_median(rs, k);
+	med = calib_runs_median(rs, k);
 	for (r = 0; r < rs->n[k]; r++) {
 		lo = v[r] < lo ? v[r] : lo;
 		hi = v[r] > hi ? v[r] : hi;
@@ -206,7 +182,7 @@ static int add_point(struct costmodel_curve *c, uint64_t size, const struct runs
  */
 static int measure_pass(const struct calib_plan *plan, const struct calib_timer *t,
 			struct calib_bufs *b, const struct job *jobs, size_t nr_jobs,
-			struct runs *rs, const bool *want, const struct calib_sampling *s,
+			struct calib_runs *rs, const bool *want, const struct calib_sampling *s,
 			const char *label, bool fresh)
 {
 	size_t nr_sizes = plan->sizes.n, i, j, todo = 0, done = 0;
@@ -247,51 +223,79 @@ static int measure_pass(const struct calib_plan *plan, const struct calib_timer 
 	return err;
 }
 
-/* The physical floor of a call of @size bytes (ns). */
-/*
- * Marks in @bad the points that cannot be: below the floor, or CALIB_NEIGHBOUR_FACTOR times
- * below or above both neighbours on their curve. Returns how many; the first one in @why.
- */
-static size_t check_points(const struct calib_plan *plan, const struct calib_timer *t,
-			   const struct job *jobs, size_t nr_jobs, const struct runs *rs, bool *bad,
-			   char *why, size_t len)
+/* What the judging asks of the session: the points in @want measured again, @runs times. */
+struct again_ctx {
+	const struct calib_plan *plan;
+	const struct calib_timer *t;
+	struct calib_bufs *b;
+	const struct job *jobs;
+	size_t nr_jobs;
+	struct calib_runs *rs;
+	const struct calib_sampling *s;
+};
+
+static int measure_again(void *ctx, const bool *want, int runs)
 {
-	double to_ns = 1e9 / t->tsc_hz;
-	size_t ns = plan->sizes.n, i, j, n = 0;
+	struct again_ctx *a = ctx;
+	char label[64];
+	int r, err = 0;
 
-	for (i = 0; i < nr_jobs; i++) {
-		for (j = 0; j < ns; j++) {
-			size_t k = i * ns + j;
-			double v = point_median(rs, k) * to_ns;
-			double prev = j > 0 ? point_median(rs, k - 1) * to_ns : NAN;
-			double next = j + 1 < ns ? point_median(rs, k + 1) * to_ns : NAN;
-			const char *what = calib_point_impossible(plan->sizes.v[j], v, prev, next);
-
-			bad[k] = false;
-			if (!what)
-				continue;
-			bad[k] = true;
-			if (!n++)
-				snprintf(why, len,
-					 "%s %s %llu B at %.3f ns: %s (the floor is %.3f ns: %.0f "
-					 "B/ns, %.1f ns a call)",
-					 jobs[i].impl->name,
-					 costmodel_cache_name(jobs[i].curve->cache),
-					 (unsigned long long)plan->sizes.v[j], v, what,
-					 calib_floor_ns(plan->sizes.v[j]), CALIB_MAX_BYTES_PER_NS,
-					 CALIB_MIN_CALL_NS);
-		}
+	for (r = 0; r < runs && !err; r++) {
+		snprintf(label, sizeof(label), "again %d/%d", r + 1, runs);
+		err = measure_pass(a->plan, a->t, a->b, a->jobs, a->nr_jobs, a->rs, want, a->s,
+				   label, true);
 	}
-	return n;
+	return err;
+}
+
+static int measure_limits(void *ctx, struct costmodel_limits *lim)
+{
+	struct again_ctx *a = ctx;
+
+	return calib_ceiling_measure(a->t, a->s->batch_ticks, lim);
+}
+
+/* The judging's view of every curve: its name, cache state, and whether it copies. */
+static int judge(const struct calib_plan *plan, const struct calib_timer *t, struct calib_bufs *b,
+		 const struct job *jobs, size_t nr_jobs, struct calib_runs *rs,
+		 const struct calib_sampling *s, struct costmodel_limits *lim)
+{
+	struct calib_judge_curve *c = calloc(nr_jobs ? nr_jobs : 1, sizeof(*c));
+	struct again_ctx a = { plan, t, b, jobs, nr_jobs, rs, s };
+	struct calib_judge j = {
+		.rs = rs,
+		.sizes = plan->sizes.v,
+		.runs = plan->runs,
+		.target_ci = CALIB_TARGET_CI,
+		.t = t,
+		.measure_limits = measure_limits,
+		.measure_again = measure_again,
+		.ctx = &a,
+	};
+	size_t i;
+	int err;
+
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < nr_jobs; i++)
+		c[i] = (struct calib_judge_curve){
+			.name = jobs[i].impl->name,
+			.cache = jobs[i].curve->cache,
+			.copies = calib_cache_applies(jobs[i].impl, COSTMODEL_SRC_FLUSHED),
+		};
+	j.curves = c;
+	err = calib_judge_points(&j, lim);
+	free(c);
+	return err;
 }
 
 /* Points whose interval is still wider than the target, and the run count allows more. */
-static size_t wide_points(const struct runs *rs, bool *want)
+static size_t wide_points(const struct calib_runs *rs, bool *want)
 {
 	size_t k, n = 0;
 
 	for (k = 0; k < rs->nr_points; k++) {
-		want[k] = rs->n[k] < rs->max && point_rel_ci(rs, k) > CALIB_TARGET_CI;
+		want[k] = rs->n[k] < rs->max && calib_runs_rel_ci(rs, k) > CALIB_TARGET_CI;
 		n += want[k];
 	}
 	return n;
@@ -299,14 +303,14 @@ static size_t wide_points(const struct runs *rs, bool *want)
 
 /* The budget ran out (or the runs): which points are noisy, what was seen, what to do. */
 static void report_noisy(const struct calib_plan *plan, const struct job *jobs,
-			 const struct runs *rs, const struct calib_noise *noise)
+			 const struct calib_runs *rs, const struct calib_noise *noise)
 {
 	size_t k, n = 0, o = 0;
 	char list[512], seen[320];
 
 	list[0] = '\0';
 	for (k = 0; k < rs->nr_points; k++) {
-		double ci = point_rel_ci(rs, k);
+		double ci = calib_runs_rel_ci(rs, k);
 
 		if (!(ci > CALIB_TARGET_CI))
 			continue;
@@ -331,22 +335,26 @@ static void report_noisy(const struct calib_plan *plan, const struct job *jobs,
 
 /*
  * @plan->runs runs of every point, then runs of the points whose interval is still wide, until
- * none is, @plan->max_runs or the budget; then the physical checks, measured again up to twice.
+ * none is, @plan->max_runs or the budget; then this machine's limits and the judging
+ * (calib_judge_points()), which fills @lim.
  */
 static int measure_all(const struct calib_plan *plan, const struct calib_timer *t,
-		       struct calib_bufs *b, struct job *jobs, size_t nr_jobs, struct runs *rs,
-		       struct calib_noise *noise)
+		       struct calib_bufs *b, struct job *jobs, size_t nr_jobs,
+		       struct calib_runs *rs, struct calib_noise *noise,
+		       struct costmodel_limits *lim)
 {
 	struct calib_sampling s = plan->quick ? sampling_quick : sampling_full;
 	bool *want = calloc(rs->nr_points, sizeof(*want));
 	double t0 = monotime_s();
-	char label[64], why[256];
-	size_t left, nbad;
-	int r, pass = 0, err = 0, tries;
+	char label[64];
+	size_t left;
+	int r, pass = 0, err = 0;
 
 	if (!want)
 		return -ENOMEM;
 	s.batch_ticks = (plan->quick ? BATCH_NS_QUICK : BATCH_NS_FULL) * t->tsc_hz / 1e9;
+	/* The limits before the points too: the best over the session's moments is kept. */
+	err = calib_ceiling_measure(t, s.batch_ticks, lim);
 	for (r = 0; r < plan->runs && !err; r++, pass++) {
 		snprintf(label, sizeof(label), "run %d/%d", r + 1, plan->runs);
 		err = measure_pass(plan, t, b, jobs, nr_jobs, rs, NULL, &s, label, r > 0);
@@ -366,32 +374,8 @@ static int measure_all(const struct calib_plan *plan, const struct calib_timer *
 	}
 	if (!err)
 		report_noisy(plan, jobs, rs, noise);
-	for (tries = 0; !err && tries < 3; tries++) {
-		size_t k;
-
-		nbad = check_points(plan, t, jobs, nr_jobs, rs, want, why, sizeof(why));
-		if (!nbad)
-			break;
-		if (tries == 2) {
-			p_err("%zu point(s) are physically impossible even after measuring them "
-			      "twice more, e.g. %s: no cost model written. Something disturbs the "
-			      "timer here (a busy host, a migrating vCPU): run calibrate again on "
-			      "a "
-			      "quieter CPU",
-			      nbad, why);
-			err = -ERANGE;
-			break;
-		}
-		p_warn("%zu point(s) are physically impossible, e.g. %s: measuring them again",
-		       nbad, why);
-		for (k = 0; k < rs->nr_points; k++)
-			if (want[k])
-				rs->n[k] = 0;
-		for (r = 0; r < plan->runs && !err; r++) {
-			snprintf(label, sizeof(label), "again %d/%d", r + 1, plan->runs);
-			err = measure_pass(plan, t, b, jobs, nr_jobs, rs, want, &s, label, true);
-		}
-	}
+	if (!err)
+		err = judge(plan, t, b, jobs, nr_jobs, rs, &s, lim);
 	free(want);
 	return err;
 }
@@ -443,7 +427,7 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 	struct calib_timer timer;
 	struct job *jobs = NULL;
 	size_t nr_jobs = 0, i, j;
-	struct runs rs = { 0 };
+	struct calib_runs rs = { 0 };
 	struct calib_noise noise;
 	double t0 = monotime_s();
 	int err, cpu = plan->cpu;
@@ -491,9 +475,15 @@ int calib_session_run(const struct calib_plan *plan, struct costmodel **out)
 		goto cleanup;
 	}
 	calib_noise_start(&noise, cpu);
-	err = measure_all(plan, &timer, &bufs, jobs, nr_jobs, &rs, &noise);
+	err = measure_all(plan, &timer, &bufs, jobs, nr_jobs, &rs, &noise, &m->limits);
 	if (err)
 		goto cleanup;
+	{
+		char limits[192];
+
+		p_info("limits this machine measured: %s",
+		       costmodel_limits_describe(&m->limits, limits, sizeof(limits)));
+	}
 	for (i = 0; i < nr_jobs && !err; i++)
 		for (j = 0; j < plan->sizes.n && !err; j++)
 			err = add_point(jobs[i].curve, plan->sizes.v[j], &rs, i * plan->sizes.n + j,

@@ -31,10 +31,11 @@ struct calib_plan {
  * Measures every (implementation, cache state) of @plan at every size, @plan->runs times, then
  * adds runs to the points whose 95% interval (of the median over runs) is wider than
  * CALIB_TARGET_CI, until all are within it, @plan->max_runs is reached or @plan->budget_s has
- * passed (then says which points are noisy, what was seen and what to do). Checks every point
- * against a physical floor and its neighbours, measures the failures again, and refuses
- * (-ERANGE) a model that still fails. Returns the model with, per point, the median over runs,
- * its interval and the spread. Returns 0; -EINTR if SIGINT/SIGTERM/SIGHUP stopped it (nothing
+ * passed (then says which points are noisy, what was seen and what to do). Measures this
+ * machine's limits in the same session (calib_ceiling.h) into the model's limits, and judges
+ * every point against them and its neighbours (calib_judge_points()): refuses (-ERANGE) a model
+ * with a point below the floor, or off its neighbours and not reproduced, after measuring it
+ * again. Returns the model with, per point, the median over runs, its interval and the spread. Returns 0; -EINTR if SIGINT/SIGTERM/SIGHUP stopped it (nothing
  * returned); -EIO if an implementation produced wrong bytes; another -errno for a runtime
  * failure. Prints why.
  */

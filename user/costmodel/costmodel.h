@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <json-c/json.h>
 #include "lib/host.h"
+#include "costmodel_limits.h"
 #include "mixmeas.h"
 
 #define COSTMODEL_FORMAT "copyprof-costmodel"
@@ -54,6 +55,7 @@ struct costmodel {
 	double timer_step_cycles; /* the TSC's step: single timed calls are quantised to it */
 	int cpu;		  /* CPU pinned to, -1 if unknown */
 	int runs;
+	struct costmodel_limits limits; /* this machine's measured best ("limits"); 0: unknown */
 	struct costmodel_curve *curves;
 	size_t nr_curves;
 	/*

@@ -55,6 +55,20 @@ static json_object *meta_to_json(const struct costmodel *m)
 	return o;
 }
 
+/* "limits": what calibrate measured this machine can do at best (costmodel_limits.h). */
+static json_object *limits_to_json(const struct costmodel_limits *l)
+{
+	json_object *o = json_object_new_object();
+
+	put_num(o, "store_bytes_per_ns", "%.2f", l->store_bytes_per_ns);
+	jsonw_put_str(o, "store_loop", l->store_loop);
+	put_num(o, "copy_bytes_per_ns", "%.2f", l->copy_bytes_per_ns);
+	jsonw_put_str(o, "copy_loop", l->copy_loop);
+	put_num(o, "call_ns", "%.4f", l->call_ns);
+	put_num(o, "margin", "%.2f", l->margin);
+	return o;
+}
+
 static json_object *point_to_json(const struct costmodel_point *p)
 {
 	json_object *o = json_object_new_object();
@@ -155,6 +169,8 @@ json_object *costmodel_to_json(const struct costmodel *m)
 	json_object_object_add(root, "format", json_object_new_string(COSTMODEL_FORMAT));
 	json_object_object_add(root, "version", json_object_new_int(COSTMODEL_VERSION));
 	json_object_object_add(root, "meta", meta_to_json(m));
+	if (costmodel_limits_known(&m->limits))
+		json_object_object_add(root, "limits", limits_to_json(&m->limits));
 	for (i = 0; i < m->nr_curves; i++)
 		json_object_array_add(impls, curve_to_json(&m->curves[i]));
 	json_object_object_add(root, "impls", impls);
@@ -225,6 +241,40 @@ static int meta_from_json(json_object *o, struct costmodel *m, const char *name)
 		m->runs = (int)d;
 	else if (err != -ENOENT)
 		return err;
+	return 0;
+}
+
+/* A loop's name from "limits" into @buf: a short word, as calibrate writes it. */
+static bool loop_name(json_object *o, const char *key, char *buf, size_t len)
+{
+	char *s = jsonr_str(o, key);
+	bool ok = s && *s && strlen(s) < len;
+
+	if (ok)
+		snprintf(buf, len, "%s", s);
+	free(s);
+	return ok;
+}
+
+/*
+ * "limits" (optional: a model written before calibrate measured them has none, and is read
+ * as before): every figure positive, the margin in [0, 1).
+ */
+static int limits_from_json(json_object *o, struct costmodel_limits *l, const char *name)
+{
+	if (!json_object_is_type(o, json_type_object) ||
+	    jsonr_num(o, "store_bytes_per_ns", &l->store_bytes_per_ns) ||
+	    jsonr_num(o, "copy_bytes_per_ns", &l->copy_bytes_per_ns) ||
+	    jsonr_num(o, "call_ns", &l->call_ns) || jsonr_num(o, "margin", &l->margin) ||
+	    !loop_name(o, "store_loop", l->store_loop, sizeof(l->store_loop)) ||
+	    !loop_name(o, "copy_loop", l->copy_loop, sizeof(l->copy_loop)) ||
+	    !costmodel_limits_known(l)) {
+		p_err("%s: \"limits\" needs numbers \"store_bytes_per_ns\", \"copy_bytes_per_ns\" "
+		      "and \"call_ns\" > 0, \"margin\" from 0 to below 1, and short strings "
+		      "\"store_loop\" and \"copy_loop\"",
+		      name);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -418,6 +468,8 @@ int costmodel_from_json(json_object *root, const char *name, struct costmodel **
 		p_err("%s: no curve of the cost model has a cache state this copyprof knows", name);
 		err = -EINVAL;
 	}
+	if (!err && json_object_object_get_ex(root, "limits", &v))
+		err = limits_from_json(v, &m->limits, name);
 	if (!err && json_object_object_get_ex(root, "paired", &v))
 		err = paired_from_json(v, m, name);
 	if (err) {

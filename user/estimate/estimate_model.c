@@ -199,6 +199,37 @@ static void glibc_policies(const struct est_input *in, const struct est_options 
 	est_policies_make_glibc(o, &g, pol, np, &r->refused_thresholds);
 }
 
+/*
+ * Every point of family @f's curves in @m against the limits @m records (measured by calibrate
+ * in the session that measured the points): 0, or -EDOM with why in @why. A model without
+ * limits (written before calibrate measured them, or from published figures) has no floor
+ * here: the reader already refused a time that is not positive, and no fixed ceiling stands
+ * in for a machine nobody measured (docs/calibrate.md#measured-limits).
+ */
+static int check_limits(const struct costmodel *m, enum est_family f, char *why, size_t len)
+{
+	char reason[256];
+	size_t i, j;
+
+	if (!costmodel_limits_known(&m->limits))
+		return 0;
+	for (i = 0; i < m->nr_curves; i++) {
+		const struct costmodel_curve *c = &m->curves[i];
+
+		if (!c->family || est_family_parse(c->family) != (int)f)
+			continue;
+		for (j = 0; j < c->nr_points; j++) {
+			if (!costmodel_limits_check(&m->limits, c->points[j].size, c->points[j].ns,
+						    est_family(f)->has_src, reason, sizeof(reason)))
+				continue;
+			snprintf(why, len, "%s %s: %s", c->name, costmodel_cache_name(c->cache),
+				 reason);
+			return -EDOM;
+		}
+	}
+	return 0;
+}
+
 int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r)
@@ -224,8 +255,18 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	if (err)
 		goto out_costs;
 	{
-		char why[256];
+		char why[384];
 
+		err = check_limits(m, f, why, sizeof(why));
+		if (err) {
+			char limits[192];
+
+			p_err("cost model %s: %s; the limits it records: %s. Its points cannot be "
+			      "measurements of the machine it records: calibrate again",
+			      model_name, why,
+			      costmodel_limits_describe(&m->limits, limits, sizeof(limits)));
+			goto out_costs;
+		}
 		err = est_costs_check_dispatch(&c, why, sizeof(why));
 		if (err) {
 			p_err("cost model %s: %s: physically impossible; calibrate again "

@@ -17,7 +17,7 @@
  * never pooled. Change a value here, bump the version.
  *
  * Several values were tuned on this project's development VMs (2 vCPUs, AMD Zen 4, Zen 5 and
- * an Intel Xeon at different times): each says so, and docs/calibrate.md#assumptions says how
+ * an Intel Xeon at different times): each says so, and docs/calibrate.md#assumptions-still-constant says how
  * to derive it again.
  */
 #define MEASURE_PROTOCOL_VERSION 1

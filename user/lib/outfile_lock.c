@@ -43,11 +43,10 @@ static long holder_pid(int fd)
 }
 
 /* The file @path names, if it is one outfile.c replaces (or makes); NULL otherwise. */
-static char *replaced_target(const char *path, int *err)
+static char *replaced_target(const char *path)
 {
 	struct stat st, lst;
 
-	*err = 0;
 	if (!strcmp(path, "-"))
 		return NULL;
 	if (stat(path, &st))
@@ -67,7 +66,7 @@ int outfile_lock(const char *path, const char *what, struct outfile_lock **lk)
 	int err, fd = -1, tries;
 
 	*lk = NULL;
-	target = replaced_target(path, &err);
+	target = replaced_target(path);
 	if (!target)
 		return 0;
 	name = lock_name(target);
@@ -78,11 +77,10 @@ int outfile_lock(const char *path, const char *what, struct outfile_lock **lk)
 	for (tries = 0; tries < 100; tries++) {
 		fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0) {
-			err = -errno;
-			p_err("%s: cannot make the lock file %s beside -o %s: %s", what,
-			      name, path, strerror(-err));
+			/* No file can be made there: the writer's own check says why (outfile.c). */
+			p_debug("%s: no lock file %s: %s", what, name, strerror(errno));
 			free(name);
-			return err;
+			return 0;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			err = -errno;
@@ -90,8 +88,10 @@ int outfile_lock(const char *path, const char *what, struct outfile_lock **lk)
 				long pid = holder_pid(fd);
 
 				if (pid > 0)
-					p_err("%s: %s is being written by another copyprof (process "
-					      "%ld, lock file %s): refusing, so that neither result "
+					p_err("%s: %s is being written by another copyprof "
+					      "(process "
+					      "%ld, lock file %s): refusing, so that neither "
+					      "result "
 					      "is lost; run one after the other",
 					      what, path, pid, name);
 				else
@@ -101,8 +101,7 @@ int outfile_lock(const char *path, const char *what, struct outfile_lock **lk)
 					      what, path, name);
 				err = -EBUSY;
 			} else {
-				p_err("%s: cannot lock %s: %s", what, name,
-				      strerror(-err));
+				p_err("%s: cannot lock %s: %s", what, name, strerror(-err));
 			}
 			close(fd);
 			free(name);

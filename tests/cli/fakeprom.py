@@ -107,7 +107,8 @@ def answer(scenario, query):
             site = dict(SITE, symbol="f_%05d" % i)
             out += classic([(5 << 30, 10)], kind == "bytes", site, sparse=True)
         return 200, vector(out)
-    site = dict(SITE, symbol="other") if scenario == "bytes-other-labels" and kind == "bytes" else SITE
+    site = (dict(SITE, symbol="other") if scenario == "bytes-other-labels" and kind == "bytes" else
+            dict(SITE, symbol="app_copy\0evil") if scenario == "nul-label" else SITE)
     # sparse-export: both twins as export --buckets sparse lists them; gap-both: le 127 and
     # 2047 left out of both, the 1000 calls of 100 B and the 100 of 3000 B rising across them.
     keep = (sparse_edges(CALLS) if scenario == "sparse-export" else

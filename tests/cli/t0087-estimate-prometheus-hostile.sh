@@ -5,8 +5,9 @@
 # issue 25 found: a "value" object (was a json-c abort), +Inf, 1e30 and NaN (were an
 # out-of-range llround), negative values, decreasing buckets (also across a left-out bound),
 # bytes under other labels, a foreign le, a series twice, no +Inf, not JSON, trailing garbage,
-# an error status, a left-out bound that hides calls the bytes contradict; each is refused with
-# exit 1 and a message naming the series and the fault. Well-formed answers give exact calls:
+# an error status, a left-out bound that hides calls the bytes contradict, a label value with a
+# NUL byte (it cut the name short); each is refused with exit 1 and a message naming the series
+# and the fault. Well-formed answers give exact calls:
 # classic, sparse (leading empty buckets left out), native histograms and 20,000 sites. Bounds
 # left out (issue 23: export --buckets sparse's; missing le series were 2200 calls for 1100
 # before issue 25) are filled from the bound below: exact calls and buckets, and a warning where
@@ -92,6 +93,7 @@ refused twice 'le="31.0" is there twice'
 refused native-bad-bucket "a bucket is not one of copyprof's \(powers of two, schema 0\)"
 refused not-json "does not answer as the Prometheus query API does"
 refused trailing "does not answer as the Prometheus query API does"
+refused nul-label 'element 0 of the answer .*: a label.s value holds a NUL byte \(\\u0000\), which would cut it short'
 refused error-status "answered HTTP 400: parse error at char 9"
 
 # 20,000 sites: linear (a hash of the label sets, not a search per series).

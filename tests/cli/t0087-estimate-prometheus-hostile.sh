@@ -12,7 +12,8 @@
 # left out (issue 23: export --buckets sparse's; missing le series were 2200 calls for 1100
 # before issue 25) are filled from the bound below: exact calls and buckets, and a warning where
 # calls rise across a bound neither twin lists. The host count comes from copyprof_agent_info;
-# the correction hint and --save-profile; the -m FOLDER message names the folder.
+# the correction hint and --save-profile; the -m FOLDER message names the folder. Five sites
+# of 4e18 calls give 2e19 exactly in estimate and in report of the saved profile.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 need_cmd jq
@@ -102,6 +103,16 @@ start=$(date +%s.%N)
 expect_exit 0 est --json --family memcpy
 expect_eq "calls of 20,000 sites" "$(calls)" 200000
 echo "20,000 sites read and estimated in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+
+# Totals past 2^64 (5 sites of 4e18 calls): exact in estimate's text and JSON, and in report
+# of the profile --save-profile wrote (lib/count_sum.h; they wrapped or clamped at 2^63).
+echo wide > scenario
+expect_exit 0 est --json --save-profile wide.json
+expect_out '"calls": 20000000000000000000,'
+expect_exit 0 est
+expect_out "^memcpy: 20,000,000,000,000,000,000 calls \(5 sites\)"
+expect_exit 0 "$COPYPROF" report -i wide.json
+expect_out "^total: 5 site\(s\), 20,000,000,000,000,000,000 calls, 20,000,000,000,000,000,000 bytes$"
 
 # The correction hint: no file holds a Prometheus mix, so it says how to save one.
 echo ok > scenario

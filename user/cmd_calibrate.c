@@ -143,7 +143,8 @@ static const char doc[] =
 	"  copyprof calibrate -i cm.json --mix profile.json --sittings 2  # for a commit\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
-	"interrupted; no file is written), 2 usage error.";
+	"interrupted, a batch's process that stopped answering, another calibrate "
+	"writing the same -o; no file is written), 2 usage error.";
 
 static void known_impls(char *buf, size_t len)
 {

@@ -16,6 +16,7 @@
 #include "costmodel/mixmeas_pool.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
+#include "lib/outfile_lock.h"
 #include "lib/stop.h"
 #include "estimate/estimate_cost.h"
 #include "estimate/estimate_family.h"
@@ -142,7 +143,8 @@ static const char doc[] =
 	"  copyprof calibrate -i cm.json --mix profile.json --sittings 2  # for a commit\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
-	"interrupted; no file is written), 2 usage error.";
+	"interrupted, a batch's process that stopped answering, another calibrate "
+	"writing the same -o; no file is written), 2 usage error.";
 
 static void known_impls(char *buf, size_t len)
 {
@@ -539,6 +541,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct argp_child children[3] = { { 0 } };
 	struct argp argp = { options, parse_opt, NULL, doc, children };
 	struct costmodel *m = NULL;
+	struct outfile_lock *lock = NULL;
 	struct est_run run = { 0 };
 	int err, c, rc = EXIT_RUNTIME;
 
@@ -553,6 +556,13 @@ int cmd_calibrate(int argc, char **argv)
 		args.common.output = args.common.input && (args.nr_mix || args.hist)
 					     ? args.common.input
 					     : "costmodel.json";
+	/*
+	 * A model is written: a second calibrate writing the same file (or measuring into the
+	 * model it reads, -i cm.json -o cm.json) meanwhile is refused, never silently replaced.
+	 */
+	if ((!args.common.input || args.nr_mix || args.hist) &&
+	    outfile_lock(args.common.output, "calibrate", &lock))
+		goto cleanup;
 	if (read_mix(&args, &run))
 		goto cleanup;
 	if (args.common.input) {
@@ -614,6 +624,7 @@ int cmd_calibrate(int argc, char **argv)
 		p_info("wrote %s", args.common.output);
 	rc = outputs(&args, m);
 cleanup:
+	outfile_unlock(lock);
 	est_run_free(&run);
 	costmodel_free(m);
 	calib_sizes_free(&args.plan.sizes);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmd_diff_print.h"
+#include "lib/count_sum.h"
 #include "lib/hist.h"
 #include "lib/jsonw.h"
 
@@ -217,13 +218,21 @@ static json_object *num(double x)
 	return json_object_new_double(isfinite(x) ? x : 0);
 }
 
+/* A sum of counts: whole ones written whole, past 2^64 too (lib/count_sum.h); scaled ones not. */
+static json_object *count(double x)
+{
+	if (isfinite(x) && x >= 0 && x == nearbyint(x))
+		return count_sum_json(count_sum_from_double(x));
+	return num(x);
+}
+
 static json_object *side_json(const struct diff_side *s)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "calls", num(s->calls));
-	json_object_object_add(o, "known", num(s->known));
-	json_object_object_add(o, "bytes", num(s->bytes));
+	json_object_object_add(o, "calls", count(s->calls));
+	json_object_object_add(o, "known", count(s->known));
+	json_object_object_add(o, "bytes", count(s->bytes));
 	json_object_object_add(o, "rate", num(s->rate));
 	json_object_object_add(o, "mean", num(s->mean));
 	json_object_object_add(o, "share", num(s->share));
@@ -254,11 +263,11 @@ static json_object *bucket_json(const struct diff_bucket *x)
 
 	json_object_object_add(o, "lo", json_object_new_uint64(hist_bucket_lo(x->b)));
 	json_object_object_add(o, "hi", json_object_new_uint64(hi));
-	json_object_object_add(o, "count_before", num(x->n[0]));
-	json_object_object_add(o, "count_after", num(x->n[1]));
+	json_object_object_add(o, "count_before", count(x->n[0]));
+	json_object_object_add(o, "count_after", count(x->n[1]));
 	json_object_object_add(o, "count_change", num(x->n[1] - x->n[0]));
-	json_object_object_add(o, "bytes_before", num(x->bytes[0]));
-	json_object_object_add(o, "bytes_after", num(x->bytes[1]));
+	json_object_object_add(o, "bytes_before", count(x->bytes[0]));
+	json_object_object_add(o, "bytes_after", count(x->bytes[1]));
 	json_object_object_add(o, "rate_before", num(x->rate[0]));
 	json_object_object_add(o, "rate_after", num(x->rate[1]));
 	json_object_object_add(o, "share_before", num(x->share[0]));

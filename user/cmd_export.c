@@ -139,7 +139,17 @@ static int to_pprof(const struct profile *p, const struct export_pprof_opts *o, 
 {
 	struct export_pprof_stats st;
 	int err = export_pprof(p, o, buf, len, &st);
+	char n1[COUNT_SUM_LEN], n2[COUNT_SUM_LEN], n3[COUNT_SUM_LEN];
 
+	if (err == -EOVERFLOW) {
+		p_err("export: the profile holds %s calls, %s bytes and %s copy samples; pprof "
+		      "keeps signed 64-bit values, which its viewers sum, so a total past "
+		      "9,223,372,036,854,775,807 cannot be written (export -f openmetrics keeps "
+		      "every count; report prints the exact totals)",
+		      count_sum_format(st.calls, n1), count_sum_format(st.bytes, n2),
+		      count_sum_format(st.sampled, n3));
+		return err;
+	}
 	if (err) {
 		p_err("export: cannot encode the pprof profile: %s", strerror(-err));
 		return err;
@@ -147,11 +157,11 @@ static int to_pprof(const struct profile *p, const struct export_pprof_opts *o, 
 	snprintf(what, size, "pprof, %llu samples, %llu locations", (unsigned long long)st.samples,
 		 (unsigned long long)st.locations);
 	if (st.calls || !st.sampled)
-		snprintf(what + strlen(what), size - strlen(what), ", %llu calls, %llu bytes",
-			 (unsigned long long)st.calls, (unsigned long long)st.bytes);
+		snprintf(what + strlen(what), size - strlen(what), ", %s calls, %s bytes",
+			 count_sum_digits(st.calls, n1), count_sum_digits(st.bytes, n2));
 	if (st.sampled)
-		snprintf(what + strlen(what), size - strlen(what), ", %llu copy samples",
-			 (unsigned long long)st.sampled);
+		snprintf(what + strlen(what), size - strlen(what), ", %s copy samples",
+			 count_sum_digits(st.sampled, n3));
 	return 0;
 }
 

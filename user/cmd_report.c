@@ -10,6 +10,7 @@
 #include "kernel/kdebuginfo.h"
 #include "profile/ksource.h"
 #include "lib/log.h"
+#include "lib/count_sum.h"
 #include "lib/num_format.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
@@ -228,8 +229,8 @@ static void print_groups(const struct profile *p)
  */
 static void print_total(const struct profile *p)
 {
-	uint64_t calls = 0, bytes = 0, samples = 0;
-	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
+	count_sum calls = 0, bytes = 0, samples = 0; /* exact past 2^64 (count_sum.h) */
+	char n1[COUNT_SUM_LEN], n2[COUNT_SUM_LEN];
 	size_t i, sampled = 0;
 
 	for (i = 0; i < p->nr_sites; i++) {
@@ -246,10 +247,11 @@ static void print_total(const struct profile *p)
 	printf("total: %zu site(s)", p->nr_sites);
 	if (sampled < p->nr_sites)
 		printf("%s %s calls, %s bytes", sampled ? ": counted ones" : ",",
-		       num_format(calls, n1), num_format(bytes, n2));
+		       count_sum_format(calls, n1), count_sum_format(bytes, n2));
 	if (sampled)
 		printf("%s %s copy samples (not calls)",
-		       sampled < p->nr_sites ? "; sampled ones" : ",", num_format(samples, n1));
+		       sampled < p->nr_sites ? "; sampled ones" : ",",
+		       count_sum_format(samples, n1));
 	putchar('\n');
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/hist_print.h"
+#include "lib/count_sum.h"
 #include "sites/len_recovery.h"
 #include "cmd_report_sample.h"
 #include "lib/counter_map.h"
@@ -29,7 +30,7 @@ static int ent_cmp(const void *x, const void *y)
 }
 
 /* Rows of @t, largest first, as "name  samples  share". */
-static void print_split(FILE *f, const char *title, struct counter_map *t, uint64_t copy, int top)
+static void print_split(FILE *f, const char *title, struct counter_map *t, count_sum copy, int top)
 {
 	struct counter_map_ent *rows = calloc(t->nr ? t->nr : 1, sizeof(*rows));
 	size_t i, n = 0;
@@ -55,7 +56,9 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 	const struct sample_meta *m = p->sample;
 	struct counter_map leaves = { 0 }, callers = { 0 };
 	struct hist_slot all[CP_NBUCKETS] = { { 0 } };
-	uint64_t copy = 0, q[LEN_NR_QUALITIES] = { 0 };
+	count_sum copy = 0; /* exact past 2^64 (lib/count_sum.h) */
+	uint64_t q[LEN_NR_QUALITIES] = { 0 };
+	char n[COUNT_SUM_LEN];
 	size_t i;
 	int k;
 
@@ -92,9 +95,9 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 		if (m->hz)
 			fprintf(f, " at %u Hz", m->hz);
 		fprintf(f,
-			", %llu idle\ncopy family: %llu samples, %.1f%% of all samples, %.1f%% of "
+			", %llu idle\ncopy family: %s samples, %.1f%% of all samples, %.1f%% of "
 			"non-idle ones\n",
-			(unsigned long long)m->idle, (unsigned long long)copy,
+			(unsigned long long)m->idle, count_sum_digits(copy, n),
 			m->total ? 100.0 * (double)copy / (double)m->total : 0.0,
 			busy ? 100.0 * (double)copy / (double)busy : 0.0);
 		if (m->lost)
@@ -104,7 +107,7 @@ void report_sample_print(FILE *f, const struct profile *p, int top)
 			fprintf(f, "malformed input lines skipped: %llu\n",
 				(unsigned long long)m->malformed);
 	} else {
-		fprintf(f, "\ncopy family: %llu samples\n", (unsigned long long)copy);
+		fprintf(f, "\ncopy family: %s samples\n", count_sum_digits(copy, n));
 	}
 	print_split(f, "copy-family samples by leaf", &leaves, copy, top);
 	print_split(f, "copy-family samples by caller", &callers, copy, top);

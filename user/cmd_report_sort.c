@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_report_sort.h"
+#include "lib/count_sum.h"
 #include "lib/counter_map.h"
 #include "lib/jsonw.h"
 #include "lib/log.h"
@@ -112,13 +113,19 @@ static int add(struct counter_map *t, const struct row_key *r, uint64_t n)
 
 	if (!e)
 		return -ENOMEM;
-	e->value += n;
+	/* A row is one count: past 2^64 - 1 it is refused, never wrapped (count_sum.h). */
+	if (__builtin_add_overflow(e->value, n, &e->value)) {
+		p_err("report --sort: the row %s sums past 2^64 - 1 calls; report without --sort "
+		      "prints every site and the exact total",
+		      r->buf);
+		return -EOVERFLOW;
+	}
 	return 0;
 }
 
 /* Sampled sites: each stack's samples to its row; what no stack holds, to an unknown task. */
 static int group_sampled(const struct profile *p, const struct report_sort *so,
-			 struct counter_map *t, uint64_t *total)
+			 struct counter_map *t, count_sum *total)
 {
 	struct row_key r;
 	size_t i, j;
@@ -148,7 +155,7 @@ static int group_sampled(const struct profile *p, const struct report_sort *so,
 
 /* Counted sites, by site or caller: calls (an entry site's callers each one row). */
 static int group_counted(const struct profile *p, const struct report_sort *so,
-			 struct counter_map *t, uint64_t *total)
+			 struct counter_map *t, count_sum *total)
 {
 	struct row_key r;
 	size_t i, j;
@@ -206,10 +213,10 @@ static struct counter_map_ent *sorted(const struct counter_map *t)
 }
 
 static void print_table(FILE *f, const struct report_sort *so, const struct counter_map *t,
-			uint64_t total, const char *unit, int top)
+			count_sum total, const char *unit, int top)
 {
 	struct counter_map_ent *rows = sorted(t);
-	char n1[NUM_FORMAT_LEN], n2[NUM_FORMAT_LEN];
+	char n1[COUNT_SUM_LEN], n2[NUM_FORMAT_LEN];
 	size_t i, k;
 
 	if (!rows)
@@ -217,7 +224,7 @@ static void print_table(FILE *f, const struct report_sort *so, const struct coun
 	fprintf(f, "copy-family %s by ", unit);
 	for (k = 0; k < so->nr_keys; k++)
 		fprintf(f, "%s%s", k ? ", " : "", key_names[so->keys[k]]);
-	fprintf(f, " (%s %s):\n  %14s  %7s ", num_format(total, n1), unit, unit, "share");
+	fprintf(f, " (%s %s):\n  %14s  %7s ", count_sum_format(total, n1), unit, unit, "share");
 	for (k = 0; k < so->nr_keys; k++)
 		fprintf(f, " %s", key_names[so->keys[k]]);
 	fputc('\n', f);
@@ -235,7 +242,7 @@ static void print_table(FILE *f, const struct report_sort *so, const struct coun
 }
 
 static json_object *json_table(const struct report_sort *so, const struct counter_map *t,
-			       uint64_t total, const char *unit)
+			       count_sum total, const char *unit)
 {
 	struct counter_map_ent *rows = sorted(t);
 	json_object *arr = json_object_new_array();
@@ -276,7 +283,7 @@ int report_sort_print(FILE *f, const struct profile *p, const struct report_sort
 		      bool json)
 {
 	struct counter_map sampled = { 0 }, counted = { 0 };
-	uint64_t n_sampled = 0, n_counted = 0;
+	count_sum n_sampled = 0, n_counted = 0;
 	bool task = wants_task(so);
 	size_t i, nr_counted = 0;
 	int err;
@@ -294,7 +301,8 @@ int report_sort_print(FILE *f, const struct profile *p, const struct report_sort
 	if (!err && !task)
 		err = group_counted(p, so, &counted, &n_counted);
 	if (err) {
-		p_err("report --sort: %s", strerror(-err));
+		if (err != -EOVERFLOW) /* said by add() */
+			p_err("report --sort: %s", strerror(-err));
 	} else if (json) {
 		json_object *root = json_object_new_object(), *keys = json_object_new_array();
 
@@ -304,10 +312,10 @@ int report_sort_print(FILE *f, const struct profile *p, const struct report_sort
 		for (i = 0; i < so->nr_keys; i++)
 			json_object_array_add(keys, json_object_new_string(key_names[so->keys[i]]));
 		json_object_object_add(root, "sort", keys);
-		json_object_object_add(root, "samples", json_object_new_uint64(n_sampled));
+		json_object_object_add(root, "samples", count_sum_json(n_sampled));
 		json_object_object_add(root, "sampled",
 				       json_table(so, &sampled, n_sampled, "samples"));
-		json_object_object_add(root, "calls", json_object_new_uint64(n_counted));
+		json_object_object_add(root, "calls", count_sum_json(n_counted));
 		json_object_object_add(root, "counted",
 				       json_table(so, &counted, n_counted, "calls"));
 		jsonw_print(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);

@@ -3,7 +3,8 @@
 # Every answer follows the scenario named in the file SCENARIO (read at each request), so that
 # one server plays a well-behaved Prometheus and each broken one in turn. The site: 1000 calls
 # of 100 B and 100 of 3000 B ("Synthetic CPU", kernel 6.12.0-test); "many" has 20,000 sites of
-# 10 calls of 5 GB each; "native" answers native histograms instead of classic buckets.
+# 10 calls of 5 GB each; "wide" 5 sites of 4e18 calls (2e19, past 2^64, in all); "native"
+# answers native histograms instead of classic buckets.
 # "fakeprom.py dump SCENARIO" prints the eleven answers (classic calls and bytes; native calls
 # and bytes each now, an hour ago, resets and increase; info) separated by lines "--": the
 # input of tests/fuzz/fuzz_prom_answer.c.
@@ -107,7 +108,13 @@ def answer(scenario, query):
             site = dict(SITE, symbol="f_%05d" % i)
             out += classic([(5 << 30, 10)], kind == "bytes", site, sparse=True)
         return 200, vector(out)
-    site = dict(SITE, symbol="other") if scenario == "bytes-other-labels" and kind == "bytes" else SITE
+    if scenario == "wide":  # 5 sites of 4e18 calls of 1 B: 2e19 in all, past 2^64
+        out = []
+        for i in range(5):
+            out += classic([(1, 4 * 10 ** 18)], kind == "bytes", dict(SITE, symbol="w_%d" % i))
+        return 200, vector(out)
+    site = (dict(SITE, symbol="other") if scenario == "bytes-other-labels" and kind == "bytes" else
+            dict(SITE, symbol="app_copy\0evil") if scenario == "nul-label" else SITE)
     # sparse-export: both twins as export --buckets sparse lists them; gap-both: le 127 and
     # 2047 left out of both, the 1000 calls of 100 B and the 100 of 3000 B rising across them.
     keep = (sparse_edges(CALLS) if scenario == "sparse-export" else

@@ -5,13 +5,15 @@
 # issue 25 found: a "value" object (was a json-c abort), +Inf, 1e30 and NaN (were an
 # out-of-range llround), negative values, decreasing buckets (also across a left-out bound),
 # bytes under other labels, a foreign le, a series twice, no +Inf, not JSON, trailing garbage,
-# an error status, a left-out bound that hides calls the bytes contradict; each is refused with
-# exit 1 and a message naming the series and the fault. Well-formed answers give exact calls:
+# an error status, a left-out bound that hides calls the bytes contradict, a label value with a
+# NUL byte (it cut the name short); each is refused with exit 1 and a message naming the series
+# and the fault. Well-formed answers give exact calls:
 # classic, sparse (leading empty buckets left out), native histograms and 20,000 sites. Bounds
 # left out (issue 23: export --buckets sparse's; missing le series were 2200 calls for 1100
 # before issue 25) are filled from the bound below: exact calls and buckets, and a warning where
 # calls rise across a bound neither twin lists. The host count comes from copyprof_agent_info;
-# the correction hint and --save-profile; the -m FOLDER message names the folder.
+# the correction hint and --save-profile; the -m FOLDER message names the folder. Five sites
+# of 4e18 calls give 2e19 exactly in estimate and in report of the saved profile.
 . "$(dirname "$0")/lib.sh"
 need_cmd python3
 need_cmd jq
@@ -92,6 +94,7 @@ refused twice 'le="31.0" is there twice'
 refused native-bad-bucket "a bucket is not one of copyprof's \(powers of two, schema 0\)"
 refused not-json "does not answer as the Prometheus query API does"
 refused trailing "does not answer as the Prometheus query API does"
+refused nul-label 'element 0 of the answer .*: a label.s value holds a NUL byte \(\\u0000\), which would cut it short'
 refused error-status "answered HTTP 400: parse error at char 9"
 
 # 20,000 sites: linear (a hash of the label sets, not a search per series).
@@ -100,6 +103,16 @@ start=$(date +%s.%N)
 expect_exit 0 est --json --family memcpy
 expect_eq "calls of 20,000 sites" "$(calls)" 200000
 echo "20,000 sites read and estimated in $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+
+# Totals past 2^64 (5 sites of 4e18 calls): exact in estimate's text and JSON, and in report
+# of the profile --save-profile wrote (lib/count_sum.h; they wrapped or clamped at 2^63).
+echo wide > scenario
+expect_exit 0 est --json --save-profile wide.json
+expect_out '"calls": 20000000000000000000,'
+expect_exit 0 est
+expect_out "^memcpy: 20,000,000,000,000,000,000 calls \(5 sites\)"
+expect_exit 0 "$COPYPROF" report -i wide.json
+expect_out "^total: 5 site\(s\), 20,000,000,000,000,000,000 calls, 20,000,000,000,000,000,000 bytes$"
 
 # The correction hint: no file holds a Prometheus mix, so it says how to save one.
 echo ok > scenario

@@ -4,7 +4,8 @@
 # would retitle (ESC ] 0 ; ... BEL) and clear (ESC [ 2 J) the terminal, a target with a CR and
 # a label with the C1 control CSI (U+009B) are shown as \x1b, \x07, \x0d and \u009b by report,
 # diff (stdout and -o FILE) and in error messages, byte for byte; --json keeps them exactly
-# (JSON escapes them itself), and text without controls is unchanged.
+# (JSON escapes them itself), and text without controls is unchanged. A Unicode bidirectional
+# override (U+202E) in a symbol is shown as \u202e by report and diff.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
 cd "$TMP"
@@ -31,6 +32,20 @@ grep -qF 'evil\x1b]0;pwned\x07\x1b[2J' diff.txt || fail "diff -o does not show t
 expect_exit 0 "$COPYPROF" report -i evil.json
 grep -qF 'site 1: /usr/bin/app:app_clear+0x0 [st\u009bage]' "$TMP/out" ||
 	fail "report does not show the label's C1 control: $(grep -a 'site 1' "$TMP/out")"
+
+# A Unicode bidirectional override (U+202E, E2 80 AE in UTF-8) reorders what follows it on the
+# screen ("copy_gnp.exe" shown for "copy_exe.png"): shown as \u202e by report and diff, kept
+# exactly in --json.
+jq '.sites[0].symbol = "copy_\u202egnp.exe"' "$G" > bidi.json
+bidi_raw() { LC_ALL=C grep -c $'\xe2\x80\xae' "$1"; }
+expect_exit 0 "$COPYPROF" report -i bidi.json
+expect_eq "raw U+202E in report" "$(bidi_raw "$TMP/out")" 0
+expect_out 'site 0: /usr/bin/app:copy_\\u202egnp\.exe\+0x0'
+expect_exit 0 "$COPYPROF" diff "$G" bidi.json
+expect_eq "raw U+202E in diff" "$(bidi_raw "$TMP/out")" 0
+expect_out 'copy_\\u202egnp\.exe'
+expect_exit 0 "$COPYPROF" report -i bidi.json --json
+expect_eq "U+202E in --json" "$(jq -r '.sites[0].symbol' "$TMP/out")" "$(printf 'copy_\u202egnp.exe')"
 
 # Error messages: a file name with escapes is shown, not obeyed.
 expect_exit 1 "$COPYPROF" report -i $'no\x1b[2Jsuch.json'

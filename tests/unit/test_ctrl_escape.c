@@ -32,6 +32,18 @@ static void controls(void **state)
 	EXPECT("c1 \xc2\x80 \xc2\x9f", "c1 \\u0080 \\u009f");
 }
 
+/* Bidirectional controls reorder what follows on the screen: shown, every one of them. */
+static void bidi(void **state)
+{
+	EXPECT("file\xe2\x80\xaegnp.exe", "file\\u202egnp.exe"); /* RLO */
+	EXPECT("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", "\\u202a\\u202b\\u202c\\u202d");
+	EXPECT("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", "\\u2066\\u2067\\u2068\\u2069");
+	EXPECT("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", "\\u200e\\u200f\\u061c");
+	/* Their neighbours are text: U+202F (narrow no-break space), U+2065, U+2070, Arabic. */
+	EXPECT("\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xb0\xd8\xa8",
+	       "\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xb0\xd8\xa8");
+}
+
 static void utf8(void **state)
 {
 	EXPECT("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80",
@@ -85,9 +97,8 @@ static void long_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(controls),
-		cmocka_unit_test(utf8),
-		cmocka_unit_test(across_writes),
+		cmocka_unit_test(controls),   cmocka_unit_test(utf8),
+		cmocka_unit_test(bidi),	      cmocka_unit_test(across_writes),
 		cmocka_unit_test(long_input),
 	};
 

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "lib/count_sum.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
 #include "estimate_summary.h"
@@ -66,7 +67,7 @@ static json_object *row_to_json(const struct est_row *w, const struct est_family
 	return o;
 }
 
-static json_object *sites_to_json(const struct est_family_result *fr)
+static json_object *sites_to_json(const struct est_family_result *fr, bool counted)
 {
 	json_object *a = json_object_new_array();
 	size_t i;
@@ -78,7 +79,10 @@ static json_object *sites_to_json(const struct est_family_result *fr)
 		put_str(o, "site", s->site->label);
 		if (fr->samples > 0)
 			json_object_object_add(o, "calls",
-					       json_object_new_int64(llround(s->calls)));
+					       count_sum_json(count_sum_from_double(s->calls)));
+		else if (counted)
+			json_object_object_add(o, "calls",
+					       count_sum_json(count_sum_from_double(s->calls)));
 		else
 			put_num(o, "calls", s->calls);
 		put_num(o, "today_ns", s->today_ns);
@@ -180,10 +184,16 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	}
 	if (fr->samples > 0) {
 		/* Inferred from samples: a whole number, and said to be inferred, and how. */
-		json_object_object_add(o, "calls", json_object_new_int64(llround(fr->calls)));
+		json_object_object_add(o, "calls",
+				       count_sum_json(count_sum_from_double(fr->calls)));
 		json_object_object_add(o, "calls_inferred", json_object_new_boolean(true));
 		put_str(o, "calls_assumption", r->o->cache.label);
-		json_object_object_add(o, "samples", json_object_new_int64(llround(fr->samples)));
+		json_object_object_add(o, "samples",
+				       count_sum_json(count_sum_from_double(fr->samples)));
+	} else if (est_input_counted(r->in, fr->family)) {
+		/* Counted calls are a whole number, written whole past 2^64 (count_sum.h). */
+		json_object_object_add(o, "calls",
+				       count_sum_json(count_sum_from_double(fr->calls)));
 	} else {
 		put_num(o, "calls", fr->calls);
 	}
@@ -217,7 +227,9 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		flat, "hi", fr->flat_hi == EST_NEVER ? NULL : json_object_new_uint64(fr->flat_hi));
 	json_object_object_add(o, "within_1pct", flat);
 	put_str(o, "at", fr->rows[fr->at].pol.name);
-	json_object_object_add(o, "sites", sites_to_json(fr));
+	json_object_object_add(
+		o, "sites",
+		sites_to_json(fr, fr->samples <= 0 && est_input_counted(r->in, fr->family)));
 	summary = est_summary_text(r, fr);
 	put_str(o, "summary", summary);
 	free(summary);

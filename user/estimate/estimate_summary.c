@@ -10,6 +10,7 @@
 #include "estimate_options.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
+#include "lib/count_sum.h"
 #include "lib/num_format.h"
 
 #define WRAP 72
@@ -163,15 +164,15 @@ static void say_input(struct para *p, const struct est_report *r,
 {
 	const struct est_input *in = r->in;
 	const char *fam = est_family(fr->family)->name;
-	char n[NUM_FORMAT_LEN], h[NUM_FORMAT_LEN], what[160] = "", where[200] = "";
+	char n[COUNT_SUM_LEN], h[NUM_FORMAT_LEN], what[160] = "", where[200] = "";
 	char when[200] = "";
 
 	if (fr->samples > 0)
 		snprintf(what, sizeof(what), "%s samples in %s",
-			 num_format((uint64_t)llround(fr->samples), n), fam);
+			 count_sum_format(count_sum_from_double(fr->samples), n), fam);
 	else if (est_input_counted(in, fr->family))
 		snprintf(what, sizeof(what), "%s %s calls",
-			 num_format((uint64_t)llround(fr->calls), n), fam);
+			 count_sum_format(count_sum_from_double(fr->calls), n), fam);
 	if (in->nr_hosts > 1)
 		snprintf(where, sizeof(where), " on %s hosts", num_format(in->nr_hosts, h));
 	if (in->meta.command && *in->meta.command)
@@ -265,10 +266,10 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 		    fr->today_impl, at->pol.name, what);
 		break;
 	case EST_VERDICT_TOO_FEW_SAMPLES: {
-		char n[NUM_FORMAT_LEN];
+		char n[COUNT_SUM_LEN];
 
 		say(p, "There are too few samples (%s) for a verdict: record longer.",
-		    num_format((uint64_t)llround(fr->samples), n));
+		    count_sum_format(count_sum_from_double(fr->samples), n));
 		return;
 	}
 	}

@@ -10,6 +10,7 @@
 #include "estimate_summary.h"
 #include "estimate_text.h"
 #include "estimate_verdict.h"
+#include "lib/count_sum.h"
 #include "lib/num_format.h"
 
 /* "256 KiB", "4 MiB", "1000 B" */
@@ -120,18 +121,20 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 {
 	const struct est_input *in = r->in;
 	size_t i, sites = 0;
-	char n[NUM_FORMAT_LEN];
+	char n[COUNT_SUM_LEN];
 
 	for (i = 0; i < in->nr_sites; i++)
 		sites += in->sites[i].family == fr->family;
 
 	if (fr->samples > 0)
 		fprintf(f, "\n%s: %s time-weighted samples (%zu site%s)",
-			est_family(fr->family)->name, num_format((uint64_t)llround(fr->samples), n),
-			sites, sites == 1 ? "" : "s");
+			est_family(fr->family)->name,
+			count_sum_format(count_sum_from_double(fr->samples), n), sites,
+			sites == 1 ? "" : "s");
 	else if (est_input_counted(in, fr->family))
 		fprintf(f, "\n%s: %s calls (%zu site%s)", est_family(fr->family)->name,
-			num_format((uint64_t)llround(fr->calls), n), sites, sites == 1 ? "" : "s");
+			count_sum_format(count_sum_from_double(fr->calls), n), sites,
+			sites == 1 ? "" : "s");
 	else
 		fprintf(f, "\n%s: a size distribution (relative weights, %zu site%s)",
 			est_family(fr->family)->name, sites, sites == 1 ? "" : "s");

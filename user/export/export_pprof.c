@@ -416,7 +416,15 @@ int export_pprof(const struct profile *p, const struct export_pprof_opts *o, voi
 	for (i = 0; i < p->nr_sites; i++)
 		export_site(&pp, p, &p->sites[i], &vi, length_frame, st);
 	st->locations = pp.msg->n_location;
-	err = pprof_pack_gzip(&pp, out, len);
+	/*
+	 * pprof keeps signed 64-bit values and its viewers sum them in 64 bits: a total past
+	 * 2^63 - 1 would be shown wrapped, so it is refused (the caller names it).
+	 */
+	if (!count_sum_fits_i64(st->calls) || !count_sum_fits_i64(st->bytes) ||
+	    !count_sum_fits_i64(st->sampled))
+		err = -EOVERFLOW;
+	else
+		err = pprof_pack_gzip(&pp, out, len);
 	pprof_free(&pp);
 	return err;
 }

@@ -5,14 +5,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/count_sum.h"
 #include "profile/profile.h"
 
 /* What went into the pprof profile, for the summary line. */
 struct export_pprof_stats {
 	uint64_t samples; /* pprof Samples written */
 	uint64_t locations;
-	uint64_t calls, bytes; /* counted sites' totals */
-	uint64_t sampled;      /* sampled sites' samples */
+	count_sum calls, bytes; /* counted sites' totals, exact (lib/count_sum.h) */
+	count_sum sampled;	/* sampled sites' samples */
 };
 
 /* Where a sample's length bucket goes (docs/export.md#pprof); both always set len_min/len_max. */

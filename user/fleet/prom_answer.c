@@ -45,6 +45,10 @@ static const char *element_problem(json_object *e)
 		(void)k;
 		if (!json_object_is_type(v, json_type_string))
 			return "a label's value is not a string";
+		/* C strings end at a NUL: the site's name would be cut short, and merge with another. */
+		if (strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
+			return "a label's value holds a NUL byte (\\u0000), which would cut it "
+			       "short";
 	}
 	if (!!value == !!h)
 		return "an element has neither or both of \"value\" and \"histogram\"";

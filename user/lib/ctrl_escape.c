@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ctrl_escape.c: control characters and invalid UTF-8 in outside text shown as \xHH or \u00HH */
+/* ctrl_escape.c: control characters and invalid UTF-8 in outside text shown as \xHH or \uHHHH */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +14,17 @@
 static bool plain(unsigned char c)
 {
 	return (c >= 0x20 && c < 0x80) || c == '\t' || c == '\n';
+}
+
+/*
+ * A code point shown, not sent: a C1 control, or a Unicode bidirectional control, which
+ * reorders the text after it on the terminal (U+202E shows "gnp.exe" for "exe.png"): ALM,
+ * LRM and RLM, the embeddings and overrides U+202A..U+202E, the isolates U+2066..U+2069.
+ */
+static bool shown_escaped(uint32_t cp)
+{
+	return cp <= 0x9f || cp == 0x061c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Bytes in the sequence a lead byte starts (2 to 4), or 0 if it starts none. */
@@ -63,7 +74,7 @@ static int escape_some(const char *s, size_t len, bool last, ctrl_escape_sink si
 		n = 0;
 		if (c >= 0x80) {
 			n = utf8_decode(s + i, len - i, &cp);
-			if (n && cp > 0x9f) {
+			if (n && !shown_escaped(cp)) {
 				i += n;
 				continue;
 			}
@@ -72,7 +83,7 @@ static int escape_some(const char *s, size_t len, bool last, ctrl_escape_sink si
 		}
 		if (i > run && (err = sink(ctx, s + run, i - run)))
 			return err;
-		if (n) /* a C1 control */
+		if (n) /* a C1 or bidirectional control */
 			snprintf(esc, sizeof(esc), "\\u%04x", (unsigned)cp);
 		else
 			snprintf(esc, sizeof(esc), "\\x%02x", c);
@@ -144,7 +155,7 @@ bool ctrl_escape_clean(const char *s, size_t len)
 			continue;
 		}
 		n = utf8_decode(s + i, len - i, &cp);
-		if (!n || cp <= 0x9f)
+		if (!n || shown_escaped(cp))
 			return false;
 		i += n;
 	}

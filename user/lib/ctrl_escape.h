@@ -12,11 +12,13 @@
  * instead (docs/cli.md#text-output):
  *   - a C0 control but tab and newline, as \xHH (ESC is \x1b, CR \x0d);
  *   - a C1 control, U+0080 to U+009F in UTF-8 (C2 80 .. C2 9F), as \u0080 .. \u009f;
+ *   - a bidirectional control (U+061C, U+200E, U+200F, U+202A .. U+202E, U+2066 .. U+2069),
+ *     which reorders what follows it on the screen, as \u202e and the like;
  *   - a byte that starts no valid UTF-8 sequence, as \xHH (a lone 0x9b is CSI to a Latin-1
  *     terminal).
- * Printable ASCII, DEL, backslashes and valid UTF-8 above U+009F pass unchanged, so that JSON
- * text (json-c writes controls as \u00XX, and the forms above are valid in its strings) and
- * text without controls come out byte for byte as they went in.
+ * Printable ASCII, DEL, backslashes and all other valid UTF-8 above U+009F pass unchanged, so
+ * that JSON text (json-c writes controls as \u00XX, and the forms above are valid in its
+ * strings) and text without controls come out byte for byte as they went in.
  */
 
 /* Where escaped text goes: 0, or a negative errno that stops the writing. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/count_sum.h"
 #include "lib/log.h"
 #include "diff_stats.h"
 #include "profile_diff.h"
@@ -220,7 +221,15 @@ static int side_add(struct diff_side *s, const struct profile_site *site)
 	}
 	s->calls += (double)site->calls;
 	sparse_hist_for_each (&site->buckets, e) {
-		if (sparse_hist_add(&s->buckets, e->b, e->count, e->bytes))
+		struct hist_bucket *slot = sparse_hist_slot(&s->buckets, e->b);
+		bool wc, wb;
+
+		if (!slot)
+			return -ENOMEM;
+		/* Past 2^64 a bucket keeps its carries beside it: exact (lib/count_sum.h). */
+		wc = __builtin_add_overflow(slot->count, e->count, &slot->count);
+		wb = __builtin_add_overflow(slot->bytes, e->bytes, &slot->bytes);
+		if (sparse_hist_add(&s->carry, e->b, wc, wb))
 			return -ENOMEM;
 		s->known += (double)e->count;
 		s->bytes += (double)e->bytes;
@@ -266,9 +275,10 @@ static int row_buckets(struct profile_diff *d, struct diff_row *r)
 		x->b = b;
 		for (k = 0; k < 2; k++) {
 			struct hist_slot v = sparse_hist_get(&r->s[k].buckets, b);
+			struct hist_slot c = sparse_hist_get(&r->s[k].carry, b);
 
-			x->n[k] = (double)v.count;
-			x->bytes[k] = (double)v.bytes;
+			x->n[k] = (double)(((count_sum)c.count << 64) + v.count);
+			x->bytes[k] = (double)(((count_sum)c.bytes << 64) + v.bytes);
 			x->rate[k] = x->n[k] / d->exposure[k];
 			x->share[k] = r->s[k].known > 0 ? x->n[k] / r->s[k].known : 0;
 		}
@@ -641,6 +651,8 @@ static void rows_free(struct diff_row *r, size_t n)
 		free(r[i].buckets);
 		sparse_hist_free(&r[i].s[0].buckets);
 		sparse_hist_free(&r[i].s[1].buckets);
+		sparse_hist_free(&r[i].s[0].carry);
+		sparse_hist_free(&r[i].s[1].carry);
 	}
 	free(r);
 }

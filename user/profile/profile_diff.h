@@ -36,7 +36,8 @@ struct diff_side {
 	 */
 	double raw_frac, share_frac;
 	bool scaled;		    /* some site's counts are scaled (multiplexed) */
-	struct sparse_hist buckets; /* the side's sites' buckets summed */
+	struct sparse_hist buckets; /* the side's sites' buckets summed, modulo 2^64 ... */
+	struct sparse_hist carry;   /* ... and how often each passed 2^64 (lib/count_sum.h) */
 };
 
 struct diff_bucket {

@@ -7,11 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "calib/calib_loop.h"
 #include "lib/env_copy.h"
 #include "lib/log.h"
+#include "lib/monotime.h"
 #include "lib/stop.h"
 #include "paired_child.h"
 #include "paired_wire.h"
@@ -42,6 +44,76 @@ static pid_t start(char **env, int to_child[2], int from_child[2])
 	_exit(127);
 }
 
+/*
+ * A batch's process that gives no answer (stopped by SIGSTOP, a frozen cgroup or a debugger,
+ * or starved) is killed once it has had its slot (the time to the batch's "until") and
+ * PAIRED_CHILD_GRACE times that slot more, but never less than PAIRED_CHILD_GRACE_MIN_S more:
+ * a batch ends its own rounds at the slot's end, so what it may still need is to map its
+ * memory, start and write its rounds back, which takes well under a second. Generous on
+ * purpose, so that a slow or busy machine is never mistaken for a stopped batch.
+ */
+#define PAIRED_CHILD_GRACE 10
+#define PAIRED_CHILD_GRACE_MIN_S 30.0
+
+/* The batch's process the deadline is watching (0: none), and whether it was killed. */
+static volatile sig_atomic_t watched_pid;
+static volatile sig_atomic_t watch_fired;
+
+static void on_deadline(int sig)
+{
+	(void)sig;
+	if (watched_pid > 0) {
+		kill((pid_t)watched_pid, SIGKILL); /* a stopped process is killed too */
+		watch_fired = 1;
+	}
+}
+
+struct watch {
+	struct sigaction old;
+	double grace_s; /* what the deadline is past the slot's end, for the message */
+};
+
+/* Arms the deadline of @b's process @pid; 0, or -errno (then the batch runs unwatched). */
+static int watch_start(struct watch *w, const struct paired_batch *b, pid_t pid)
+{
+	struct sigaction sa = { .sa_handler = on_deadline, .sa_flags = SA_RESTART };
+	double slot = b->until - monotime_s(), left;
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	if (slot < 0)
+		slot = 0;
+	w->grace_s = PAIRED_CHILD_GRACE * slot;
+	if (w->grace_s < PAIRED_CHILD_GRACE_MIN_S)
+		w->grace_s = PAIRED_CHILD_GRACE_MIN_S;
+	left = slot + w->grace_s;
+	it.it_value.tv_sec = (time_t)left;
+	it.it_value.tv_usec = (suseconds_t)((left - (double)(time_t)left) * 1e6);
+	watched_pid = pid;
+	watch_fired = 0;
+	if (sigaction(SIGALRM, &sa, &w->old))
+		return -errno;
+	if (setitimer(ITIMER_REAL, &it, NULL)) {
+		sigaction(SIGALRM, &w->old, NULL);
+		return -errno;
+	}
+	return 0;
+}
+
+/* Disarms the deadline: from here on @pid (waitable, not yet reaped) is not killed. */
+static void watch_stop(struct watch *w)
+{
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	sigset_t alrm, old;
+
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, &old);
+	setitimer(ITIMER_REAL, &off, NULL);
+	watched_pid = 0;
+	sigaction(SIGALRM, &w->old, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 /* The batch's outcome from how its process ended, when no rounds came back (@why). */
 static int ended(int status, const char *why)
 {
@@ -57,12 +129,31 @@ static int ended(int status, const char *why)
 	return -EIO;
 }
 
+/*
+ * Waits for @pid to end, its deadline still armed (a process that wrote its rounds and then
+ * stopped is killed too), then disarms it before reaping, so that no other process is ever
+ * killed in its place. The wait status.
+ */
+static int wait_watched(pid_t pid, struct watch *w)
+{
+	siginfo_t si;
+	int status = 0;
+
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;
+	watch_stop(w);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
 /* Hands @b to process @pid and takes its rounds into @run; its outcome. */
 static int exchange(pid_t pid, const struct paired_batch *b, int to, int from,
 		    struct paired_run *run)
 {
 	FILE *out = fdopen(to, "w"), *in = out ? fdopen(from, "r") : NULL;
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	struct watch w;
 	char why[96] = "";
 	int err, batch_err = 0, status = 0;
 
@@ -76,6 +167,15 @@ static int exchange(pid_t pid, const struct paired_batch *b, int to, int from,
 		waitpid(pid, &status, 0);
 		return -ENOMEM;
 	}
+	err = watch_start(&w, b, pid);
+	if (err) {
+		p_err("replay: cannot arm a batch's deadline: %s", strerror(-err));
+		fclose(out);
+		fclose(in);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		return err;
+	}
 	sigaction(SIGPIPE, &ign, &old); /* a process gone early is seen below, not fatal */
 	err = paired_wire_put_batch(out, b);
 	fclose(out);
@@ -83,8 +183,17 @@ static int exchange(pid_t pid, const struct paired_batch *b, int to, int from,
 	if (!err)
 		err = paired_wire_get_rounds(in, run, &batch_err, why, sizeof(why));
 	fclose(in);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	status = wait_watched(pid, &w);
+	/* Rounds that all came back stand: only a batch without them failed. */
+	if (watch_fired && err && !stop_requested()) {
+		p_err("replay: batch %zu's process %d gave no answer %.0f s past the end of its "
+		      "slot "
+		      "(%d times the slot, at least %.0f s): killed; stopped (SIGSTOP, a frozen "
+		      "cgroup, a debugger) or starved, it counts as a failed batch",
+		      run->nr_batches, (int)pid, w.grace_s, PAIRED_CHILD_GRACE,
+		      PAIRED_CHILD_GRACE_MIN_S);
+		return -ETIMEDOUT;
+	}
 	if (err == -ENOMEM)
 		return err;
 	if (err)

@@ -22,8 +22,13 @@ bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 	host_fill_meta(&here);
 	if (!m->measured)
 		snprintf(why, len, "the cost model is built from published figures, not measured");
-	else if (!m->meta.cpu_model || !here.cpu_model)
-		snprintf(why, len, "the cost model's CPU is unknown");
+	else if (!m->meta.cpu_model)
+		snprintf(why, len, "the cost model does not say which CPU it was measured on");
+	else if (!here.cpu_model)
+		snprintf(why, len,
+			 "this machine's CPU is unknown (no \"model name\" in /proc/cpuinfo: is "
+			 "/proc mounted?), so it cannot be told to be the cost model's (%s)",
+			 m->meta.cpu_model);
 	else if (strcmp(m->meta.cpu_model, here.cpu_model))
 		snprintf(why, len, "the cost model was measured on %s, not on this CPU (%s)",
 			 m->meta.cpu_model, here.cpu_model);

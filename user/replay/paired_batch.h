@@ -28,7 +28,7 @@ struct paired_batch {
 	size_t chunk;		   /* calls per round */
 	uint64_t seed;		   /* the batch's own draws */
 	uint64_t ref_seed;	   /* the reference chunk's: the same calls in every batch */
-	double until;		   /* CLOCK_MONOTONIC seconds: the end of the batch's slot ... */
+	double slot_s;		   /* seconds of rounds, from its first round, ... */
 	unsigned int quiet_wanted; /* ... or, sooner, once it has this many quiet rounds (0: no) */
 	cpu_set_t cpus;		   /* the CPUs it may run on */
 	struct calib_timer timer;

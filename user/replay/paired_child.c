@@ -13,7 +13,6 @@
 #include "calib/calib_loop.h"
 #include "lib/env_copy.h"
 #include "lib/log.h"
-#include "lib/monotime.h"
 #include "lib/stop.h"
 #include "paired_child.h"
 #include "paired_wire.h"
@@ -46,7 +45,7 @@ static pid_t start(char **env, int to_child[2], int from_child[2])
 
 /*
  * A batch's process that gives no answer (stopped by SIGSTOP, a frozen cgroup or a debugger,
- * or starved) is killed once it has had its slot (the time to the batch's "until") and
+ * or starved) is killed once it has had its slot (the batch's slot_s) and
  * PAIRED_CHILD_GRACE times that slot more, but never less than PAIRED_CHILD_GRACE_MIN_S more:
  * a batch ends its own rounds at the slot's end, so what it may still need is to map its
  * memory, start and write its rounds back, which takes well under a second. Generous on
@@ -77,7 +76,7 @@ struct watch {
 static int watch_start(struct watch *w, const struct paired_batch *b, pid_t pid)
 {
 	struct sigaction sa = { .sa_handler = on_deadline, .sa_flags = SA_RESTART };
-	double slot = b->until - monotime_s(), left;
+	double slot = b->slot_s, left;
 	struct itimerval it = { { 0, 0 }, { 0, 0 } };
 
 	if (slot < 0)

@@ -64,7 +64,7 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 	run->tsc_hz = bt.timer.tsc_hz;
 	for (b = 0; !err && batch_due(pl, run, b, monotime_s() - start, budget_s, seed); b++) {
 		bt.seed = batch_seed(seed, b);
-		bt.until = start + budget_s * (double)(b + 1) / PAIRED_BATCHES;
+		bt.slot_s = budget_s / PAIRED_BATCHES;
 		/* Past the budget, for quiet rounds: they are counted in the batch's process. */
 		bt.quiet_wanted = b >= PAIRED_BATCHES ? paired_run_quiet_wanted(run) : 0;
 		err = own_process ? paired_child_batch(&bt, run) : -ENOEXEC;

@@ -11,10 +11,11 @@
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */
 #define WIRE_ROUNDS 0x52525043u /* "CPRR" */
-#define WIRE_VERSION 2u		/* 2: the quiet rounds a batch still wants, not a flag */
+#define WIRE_VERSION 3u		/* 3: the slot's length, from the first round, not its end's time */
 #define WIRE_MAX_ROUNDS (1u << 22)
 #define WIRE_MAX_CHUNK (1u << 20)
 #define WIRE_MAX_BYTES (1ULL << 40)
+#define WIRE_MAX_SLOT_S 86400.0 /* a batch's slot: calibrate's --mix-budget is far below a day */
 _Static_assert(PAIRED_MIN_QUIET <= UINT8_MAX, "a batch's quiet rounds wanted fit one byte");
 
 struct wire {
@@ -97,7 +98,7 @@ int paired_wire_put_batch(FILE *f, const struct paired_batch *b)
 	put(&w, flags, sizeof(flags));
 	put(&w, &b->seed, sizeof(b->seed));
 	put(&w, &b->ref_seed, sizeof(b->ref_seed));
-	put(&w, &b->until, sizeof(b->until));
+	put(&w, &b->slot_s, sizeof(b->slot_s));
 	put(&w, &b->cpus, sizeof(b->cpus));
 	put(&w, &b->timer.tsc_hz, sizeof(b->timer.tsc_hz));
 	put(&w, &b->timer.quantum, sizeof(b->timer.quantum));
@@ -206,7 +207,7 @@ static const char *get_rest(struct wire *w, struct paired_batch *b)
 	get(w, flags, sizeof(flags));
 	get(w, &b->seed, sizeof(b->seed));
 	get(w, &b->ref_seed, sizeof(b->ref_seed));
-	get(w, &b->until, sizeof(b->until));
+	get(w, &b->slot_s, sizeof(b->slot_s));
 	get(w, &b->cpus, sizeof(b->cpus));
 	get(w, &b->timer.tsc_hz, sizeof(b->timer.tsc_hz));
 	get(w, &b->timer.quantum, sizeof(b->timer.quantum));
@@ -222,8 +223,9 @@ static const char *get_rest(struct wire *w, struct paired_batch *b)
 	if (b->mem.ws_bytes > WIRE_MAX_BYTES || b->mem.cold_bytes > WIRE_MAX_BYTES ||
 	    b->mem.max_len > REPLAY_MAX_SIZE || b->mem.max_len < b->mx->max_len)
 		return "a batch's memory out of bounds";
-	if (!isfinite(b->until) || !(b->timer.tsc_hz > 0) || !isfinite(b->timer.tsc_hz) ||
-	    !isfinite(b->timer.overhead) || !isfinite(b->timer.quantum))
+	if (!(b->slot_s >= 0) || b->slot_s > WIRE_MAX_SLOT_S || !(b->timer.tsc_hz > 0) ||
+	    !isfinite(b->timer.tsc_hz) || !isfinite(b->timer.overhead) ||
+	    !isfinite(b->timer.quantum))
 		return "a batch's slot or timer not a number";
 	return CPU_COUNT(&b->cpus) ? NULL : "a batch with no CPU to run on";
 }

@@ -147,6 +147,13 @@ jq -e "$F.policies | all(.ci_low == null or .ci_low < .ci_high or .delta_pct == 
 jq -r "$F.summary" out | grep -q "puts the cheapest policy, T=512, at -9.3% (no interval: the curves carry no noise)" ||
 	fail "seed fleet: summary: $(jq -r "$F.summary" out)"
 
+# A counting interval far narrower than its printed precision shows more decimals, never a .. a.
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-btrfs-zstd-6.12.json" -m "$SEED" --family memcpy
+tr -s '\n ' ' ' < out | grep -q "T=4096, at -66.7% (95% CI -66.74% to -66.73%, counting error only: the curves carry no noise)" ||
+	fail "btrfs on the seed: summary: $(sed -n '/summary/,$p' out)"
+expect_out "^  T=4096 +4096 .* -66.73%  -66.74 .. -66.73$"
+expect_out "^  never +never .* \+0.00%  \+0.00 .. \+0.00$"
+
 # The seed's own 4 KiB case: T=2048 against memcpy_orig, per cache state: modelled, no verdict.
 for c in warm:-66.8 src-flushed:-43.3 dst-flushed:-23.5; do
 	expect_exit 0 "$COPYPROF" estimate -i "$G/profile-4k-cooperlake.json" -m "$SEED" \

@@ -65,6 +65,22 @@ const char *est_count_str(double n, char *buf, size_t len)
 	return buf;
 }
 
+const char *est_interval_str(double lo, double hi, int prec, const char *sep, const char *unit,
+			     char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	for (;; prec++) {
+		snprintf(a, sizeof(a), "%+.*f", prec, lo);
+		snprintf(b, sizeof(b), "%+.*f", prec, hi);
+		/* Exactly 0 .. 0 (today's very code) is a true zero width: said as it is. */
+		if (strcmp(a, b) || prec >= 4 || !(hi > lo))
+			break;
+	}
+	snprintf(buf, len, "%s%s%s%s%s", a, unit, sep, b, unit);
+	return buf;
+}
+
 /* The paragraph being written: each sentence once, whatever path writes it twice. */
 struct para {
 	char *s[MAX_SENTENCES];
@@ -246,10 +262,11 @@ static void say_modelled(struct para *p, const struct est_report *r,
 {
 	const char *cpu = fr->model_cpu ?: "an unnamed CPU";
 	const struct est_row *c = &fr->rows[fr->best > 0 ? fr->best : fr->at];
-	char ci[128] = "no interval: the curves carry no noise", next[448];
+	char ci[192] = "no interval: the curves carry no noise", next[448], b[96];
 
 	if (c->ci_known)
-		snprintf(ci, sizeof(ci), "95%% CI %+.1f%% to %+.1f%%%s", c->ci_low, c->ci_high,
+		snprintf(ci, sizeof(ci), "95%% CI %s%s",
+			 est_interval_str(c->ci_low, c->ci_high, 1, " to ", "%", b, sizeof(b)),
 			 fr->curves_noisy ? ""
 					  : ", counting error only: the curves carry no noise");
 	if (fr->model_published)

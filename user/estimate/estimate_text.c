@@ -237,7 +237,7 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		fprintf(f, " %9s  %s\n", "modelled", "95% CI");
 	for (i = 0; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
-		char ci[40] = "";
+		char ci[80] = "";
 
 		if (w->pol.kind == EST_THRESHOLD)
 			est_threshold_str(w->pol.threshold, t, sizeof(t));
@@ -253,7 +253,7 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		if (i && (!meas || w->measured) && !w->ci_known)
 			snprintf(ci, sizeof(ci), "no interval");
 		else if (i && (!meas || w->measured))
-			snprintf(ci, sizeof(ci), "%+.2f .. %+.2f", w->ci_low, w->ci_high);
+			est_interval_str(w->ci_low, w->ci_high, 2, " .. ", "", ci, sizeof(ci));
 		if (meas && !w->measured)
 			fprintf(f, " %9s  %-18s", "-", "");
 		else if (meas)
@@ -307,10 +307,12 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 	est_threshold_str(fr->flat_hi, hi, sizeof(hi));
 	if (est_verdict(fr) == EST_VERDICT_NOT_MEASURED) {
 		const struct est_row *c = &fr->rows[fr->best > 0 ? fr->best : fr->at];
-		char ci[48] = "no interval";
+		char ci[112] = "no interval", b[96];
 
 		if (c->ci_known)
-			snprintf(ci, sizeof(ci), "95%% CI %+.2f .. %+.2f", c->ci_low, c->ci_high);
+			snprintf(ci, sizeof(ci), "95%% CI %s",
+				 est_interval_str(c->ci_low, c->ci_high, 2, " .. ", "", b,
+						  sizeof(b)));
 		fprintf(f, "  modelled cheapest%s: %s, %+.2f%% (%s) vs today: not a verdict\n",
 			fr->best > 0 ? "" : " other than today's code", c->pol.name, c->delta_pct,
 			ci);

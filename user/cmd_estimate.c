@@ -94,7 +94,7 @@ static const struct argp_option options[] = {
 	  "anything)" },
 	{ "model-only", OPT_MODEL_ONLY, NULL, 0,
 	  "The cost model's per-length figures only, even where the model stores a paired "
-	  "measurement of this mix (calibrate --mix)" },
+	  "measurement of this mix (calibrate --mix): modelled, and so no verdict" },
 	{ "no-mix-correction", OPT_MODEL_ONLY, NULL, OPTION_ALIAS | OPTION_HIDDEN },
 	{},
 };
@@ -106,8 +106,9 @@ static const char doc[] =
 	"spread and the counting error, the best T, per-site winners and losers, and a paragraph "
 	"for a commit message (docs/estimate.md). estimate times nothing: the same inputs give the "
 	"same output. The answer is the mix itself, measured paired by `calibrate --mix` and "
-	"stored in the cost model; without such a measurement every figure is modelled, and "
-	"estimate prints the command that measures this very mix. A uprobe on glibc's memmove or "
+	"stored in the cost model; without such a measurement every figure is modelled, there is "
+	"no verdict and no line to ship, and estimate prints the command that measures this very "
+	"mix. A uprobe on glibc's memmove or "
 	"memset code is answered in glibc's terms: GLIBC_TUNABLES thresholds "
 	"(docs/estimate.md#glibc).\n"
 	"\n"

@@ -289,7 +289,7 @@ static void verdict_of(const struct flamegraph_args *a, struct est_run *run, cha
 	corr[0] = '\0';
 	if (run->nr_ins && !est_run_input(run, 0, &r)) {
 		for (i = 0; i < r.nr_fam && n < len; i++) {
-			char v[192];
+			char v[EST_VERDICT_TEXT_LEN];
 
 			if (r.fam[i].best < 0)
 				continue;

@@ -3,8 +3,8 @@
 # t0033-estimate-paired: calibrate --mix / --hist measures a mix paired and stores it in the
 # cost model; estimate -i / --hist (with and without --today) then answers with exactly that
 # measurement, the model beside it; another mix, other thresholds, --model-only, a model of
-# another CPU or of published figures get the model only and say why; the stored figures are
-# checked on read; a model with a negative dispatch cost is refused. No timing is asserted:
+# another CPU or of published figures get the model only (no verdict) and say why; the stored
+# figures are checked on read; a model with a negative dispatch cost is refused. No timing is asserted:
 # every figure compared is one this test read back from a file the measurement wrote.
 . "$(dirname "$0")/lib.sh"
 need_cmd jq
@@ -175,6 +175,10 @@ expect_exit 0 "$COPYPROF" estimate --hist short2.csv -m cm.json --json
 expect_eq "other mix: not applied" "$(jq "$F.measurement.applied" out)" false
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --model-only --json
 expect_eq "--model-only: why" "$(jq -r "$F.measurement.why" out)" "--model-only"
+expect_eq "--model-only: no verdict" "$(jq -r "$F.verdict.kind" out)" not_measured
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
+[ "$(jq -r "$F.verdict.kind" out)" != not_measured ] || fail "measured, yet no verdict"
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --model-only --json
 jq -e "$F.policies | all(.delta_pct == .model_pct)" out > /dev/null ||
 	fail "--model-only: not the model's figures"
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --thresholds 48,2K --json
@@ -197,7 +201,7 @@ expect_eq "-i --today: today" "$(jq -r "$F.measurement.today" out)" libc_memcpy
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m cm.json --family memcpy \
 	--today memcpy_orig --json
 expect_eq "-i, another --today: not applied" "$(jq "$F.measurement.applied" out)" false
-jq -r "$F.measurement.why" out | grep -q -- "--mix .*profile-synthetic.json --today memcpy_orig -o cm.json" ||
+jq -r "$F.measurement.why" out | grep -q -- "--mix .*profile-synthetic.json --family memcpy --today memcpy_orig -o cm.json" ||
 	fail "-i: why: $(jq -r "$F.measurement.why" out)"
 
 # A sampled profile: replayed in proportion to samples over today's cost, a change of time;

@@ -4,9 +4,10 @@
 # lengths through glibc's memcpy under GLIBC_TUNABLES; record (a uprobe on the implementation
 # glibc picks) counts them exactly and stores the threshold the process ran with; estimate
 # answers in glibc's terms (today = that threshold, set by GLIBC_TUNABLES; candidates only
-# values glibc accepts; a refused one said; the line to ship); calibrate --mix measures the mix
-# paired; then glibc's own knob, set in glibc's own code between passes over the same calls
-# (tests/workload/glibc_knob.c), must agree with the prediction, seven runs of each side
+# values glibc accepts; a refused one said; no verdict and no line to ship before the mix is
+# measured, the line to ship after); calibrate --mix measures the mix paired; then glibc's own
+# knob, set in glibc's own code between passes over the same calls (tests/workload/glibc_knob.c),
+# must agree with the prediction, seven runs of each side
 # alternated, each measurement against the knob runs around it: same sign wherever both are
 # clearly non-zero, and within max(3 points, 3 x the noise, 30% of the effect) everywhere. No
 # timing is asserted: both sides come from one machine, and the noise allowed is the noise
@@ -56,6 +57,11 @@ expect_eq "calls of 600..6000 bytes" \
 # Modelled first: glibc's terms.
 expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json --json
 cp out model.json
+# Not yet measured: no verdict, nothing to ship, and the command that measures the mix.
+expect_eq "modelled: no verdict" "$(jq -r "$F.verdict.kind" model.json)" not_measured
+expect_eq "modelled: nothing to ship" "$(jq -c "$F.verdict | [.to_ship, .advice]" model.json)" "[null,null]"
+expect_eq "modelled: the command" "$(jq -r "$F.verdict.measure_command" model.json)" \
+	"copyprof calibrate -i cm.json --mix p.json -o cm.json"
 jq -r "$F.today.why" model.json | grep -q "x86_rep_movsb_threshold=4096 (set by GLIBC_TUNABLES)" ||
 	fail "today: $(jq -r "$F.today.why" model.json)"
 ts=$(jq -r "[$F.policies[] | select(.kind == \"threshold\") | .threshold // \"never\"] | join(\",\")" model.json)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_estimate_verdict.c: a measured difference counts only outside the A/A control's band
- * (today's code against itself); a modelled one only outside 0
+ * (today's code against itself); without a measurement of the mix there is no verdict
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,13 +51,50 @@ static void saving_inside_the_control(void **state)
 	m.control = (struct mixmeas_figure){ -0.02, -0.06, 0.05 };
 	assert_true(est_row_saves(&fr, &rows[1]));
 	assert_int_equal(est_verdict(&fr), EST_VERDICT_SAVES);
-	/* A modelled row has no control: 0 is its band. */
+	/* A row the measurement lacks is never the verdict: the measured rows alone decide. */
 	m.control = (struct mixmeas_figure){ -0.10, -5.89, 0.09 };
 	rows[1].measured = false;
-	assert_int_equal(est_verdict(&fr), EST_VERDICT_SAVES);
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);
+	/* Without a measurement there is no verdict; the figures still read as a saving. */
 	fr.meas = NULL;
 	rows[1].measured = true;
-	assert_int_equal(est_verdict(&fr), EST_VERDICT_SAVES);
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_NOT_MEASURED);
+	assert_int_equal(est_figures_read(&fr), EST_VERDICT_SAVES);
+}
+
+/* No measurement: no verdict, the command that measures the mix, and no line to ship. */
+static void not_measured(void **state)
+{
+	struct est_row rows[2] = { make_row(EST_TODAY, 0, 0, 0, 0),
+				   make_row(EST_THRESHOLD, 4096, -45.96, -46.79, -45.12) };
+	const struct est_family_impls glibc = { .glibc = true,
+						.tunable = "glibc.cpu.x86_rep_movsb_threshold" };
+	struct est_family_result fr;
+	char buf[EST_VERDICT_TEXT_LEN];
+
+	(void)state;
+	memset(&fr, 0, sizeof(fr));
+	rows[1].measured = false;
+	fr.rows = rows;
+	fr.nr_rows = 2;
+	fr.best = 1;
+	fr.impls = &glibc;
+	fr.today_knob = 2048;
+	fr.model_cpu = "AMD Ryzen 9 9950X";
+	snprintf(fr.measure_cmd, sizeof(fr.measure_cmd),
+		 "copyprof calibrate -i cm.json --mix app.json -o cm.json");
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_NOT_MEASURED);
+	assert_string_equal(est_verdict_name(est_verdict(&fr)), "not_measured");
+	est_verdict_text(&fr, buf, sizeof(buf));
+	assert_string_equal(buf, "none: the figures are modelled; measure this mix on AMD Ryzen 9 "
+				 "9950X with: copyprof calibrate -i cm.json --mix app.json -o "
+				 "cm.json");
+	assert_int_equal(est_glibc_advice(&fr, buf, sizeof(buf)), EST_GLIBC_UNMEASURED);
+	assert_string_equal(buf, "");
+	fr.model_published = true;
+	est_verdict_text(&fr, buf, sizeof(buf));
+	assert_string_equal(buf, "none: modelled on the published curves of AMD Ryzen 9 9950X; a "
+				 "verdict needs a paired measurement of this mix on that CPU");
 }
 
 /* Every row dearer than today, but one only within the control's band: no difference. */
@@ -124,6 +161,7 @@ int main(void)
 		cmocka_unit_test(saving_inside_the_control),
 		cmocka_unit_test(cost_inside_the_control),
 		cmocka_unit_test(no_difference_words),
+		cmocka_unit_test(not_measured),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

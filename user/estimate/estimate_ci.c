@@ -335,6 +335,7 @@ int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est
 
 			if (sigma <= 0)
 				continue;
+			r->curves_noisy = true;
 			point_range(&sets[i], j, &lo_b, &hi_b);
 			a = sets[i].global && via ? 0 : first[lo_b];
 			z = sets[i].global && via ? ncells : first[hi_b + 1];

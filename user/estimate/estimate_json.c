@@ -28,6 +28,15 @@ static void put_num(json_object *o, const char *key, double v)
 	json_object_object_add(o, key, num(v));
 }
 
+/* A number the model may lack (NAN: a cache state without a curve) as null. */
+static void put_num_or_null(json_object *o, const char *key, double v)
+{
+	if (isfinite(v))
+		put_num(o, key, v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
 static const char *kind_name(enum est_kind k)
 {
 	static const char *const names[] = { "today", "always", "threshold", "oracle" };
@@ -38,6 +47,7 @@ static const char *kind_name(enum est_kind k)
 static json_object *row_to_json(const struct est_row *w, const struct est_family_result *fr, int i)
 {
 	json_object *o = json_object_new_object();
+	bool model_ci;
 
 	put_str(o, "name", w->pol.name);
 	put_str(o, "kind", kind_name(w->pol.kind));
@@ -49,13 +59,15 @@ static json_object *row_to_json(const struct est_row *w, const struct est_family
 	put_num(o, "ns_per_call", w->ns_per_call);
 	put_num(o, "delta_ns", w->delta_ns);
 	put_num(o, "delta_pct", w->delta_pct);
-	put_num(o, "ci_low", w->ci_low);
-	put_num(o, "ci_high", w->ci_high);
+	/* No interval (curves without noise, no counts): null, never a .. a. */
+	put_num_or_null(o, "ci_low", w->ci_known ? w->ci_low : NAN);
+	put_num_or_null(o, "ci_high", w->ci_known ? w->ci_high : NAN);
 	put_num(o, "bound_ns", w->bound_ns);
 	json_object_object_add(o, "measured", json_object_new_boolean(w->measured));
 	put_num(o, "model_pct", w->model_pct);
-	put_num(o, "model_ci_low", w->model_ci_low);
-	put_num(o, "model_ci_high", w->model_ci_high);
+	model_ci = fabs(w->model_ci_high - w->model_ci_low) > 1e-9 || fabs(w->model_pct) < 1e-9;
+	put_num_or_null(o, "model_ci_low", model_ci ? w->model_ci_low : NAN);
+	put_num_or_null(o, "model_ci_high", model_ci ? w->model_ci_high : NAN);
 	if (w->measured && isfinite(w->busy_pct))
 		put_num(o, "busy_pct", w->busy_pct);
 	if (i >= 0 && fr->validate_pct && isfinite(fr->validate_pct[i])) {
@@ -92,15 +104,6 @@ static json_object *sites_to_json(const struct est_family_result *fr, bool count
 		json_object_array_add(a, o);
 	}
 	return a;
-}
-
-/* A number the model may lack (NAN: a cache state without a curve) as null. */
-static void put_num_or_null(json_object *o, const char *key, double v)
-{
-	if (isfinite(v))
-		put_num(o, key, v);
-	else
-		json_object_object_add(o, key, NULL);
 }
 
 /* The paired measurement behind the answer (docs/estimate.md#json), or why there is none. */
@@ -142,8 +145,11 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 		    fr->nr_rows > 1)
 			put_num(v, "dispatch_cost_pct",
 				fr->rows[i].delta_pct - fr->rows[1].delta_pct);
+	if (k == EST_VERDICT_NOT_MEASURED)
+		put_str(v, "measure_command", fr->measure_cmd[0] ? fr->measure_cmd : NULL);
 	switch (est_glibc_advice(fr, text, sizeof(text))) {
 	case EST_GLIBC_NOT_GLIBC:
+	case EST_GLIBC_UNMEASURED: /* no advice, and nothing to ship, from a model */
 		break;
 	case EST_GLIBC_SET: /* a line to ship only when one is needed */
 		put_str(v, "to_ship", text);

@@ -133,32 +133,38 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 	/* The per-site breakdown: --at, else the best, else (today best) the next cheapest. */
 	if (r->at < 0)
 		r->at = r->best > 0 ? r->best : other >= 0 ? other : 0;
+	/* A measurement can move the best: the site rows follow the row their table names. */
+	for (i = 0; i < r->nr_sites; i++)
+		r->sites[i].at_ns = r->sites[i].ns[r->at];
 }
 
+/* Each site's total under every policy (what the per-site table shows at r->at). */
 static int site_rows(const struct est_costs *c, const struct est_input *in, enum est_family f,
-		     const struct est_options *o, struct est_family_result *r)
+		     const struct est_policy *pol, size_t np, struct est_family_result *r)
 {
-	struct est_policy two[2] = { r->rows[0].pol, r->rows[r->at].pol };
 	struct est_acc *a = malloc(sizeof(*a));
-	size_t i;
+	size_t i, n = in->nr_sites ? in->nr_sites : 1;
 
-	if (!a)
-		return -ENOMEM;
-	r->sites = calloc(in->nr_sites ? in->nr_sites : 1, sizeof(*r->sites));
-	if (!r->sites) {
+	r->sites = calloc(n, sizeof(*r->sites));
+	r->site_ns = calloc(n * np, sizeof(*r->site_ns));
+	if (!a || !r->sites || !r->site_ns) {
 		free(a);
 		return -ENOMEM;
 	}
 	for (i = 0; i < in->nr_sites; i++) {
+		double *ns = &r->site_ns[r->nr_sites * np];
+
 		if (in->sites[i].family != f)
 			continue;
-		est_acc_run(c, in, f, two, 2, &in->sites[i], a, false);
+		est_acc_run(c, in, f, pol, np, &in->sites[i], a, false);
 		if (a->calls <= 0)
 			continue;
+		memcpy(ns, a->total, np * sizeof(*ns));
 		r->sites[r->nr_sites++] = (struct est_site_row){ .site = &in->sites[i],
 								 .calls = a->calls,
-								 .today_ns = a->total[0],
-								 .at_ns = a->total[1] };
+								 .today_ns = ns[0],
+								 .at_ns = ns[r->at],
+								 .ns = ns };
 	}
 	free(a);
 	return 0;
@@ -349,6 +355,11 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		} else {
 			w->ci_low = w->ci_high = w->delta_pct;
 		}
+		/*
+		 * Today's row, and a row that runs today's very code on this mix, are exactly 0;
+		 * another without spread has no interval.
+		 */
+		w->ci_known = p == 0 || w->ci_high - w->ci_low > 1e-9 || fabs(w->delta_pct) < 1e-9;
 		w->model_pct = w->delta_pct;
 		w->model_ci_low = w->ci_low;
 		w->model_ci_high = w->ci_high;
@@ -356,7 +367,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	}
 	est_family_choose_best(o, r);
 	if (r->at >= 0)
-		err = site_rows(&c, in, f, o, r);
+		err = site_rows(&c, in, f, pol, np, r);
 out_costs:
 	est_costs_release(&c);
 	return err;

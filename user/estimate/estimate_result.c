@@ -9,6 +9,7 @@ void est_family_result_free(struct est_family_result *r)
 {
 	free(r->rows);
 	free(r->sites);
+	free(r->site_ns);
 	free(r->bucket_calls);
 	free(r->bucket_bytes);
 	free(r->validate_pct);

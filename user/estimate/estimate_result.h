@@ -33,14 +33,25 @@ struct est_row {
 	 * model's own figures are kept here either way, to show it and its bias.
 	 */
 	bool measured;
+	/*
+	 * ci_low .. ci_high is an interval: measured, or modelled from counting and the curves'
+	 * noise. False: a modelled row with nothing to give one (no counts, and curves that carry
+	 * no noise, as published figures): its figure stands alone, never as "a .. a".
+	 */
+	bool ci_known;
 	double model_pct, model_ci_low, model_ci_high;
 	double busy_pct; /* measured on a contended core; NAN if not (or too few rounds) */
 };
 
-/* A site's share of the estimate at the chosen policy. */
+/*
+ * A site's share of the estimate, modelled: its total under every policy (@ns, one per row),
+ * and under the row the per-site table shows (@at_ns, the result's @at: est_family_choose_best()
+ * sets both, so that the figures follow the threshold the heading names).
+ */
 struct est_site_row {
 	const struct est_site *site;
 	double calls, today_ns, at_ns;
+	const double *ns; /* nr_rows totals, in the result's @site_ns */
 };
 
 struct est_family_result {
@@ -73,6 +84,7 @@ struct est_family_result {
 	bool split_buckets;	   /* a threshold fell inside a bucket (costed by assumption) */
 	struct est_site_row *sites;
 	size_t nr_sites;
+	double *site_ns;      /* nr_sites x nr_rows: each site's total under each policy */
 	double *bucket_calls; /* CP_NBUCKETS: calls per bucket over the family's sites ... */
 	double *bucket_bytes; /* ... and their lengths: what --validate replays */
 	char digest[17];      /* of the recorded mix (est_mix_digest()) */
@@ -82,6 +94,16 @@ struct est_family_result {
 	struct mixmeas *pooled; /* owned: several sittings pooled (mixmeas_pool()), meas is it */
 	char meas_why[640];
 	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
+	/*
+	 * Without a measurement there is no verdict (docs/estimate.md#the-verdict), only what
+	 * measures one: the model's CPU, whether its curves are published figures (no command
+	 * here can measure that CPU), the command that measures this mix, and whether the model
+	 * already stores a measurement of it (--model-only set it aside).
+	 */
+	const char *model_cpu;
+	bool model_published, meas_stored;
+	char measure_cmd[400];
+	bool curves_noisy; /* a point the estimate costs with carries a recorded spread */
 	/* A sampled family's verdict under the other cache state (warm <-> dst-flushed), modelled,
 	 * when it differs: which state the copies find decides the answer (empty: it does not) */
 	char cache_note[768];

@@ -154,6 +154,9 @@ static void measure_command(const struct est_run *run, const struct est_input *i
 	else
 		for (i = 0; i < run->nr_profile_paths && n > 0 && (size_t)n < len; i++)
 			n += snprintf(buf + n, len - (size_t)n, " --mix %s", run->profile_paths[i]);
+	if (!(run->hist_path && in == &run->ins[run->nr_ins - 1]) && o->family >= 0 && n > 0 &&
+	    (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " --family %s", est_family(f)->name);
 	if (n > 0 && (size_t)n < len && strcmp(o->cache.label, "warm"))
 		n += snprintf(buf + n, len - (size_t)n, " --mix-cache %s", o->cache.label);
 	if (n > 0 && (size_t)n < len) {
@@ -201,14 +204,19 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 			   const struct est_input *in, enum est_family f, const struct costmodel *m,
 			   const char *model_name, struct est_family_result *fr)
 {
-	const struct mixmeas *mm;
-	char cmd[400];
+	const struct mixmeas *mm, *one[1];
 	size_t i;
 
 	est_mix_digest(in, f, fr->today_impl, fr->impls->glibc ? fr->today_knob : UINT64_MAX, o,
 		       fr->digest, sizeof(fr->digest));
+	fr->model_cpu = m->meta.cpu_model;
+	fr->model_published = !m->measured;
+	if (m->measured)
+		measure_command(run, in, model_name, f, fr->measure_cmd, sizeof(fr->measure_cmd));
 	if (run->opts.model_only) {
 		snprintf(fr->meas_why, sizeof(fr->meas_why), "--model-only");
+		fr->meas_stored = m->measured && costmodel_paired_sittings(m, est_family(f)->name,
+									   fr->digest, one, 1);
 		return;
 	}
 	if (!m->measured) {
@@ -218,15 +226,16 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 	}
 	mm = sittings(m, est_family(f)->name, fr);
 	if (!mm && !fr->meas_why[0]) {
-		measure_command(run, in, model_name, f, cmd, sizeof(cmd));
 		snprintf(fr->meas_why, sizeof(fr->meas_why),
 			 "this mix was not measured on %.80s; measure it with: %.400s",
-			 m->meta.cpu_model ? m->meta.cpu_model : "the model's CPU", cmd);
+			 m->meta.cpu_model ? m->meta.cpu_model : "the model's CPU",
+			 fr->measure_cmd);
 		return;
 	}
 	if (!mm)
 		return;
 	fr->meas = mm;
+	fr->measure_cmd[0] = '\0';
 	for (i = 0; i < fr->nr_rows; i++) {
 		struct est_row *w = &fr->rows[i];
 		const struct mixmeas_row *mr = mixmeas_row_find(mm, w->pol.name);
@@ -238,6 +247,7 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 			continue;
 		}
 		w->measured = true;
+		w->ci_known = true;
 		w->delta_pct = mr->quiet.delta_pct;
 		w->ci_low = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_low;
 		w->ci_high = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_high;
@@ -281,16 +291,26 @@ static void cache_check(const struct est_run *run, const struct est_input *in, e
 		}
 		b = &cur;
 	}
-	est_verdict_text(b, v1, sizeof(v1));
-	est_verdict_text(a, v2, sizeof(v2));
-	if (strcmp(v1, v2))
+	if (measured) {
+		est_verdict_text(b, v1, sizeof(v1));
+		est_verdict_text(a, v2, sizeof(v2));
+		if (strcmp(v1, v2))
+			snprintf(fr->cache_note, sizeof(fr->cache_note),
+				 "with --cache %s the measured verdict is \"%.190s\" (here, "
+				 "measured: \"%.190s\"): the samples weigh each length by its "
+				 "time, and which cache state the copies find changes that time's "
+				 "price",
+				 other, v2, v1);
+	} else if (est_figures_read(a) != est_figures_read(b) ||
+		   strcmp(a->rows[a->best].pol.name, b->rows[b->best].pol.name)) {
+		/* Modelled: no verdict either side, only that the figures point elsewhere. */
 		snprintf(fr->cache_note, sizeof(fr->cache_note),
-			 "with --cache %s the %s verdict is \"%.190s\" (here, %s: \"%.190s\"): the "
-			 "samples weigh each length by its time, and which cache state the copies "
-			 "find changes that time's price%s",
-			 other, measured ? "measured" : "modelled", v2,
-			 measured ? "measured" : "modelled", v1,
-			 measured ? "" : "; measure the mix in both (calibrate --mix-cache)");
+			 "with --cache %s the modelled figures point elsewhere (their cheapest "
+			 "%s, here %s): the samples weigh each length by its time, and which cache "
+			 "state the copies find changes that time's price; measure the mix in both "
+			 "(calibrate --mix-cache)",
+			 other, a->rows[a->best].pol.name, b->rows[b->best].pol.name);
+	}
 	est_family_result_free(&alt);
 	est_family_result_free(&cur);
 }

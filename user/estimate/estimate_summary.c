@@ -66,6 +66,22 @@ const char *est_count_str(double n, char *buf, size_t len)
 	return buf;
 }
 
+const char *est_interval_str(double lo, double hi, int prec, const char *sep, const char *unit,
+			     char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	for (;; prec++) {
+		snprintf(a, sizeof(a), "%+.*f", prec, lo);
+		snprintf(b, sizeof(b), "%+.*f", prec, hi);
+		/* Exactly 0 .. 0 (today's very code) is a true zero width: said as it is. */
+		if (strcmp(a, b) || prec >= 4 || !(hi > lo))
+			break;
+	}
+	snprintf(buf, len, "%s%s%s%s%s", a, unit, sep, b, unit);
+	return buf;
+}
+
 /* The paragraph being written: each sentence once, whatever path writes it twice. */
 struct para {
 	char *s[MAX_SENTENCES];
@@ -188,32 +204,89 @@ static void say_input(struct para *p, const struct est_report *r,
 		    in->label ?: in->name);
 }
 
+/* How the replay drew each call's length (replay/replay_mix.c), and its alignments. */
+static const char *drawn_words(const struct mixmeas *mm)
+{
+	return !strcmp(mm->alignment, "recorded")
+		       ? "lengths drawn from the mix's buckets in proportion to their calls, exact "
+			 "below 64 B and from 64 B uniform around each bucket's recorded mean "
+			 "within the bucket, alignments as recorded"
+		       : "lengths drawn from the mix's buckets in proportion to their calls, exact "
+			 "below 64 B and from 64 B uniform around each bucket's recorded mean "
+			 "within the bucket, alignments uniform";
+}
+
+/* The paired measurement's conditions, as measured: cache, working set, lengths, quiet share. */
 static void say_source(struct para *p, const struct est_report *r,
 		       const struct est_family_result *fr)
 {
+	const struct mixmeas *mm = fr->meas;
 	const char *cpu = r->m->meta.cpu_model ?: "an unnamed CPU";
-	char q[NUM_FORMAT_LEN], apart[64];
+	char q[NUM_FORMAT_LEN], n[NUM_FORMAT_LEN], apart[64], ws[24], cold[24], cw[48] = "";
+	char sit[160] = "";
+	double share;
 
-	if (fr->meas && fr->meas->sittings > 1)
-		say(p,
-		    "measured by copyprof as a paired replay of this mix on %s in %llu sittings, "
-		    "%s (%s caches, %s rounds on a quiet core, each policy against today's code "
-		    "in the same round; each interval spans the sittings'):",
-		    cpu, (unsigned long long)fr->meas->sittings,
-		    mixmeas_sittings_apart(fr->meas, apart, sizeof(apart)), fr->meas->cache,
-		    num_format(fr->meas->quiet_rounds, q));
-	else if (fr->meas)
-		say(p,
-		    "measured by copyprof as a paired replay of this mix on %s (%s caches, %s "
-		    "rounds on a quiet core, each policy against today's code in the same round):",
-		    cpu, fr->meas->cache, num_format(fr->meas->quiet_rounds, q));
-	else
-		say(p, "modelled from per-length costs %s on %s with %s caches%s:",
+	if (!mm) {
+		say(p, "modelled from per-length costs %s on %s with %s caches:",
 		    r->m->measured ? "measured by copyprof calibrate"
 				   : "taken from published figures",
-		    cpu, r->o->cache.label,
-		    r->m->measured ? ""
-				   : " (no spread known: the intervals cover counting error only)");
+		    cpu, r->o->cache.label);
+		return;
+	}
+	share = mm->rounds ? 100.0 * (double)mm->quiet_rounds / (double)mm->rounds : 0;
+	if (mm->cold_bytes)
+		snprintf(cw, sizeof(cw), ", cold lines from %s",
+			 num_format_bytes(mm->cold_bytes, cold, sizeof(cold)));
+	if (mm->sittings > 1)
+		snprintf(sit, sizeof(sit), " in %llu sittings, %s, each interval spanning theirs;",
+			 (unsigned long long)mm->sittings,
+			 mixmeas_sittings_apart(mm, apart, sizeof(apart)));
+	say(p,
+	    "measured by copyprof as a paired replay of this mix on %s (%s caches, random "
+	    "offsets in %s per side%s; %s;%s each policy against today's code in the same "
+	    "round; the answer from the %s of %s rounds (%.1f%%) %s%s):",
+	    cpu, mm->cache, num_format_bytes(mm->ws_bytes, ws, sizeof(ws)), cw, drawn_words(mm),
+	    sit, num_format(mm->quiet_rounds, q), num_format(mm->rounds, n), share,
+	    mm->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE + 1e-9
+		    ? "with the fastest reference, no quiet window holding enough"
+		    : "that found the core quiet",
+	    mixmeas_seldom_quiet(mm) ? ", seldom: the figures may lean towards a contended core's"
+				     : "");
+}
+
+/*
+ * Without a measurement of the mix: the model's cheapest, said to be modelled, no verdict and
+ * nothing to ship, and what would measure it.
+ */
+static void say_modelled(struct para *p, const struct est_report *r,
+			 const struct est_family_result *fr)
+{
+	const char *cpu = fr->model_cpu ?: "an unnamed CPU";
+	const struct est_row *c = &fr->rows[fr->best > 0 ? fr->best : fr->at];
+	char ci[192] = "no interval: the curves carry no noise", next[448], b[96];
+
+	if (c->ci_known)
+		snprintf(ci, sizeof(ci), "95%% CI %s%s",
+			 est_interval_str(c->ci_low, c->ci_high, 1, " to ", "%", b, sizeof(b)),
+			 fr->curves_noisy ? ""
+					  : ", counting error only: the curves carry no noise");
+	if (fr->model_published)
+		snprintf(next, sizeof(next),
+			 "a verdict needs a paired measurement of this mix on that CPU");
+	else if (fr->meas_stored)
+		snprintf(next, sizeof(next),
+			 "estimate without --model-only answers from the paired measurement the "
+			 "cost model stores for this mix");
+	else
+		snprintf(next, sizeof(next), "measure this mix with: %s", fr->measure_cmd);
+	say(p,
+	    "the per-length model of the costs on %s (%s, %s caches) puts %s, %s, at %+.1f%% (%s) "
+	    "against today's %s.",
+	    cpu, r->m->measured ? "measured by copyprof calibrate" : "published figures",
+	    r->o->cache.label,
+	    fr->best > 0 ? "the cheapest policy" : "the cheapest other than today's code",
+	    c->pol.name, c->delta_pct, ci, fr->today_impl);
+	say(p, "That figure is modelled, not measured: no verdict and nothing to ship; %s.", next);
 }
 
 static void say_verdict(struct para *p, const struct est_family_result *fr, const char *op)
@@ -272,15 +345,20 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 		    count_sum_format(count_sum_from_double(fr->samples), n));
 		return;
 	}
+	case EST_VERDICT_NOT_MEASURED:
+		return; /* say_modelled() */
 	}
-	if (at != best && fr->best > 0) {
+	if (at != best && fr->best > 0 && at->measured) {
 		policy_words(pol, sizeof(pol), at, op, fr->impls && fr->impls->glibc);
 		claim(what, sizeof(what), at, "it");
 		say(p, "%s would %s.", pol, what);
 	}
 }
 
-/* The string op at every length, the dispatch's own cost, and the oracle (modelled). */
+/*
+ * The string op at every length and the dispatch's own cost, measured. The oracle is modelled
+ * (no code runs it): beside a measurement it stays out of the paragraph.
+ */
 static void say_bounds(struct para *p, const struct est_family_result *fr)
 {
 	const struct est_family_impls *fi = fr->impls;
@@ -288,32 +366,24 @@ static void say_bounds(struct para *p, const struct est_family_result *fr)
 	char what[200];
 	int t0 = t0_row(fr);
 
-	if (always->pol.kind == EST_ALWAYS && (!fr->meas || always->measured)) {
-		claim(what, sizeof(what), always, "it");
-		say(p, "%s at every length would %s.", fi->string_op, what);
-	}
-	if (t0 >= 0 && fi->dispatch && fabs(fr->rows[t0].delta_pct - always->delta_pct) >= 0.05) {
-		if (fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
-		    est_row_within(&fr->rows[t0], always->delta_pct))
-			say(p,
-			    "T=0 runs it at every length too, behind the threshold dispatch: the "
-			    "two "
-			    "differ by %.1f points, within the measurement noise.",
-			    fr->rows[t0].delta_pct - always->delta_pct);
-		else
-			say(p,
-			    "T=0 runs it at every length too, behind the threshold dispatch: the "
-			    "%.1f "
-			    "points between the two are the dispatch's cost.",
-			    fr->rows[t0].delta_pct - always->delta_pct);
-	}
-	if (fr->oracle >= 0) {
-		claim(what, sizeof(what), &fr->rows[fr->oracle], "it");
+	if (always->pol.kind != EST_ALWAYS || !always->measured)
+		return;
+	claim(what, sizeof(what), always, "it");
+	say(p, "%s at every length would %s.", fi->string_op, what);
+	if (t0 < 0 || !fi->dispatch || !fr->rows[t0].measured ||
+	    fabs(fr->rows[t0].delta_pct - always->delta_pct) < 0.05)
+		return;
+	if (fr->rows[t0].ci_high > fr->rows[t0].ci_low &&
+	    est_row_within(&fr->rows[t0], always->delta_pct))
 		say(p,
-		    "The cheaper of the two implementations at every length (an oracle, which no "
-		    "threshold can beat; modelled) would %s.",
-		    what);
-	}
+		    "T=0 runs it at every length too, behind the threshold dispatch: the two "
+		    "differ by %.1f points, within the measurement noise.",
+		    fr->rows[t0].delta_pct - always->delta_pct);
+	else
+		say(p,
+		    "T=0 runs it at every length too, behind the threshold dispatch: the %.1f "
+		    "points between the two are the dispatch's cost.",
+		    fr->rows[t0].delta_pct - always->delta_pct);
 }
 
 char *est_summary_text(const struct est_report *r, const struct est_family_result *fr)
@@ -324,11 +394,15 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 	FILE *s;
 
 	say_input(&p, r, fr);
-	say_source(&p, r, fr);
-	say_verdict(&p, fr, fr->impls->string_op);
-	if (est_verdict(fr) != EST_VERDICT_TOO_FEW_SAMPLES)
-		say_bounds(&p, fr);
-	if (est_glibc_advice(fr, line, sizeof(line)))
+	if (est_verdict(fr) == EST_VERDICT_NOT_MEASURED) {
+		say_modelled(&p, r, fr);
+	} else {
+		say_source(&p, r, fr);
+		say_verdict(&p, fr, fr->impls->string_op);
+		if (est_verdict(fr) != EST_VERDICT_TOO_FEW_SAMPLES)
+			say_bounds(&p, fr);
+	}
+	if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED)
 		say(&p, "To ship: %s.", line);
 	s = open_memstream(&text, &len);
 	for (i = 0; i < p.n; i++) {

@@ -13,18 +13,6 @@
 #include "lib/count_sum.h"
 #include "lib/num_format.h"
 
-/* "256 KiB", "4 MiB", "1000 B" */
-static const char *size_str(uint64_t n, char *buf, size_t len)
-{
-	if (n >= (1ULL << 20) && !(n % (1ULL << 20)))
-		snprintf(buf, len, "%llu MiB", (unsigned long long)(n >> 20));
-	else if (n >= 1024 && !(n % 1024))
-		snprintf(buf, len, "%llu KiB", (unsigned long long)(n >> 10));
-	else
-		snprintf(buf, len, "%llu B", (unsigned long long)n);
-	return buf;
-}
-
 /*
  * The measurement's batches: each in memory mapped afresh and, since copyprof measured each in
  * a process of its own, with the code at code_places places (one place: the process could not
@@ -79,9 +67,10 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 		"after %s untimed calls; %s\n",
 		num_format(mm->warmup_calls, n), batches_words(mm, batches, sizeof(batches)));
 	fprintf(f, "    cache %s: random offsets in %s per side", mm->cache,
-		size_str(mm->ws_bytes, ws, sizeof(ws)));
+		num_format_bytes(mm->ws_bytes, ws, sizeof(ws)));
 	if (mm->cold_bytes)
-		fprintf(f, ", cold lines from %s", size_str(mm->cold_bytes, cold, sizeof(cold)));
+		fprintf(f, ", cold lines from %s",
+			num_format_bytes(mm->cold_bytes, cold, sizeof(cold)));
 	fprintf(f, "; alignments %s\n",
 		!strcmp(mm->alignment, "recorded") ? "as the profile recorded them"
 						   : "uniform (the input records none)");
@@ -204,6 +193,31 @@ static void print_bias(FILE *f, const struct est_family_result *fr)
 		sum / (double)n, sqrt(sq / (double)n), worst, at);
 }
 
+/* Where the modelled rows' intervals come from when the curves carry no noise. */
+static void print_model_interval(FILE *f, const struct est_family_result *fr)
+{
+	bool none = false, some = false;
+	size_t i;
+
+	if (fr->curves_noisy || (fr->meas && !fr->unmeasured))
+		return;
+	for (i = 1; i < fr->nr_rows; i++) {
+		const struct est_row *w = &fr->rows[i];
+
+		if (w->measured || fabs(w->delta_pct) < 1e-9)
+			continue;
+		none |= !w->ci_known;
+		some |= w->ci_known;
+	}
+	if (none)
+		fprintf(f, "  (no interval: the curves carry no noise%s)\n",
+			some ? "; the rows with one hold counting error only" : "");
+	else if (some)
+		fprintf(f,
+			"  (the modelled intervals hold counting error only: the curves carry no "
+			"noise)\n");
+}
+
 static void print_table(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	bool per_s = r->in->duration_s > 0, tot = est_input_counted(r->in, fr->family);
@@ -226,7 +240,7 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		fprintf(f, " %9s  %s\n", "modelled", "95% CI");
 	for (i = 0; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
-		char ci[40] = "";
+		char ci[80] = "";
 
 		if (w->pol.kind == EST_THRESHOLD)
 			est_threshold_str(w->pol.threshold, t, sizeof(t));
@@ -239,8 +253,10 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 			fprintf(f, " %10.2f", w->total_ns / 1e3 / r->in->duration_s);
 		if (share)
 			fprintf(f, " %7.3f", 100 * fr->share * w->total_ns / fr->rows[0].total_ns);
-		if (i && (!meas || w->measured))
-			snprintf(ci, sizeof(ci), "%+.2f .. %+.2f", w->ci_low, w->ci_high);
+		if (i && (!meas || w->measured) && !w->ci_known)
+			snprintf(ci, sizeof(ci), "no interval");
+		else if (i && (!meas || w->measured))
+			est_interval_str(w->ci_low, w->ci_high, 2, " .. ", "", ci, sizeof(ci));
 		if (meas && !w->measured)
 			fprintf(f, " %9s  %-18s", "-", "");
 		else if (meas)
@@ -266,6 +282,7 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 			  "later, or calibrate --sittings 2: the sittings pool; "
 			  "docs/estimate.md#sittings); "
 			  "bias: modelled - measured, points");
+	print_model_interval(f, fr);
 	if (meas)
 		print_bias(f, fr);
 }
@@ -291,7 +308,18 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 	fprintf(f, "\n  verdict: %s\n", v);
 	est_threshold_str(fr->flat_lo, lo, sizeof(lo));
 	est_threshold_str(fr->flat_hi, hi, sizeof(hi));
-	if (fr->best > 0)
+	if (est_verdict(fr) == EST_VERDICT_NOT_MEASURED) {
+		const struct est_row *c = &fr->rows[fr->best > 0 ? fr->best : fr->at];
+		char ci[112] = "no interval", b[96];
+
+		if (c->ci_known)
+			snprintf(ci, sizeof(ci), "95%% CI %s",
+				 est_interval_str(c->ci_low, c->ci_high, 2, " .. ", "", b,
+						  sizeof(b)));
+		fprintf(f, "  modelled cheapest%s: %s, %+.2f%% (%s) vs today: not a verdict\n",
+			fr->best > 0 ? "" : " other than today's code", c->pol.name, c->delta_pct,
+			ci);
+	} else if (fr->best > 0)
 		fprintf(f, "  best: %s, %+.2f%% (95%% CI %+.2f .. %+.2f) vs today\n", b->pol.name,
 			b->delta_pct, b->ci_low, b->ci_high);
 	else
@@ -398,6 +426,20 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 				: "");
 }
 
+/* Which row the per-site table shows, and why that one. */
+static const char *sites_at_why(const struct est_report *r, const struct est_family_result *fr)
+{
+	if (r->o->at_set && fr->rows[fr->at].pol.kind == EST_THRESHOLD &&
+	    fr->rows[fr->at].pol.threshold == r->o->at)
+		return "--threshold";
+	if (fr->at == fr->best && fr->meas)
+		return "the measured cheapest";
+	if (fr->at == fr->best)
+		return "the modelled cheapest";
+	return fr->meas ? "the measured cheapest other policy"
+			: "the modelled cheapest other policy";
+}
+
 static void print_sites(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	/* A probability table's totals are over a weight of 1: ns per call, not ms. */
@@ -417,8 +459,10 @@ static void print_sites(FILE *f, const struct est_report *r, const struct est_fa
 			"\n  calls (\u2248) are inferred from the samples with the model's %s "
 			"costs per length: an assumption, never counted",
 			r->o->cache.label);
-	fprintf(f, "\n  per site at %s vs today (modelled):\n    %-*s %13s %11s %11s %8s\n",
-		at->pol.name, w, "site",
+	fprintf(f, "\n  per site at %s (%s) vs today, modelled%s:\n    %-*s %13s %11s %11s %8s\n",
+		at->pol.name, sites_at_why(r, fr),
+		fr->meas ? " (the measurement is of the whole mix, not of each site)" : "", w,
+		"site",
 		fr->samples > 0 ? "calls (\u2248)"
 		: counted	? "calls"
 				: "weight",
@@ -444,7 +488,7 @@ static void print_sites(FILE *f, const struct est_report *r, const struct est_fa
 void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 {
 	const struct costmodel *m = r->m;
-	char line[160];
+	char line[EST_VERDICT_TEXT_LEN];
 	size_t i;
 
 	fprintf(f, "copyprof estimate: %s\n  CPU %s, kernel %s\n", r->in->name,
@@ -464,7 +508,7 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 		if (fr->best < 0 || !fr->nr_rows)
 			continue;
 		print_best(f, fr);
-		if (est_glibc_advice(fr, line, sizeof(line)))
+		if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED)
 			fprintf(f, "  to ship: %s\n", line);
 		print_notes(f, r, fr);
 		if (fr->validate_pct && fr->validation)

@@ -11,23 +11,37 @@ static bool same_as_today(const struct est_row *w)
 	return fabs(w->delta_pct) < 1e-9 && fabs(w->ci_low) < 1e-9 && fabs(w->ci_high) < 1e-9;
 }
 
-enum est_verdict_kind est_verdict(const struct est_family_result *fr)
+/* A row the verdict reads: not the oracle, and measured where a measurement applies. */
+static bool counts(const struct est_family_result *fr, const struct est_row *w)
+{
+	return w->pol.kind != EST_ORACLE && (!fr->meas || w->measured);
+}
+
+enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
 {
 	size_t i;
 
 	if (fr->samples > 0 && fr->samples < EST_MIN_SAMPLES)
 		return EST_VERDICT_TOO_FEW_SAMPLES;
-	if (fr->best > 0 && est_row_saves(fr, &fr->rows[fr->best]))
+	if (fr->best > 0 && counts(fr, &fr->rows[fr->best]) &&
+	    est_row_saves(fr, &fr->rows[fr->best]))
 		return EST_VERDICT_SAVES;
 	for (i = 1; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 
-		if (w->pol.kind == EST_ORACLE || same_as_today(w))
+		if (!counts(fr, w) || same_as_today(w))
 			continue;
 		if (!est_row_costs(fr, w))
 			return EST_VERDICT_NO_DIFFERENCE;
 	}
 	return EST_VERDICT_KEEP_TODAY;
+}
+
+enum est_verdict_kind est_verdict(const struct est_family_result *fr)
+{
+	enum est_verdict_kind k = est_figures_read(fr);
+
+	return k == EST_VERDICT_TOO_FEW_SAMPLES || fr->meas ? k : EST_VERDICT_NOT_MEASURED;
 }
 
 /* Appends @name to @names (the first three; the rest counted in @n). */
@@ -57,7 +71,7 @@ void est_no_difference_words(const struct est_family_result *fr, const char *tod
 	for (i = 1; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 
-		if (w->pol.kind == EST_ORACLE || same_as_today(w))
+		if (!counts(fr, w) || same_as_today(w))
 			continue;
 		if (est_row_costs(fr, w))
 			add_name(costs, sizeof(costs), &nc, w->pol.name);
@@ -80,9 +94,31 @@ void est_no_difference_words(const struct est_family_result *fr, const char *tod
 const char *est_verdict_name(enum est_verdict_kind k)
 {
 	static const char *const names[] = { "saves", "no_difference", "keep_today",
-					     "too_few_samples" };
+					     "too_few_samples", "not_measured" };
 
 	return names[k];
+}
+
+/* No verdict: the figures are modelled, and what would measure this mix. */
+static void not_measured_text(const struct est_family_result *fr, char *buf, size_t len)
+{
+	const char *cpu = fr->model_cpu ? fr->model_cpu : "the cost model's CPU";
+
+	if (fr->model_published)
+		snprintf(buf, len,
+			 "none: modelled on the published curves of %s; a verdict needs a paired "
+			 "measurement of this mix on that CPU",
+			 cpu);
+	else if (fr->meas_stored)
+		snprintf(buf, len,
+			 "none: the figures are modelled (--model-only); the cost model stores a "
+			 "paired measurement of this mix: estimate without --model-only answers");
+	else if (fr->measure_cmd[0])
+		snprintf(buf, len,
+			 "none: the figures are modelled; measure this mix on %s with: %s", cpu,
+			 fr->measure_cmd);
+	else
+		snprintf(buf, len, "none: the figures are modelled (%s)", fr->meas_why);
 }
 
 void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
@@ -105,6 +141,9 @@ void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
 			 "too few samples (%.0f, fewer than %d) for a verdict: record longer",
 			 fr->samples, EST_MIN_SAMPLES);
 		break;
+	case EST_VERDICT_NOT_MEASURED:
+		not_measured_text(fr, buf, len);
+		break;
 	}
 }
 
@@ -120,6 +159,11 @@ enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char 
 
 	if (!fr->impls || !fr->impls->glibc || !name)
 		return EST_GLIBC_NOT_GLIBC;
+	if (est_verdict(fr) == EST_VERDICT_NOT_MEASURED) {
+		if (len)
+			line[0] = '\0';
+		return EST_GLIBC_UNMEASURED;
+	}
 	if (est_verdict(fr) != EST_VERDICT_SAVES || !b || b->pol.kind != EST_THRESHOLD) {
 		snprintf(line, len,
 			 "keep today's setting (%s=%llu): no GLIBC_TUNABLES line to ship", name,

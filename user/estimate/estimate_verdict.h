@@ -15,24 +15,37 @@ enum est_verdict_kind {
 	EST_VERDICT_NO_DIFFERENCE,   /* something is cheaper, but within the measurement noise */
 	EST_VERDICT_KEEP_TODAY,	     /* every other policy costs more (or runs the same code) */
 	EST_VERDICT_TOO_FEW_SAMPLES, /* a sampled family with fewer than EST_MIN_SAMPLES */
+	EST_VERDICT_NOT_MEASURED,    /* no paired measurement of this mix: modelled, no verdict */
 };
 
 /*
  * The verdict (docs/estimate.md#the-verdict), in the way benchstat and criterion report "no
  * change": @fr->best is the cheapest policy the kernel could run (today, always, each T; never
- * the oracle); it is named as a saving only when its whole 95% interval lies below today.
+ * the oracle) among the rows the paired measurement of this mix measured; it is named as a
+ * saving only when its whole 95% interval lies below today. Without that measurement
+ * (@fr->meas NULL, --model-only) there is none: EST_VERDICT_NOT_MEASURED. The per-length
+ * model had the wrong sign on AMD Zen 5 (T=4096 modelled -46%, measured +16%, and the program
+ * took 8.7% more CPU with it): a model's figure decides nothing.
  */
 enum est_verdict_kind est_verdict(const struct est_family_result *fr);
-/* "saves", "no_difference", "keep_today", "too_few_samples" */
+/*
+ * What the figures alone read, whatever their source (est_verdict() without the measurement
+ * rule): to compare two modelled states, never to print as a verdict.
+ */
+enum est_verdict_kind est_figures_read(const struct est_family_result *fr);
+/* "saves", "no_difference", "keep_today", "too_few_samples", "not_measured" */
 const char *est_verdict_name(enum est_verdict_kind k);
 /*
- * The sentence: "T=512 saves 9.35% (95% CI 9.35 .. 9.35)", "no threshold differs from today's
- * code beyond the measurement noise", "every threshold costs more: keep today's code", or
- * "too few samples (42) for a verdict: record longer".
+ * The sentence: "T=512 saves 9.35% (95% CI 8.1 .. 10.6)", "no threshold differs from today's
+ * code beyond the measurement noise", "every threshold costs more: keep today's code", "too
+ * few samples (42) for a verdict: record longer", or, not measured, "none: the figures are
+ * modelled; measure this mix on CPU with: copyprof calibrate -i MODEL --mix P -o MODEL" (for
+ * another CPU's published curves: "none: modelled on the published curves of CPU; a verdict
+ * needs a paired measurement of this mix on that CPU").
  */
 void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len);
-/* Room for any verdict sentence: "no threshold saves …" names up to six policies of 23 bytes. */
-#define EST_VERDICT_TEXT_LEN 384
+/* Room for any verdict sentence: the command that measures a mix is the longest. */
+#define EST_VERDICT_TEXT_LEN 768
 /*
  * The words of "no difference", against @today ("today's code"): "no threshold differs from …
  * beyond the measurement noise" when none does, else "no threshold saves against … beyond the
@@ -46,17 +59,19 @@ void est_no_difference_words(const struct est_family_result *fr, const char *tod
 
 /* What to do with glibc's tunable (est_glibc_advice). */
 enum est_glibc_action {
-	EST_GLIBC_NOT_GLIBC, /* not glibc's policies: no advice */
-	EST_GLIBC_KEEP,	     /* no saving: keep today's setting, nothing to ship */
-	EST_GLIBC_DROP,	     /* the saving is glibc's default: drop the tunable */
-	EST_GLIBC_SET,	     /* the saving needs a GLIBC_TUNABLES line: @line is it */
+	EST_GLIBC_NOT_GLIBC,  /* not glibc's policies: no advice */
+	EST_GLIBC_UNMEASURED, /* no measurement of the mix: no advice, nothing to ship */
+	EST_GLIBC_KEEP,	      /* no saving: keep today's setting, nothing to ship */
+	EST_GLIBC_DROP,	      /* the saving is glibc's default: drop the tunable */
+	EST_GLIBC_SET,	      /* the saving needs a GLIBC_TUNABLES line: @line is it */
 };
 
 /*
  * glibc's policies only (EST_GLIBC_NOT_GLIBC otherwise): what to do, as one line in @line. The
  * best threshold when the verdict is a saving ("GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=
  * 4096", or "drop ... from GLIBC_TUNABLES" when it is glibc's default), else "keep today's
- * setting".
+ * setting"; without a measurement of the mix EST_GLIBC_UNMEASURED and no line (empty @line):
+ * a line to ship comes only from a measurement.
  */
 enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char *line, size_t len);
 /* True if @v lies within @w's 95% interval (a zero-width one: equal to its delta). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* num_format.c: counts with thousands separators for text output ("12,208") */
+/* num_format.c: counts with thousands separators ("12,208") and sizes ("256 KiB") for text */
 #include <stddef.h>
+#include <stdio.h>
 #include "num_format.h"
 
 char *num_format(uint64_t v, char buf[NUM_FORMAT_LEN])
@@ -18,5 +19,16 @@ char *num_format(uint64_t v, char buf[NUM_FORMAT_LEN])
 	for (n = 0; n < i; n++)
 		buf[n] = tmp[i - 1 - n];
 	buf[i] = '\0';
+	return buf;
+}
+
+char *num_format_bytes(uint64_t n, char *buf, size_t len)
+{
+	if (n >= (1ULL << 20) && !(n % (1ULL << 20)))
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(n >> 20));
+	else if (n >= 1024 && !(n % 1024))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(n >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)n);
 	return buf;
 }

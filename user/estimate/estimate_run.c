@@ -132,6 +132,8 @@ static void adopt_model_machine(struct est_input *in, const struct costmodel *m)
 	in->meta.cpu_model = m->meta.cpu_model;
 	in->meta.cpu_flags = m->meta.cpu_flags;
 	in->meta.nr_cpu_flags = m->meta.nr_cpu_flags;
+	in->meta.cpu_flags_unknown = m->meta.cpu_flags_unknown;
+	in->meta.machine = m->meta.machine;
 }
 
 /* The command that measures this input's mix into its cost model. */

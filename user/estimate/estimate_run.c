@@ -116,9 +116,8 @@ static size_t pick_model(const struct est_run *run, const struct est_input *in)
 {
 	size_t i;
 
-	for (i = 0; i < run->nr_models && in->meta.cpu_model; i++)
-		if (run->models[i]->meta.cpu_model &&
-		    !strcmp(run->models[i]->meta.cpu_model, in->meta.cpu_model))
+	for (i = 0; i < run->nr_models; i++)
+		if (host_same_cpu(&run->models[i]->meta, &in->meta))
 			return i;
 	return 0;
 }

@@ -39,6 +39,13 @@ bool host_is_amd(const struct host_meta *m)
 	return m->cpu_model && (strstr(m->cpu_model, "AMD") || strstr(m->cpu_model, "Hygon"));
 }
 
+bool host_same_cpu(const struct host_meta *a, const struct host_meta *b)
+{
+	if (a->machine.known && b->machine.known && !machine_same_cpu(&a->machine, &b->machine))
+		return false;
+	return a->cpu_model && b->cpu_model && !strcmp(a->cpu_model, b->cpu_model);
+}
+
 void host_fill_meta(struct host_meta *m)
 {
 	struct utsname u;

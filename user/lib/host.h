@@ -35,6 +35,11 @@ void host_set_machine(struct host_meta *m, const struct machine *mach);
  * or, in a file written before the machine was recorded, by its model name.
  */
 bool host_is_amd(const struct host_meta *m);
+/*
+ * True when @a and @b name the same CPU: the same model name, and where both record the
+ * machine, the same vendor, family, model and stepping. False when either name is unknown.
+ */
+bool host_same_cpu(const struct host_meta *a, const struct host_meta *b);
 /* True if the CPU flag (as named in /proc/cpuinfo, or fsrs/fzrm/fsrc from CPUID) is set. */
 bool host_has_flag(const struct host_meta *m, const char *flag);
 /* Frees what @m owns (its strings and CPU flags), not @m itself. */

@@ -76,6 +76,16 @@ int machine_from_perf_cpuid(const char *s, struct machine *m)
 	return 0;
 }
 
+const char *machine_describe(const struct machine *m, char *buf, size_t len)
+{
+	if (!m->known)
+		snprintf(buf, len, "machine not recorded");
+	else
+		snprintf(buf, len, "%s family %d model %d stepping %d", m->vendor_id, m->family,
+			 m->model, m->stepping);
+	return buf;
+}
+
 bool machine_same_cpu(const struct machine *m, const struct machine *here)
 {
 	return m->known && here->known && !strcmp(m->vendor_id, here->vendor_id) &&

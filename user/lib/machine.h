@@ -74,6 +74,8 @@ const char *machine_vendor_name(enum asmref_vendor v);
 enum asmref_vendor machine_vendor_from_name(const char *name);
 /* "erms", "fsrm" ... */
 const char *machine_flag_name(enum machine_flag f);
+/* "GenuineIntel family 6 model 167 stepping 1", or "machine not recorded"; returns @buf. */
+const char *machine_describe(const struct machine *m, char *buf, size_t len);
 /* True when @m and this machine are the same kind of CPU: vendor, family, model, stepping. */
 bool machine_same_cpu(const struct machine *m, const struct machine *here);
 

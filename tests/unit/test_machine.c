@@ -133,7 +133,7 @@ static void this_machine(void **state)
 
 static void caches_of_a_cpu(void **state)
 {
-	struct machine_caches c;
+	struct machine_caches c, id;
 	char path[96], buf[32];
 	FILE *f;
 
@@ -153,6 +153,19 @@ static void caches_of_a_cpu(void **state)
 	assert_string_equal(c.source, "sysfs");
 	assert_int_equal(c.cpu, machine_cpu_now());
 	assert_true(c.l1d > 0 && c.l2 > c.l1d && c.line > 0);
+	/*
+	 * The fallback, CPUID, reads what the kernel put in sysfs from the same leaves (an AMD
+	 * CPU without topology extensions has neither leaf: the kernel used 0x80000005/6).
+	 */
+	if (machine_caches_cpuid(&id)) {
+		print_message(
+			"CPUID has no deterministic cache leaf here: the fallback is unused\n");
+	} else {
+		assert_int_equal(id.l1d, c.l1d);
+		assert_int_equal(id.l2, c.l2);
+		assert_int_equal(id.l3, c.l3);
+		assert_int_equal(id.line, c.line);
+	}
 	/* A CPU that does not exist: nothing, and no CPUID answer for it. */
 	assert_int_equal(machine_caches_of(1 << 20, &c), -ENOENT);
 	assert_int_equal(c.l1d, 0);

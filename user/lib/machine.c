@@ -2,6 +2,7 @@
 /* machine.c: the one reader of the CPU: CPUID, /proc/cpuinfo and the caches in sysfs */
 #include <cpuid.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,7 +198,25 @@ static bool caches_cpuid(unsigned int leaf, struct machine_caches *c)
 	return c->l1d || c->l2 || c->l3;
 }
 
-int machine_caches_of(int cpu, struct machine_caches *c)
+static int caches_from_cpuid(enum asmref_vendor vendor, struct machine_caches *c)
+{
+	struct machine_caches none = { .cpu = machine_cpu_now() };
+
+	*c = none;
+	if (!caches_cpuid(vendor == ASMREF_VENDOR_AMD ? 0x8000001du : 4, c)) {
+		*c = none;
+		return -ENOENT;
+	}
+	c->source = "cpuid";
+	return 0;
+}
+
+int machine_caches_cpuid(struct machine_caches *c)
+{
+	return caches_from_cpuid(machine_this()->vendor, c);
+}
+
+static int caches_of(int cpu, enum asmref_vendor vendor, struct machine_caches *c)
 {
 	struct machine_caches none = { .cpu = cpu };
 
@@ -208,13 +227,17 @@ int machine_caches_of(int cpu, struct machine_caches *c)
 	}
 	*c = none;
 	/* CPUID answers for the CPU that executes it: only good for the one we are on. */
-	if (cpu == machine_cpu_now() &&
-	    (caches_cpuid(machine_this()->vendor == ASMREF_VENDOR_AMD ? 0x8000001du : 4, c))) {
-		c->source = "cpuid";
+	if (cpu == machine_cpu_now() && !caches_from_cpuid(vendor, c)) {
+		c->cpu = cpu;
 		return 0;
 	}
 	*c = none;
 	return -ENOENT;
+}
+
+int machine_caches_of(int cpu, struct machine_caches *c)
+{
+	return caches_of(cpu, machine_this()->vendor, c);
 }
 
 /* The model name and the /proc/cpuinfo flags of the first CPU listed. */
@@ -322,15 +345,18 @@ static void read_this(struct machine *m)
 	read_tsc(m, max);
 }
 
+static struct machine here;
+
+static void read_here(void)
+{
+	read_this(&here);
+	caches_of(machine_cpu_now(), here.vendor, &here.caches);
+}
+
 const struct machine *machine_this(void)
 {
-	static struct machine m;
-	static bool read;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!read) {
-		read = true;
-		read_this(&m);
-		machine_caches_of(machine_cpu_now(), &m.caches);
-	}
-	return &m;
+	pthread_once(&once, read_here);
+	return &here;
 }

@@ -53,6 +53,11 @@ const struct machine *machine_this(void);
  * nothing was found (@c then says 0 for each size).
  */
 int machine_caches_of(int cpu, struct machine_caches *c);
+/*
+ * The caches of the CPU this thread runs on, from CPUID alone (leaf 4; AMD: 0x8000001D), as
+ * machine_caches_of() falls back to. 0, or -ENOENT.
+ */
+int machine_caches_cpuid(struct machine_caches *c);
 /* The CPU this thread runs on now (sched_getcpu()), 0 if that fails. */
 int machine_cpu_now(void);
 /* The stride that flushes every line with CLFLUSH here (64 where CPUID does not say). */

@@ -49,6 +49,8 @@ expect_eq "other host: cpu_flags null" "$(jq -c '.meta | [has("cpu_flags"), .cpu
 expect_eq "other host: machine.flags null" "$(jq -c .meta.machine.flags other.json)" null
 jq -e '.meta.machine.flags_from | test("^unknown: .*not-this-host")' other.json > /dev/null ||
 	fail "flags_from does not say why: $(jq .meta.machine.flags_from other.json)"
+expect_exit 0 "$COPYPROF" report -i other.json
+expect_out "^machine: $(cpuinfo vendor_id) family $(cpuinfo 'cpu family') model $(cpuinfo model) stepping $(cpuinfo stepping); CPU flags unknown: perf.data records none"
 graft other.json mix-other.json
 expect_exit 1 "$COPYPROF" estimate -i mix-other.json -m "$G/costmodel-synthetic.json"
 expect_err "today's code of memcpy is unknown: the CPU flags are unknown.*--today IMPL"

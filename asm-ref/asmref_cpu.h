@@ -6,6 +6,20 @@
 #include <stdbool.h>
 
 /*
+ * The vendor, as glibc counts it: Hygon ("HygonGenuine") is AMD. This is the one rule; user/
+ * asks it through lib/machine.h.
+ */
+enum asmref_vendor {
+	ASMREF_VENDOR_UNKNOWN, /* not read (e.g. a perf.data without its cpuid header) */
+	ASMREF_VENDOR_INTEL,
+	ASMREF_VENDOR_AMD,
+	ASMREF_VENDOR_OTHER,
+};
+
+/* The vendor of a CPUID vendor string ("GenuineIntel"); NULL or "" is unknown. */
+enum asmref_vendor asmref_cpu_vendor_of(const char *vendor_id);
+
+/*
  * "Usable" features, as glibc counts them: the CPUID bit, and for vector state the operating
  * system's XCR0 (AVX: XMM and YMM state; AVX-512: also opmask and both ZMM halves).
  */

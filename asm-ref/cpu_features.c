@@ -20,6 +20,18 @@ static uint64_t xcr0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+enum asmref_vendor asmref_cpu_vendor_of(const char *vendor_id)
+{
+	if (!vendor_id || !*vendor_id)
+		return ASMREF_VENDOR_UNKNOWN;
+	if (!strcmp(vendor_id, "GenuineIntel"))
+		return ASMREF_VENDOR_INTEL;
+	/* glibc counts Hygon as AMD (init_cpu_features). */
+	if (!strcmp(vendor_id, "AuthenticAMD") || !strcmp(vendor_id, "HygonGenuine"))
+		return ASMREF_VENDOR_AMD;
+	return ASMREF_VENDOR_OTHER;
+}
+
 void asmref_cpu_detect(struct asmref_cpu *c)
 {
 	unsigned int a = 0, b = 0, cx = 0, d = 0, max, l7b = 0, l7d = 0, l71a = 0;
@@ -34,9 +46,8 @@ void asmref_cpu_detect(struct asmref_cpu *c)
 	memcpy(vendor + 4, &d, 4);
 	memcpy(vendor + 8, &cx, 4);
 	vendor[12] = 0;
-	c->intel = !strcmp(vendor, "GenuineIntel");
-	/* glibc counts Hygon as AMD. */
-	c->amd = !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
+	c->intel = asmref_cpu_vendor_of(vendor) == ASMREF_VENDOR_INTEL;
+	c->amd = asmref_cpu_vendor_of(vendor) == ASMREF_VENDOR_AMD;
 	if (max < 1)
 		return;
 	__cpuid(1, a, b, cx, d);

@@ -255,15 +255,41 @@ static void print_total(const struct profile *p)
 	putchar('\n');
 }
 
+/* The machine, where the profile records it, and CPU flags that are not the recording run's. */
+static void print_machine(const struct host_meta *m)
+{
+	char buf[96];
+	size_t i;
+
+	if (!m->machine.known && !m->cpu_flags_unknown)
+		return;
+	printf("machine: %s; CPU flags", machine_describe(&m->machine, buf, sizeof(buf)));
+	if (m->cpu_flags_unknown) {
+		/* flags_from says why: "unknown: perf.data records none, ..." */
+		printf(" %s\n", m->cpu_flags_from ?: "unknown");
+		return;
+	}
+	for (i = 0; i < m->nr_cpu_flags; i++)
+		printf(" %s", m->cpu_flags[i]);
+	if (!m->nr_cpu_flags)
+		printf(" none");
+	if (m->cpu_flags_from)
+		printf(" (%s)", m->cpu_flags_from);
+	printf("\n");
+}
+
 static void print_text(const struct profile *p, int top)
 {
 	size_t i;
 
-	if (p->nr_groups)
+	if (p->nr_groups) {
 		print_groups(p);
-	else
-		printf("profile: kernel %s, cpu %s, host %s, %.2f s\n\n", p->meta.kernel ?: "?",
+	} else {
+		printf("profile: kernel %s, cpu %s, host %s, %.2f s\n", p->meta.kernel ?: "?",
 		       p->meta.cpu_model ?: "?", p->meta.hostname ?: "?", p->meta.duration_s);
+		print_machine(&p->meta);
+		printf("\n");
+	}
 	if (report_sample_is_sampled(p))
 		report_sample_print(stdout, p, 15);
 	for (i = 0; i < p->nr_sites; i++)

@@ -17,6 +17,19 @@ expect_eq format "$(jq -r .format m.json)" copyprof-costmodel
 expect_eq version "$(jq -r .version m.json)" 1
 expect_eq measured "$(jq -r .meta.measured m.json)" true
 expect_eq runs "$(jq -r .meta.runs m.json)" 3
+# The machine it was measured on, with the caches of the CPU it was pinned to.
+cpuinfo() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | sed 's/.*: *//'; }
+expect_eq "machine" "$(jq -c '.meta.machine | [.vendor_id, .family, .model, .stepping]' m.json)" \
+	"[\"$(cpuinfo vendor_id)\",$(cpuinfo 'cpu family'),$(cpuinfo model),$(cpuinfo stepping)]"
+expect_eq "caches of the pinned CPU" "$(jq '.meta.machine.caches.cpu == .meta.cpu' m.json)" true
+l1d=$(for d in "/sys/devices/system/cpu/cpu$(jq .meta.cpu m.json)"/cache/index*; do
+	[ "$(cat "$d/level")/$(cat "$d/type")" = 1/Data ] && sed 's/K$/*1024/' "$d/size"; done)
+if [ -n "$l1d" ]; then
+	expect_eq "L1d from sysfs" "$(jq -c '.meta.machine.caches | [.l1d, .source]' m.json)" \
+		"[$((l1d)),\"sysfs\"]"
+else
+	expect_eq "L1d from CPUID (no sysfs caches)" "$(jq -r .meta.machine.caches.source m.json)" cpuid
+fi
 expect_eq erms "$(jq -r .meta.erms m.json)" \
 	"$(grep -qw erms /proc/cpuinfo && echo true || echo false)"
 for k in cpu_model kernel tool_version hostname start timer tsc_hz cpu; do

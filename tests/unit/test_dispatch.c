@@ -150,13 +150,24 @@ static void flags_and_release(void **state)
 	assert_int_equal(major, 6);
 	assert_int_equal(minor, 12);
 	assert_false(dispatch_parse_release("linux", &major, &minor));
-	dispatch_cpu_from_meta(&m, false, 6, 12, &cpu);
+	m.machine.known = true;
+	m.machine.vendor = ASMREF_VENDOR_INTEL;
+	dispatch_cpu_from_meta(&m, 6, 12, &cpu);
 	assert_true(cpu.erms && cpu.fsrm && cpu.rep_good);
 	assert_false(cpu.fsrs);
-	/* e046fe5a36a9: on AMD, FSRM implies FSRS from 6.4. */
-	dispatch_cpu_from_meta(&m, true, 6, 12, &cpu);
+	/* e046fe5a36a9: on AMD, FSRM implies FSRS from 6.4; Hygon counts as AMD. */
+	m.machine.vendor = asmref_cpu_vendor_of("HygonGenuine");
+	dispatch_cpu_from_meta(&m, 6, 12, &cpu);
 	assert_true(cpu.fsrs);
-	dispatch_cpu_from_meta(&m, true, 6, 1, &cpu);
+	dispatch_cpu_from_meta(&m, 6, 1, &cpu);
+	assert_false(cpu.fsrs);
+	/* A file without the machine block: the model name decides. */
+	m.machine.known = false;
+	m.cpu_model = "AMD EPYC 9B45";
+	dispatch_cpu_from_meta(&m, 6, 12, &cpu);
+	assert_true(cpu.fsrs);
+	m.cpu_model = "Intel(R) Xeon(R) Processor";
+	dispatch_cpu_from_meta(&m, 6, 12, &cpu);
 	assert_false(cpu.fsrs);
 }
 

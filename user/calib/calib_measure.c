@@ -9,11 +9,10 @@
 #include "calib_measure.h"
 #include "calib_stats.h"
 #include "lib/log.h"
+#include "lib/machine.h"
 #include "lib/stop.h"
 
 #define GUARD 64 /* bytes checked on each side of the destination */
-#define LINE 64
-#define PAGE 4096
 #define MAX_SAMPLES 1024
 #define MAX_BATCH 100000
 #define FEW_SAMPLES_FROM 16384 /* bytes */
@@ -31,11 +30,12 @@ static uint8_t *map_buf(size_t len)
 
 int calib_bufs_alloc(struct calib_bufs *b, size_t max_size, uint32_t align_dst, uint32_t align_src)
 {
+	size_t page = machine_page_size();
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	/* One page in front for the guard bytes, the offset, the copy, a page behind. */
-	b->map_len = (PAGE + PAGE + max_size + GUARD + PAGE - 1) & ~(size_t)(PAGE - 1);
+	b->map_len = (page + page + max_size + GUARD + page - 1) & ~(page - 1);
 	b->dst_map = map_buf(b->map_len);
 	b->src_map = map_buf(b->map_len);
 	if (!b->dst_map || !b->src_map) {
@@ -44,8 +44,8 @@ int calib_bufs_alloc(struct calib_bufs *b, size_t max_size, uint32_t align_dst, 
 		calib_bufs_free(b);
 		return err;
 	}
-	b->dst = b->dst_map + PAGE + align_dst;
-	b->src = b->src_map + PAGE + align_src;
+	b->dst = b->dst_map + page + align_dst;
+	b->src = b->src_map + page + align_src;
 	b->max_size = max_size;
 	return 0;
 }
@@ -101,9 +101,10 @@ int calib_verify(const struct asmref_impl *impl, struct calib_bufs *b, size_t n,
 
 static void flush_range(const uint8_t *p, size_t n)
 {
-	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(LINE - 1), end = (uintptr_t)p + n;
+	uintptr_t line = machine_clflush_line();
+	uintptr_t a = (uintptr_t)p & ~(line - 1), end = (uintptr_t)p + n;
 
-	for (; a < end; a += LINE)
+	for (; a < end; a += line)
 		_mm_clflush((const void *)a);
 	/* CLFLUSH is ordered by MFENCE: every line is gone before the timed call starts. */
 	_mm_mfence();

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* calib_timer.c: TSC frequency against CLOCK_MONOTONIC_RAW, and the cost of reading it */
-#include <cpuid.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 #include "calib_stats.h"
 #include "calib_timer.h"
 #include "lib/log.h"
+#include "lib/machine.h"
 
 #define OVERHEAD_ROUNDS 7
 #define OVERHEAD_TRIES 2001 /* pairs of reads for the TSC step, then for the overhead */
@@ -50,17 +50,17 @@ static double tsc_hz_once(unsigned int ms)
 
 int calib_timer_init(struct calib_timer *t, unsigned int ms)
 {
-	unsigned int a, b, c, d;
+	const struct machine *here = machine_this();
 	double hz[3], *ov, rounds[OVERHEAD_ROUNDS];
 	uint64_t step;
 	int i, r;
 
-	if (!__get_cpuid(0x80000007, &a, &b, &c, &d) || !(d & (1u << 8))) {
+	if (!here->tsc_invariant) {
 		p_err("this CPU has no invariant TSC: the timer's rate would change with the clock "
 		      "frequency, so calibrate cannot convert cycles to time");
 		return -ENOTSUP;
 	}
-	t->rdtscp = __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+	t->rdtscp = here->rdtscp;
 	for (i = 0; i < 3; i++)
 		hz[i] = tsc_hz_once(ms);
 	t->tsc_hz = calib_median(hz, 3);

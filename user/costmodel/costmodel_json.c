@@ -11,6 +11,7 @@
 #include "mixmeas_pool.h"
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
+#include "lib/machine_json.h"
 #include "lib/log.h"
 
 /* A double printed with @fmt, so the file says 67.12 and not 67.120000000000005. */
@@ -24,15 +25,12 @@ static void put_num(json_object *o, const char *key, const char *fmt, double v)
 
 static json_object *meta_to_json(const struct costmodel *m)
 {
-	json_object *o = json_object_new_object(), *flags = json_object_new_array();
-	size_t i;
+	json_object *o = json_object_new_object();
 
 	jsonw_put_str(o, "tool_version", m->meta.tool_version);
 	jsonw_put_str(o, "kernel", m->meta.kernel);
 	jsonw_put_str(o, "cpu_model", m->meta.cpu_model);
-	for (i = 0; i < m->meta.nr_cpu_flags; i++)
-		json_object_array_add(flags, json_object_new_string(m->meta.cpu_flags[i]));
-	json_object_object_add(o, "cpu_flags", flags);
+	machine_json_put(o, &m->meta);
 	json_object_object_add(o, "erms", json_object_new_boolean(m->erms));
 	json_object_object_add(o, "measured", json_object_new_boolean(m->measured));
 	jsonw_put_str(o, "note", m->note);
@@ -230,7 +228,7 @@ static int meta_from_json(json_object *o, struct costmodel *m, const char *name)
 		m->timer_overhead_cycles = d;
 	if (!jsonr_num(o, "timer_step_cycles", &d))
 		m->timer_step_cycles = d;
-	m->meta.cpu_flags = jsonr_strv(o, "cpu_flags", &m->meta.nr_cpu_flags);
+	machine_json_get(o, &m->meta);
 	err = int_in(o, "cpu", -1, INT_MAX, &d, name, "meta ");
 	if (!err)
 		m->cpu = (int)d;

@@ -20,7 +20,10 @@ struct diff_costs {
 	struct est_input in[2]; /* the sampling rate, for samples to calls */
 };
 
-/* The replica side @k's profile ran for family @f: its recorded dispatch, else the table's. */
+/*
+ * The replica side @k's profile ran for family @f: its recorded dispatch, else the table's;
+ * NULL when its CPU flags are unknown.
+ */
 static const char *code_of(const struct profile *p, enum est_family f)
 {
 	const char *name = est_family(f)->name;
@@ -34,7 +37,8 @@ static const char *code_of(const struct profile *p, enum est_family f)
 		if (!copy_path_of(name, &view, &path))
 			return path.impl;
 	}
-	copy_path_today(name, &p->meta, &path);
+	if (copy_path_today(name, &p->meta, &path))
+		return NULL;
 	return path.impl;
 }
 
@@ -49,6 +53,18 @@ static struct est_costs *costs_of(struct diff_costs *dc, const struct profile_di
 	if (dc->missing[f])
 		return NULL;
 	dc->impl[k][f] = code_of(d->p[k], f);
+	/* A side whose CPU flags are unknown ran, as far as anyone knows, the other side's code */
+	if (!dc->impl[k][f])
+		dc->impl[k][f] = code_of(d->p[1 - k], f);
+	if (!dc->impl[k][f]) {
+		p_warn("%s is not modelled: today's code is unknown on both sides (their CPU flags "
+		       "are unknown: import-perf of another host's perf.data; import it on the "
+		       "host "
+		       "that recorded it)",
+		       est_family(f)->name);
+		dc->missing[f] = true;
+		return NULL;
+	}
 	*err = est_costs_try(&dc->c[k][f], dc->m, dc->model_name, f, dc->impl[k][f], dc->cache, why,
 			     sizeof(why));
 	if (*err) {

@@ -126,6 +126,7 @@ static int group_input(const struct profile *p, const char *name, size_t gi, str
 	in->meta.cpu_model = g->cpu_model;
 	in->meta.cpu_flags = g->cpu_flags;
 	in->meta.nr_cpu_flags = g->nr_cpu_flags;
+	in->meta.cpu_flags_unknown = g->cpu_flags_unknown;
 	in->duration_s = g->duration_s;
 	in->sample_hz = g->sample_hz;
 	in->nr_hosts = g->nr_hosts;

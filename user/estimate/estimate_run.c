@@ -116,9 +116,8 @@ static size_t pick_model(const struct est_run *run, const struct est_input *in)
 {
 	size_t i;
 
-	for (i = 0; i < run->nr_models && in->meta.cpu_model; i++)
-		if (run->models[i]->meta.cpu_model &&
-		    !strcmp(run->models[i]->meta.cpu_model, in->meta.cpu_model))
+	for (i = 0; i < run->nr_models; i++)
+		if (host_same_cpu(&run->models[i]->meta, &in->meta))
 			return i;
 	return 0;
 }
@@ -132,6 +131,8 @@ static void adopt_model_machine(struct est_input *in, const struct costmodel *m)
 	in->meta.cpu_model = m->meta.cpu_model;
 	in->meta.cpu_flags = m->meta.cpu_flags;
 	in->meta.nr_cpu_flags = m->meta.nr_cpu_flags;
+	in->meta.cpu_flags_unknown = m->meta.cpu_flags_unknown;
+	in->meta.machine = m->meta.machine;
 }
 
 /* The command that measures this input's mix into its cost model. */

@@ -497,8 +497,7 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 	fprintf(f, "  cost model %s: %s%s, cache %s\n", r->model_name,
 		m->meta.cpu_model ? m->meta.cpu_model : "unknown CPU",
 		m->measured ? "" : " (published figures, not measured here)", r->o->cache.label);
-	if (r->in->meta.cpu_model && m->meta.cpu_model &&
-	    strcmp(r->in->meta.cpu_model, m->meta.cpu_model))
+	if (r->in->meta.cpu_model && m->meta.cpu_model && !host_same_cpu(&r->in->meta, &m->meta))
 		fprintf(f, "  note: the costs were measured on another CPU than the profile's\n");
 	for (i = 0; i < r->nr_fam; i++) {
 		const struct est_family_result *fr = &r->fam[i];

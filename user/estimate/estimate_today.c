@@ -32,7 +32,14 @@ int est_today_of(const struct est_input *in, enum est_family f, const char *give
 		fn = fn ?: in->sites[i].symbol ?: "?";
 	}
 	if (!fn) {
-		copy_path_today(fi->name, &in->meta, today);
+		if (copy_path_today(fi->name, &in->meta, today) == -ENODATA) {
+			p_err("%s: today's code of %s is unknown: %s; say what this kernel runs "
+			      "with "
+			      "--today IMPL (e.g. --today movsb on a CPU with FSRM, --today "
+			      "memcpy_orig without; copyprof calibrate --help lists them)",
+			      in->name, fi->name, today->why);
+			return -ENOENT;
+		}
 		return 0;
 	}
 	if (asmref_glibc_replica_of(fn)) {

@@ -15,7 +15,9 @@
  * probed function when it is code copyprof replicates (an asm-ref replica, by its name); else
  * the kernel's live dispatch for the input's kernel and CPU flags. A user-space function of
  * unknown code is never guessed from its name (a glibc "..._erms" runs a vector loop below its
- * threshold, not REP MOVSB): -ENOENT, printed, asking for --today. Returns 0 or -ENOENT.
+ * threshold, not REP MOVSB): -ENOENT, printed, asking for --today; so are kernel sites whose
+ * CPU flags are unknown (import-perf of another host's perf.data): never assumed absent.
+ * Returns 0 or -ENOENT.
  */
 int est_today_of(const struct est_input *in, enum est_family f, const char *given,
 		 struct copy_path *today);

@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include "kernel/ksyms.h"
 #include "kernel/ktext.h"
 #include "lib/counter_map.h"
 #include "lib/line_reader.h"
 #include "lib/log.h"
+#include "lib/machine.h"
 #include "lib/reason.h"
 #include "sites/copy_family.h"
 #include "sites/len_rules.h"
@@ -372,6 +374,42 @@ static char *lengths_note(const struct import_perf_lengths *l, uint64_t copy)
 	return note;
 }
 
+/*
+ * The recording machine from perf's header: vendor, family, model and stepping from its cpuid.
+ * perf records no CPU flags: they are this machine's only where the header's hostname and cpuid
+ * are this machine's, else unknown (never "no flags": that would pick memcpy_orig on an FSRM
+ * CPU).
+ */
+static void fill_machine(struct host_meta *meta, const struct perf_header *h)
+{
+	const struct machine *here = machine_this();
+	struct machine mc = { .family = -1, .model = -1, .stepping = -1, .caches.cpu = -1 };
+	struct utsname u;
+	bool same;
+
+	if (h->cpuid && machine_from_perf_cpuid(h->cpuid, &mc))
+		p_warn("perf.data's cpuid '%s' is not vendor,family,model,stepping: the machine "
+		       "is unknown",
+		       h->cpuid);
+	same = h->hostname && !uname(&u) && !strcmp(h->hostname, u.nodename) &&
+	       machine_same_cpu(&mc, here);
+	if (same) {
+		mc = *here; /* its flags, caches and TSC too */
+		mc.model_name[0] = 0;
+		meta->cpu_flags_from = strdup("this machine (same host and cpuid as perf.data)");
+	} else {
+		meta->cpu_flags_unknown = true;
+		if (asprintf(&meta->cpu_flags_from,
+			     "unknown: perf.data records none, and its host %s, cpuid %s are not "
+			     "this machine's",
+			     h->hostname ?: "(not recorded)", h->cpuid ?: "(not recorded)") < 0)
+			meta->cpu_flags_from = NULL;
+	}
+	if (h->cpu_desc)
+		snprintf(mc.model_name, sizeof(mc.model_name), "%s", h->cpu_desc);
+	host_set_machine(meta, &mc);
+}
+
 static void fill_meta(struct profile *p, struct perf_importer *im, const struct perf_header *h,
 		      const struct perf_script_stats *st)
 {
@@ -381,6 +419,7 @@ static void fill_meta(struct profile *p, struct perf_importer *im, const struct 
 	p->meta.kernel = h->os_release ? strdup(h->os_release) : NULL;
 	p->meta.cpu_model = h->cpu_desc ? strdup(h->cpu_desc) : NULL;
 	p->meta.hostname = h->hostname ? strdup(h->hostname) : NULL;
+	fill_machine(&p->meta, h);
 	p->meta.command = h->cmdline ? strdup(h->cmdline) : NULL;
 	p->meta.duration_s = im->t_last > im->t_first ? im->t_last - im->t_first : 0;
 	if (!m)

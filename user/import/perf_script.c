@@ -305,6 +305,7 @@ static int header_comment(const char *line, struct perf_header *h)
 		{ "# os release : ", offsetof(struct perf_header, os_release) },
 		{ "# cpudesc : ", offsetof(struct perf_header, cpu_desc) },
 		{ "# cmdline : ", offsetof(struct perf_header, cmdline) },
+		{ "# cpuid : ", offsetof(struct perf_header, cpuid) },
 	};
 	size_t i;
 
@@ -461,6 +462,7 @@ void perf_header_free(struct perf_header *h)
 	free(h->os_release);
 	free(h->cpu_desc);
 	free(h->cmdline);
+	free(h->cpuid);
 	memset(h, 0, sizeof(*h));
 }
 

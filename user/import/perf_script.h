@@ -43,6 +43,7 @@ struct perf_sample {
 /* What the header comments (perf script --header) say about the recording machine. */
 struct perf_header {
 	char *hostname, *os_release, *cpu_desc, *cmdline;
+	char *cpuid; /* x86: "GenuineIntel,6,143,8" (vendor, family, model, stepping) */
 };
 
 struct perf_script_stats {

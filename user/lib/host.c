@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* host.c: kernel release, CPU model and the CPU flags that select kernel copy code */
-#include <cpuid.h>
+/* host.c: the meta of a run: kernel release, host, time, and the machine (lib/machine.c) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +7,6 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 #include "host.h"
-#include "line_reader.h"
-
-/* The /proc/cpuinfo flags that decide which memcpy/memset/clear_user runs (kernel-facts.md). */
-static const char *const cpuinfo_flags[] = { "erms", "fsrm", "rep_good" };
 
 static void add_flag(struct host_meta *m, const char *flag)
 {
@@ -20,62 +15,35 @@ static void add_flag(struct host_meta *m, const char *flag)
 	if (!f)
 		return;
 	m->cpu_flags = f;
-	f[m->nr_cpu_flags++] = strdup(flag);
+	f[m->nr_cpu_flags] = strdup(flag);
+	if (f[m->nr_cpu_flags])
+		m->nr_cpu_flags++;
 }
 
-static void read_cpuinfo(struct host_meta *m)
+void host_set_machine(struct host_meta *m, const struct machine *mach)
 {
-	char *line, *v, *padded;
-	struct line_reader r;
-	size_t i;
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	int i;
 
-	if (!f)
-		return;
-	/* The flags line is the longest: some 1.5 KiB with AVX-512. */
-	line_reader_init(&r, f, "/proc/cpuinfo", "/proc/cpuinfo", 65536, 64UL << 20);
-	while (line_reader_next(&r) > 0) {
-		line = r.line;
-		line[strcspn(line, "\n")] = 0;
-		v = strchr(line, ':');
-		if (!v)
-			continue;
-		v += 2;
-		if (!m->cpu_model && !strncmp(line, "model name", 10))
-			m->cpu_model = strdup(v);
-		if (strncmp(line, "flags", 5))
-			continue;
-		padded = malloc(strlen(v) + 3);
-		if (!padded)
-			break;
-		sprintf(padded, " %s ", v);
-		for (i = 0; i < sizeof(cpuinfo_flags) / sizeof(*cpuinfo_flags); i++) {
-			char pat[32];
-
-			snprintf(pat, sizeof(pat), " %s ", cpuinfo_flags[i]);
-			if (strstr(padded, pat))
-				add_flag(m, cpuinfo_flags[i]);
-		}
-		free(padded);
-		break;
-	}
-	line_reader_free(&r);
-	fclose(f);
+	m->machine = *mach;
+	if (!m->cpu_model && mach->model_name[0])
+		m->cpu_model = strdup(mach->model_name);
+	for (i = 0; i < MACHINE_NR_FLAGS; i++)
+		if (mach->flags & (1u << i))
+			add_flag(m, machine_flag_name((enum machine_flag)i));
 }
 
-/* FSRS, FZRM and FSRC are not in /proc/cpuinfo: read CPUID leaf 7 subleaf 1, EAX. */
-static void read_cpuid(struct host_meta *m)
+bool host_is_amd(const struct host_meta *m)
 {
-	unsigned int a, b, c, d;
+	if (m->machine.known)
+		return m->machine.vendor == ASMREF_VENDOR_AMD;
+	return m->cpu_model && (strstr(m->cpu_model, "AMD") || strstr(m->cpu_model, "Hygon"));
+}
 
-	if (!__get_cpuid_count(7, 1, &a, &b, &c, &d))
-		return;
-	if (a & (1u << 10))
-		add_flag(m, "fzrm");
-	if (a & (1u << 11))
-		add_flag(m, "fsrs");
-	if (a & (1u << 12))
-		add_flag(m, "fsrc");
+bool host_same_cpu(const struct host_meta *a, const struct host_meta *b)
+{
+	if (a->machine.known && b->machine.known && !machine_same_cpu(&a->machine, &b->machine))
+		return false;
+	return a->cpu_model && b->cpu_model && !strcmp(a->cpu_model, b->cpu_model);
 }
 
 void host_fill_meta(struct host_meta *m)
@@ -91,8 +59,8 @@ void host_fill_meta(struct host_meta *m)
 	}
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	m->start = strdup(buf);
-	read_cpuinfo(m);
-	read_cpuid(m);
+	host_set_machine(m, machine_this());
+	machine_caches_of(machine_cpu_now(), &m->machine.caches);
 }
 
 bool host_has_flag(const struct host_meta *m, const char *flag)
@@ -116,6 +84,7 @@ void host_meta_free(struct host_meta *m)
 	free(m->start);
 	free(m->command);
 	free(m->ended_by);
+	free(m->cpu_flags_from);
 	for (i = 0; i < m->nr_cpu_flags; i++)
 		free(m->cpu_flags[i]);
 	free(m->cpu_flags);

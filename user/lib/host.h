@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "machine.h"
 
 struct host_meta {
 	char *tool_version;
@@ -16,11 +17,29 @@ struct host_meta {
 	char *ended_by; /* how the recording ended: "command", "duration", "signal"; or NULL */
 	char **cpu_flags;
 	size_t nr_cpu_flags;
+	bool cpu_flags_unknown; /* cpu_flags says nothing (import-perf of another host's data) */
+	char *cpu_flags_from;	/* where cpu_flags came from, when not the recording machine */
 	double duration_s;
+	struct machine machine; /* vendor, family, model, caches ...; .known false in old files */
 };
 
-/* Fills kernel, CPU model, copy-relevant CPU flags, hostname, start time and tool version. */
+/*
+ * Fills kernel, the machine (machine_this(), with the caches of the CPU this thread runs on
+ * now), its model name and copy-relevant flags, hostname, start time and tool version.
+ */
 void host_fill_meta(struct host_meta *m);
+/* @m's CPU model and flags strings from @mach (the strings the formats have always carried). */
+void host_set_machine(struct host_meta *m, const struct machine *mach);
+/*
+ * True if @m's CPU is AMD as glibc and the kernel count it (Hygon too): by the machine's vendor,
+ * or, in a file written before the machine was recorded, by its model name.
+ */
+bool host_is_amd(const struct host_meta *m);
+/*
+ * True when @a and @b name the same CPU: the same model name, and where both record the
+ * machine, the same vendor, family, model and stepping. False when either name is unknown.
+ */
+bool host_same_cpu(const struct host_meta *a, const struct host_meta *b);
 /* True if the CPU flag (as named in /proc/cpuinfo, or fsrs/fzrm/fsrc from CPUID) is set. */
 bool host_has_flag(const struct host_meta *m, const char *flag);
 /* Frees what @m owns (its strings and CPU flags), not @m itself. */

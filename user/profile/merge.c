@@ -13,6 +13,7 @@ struct group_view {
 	const char *kernel, *cpu_model;
 	char *const *flags;
 	size_t nr_flags;
+	bool flags_unknown;
 	char *const *hosts;
 	size_t nr_hosts;
 	const char *host; /* an unmerged profile's one hostname */
@@ -111,7 +112,8 @@ static bool same_group(const struct profile_group *g, const struct group_view *v
 
 	/* Samples at another rate weigh another time each: never summed together. */
 	if (cmp_str(g->kernel, v->kernel) || cmp_str(g->cpu_model, v->cpu_model) ||
-	    g->sample_hz != v->sample_hz || g->nr_cpu_flags != nr_flags)
+	    g->sample_hz != v->sample_hz || g->nr_cpu_flags != nr_flags ||
+	    g->cpu_flags_unknown != v->flags_unknown)
 		return false;
 	for (i = 0; i < nr_flags; i++)
 		if (strcmp(g->cpu_flags[i], flags[i]))
@@ -141,6 +143,7 @@ static int add_to_group(struct profile *out, const struct group_view *v, uint32_
 		g->kernel = v->kernel ? strdup(v->kernel) : NULL;
 		g->sample_hz = v->sample_hz;
 		g->cpu_model = v->cpu_model ? strdup(v->cpu_model) : NULL;
+		g->cpu_flags_unknown = v->flags_unknown;
 		g->cpu_flags = calloc(nr_flags ? nr_flags : 1, sizeof(*g->cpu_flags));
 		for (i = 0; g->cpu_flags && i < nr_flags && (g->cpu_flags[i] = strdup(flags[i]));
 		     i++)
@@ -404,6 +407,7 @@ static int add_profile(struct profile *out, struct site_index *x, const struct p
 					p->meta.cpu_model,
 					p->meta.cpu_flags,
 					p->meta.nr_cpu_flags,
+					p->meta.cpu_flags_unknown,
 					NULL,
 					0,
 					p->meta.hostname,
@@ -421,6 +425,7 @@ static int add_profile(struct profile *out, struct site_index *x, const struct p
 					g->cpu_model,
 					g->cpu_flags,
 					g->nr_cpu_flags,
+					g->cpu_flags_unknown,
 					g->hosts,
 					g->nr_hosts,
 					NULL,
@@ -524,6 +529,7 @@ static int fill_meta(struct profile *out, double duration, const char *start)
 		return out->meta.tool_version ? 0 : -ENOMEM;
 	out->meta.kernel = dup_or_null(g->kernel);
 	out->meta.cpu_model = dup_or_null(g->cpu_model);
+	out->meta.cpu_flags_unknown = g->cpu_flags_unknown;
 	out->meta.hostname = g->nr_hosts == 1 ? strdup(g->hosts[0]) : NULL;
 	out->meta.cpu_flags = calloc(g->nr_cpu_flags ? g->nr_cpu_flags : 1, sizeof(char *));
 	if (!out->meta.cpu_flags)

@@ -76,7 +76,8 @@ struct profile_group {
 	char *cpu_model;
 	char **cpu_flags;
 	size_t nr_cpu_flags;
-	char **hosts; /* sorted, no duplicates */
+	bool cpu_flags_unknown; /* "cpu_flags": null, as host_meta's (import-perf's elsewhere) */
+	char **hosts;		/* sorted, no duplicates */
 	size_t nr_hosts;
 	uint64_t profiles;	/* how many recordings were summed */
 	double duration_s;	/* summed over them */

@@ -90,6 +90,10 @@ static void flags_str(const struct host_meta *m, char *buf, size_t len)
 	size_t i, n = 0;
 
 	buf[0] = '\0';
+	if (m->cpu_flags_unknown) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
 	for (i = 0; i < m->nr_cpu_flags && n < len; i++) {
 		int k = snprintf(buf + n, len - n, "%s%s", i ? " " : "", m->cpu_flags[i]);
 
@@ -99,15 +103,22 @@ static void flags_str(const struct host_meta *m, char *buf, size_t len)
 	}
 }
 
-/* The dispatch of each side: recorded, else derived from the kernel and CPU flags. */
+/*
+ * The dispatch of each side: recorded, else derived from the kernel and CPU flags. A side
+ * whose flags are unknown (import-perf of another host's data) has no dispatch to compare:
+ * nothing is reported as changed against it.
+ */
 static int dispatch_changes(struct profile_diff *d, struct profile_dispatch *own[2])
 {
 	char sum[2][256], src[2][300];
+	bool unknown[2];
 	size_t r;
 	int k;
 
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 2; k++) {
 		own[k] = d->p[k]->dispatch ? NULL : profile_dispatch_derive(&d->p[k]->meta);
+		unknown[k] = !d->p[k]->dispatch && d->p[k]->meta.cpu_flags_unknown;
+	}
 	for (r = 0; r < CF_NR_ROUTINES; r++) {
 		const struct profile_dispatch_entry *e[2];
 		char what[64];
@@ -119,15 +130,19 @@ static int dispatch_changes(struct profile_diff *d, struct profile_dispatch *own
 				profile_dispatch_summary(e[k], sum[k], sizeof(sum[k]));
 			snprintf(src[k], sizeof(src[k]), "%s (%s)", sum[k],
 				 e[k] && e[k]->source ? e[k]->source : "?");
+			if (unknown[k])
+				snprintf(src[k], sizeof(src[k]), "unknown (CPU flags unknown)");
 		}
 		if (!e[0] && !e[1])
 			continue;
 		snprintf(what, sizeof(what), "dispatch %s", copy_family_name((enum copy_family)r));
 		/* Compared by code; where it was read from is said, not compared. */
-		if (!add_change(d, what, e[0] ? src[0] : NULL, e[1] ? src[1] : NULL))
+		if (!add_change(d, what, e[0] || unknown[0] ? src[0] : NULL,
+				e[1] || unknown[1] ? src[1] : NULL))
 			return -ENOMEM;
 		d->changes[d->nr_changes - 1].changed =
-			!e[0] || !e[1] || strcmp(sum[0], sum[1]) != 0;
+			!unknown[0] && !unknown[1] &&
+			(!e[0] || !e[1] || strcmp(sum[0], sum[1]) != 0);
 	}
 	return 0;
 }
@@ -158,8 +173,12 @@ static int context(struct profile_diff *d)
 	flags_str(m[1], f[1], sizeof(f[1]));
 	if (!add_change(d, "kernel", m[0]->kernel, m[1]->kernel) ||
 	    !add_change(d, "cpu_model", m[0]->cpu_model, m[1]->cpu_model) ||
-	    !add_change(d, "cpu_flags", f[0], f[1]) ||
-	    !add_change(d, "hostname", m[0]->hostname, m[1]->hostname))
+	    !add_change(d, "cpu_flags", f[0], f[1]))
+		return -ENOMEM;
+	/* Unknown flags are not a change: nothing says they differ. */
+	if (m[0]->cpu_flags_unknown || m[1]->cpu_flags_unknown)
+		d->changes[d->nr_changes - 1].changed = false;
+	if (!add_change(d, "hostname", m[0]->hostname, m[1]->hostname))
 		return -ENOMEM;
 	if (d->sampled || d->mixed) {
 		for (k = 0; k < 2; k++)

@@ -43,13 +43,12 @@ struct profile_dispatch *profile_dispatch_derive(const struct host_meta *m)
 {
 	struct profile_dispatch *pd;
 	struct dispatch d = { 0 };
-	bool amd;
 	size_t r;
 
-	if (!m || !dispatch_parse_release(m->kernel, &d.major, &d.minor))
+	/* Unknown flags (import-perf of another host's data) derive nothing, not "no flags". */
+	if (!m || m->cpu_flags_unknown || !dispatch_parse_release(m->kernel, &d.major, &d.minor))
 		return NULL;
-	amd = m->cpu_model && strstr(m->cpu_model, "AMD");
-	dispatch_cpu_from_meta(m, amd, d.major, d.minor, &d.cpu);
+	dispatch_cpu_from_meta(m, d.major, d.minor, &d.cpu);
 	dispatch_from_table(d.major, d.minor, &d.cpu, &d);
 	pd = profile_dispatch_from(&d);
 	dispatch_free(&d);

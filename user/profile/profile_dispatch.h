@@ -37,7 +37,7 @@ struct profile_dispatch {
 /* A copy of the live (or table) dispatch @d; NULL on allocation failure. */
 struct profile_dispatch *profile_dispatch_from(const struct dispatch *d);
 /* The table's dispatch for @m's kernel and CPU flags, source "derived"; NULL if @m has no
- * kernel version or on allocation failure. */
+ * kernel version, its CPU flags are unknown (cpu_flags_unknown), or on allocation failure. */
 struct profile_dispatch *profile_dispatch_derive(const struct host_meta *m);
 void profile_dispatch_free(struct profile_dispatch *pd);
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
+#include "lib/machine_json.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
 #include "profile.h"
@@ -17,15 +18,12 @@
 static json_object *meta_to_json(const struct host_meta *m, const struct sample_meta *sample,
 				 const struct profile_dispatch *dispatch)
 {
-	json_object *o = json_object_new_object(), *flags = json_object_new_array();
-	size_t i;
+	json_object *o = json_object_new_object();
 
 	jsonw_put_str(o, "tool_version", m->tool_version);
 	jsonw_put_str(o, "kernel", m->kernel);
 	jsonw_put_str(o, "cpu_model", m->cpu_model);
-	for (i = 0; i < m->nr_cpu_flags; i++)
-		json_object_array_add(flags, json_object_new_string(m->cpu_flags[i]));
-	json_object_object_add(o, "cpu_flags", flags);
+	machine_json_put(o, m);
 	jsonw_put_str(o, "hostname", m->hostname);
 	jsonw_put_str(o, "start", m->start);
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
@@ -166,7 +164,9 @@ static json_object *group_to_json(const struct profile_group *g, size_t id)
 	json_object_object_add(o, "id", json_object_new_uint64(id));
 	jsonw_put_str(o, "kernel", g->kernel);
 	jsonw_put_str(o, "cpu_model", g->cpu_model);
-	json_object_object_add(o, "cpu_flags", strv_to_json(g->cpu_flags, g->nr_cpu_flags));
+	json_object_object_add(o, "cpu_flags",
+			       g->cpu_flags_unknown ? NULL /* unknown */
+						    : strv_to_json(g->cpu_flags, g->nr_cpu_flags));
 	json_object_object_add(o, "hosts", strv_to_json(g->hosts, g->nr_hosts));
 	json_object_object_add(o, "profiles", json_object_new_uint64(g->profiles));
 	json_object_object_add(o, "duration_s", json_object_new_double(g->duration_s));

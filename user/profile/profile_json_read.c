@@ -9,6 +9,7 @@
 #include "lib/jsonr.h"
 #include "lib/jsonr_stream.h"
 #include "lib/log.h"
+#include "lib/machine_json.h"
 #include "profile.h"
 #include "profile_args.h"
 #include "profile_family.h"
@@ -47,6 +48,7 @@ static int groups_from_json(json_object *arr, struct profile *p, const char *nam
 		g->kernel = jsonr_str(o, "kernel");
 		g->cpu_model = jsonr_str(o, "cpu_model");
 		g->cpu_flags = jsonr_strv(o, "cpu_flags", &g->nr_cpu_flags);
+		g->cpu_flags_unknown = json_object_object_get_ex(o, "cpu_flags", &v) && !v;
 		g->hosts = jsonr_strv(o, "hosts", &g->nr_hosts);
 		if (jsonr_u64(o, "profiles", &g->profiles))
 			g->profiles = 1;
@@ -70,7 +72,7 @@ static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 	m->start = jsonr_str(o, "start");
 	m->command = jsonr_str(o, "command");
 	m->ended_by = jsonr_str(o, "ended_by");
-	m->cpu_flags = jsonr_strv(o, "cpu_flags", &m->nr_cpu_flags);
+	machine_json_get(o, m);
 	return duration_from_json(o, &m->duration_s, name, "meta ");
 }
 

@@ -17,6 +17,7 @@
 bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 {
 	struct host_meta here = { 0 };
+	char a[96], b[96];
 	bool ok = false;
 
 	host_fill_meta(&here);
@@ -29,9 +30,11 @@ bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 			 "this machine's CPU is unknown (no \"model name\" in /proc/cpuinfo: is "
 			 "/proc mounted?), so it cannot be told to be the cost model's (%s)",
 			 m->meta.cpu_model);
-	else if (strcmp(m->meta.cpu_model, here.cpu_model))
-		snprintf(why, len, "the cost model was measured on %s, not on this CPU (%s)",
-			 m->meta.cpu_model, here.cpu_model);
+	else if (!host_same_cpu(&m->meta, &here))
+		snprintf(why, len,
+			 "the cost model was measured on %s (%s), not on this CPU (%s, %s)",
+			 m->meta.cpu_model, machine_describe(&m->meta.machine, a, sizeof(a)),
+			 here.cpu_model, machine_describe(&here.machine, b, sizeof(b)));
 	else
 		ok = true;
 	host_meta_free(&here);

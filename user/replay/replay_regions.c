@@ -6,39 +6,36 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "lib/log.h"
+#include "lib/machine.h"
 #include "replay_regions.h"
 #include "replay_rng.h"
 
-#define LINE 64
-#define PAGE 4096
+/*
+ * A pick starts on a multiple of the profile's alignment slots (addr % 64, profile-format.md),
+ * plus the recorded alignment: the slots' count, not a cache line.
+ */
+#define ALIGN_SLOTS 64
 
-/* The size of cache level @index of CPU 0 from sysfs ("1024K"), or 0 if unknown. */
-static size_t cache_size(int index)
+/* The caches of the CPU this replay runs on (it is pinned by then). */
+static struct machine_caches caches_here(void)
 {
-	char path[96], buf[32], unit = 0;
-	unsigned long long v = 0;
-	FILE *f;
+	struct machine_caches c;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%llu%c", &v, &unit) < 1)
-		v = 0;
-	fclose(f);
-	return (size_t)v * (unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1);
+	machine_caches_of(machine_cpu_now(), &c);
+	return c;
 }
 
 size_t replay_default_ws(void)
 {
-	size_t l2 = cache_size(2);
+	size_t l2 = caches_here().l2;
 
 	return l2 >= 64 * 1024 ? l2 / 4 : 256 * 1024;
 }
 
 size_t replay_default_cold(void)
 {
-	size_t llc = cache_size(3) ?: cache_size(2);
+	struct machine_caches c = caches_here();
+	size_t llc = c.l3 ?: c.l2;
 
 	return 8 * llc > (256UL << 20) ? 8 * llc : 256UL << 20;
 }
@@ -58,17 +55,17 @@ int replay_regions_alloc(struct replay_regions *r, size_t ws, size_t cold, uint6
 			 bool cold_dst, bool cold_src)
 {
 	bool want_cold[2] = { cold_dst, cold_src };
-	size_t min = 4 * max_len + PAGE;
+	size_t page = machine_page_size(), min = 4 * max_len + page;
 	int side;
 
 	memset(r, 0, sizeof(*r));
-	r->ws_bytes = (ws > min ? ws : min + PAGE - 1) & ~(size_t)(PAGE - 1);
+	r->ws_bytes = (ws > min ? ws : min + page - 1) & ~(size_t)(page - 1);
 	r->cold_bytes = cold > 4 * r->ws_bytes ? cold : 4 * r->ws_bytes;
 	r->max_len = max_len;
 	for (side = 0; side < 2; side++) {
-		r->warm[side] = map_region(r->ws_bytes + PAGE);
+		r->warm[side] = map_region(r->ws_bytes + page);
 		if (want_cold[side])
-			r->cold[side] = map_region(r->cold_bytes + PAGE);
+			r->cold[side] = map_region(r->cold_bytes + page);
 		if (!r->warm[side] || (want_cold[side] && !r->cold[side])) {
 			int err = -errno;
 
@@ -83,13 +80,14 @@ int replay_regions_alloc(struct replay_regions *r, size_t ws, size_t cold, uint6
 
 void replay_regions_free(struct replay_regions *r)
 {
+	size_t page = machine_page_size();
 	int side;
 
 	for (side = 0; side < 2; side++) {
 		if (r->warm[side])
-			munmap(r->warm[side], r->ws_bytes + PAGE);
+			munmap(r->warm[side], r->ws_bytes + page);
 		if (r->cold[side])
-			munmap(r->cold[side], r->cold_bytes + PAGE);
+			munmap(r->cold[side], r->cold_bytes + page);
 	}
 	memset(r, 0, sizeof(*r));
 }
@@ -99,7 +97,7 @@ uint8_t *replay_regions_pick(const struct replay_regions *r, int side, bool cold
 {
 	uint8_t *base = cold && r->cold[side] ? r->cold[side] : r->warm[side];
 	size_t len = cold && r->cold[side] ? r->cold_bytes : r->ws_bytes;
-	size_t lines = (len - (size_t)n - LINE) / LINE + 1;
+	size_t lines = (len - (size_t)n - ALIGN_SLOTS) / ALIGN_SLOTS + 1;
 
-	return base + replay_rng_below(seed, lines) * LINE + (align % LINE);
+	return base + replay_rng_below(seed, lines) * ALIGN_SLOTS + (align % ALIGN_SLOTS);
 }

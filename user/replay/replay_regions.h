@@ -21,7 +21,8 @@ struct replay_regions {
 	uint64_t max_len;
 };
 
-/* The default warm working set per side: a quarter of the L2 cache (256 KiB if unknown). */
+/* The default warm working set per side: a quarter of the L2 of the CPU this runs on (256 KiB
+ * if unknown: lib/machine.h's machine_caches_of()). */
 size_t replay_default_ws(void);
 /* The default cold region: 8 times the last-level cache, at least 256 MiB. */
 size_t replay_default_cold(void);

@@ -71,7 +71,6 @@ int copy_path_today(const char *family, const struct host_meta *meta, struct cop
 	int major = NEWEST_MAJOR, minor = 0;
 	int f = routine_of(family);
 	size_t i;
-	bool amd;
 
 	if (f < 0)
 		return -EINVAL;
@@ -83,8 +82,12 @@ int copy_path_today(const char *family, const struct host_meta *meta, struct cop
 		major = NEWEST_MAJOR;
 		minor = 0;
 	}
-	amd = meta->cpu_model && strstr(meta->cpu_model, "AMD");
-	dispatch_cpu_from_meta(meta, amd, major, minor, &cpu);
+	if (meta->cpu_flags_unknown) {
+		snprintf(p->why, sizeof(p->why), "the CPU flags are unknown%s%.90s",
+			 meta->cpu_flags_from ? ": " : "", meta->cpu_flags_from ?: "");
+		return -ENODATA;
+	}
+	dispatch_cpu_from_meta(meta, major, minor, &cpu);
 	dispatch_table_entry(major, minor, &cpu, (enum copy_family)f, &e);
 	p->impl = replica_of((enum copy_family)f, &e, &p->approximate);
 	snprintf(p->why, sizeof(p->why), "%s%s%s%s%s: %s%s%s",

@@ -16,8 +16,9 @@ struct copy_path {
 
 /*
  * The replica of what @family ("memcpy", "memmove", "clear_user", "memset") runs today on the
- * kernel and CPU flags of @meta, from probe's dispatch table (dispatch_table.c). Returns 0, or
- * -EINVAL for an unknown family.
+ * kernel and CPU flags of @meta, from probe's dispatch table (dispatch_table.c). Returns 0,
+ * -EINVAL for an unknown family, or -ENODATA when @meta's CPU flags are unknown (@out->why
+ * says so and @out->impl is NULL).
  */
 int copy_path_today(const char *family, const struct host_meta *meta, struct copy_path *out);
 

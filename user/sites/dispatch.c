@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* dispatch.c: the live copy-routine dispatch, decoded from the patched text in /proc/kcore */
 #include <capstone/capstone.h>
-#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,20 +284,6 @@ static bool decode_via_caller(const struct ksyms *ks, struct kimage *ki, const c
 	return false;
 }
 
-static bool cpu_is_amd(void)
-{
-	unsigned int a, b, c, d;
-	char vendor[13];
-
-	if (!__get_cpuid(0, &a, &b, &c, &d))
-		return false;
-	memcpy(vendor, &b, 4);
-	memcpy(vendor + 4, &d, 4);
-	memcpy(vendor + 8, &c, 4);
-	vendor[12] = 0;
-	return !strcmp(vendor, "AuthenticAMD") || !strcmp(vendor, "HygonGenuine");
-}
-
 void dispatch_probe(const struct ksyms *ks, struct kimage *ki, const char *release,
 		    const struct host_meta *m, struct dispatch *d)
 {
@@ -313,7 +298,7 @@ void dispatch_probe(const struct ksyms *ks, struct kimage *ki, const char *relea
 		p_warn("kernel release '%s' not understood; the table assumes 6.4+", release ?: "");
 	if (!major)
 		major = 6, minor = 4;
-	dispatch_cpu_from_meta(m, cpu_is_amd(), major, minor, &cpu);
+	dispatch_cpu_from_meta(m, major, minor, &cpu);
 	dispatch_from_table(major, minor, &cpu, d);
 	if (!ki || !kimage_live(ki) || ks->restricted)
 		return;

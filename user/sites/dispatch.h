@@ -46,9 +46,10 @@ struct dispatch {
 bool dispatch_parse_release(const char *release, int *major, int *minor);
 /*
  * The CPU flags that select the code, from @m (host_fill_meta). FSRS also counts as set on
- * an AMD CPU with FSRM from 6.4 on (the kernel sets it: e046fe5a36a9).
+ * an AMD CPU (host_is_amd(): Hygon too) with FSRM from 6.4 on (the kernel sets it:
+ * e046fe5a36a9).
  */
-void dispatch_cpu_from_meta(const struct host_meta *m, bool amd, int major, int minor,
+void dispatch_cpu_from_meta(const struct host_meta *m, int major, int minor,
 			    struct dispatch_cpu *cpu);
 
 /* Fills every entry from the documented table (docs/kernel-targets.md, kernel-facts.md 1-3). */

@@ -19,13 +19,14 @@ bool dispatch_parse_release(const char *release, int *major, int *minor)
 	return release && sscanf(release, "%d.%d", major, minor) == 2;
 }
 
-void dispatch_cpu_from_meta(const struct host_meta *m, bool amd, int major, int minor,
+void dispatch_cpu_from_meta(const struct host_meta *m, int major, int minor,
 			    struct dispatch_cpu *cpu)
 {
 	cpu->erms = host_has_flag(m, "erms");
 	cpu->fsrm = host_has_flag(m, "fsrm");
 	cpu->rep_good = host_has_flag(m, "rep_good");
-	cpu->fsrs = host_has_flag(m, "fsrs") || (amd && cpu->fsrm && V(major, minor) >= V(6, 4));
+	cpu->fsrs = host_has_flag(m, "fsrs") ||
+		    (host_is_amd(m) && cpu->fsrm && V(major, minor) >= V(6, 4));
 }
 
 static void add_row(struct dispatch_entry *e, uint64_t min, uint64_t max, const char *code,

@@ -74,7 +74,7 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 # The parser fuzzers link the library built again with clang and the sanitizers, into its own
 # folder and archive (only the objects a target needs are linked). fuzz_asmref needs asm-ref only.
 FUZZ_LIB_SRCS := $(wildcard user/lib/*.c user/kernel/*.c user/sites/*.c user/profile/*.c \
-		 user/import/*.c user/costmodel/*.c user/calib/*.c user/estimate/*.c flamegraph/*.c) \
+		 user/import/*.c user/costmodel/*.c user/measure/calib_*.c user/estimate/*.c flamegraph/*.c) \
 		 asm-ref/cpu_features.c
 FUZZ_OBJDIR   := $(OUTPUT)/fuzz-obj
 FUZZ_LIB      := $(FUZZ_OBJDIR)/libcopyprof-fuzz.a
@@ -243,7 +243,7 @@ $(OUTPUT)/tests/fuzz_prom_answer: tests/fuzz/fuzz_prom_answer.c $(FUZZ_FLEET_OBJ
 
 # What a batch's process of calibrate --mix reads, and what comes back from it: the wire, the
 # rounds it fills, the mix it draws from, and the asm-ref registry that names the replicas.
-FUZZ_WIRE_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/replay/%.o,paired_wire paired_run paired_stats \
+FUZZ_WIRE_OBJS := $(patsubst %,$(FUZZ_OBJDIR)/user/measure/%.o,paired_wire paired_run paired_stats \
 		  replay_mix) $(patsubst %.c,$(FUZZ_OBJDIR)/%.o,$(ASM_CSRCS)) $(ASM_OBJS)
 $(OUTPUT)/tests/fuzz_paired_wire: tests/fuzz/fuzz_paired_wire.c $(FUZZ_WIRE_OBJS) $(FUZZ_LIB)
 	$(call msg,FUZZ,$@)

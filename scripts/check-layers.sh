@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # Layers, lowest first; folders of one rank are peers and may not include each other.
 LAYERS='bpf=0 asm-ref=0 generated=0 user/lib=1 flamegraph=2 user/kernel=3 user/sites=4
 	user/profile=5 user/record=6 user/costmodel=6 user/import=6 user/estimate=7 user/export=8
-	user/calib=8 user/replay=9 user/agent=10 user/fleet=10 user=11'
+	user/measure=8 user/agent=10 user/fleet=10 user=11'
 
 files=$(git ls-files 'user/*.[ch]' 'flamegraph/*.[ch]' 'asm-ref/*.[ch]' 'asm-ref/*.def' 'bpf/*.h')
 edges=$(mktemp)

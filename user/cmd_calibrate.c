@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib/calib_plot.h"
-#include "calib/calib_session.h"
-#include "calib/calib_table.h"
+#include "measure/calib_plot.h"
+#include "measure/calib_session.h"
+#include "measure/calib_table.h"
 #include "cmd_cost_options.h"
 #include "cmd_options.h"
 #include "commands.h"
@@ -21,7 +21,7 @@
 #include "estimate/estimate_cost.h"
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_run.h"
-#include "replay/paired_inputs.h"
+#include "measure/paired_inputs.h"
 
 struct calibrate_args {
 	struct cmd_options common;    /* -i, -o, --json, -v */

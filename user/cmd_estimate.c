@@ -14,9 +14,9 @@
 #include "estimate/estimate_text.h"
 #include "estimate/model_folder.h"
 #include "lib/jsonw.h"
-#include "calib/calib_quick.h"
+#include "measure/calib_quick.h"
 #include "fleet/fleet_profile.h"
-#include "replay/paired_validate.h"
+#include "measure/paired_validate.h"
 #include "lib/log.h"
 #include "asmref.h"
 

@@ -8,7 +8,7 @@
 #include "commands.h"
 #include "lib/log.h"
 #include "lib/text_stdout.h"
-#include "replay/paired_child.h"
+#include "measure/paired_child.h"
 
 struct command {
 	const char *name;

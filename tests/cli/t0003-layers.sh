@@ -38,10 +38,10 @@ expect_err 'user/costmodel/mixmeas.c: includes user/record/planner.h, from a lay
 git checkout -q user/costmodel/mixmeas.c
 
 # estimate times nothing: it may include neither the paired replay nor calibrate's timing code.
-printf '#include "replay/paired.h"\n#include "calib/calib_timer.h"\n' >>user/estimate/estimate_run.c
+printf '#include "measure/paired.h"\n#include "measure/calib_timer.h"\n' >>user/estimate/estimate_run.c
 expect_exit 1 scripts/check-layers.sh
-expect_err 'user/estimate/estimate_run.c: includes user/replay/paired.h, from a layer not below'
-expect_err 'user/estimate/estimate_run.c: includes user/calib/calib_timer.h, from a layer not below'
+expect_err 'user/estimate/estimate_run.c: includes user/measure/paired.h, from a layer not below'
+expect_err 'user/estimate/estimate_run.c: includes user/measure/calib_timer.h, from a layer not below'
 git checkout -q user/estimate/estimate_run.c
 
 # A circle inside one folder: counter_map includes utf8, utf8 includes counter_map.

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "replay/paired_wire.h"
+#include "measure/paired_wire.h"
 
 /*
  * A batch that is read must be safe to run: its draws stay within the mix's longest length,

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <cmocka.h>
-#include "calib/calib_check.h"
+#include "measure/calib_check.h"
 
 /* What calibrate measured on the Sapphire-Rapids-class Xeon VM (calibrate --quick, 2026-12-07). */
 static const struct costmodel_limits xeon = {

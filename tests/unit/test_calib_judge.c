@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <cmocka.h>
-#include "calib/calib_judge.h"
+#include "measure/calib_judge.h"
 
 #define SIZES 3
 #define RUNS 8

@@ -14,11 +14,11 @@
 #include <linux/types.h>
 #include "cp_shared.h"
 #include "lib/hist.h"
-#include "replay/paired_plan.h"
-#include "replay/paired_rounds.h"
-#include "replay/paired_settled.h"
-#include "replay/paired_stats.h"
-#include "replay/replay_mix.h"
+#include "measure/paired_plan.h"
+#include "measure/paired_rounds.h"
+#include "measure/paired_settled.h"
+#include "measure/paired_stats.h"
+#include "measure/replay_mix.h"
 
 static int cmp_double(const void *a, const void *b)
 {

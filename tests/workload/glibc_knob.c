@@ -198,7 +198,7 @@ static double quiet_limit(const double *refs, size_t rounds, double fastest)
 
 /*
  * Pins to the quietest CPU this process may run on, as copyprof's paired measurement chooses
- * one (user/replay/paired_cpu.h): @ref's passes timed on up to 8 CPUs in turn, 2 turns of 4,
+ * one (user/measure/paired_cpu.h): @ref's passes timed on up to 8 CPUs in turn, 2 turns of 4,
  * the fastest median; so that the knob and the measurement it checks run on a core alike.
  */
 static void pin_quietest(const struct call *ref, size_t k)

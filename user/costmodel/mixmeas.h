@@ -70,7 +70,7 @@ struct mixmeas {
 	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
 	uint64_t batches;      /* the rounds' batches, each in memory mapped afresh */
 	/* The distinct places of the replay's code its batches ran at, each batch a process of
-	 * its own where it could be (replay/paired_child.h); 0: not recorded (older files). */
+	 * its own where it could be (measure/paired_child.h); 0: not recorded (older files). */
 	uint64_t code_places;
 	/* The constants it was measured with (protocol.h); version 0: not recorded (older files). */
 	struct measure_protocol protocol;

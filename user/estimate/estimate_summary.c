@@ -204,7 +204,7 @@ static void say_input(struct para *p, const struct est_report *r,
 		    in->label ?: in->name);
 }
 
-/* How the replay drew each call's length (replay/replay_mix.c), and its alignments. */
+/* How the replay drew each call's length (measure/replay_mix.c), and its alignments. */
 static const char *drawn_words(const struct mixmeas *mm)
 {
 	return !strcmp(mm->alignment, "recorded")

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include "lib/median.h"
-#include "calib/calib_pin.h"
+#include "calib_pin.h"
 #include "lib/log.h"
 #include "paired_cpu.h"
 #include "paired_stats.h"

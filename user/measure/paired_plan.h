@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "asmref.h"
-#include "calib/calib_loop.h"
-#include "calib/calib_timer.h"
+#include "calib_loop.h"
+#include "calib_timer.h"
 #include "estimate/estimate_result.h"
 #include "replay_mix.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "lib/median.h"
-#include "calib/calib_measure.h"
+#include "calib_measure.h"
 #include "lib/log.h"
 #include "paired.h"
 #include "paired_figure.h"

@@ -10,7 +10,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "calib/calib_loop.h"
+#include "calib_loop.h"
 #include "lib/env_copy.h"
 #include "lib/log.h"
 #include "lib/stop.h"

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "calib/calib_timer.h"
+#include "calib_timer.h"
 #include "costmodel/protocol.h"
 #include "paired_plan.h"
 #include "paired_run.h"

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib/calib_loop.h"
+#include "calib_loop.h"
 #include "lib/monotime.h"
 #include "lib/stop.h"
 #include "paired_batch.h"

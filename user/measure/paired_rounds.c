@@ -4,8 +4,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include "calib/calib_pin.h"
-#include "calib/calib_timer.h"
+#include "calib_pin.h"
+#include "calib_timer.h"
 #include "costmodel/mixmeas.h"
 #include "lib/log.h"
 #include "lib/monotime.h"

@@ -151,12 +151,12 @@ static void options_parse(void **state)
 
 	est_options_default(&o);
 	assert_int_equal(o.nr_thresholds, 12);
-	assert_true(o.thresholds[11] == EST_NEVER);
+	assert_true(o.thresholds[11] == POLICY_NEVER);
 	assert_int_equal(est_thresholds_parse("4K,never,32,32", &o, why, sizeof(why)), 0);
 	assert_int_equal(o.nr_thresholds, 3);
 	assert_int_equal(o.thresholds[0], 32);
 	assert_int_equal(o.thresholds[1], 4096);
-	assert_true(o.thresholds[2] == EST_NEVER);
+	assert_true(o.thresholds[2] == POLICY_NEVER);
 	assert_int_equal(est_thresholds_parse("12x", &o, why, sizeof(why)), -EINVAL);
 	assert_int_equal(est_thresholds_parse("-1", &o, why, sizeof(why)), -EINVAL);
 	assert_int_equal(est_thresholds_parse("", &o, why, sizeof(why)), -EINVAL);

@@ -12,28 +12,28 @@
 #include "estimate/estimate_result.h"
 #include "estimate/estimate_verdict.h"
 
-static struct est_row make_row(enum est_kind kind, uint64_t t, double d, double lo, double hi)
+static struct est_row make_row(enum policy_kind kind, uint64_t t, double d, double lo, double hi)
 {
 	struct est_row w;
 
 	memset(&w, 0, sizeof(w));
 	w.pol.kind = kind;
 	w.pol.threshold = t;
-	snprintf(w.pol.name, sizeof(w.pol.name), kind == EST_TODAY ? "today" : "T=%llu",
+	snprintf(w.pol.name, sizeof(w.pol.name), kind == POLICY_TODAY ? "today" : "T=%llu",
 		 (unsigned long long)t);
 	w.delta_pct = d;
 	w.ci_low = lo;
 	w.ci_high = hi;
-	w.measured = kind != EST_TODAY;
+	w.measured = kind != POLICY_TODAY;
 	return w;
 }
 
 /* glibc's 1-16 KiB mix on a disturbed host (bench/glibc_truth.sh, 2026-12-06). */
 static void saving_inside_the_control(void **state)
 {
-	struct est_row rows[3] = { make_row(EST_TODAY, 0, 0, 0, 0),
-				   make_row(EST_THRESHOLD, 513, -0.30, -3.90, -0.07),
-				   make_row(EST_THRESHOLD, 8192, 6.26, 6.08, 13.98) };
+	struct est_row rows[3] = { make_row(POLICY_TODAY, 0, 0, 0, 0),
+				   make_row(POLICY_THRESHOLD, 513, -0.30, -3.90, -0.07),
+				   make_row(POLICY_THRESHOLD, 8192, 6.26, 6.08, 13.98) };
 	struct mixmeas m;
 	struct est_family_result fr;
 
@@ -65,8 +65,8 @@ static void saving_inside_the_control(void **state)
 /* No measurement: no verdict, the command that measures the mix, and no line to ship. */
 static void not_measured(void **state)
 {
-	struct est_row rows[2] = { make_row(EST_TODAY, 0, 0, 0, 0),
-				   make_row(EST_THRESHOLD, 4096, -45.96, -46.79, -45.12) };
+	struct est_row rows[2] = { make_row(POLICY_TODAY, 0, 0, 0, 0),
+				   make_row(POLICY_THRESHOLD, 4096, -45.96, -46.79, -45.12) };
 	const struct est_family_impls glibc = { .glibc = true,
 						.tunable = "glibc.cpu.x86_rep_movsb_threshold" };
 	struct est_family_result fr;
@@ -100,9 +100,9 @@ static void not_measured(void **state)
 /* Every row dearer than today, but one only within the control's band: no difference. */
 static void cost_inside_the_control(void **state)
 {
-	struct est_row rows[3] = { make_row(EST_TODAY, 0, 0, 0, 0),
-				   make_row(EST_THRESHOLD, 513, 1.0, 0.4, 1.6),
-				   make_row(EST_THRESHOLD, 8192, 6.0, 5.5, 6.5) };
+	struct est_row rows[3] = { make_row(POLICY_TODAY, 0, 0, 0, 0),
+				   make_row(POLICY_THRESHOLD, 513, 1.0, 0.4, 1.6),
+				   make_row(POLICY_THRESHOLD, 8192, 6.0, 5.5, 6.5) };
 	struct mixmeas m;
 	struct est_family_result fr;
 
@@ -124,12 +124,12 @@ static void cost_inside_the_control(void **state)
 /* "No difference" says which rows differ: none, or those beyond the noise (not "none differs"). */
 static void no_difference_words(void **state)
 {
-	struct est_row rows[6] = { make_row(EST_TODAY, 0, 0, 0, 0),
-				   make_row(EST_THRESHOLD, 0, 0.87, 0.23, 1.19),
-				   make_row(EST_THRESHOLD, 32, 70.7, 63.0, 71.3),
-				   make_row(EST_THRESHOLD, 64, 78.3, 71.6, 79.5),
-				   make_row(EST_THRESHOLD, 128, 86.4, 78.4, 87.1),
-				   make_row(EST_THRESHOLD, 256, 89.2, 80.7, 90.2) };
+	struct est_row rows[6] = { make_row(POLICY_TODAY, 0, 0, 0, 0),
+				   make_row(POLICY_THRESHOLD, 0, 0.87, 0.23, 1.19),
+				   make_row(POLICY_THRESHOLD, 32, 70.7, 63.0, 71.3),
+				   make_row(POLICY_THRESHOLD, 64, 78.3, 71.6, 79.5),
+				   make_row(POLICY_THRESHOLD, 128, 86.4, 78.4, 87.1),
+				   make_row(POLICY_THRESHOLD, 256, 89.2, 80.7, 90.2) };
 	struct mixmeas m;
 	struct est_family_result fr;
 	char buf[256];

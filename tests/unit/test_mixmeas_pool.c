@@ -40,6 +40,7 @@ static void sitting(struct mixmeas *m, double when, double d, double lo, double 
 	m->rows = calloc(2, sizeof(*m->rows));
 	strcpy(m->rows[0].name, "today");
 	strcpy(m->rows[1].name, "T=512");
+	m->rows[1].key = (struct policy_key){ POLICY_THRESHOLD, 512 };
 	m->rows[1].quiet = (struct mixmeas_figure){ d, lo, hi };
 	m->rows[1].busy = (struct mixmeas_figure){ NAN, NAN, NAN };
 	m->rows[1].ns_per_call = 10 + d / 10;
@@ -57,7 +58,7 @@ static void pooled_two(void **state)
 	sitting(&b, 1400, 306.8, 304.4, 307.3, 4096);
 	assert_true(mixmeas_same_measurement(&a, &b));
 	assert_int_equal(mixmeas_pool(s, 2, &p), 0);
-	r = mixmeas_row_find(&p, "T=512");
+	r = mixmeas_row_find(&p, &(struct policy_key){ POLICY_THRESHOLD, 512 });
 	assert_non_null(r);
 	assert_true(fabs(r->quiet.delta_pct - 304.8) < 1e-9);
 	assert_true(r->quiet.ci_low == 302.1 && r->quiet.ci_high == 307.3);

@@ -148,13 +148,13 @@ static void rows(struct est_family_result *fr, struct est_row *w, const uint64_t
 	memset(fr, 0, sizeof(*fr));
 	fr->family = EST_MEMCPY;
 	fr->today_impl = "movsb";
-	w[n++] = (struct est_row){ .pol = { .kind = EST_TODAY, .name = "today" } };
-	w[n++] = (struct est_row){ .pol = { .kind = EST_ALWAYS, .name = "always" } };
+	w[n++] = (struct est_row){ .pol = { .kind = POLICY_TODAY, .name = "today" } };
+	w[n++] = (struct est_row){ .pol = { .kind = POLICY_ALWAYS, .name = "always" } };
 	for (i = 0; i < nt; i++, n++) {
-		w[n] = (struct est_row){ .pol = { .kind = EST_THRESHOLD, .threshold = t[i] } };
+		w[n] = (struct est_row){ .pol = { .kind = POLICY_THRESHOLD, .threshold = t[i] } };
 		snprintf(w[n].pol.name, sizeof(w[n].pol.name), "T=%llu", (unsigned long long)t[i]);
 	}
-	w[n++] = (struct est_row){ .pol = { .kind = EST_ORACLE, .name = "oracle" } };
+	w[n++] = (struct est_row){ .pol = { .kind = POLICY_ORACLE, .name = "oracle" } };
 	fr->rows = w;
 	fr->nr_rows = n;
 }
@@ -202,6 +202,7 @@ static void test_mixmeas_json(void **state)
 {
 	struct mixmeas m = { 0 }, back;
 	struct mixmeas_row r[2] = { { .name = "today" }, { .name = "T=512" } };
+	const struct policy_key t512 = { POLICY_THRESHOLD, 512 };
 	json_object *o;
 
 	(void)state;
@@ -225,8 +226,8 @@ static void test_mixmeas_json(void **state)
 	assert_int_equal(mixmeas_from_json(o, "t", &back), 0);
 	assert_string_equal(back.digest, m.digest);
 	assert_int_equal(back.nr_rows, 2);
-	assert_true(mixmeas_row_find(&back, "T=512")->quiet.delta_pct == 14.5);
-	assert_true(isnan(mixmeas_row_find(&back, "T=512")->busy.delta_pct));
+	assert_true(mixmeas_row_find(&back, &t512)->quiet.delta_pct == 14.5);
+	assert_true(isnan(mixmeas_row_find(&back, &t512)->busy.delta_pct));
 	assert_true(back.quiet_tolerance == 0.05);
 	assert_false(mixmeas_seldom_quiet(&back)); /* 7 of 10 quiet */
 	mixmeas_free(&back);
@@ -254,6 +255,52 @@ static void test_mixmeas_json(void **state)
 	o = mixmeas_to_json(&m);
 	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
 	json_object_put(o);
+	/* A row's stored name is its key's serialisation: not a policy, or one twice, refused. */
+	m.busy_rounds = 3;
+	snprintf(r[1].name, sizeof(r[1].name), "T=0x200");
+	o = mixmeas_to_json(&m);
+	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
+	json_object_put(o);
+	snprintf(r[1].name, sizeof(r[1].name), "today");
+	o = mixmeas_to_json(&m);
+	assert_int_equal(mixmeas_from_json(o, "t", &back), -EINVAL);
+	json_object_put(o);
+}
+
+/* A policy's key and its display name, both ways; a key joins, a name never does. */
+static void test_policy_key(void **state)
+{
+	static const char *const names[] = {
+		"today", "always", "oracle", "never", "T=0", "T=512", "T=18446744073709551614"
+	};
+	static const char *const bad[] = { "T=",
+					   "T=x",
+					   "T=-1",
+					   "T=+5",
+					   "T=5 ",
+					   "T=0x10",
+					   "T=18446744073709551615",
+					   "T=99999999999999999999",
+					   "Today",
+					   "" };
+	struct policy_key k, t;
+	char buf[POLICY_NAME_LEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_int_equal(policy_key_parse(names[i], &k), 0);
+		assert_string_equal(policy_key_name(&k, buf, sizeof(buf)), names[i]);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(policy_key_parse(bad[i], &k), -EINVAL);
+	assert_int_equal(policy_key_parse("never", &k), 0);
+	assert_true(k.kind == POLICY_THRESHOLD && k.threshold == POLICY_NEVER);
+	t = (struct policy_key){ POLICY_TODAY, 0 };
+	k = (struct policy_key){ POLICY_TODAY, 2112 }; /* glibc's today: costed at its threshold */
+	assert_true(policy_key_same(&k, &t));
+	k = (struct policy_key){ POLICY_THRESHOLD, 2112 };
+	assert_false(policy_key_same(&k, &t));
 }
 
 /* A run of 300 rounds whose references are @a rounds at 1.04, @b at 1.08, @c at 1.2, the rest 2. */
@@ -375,6 +422,7 @@ int main(void)
 		cmocka_unit_test(test_small_group_joined),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_mixmeas_json),
+		cmocka_unit_test(test_policy_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

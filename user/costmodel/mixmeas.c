@@ -26,12 +26,12 @@ void mixmeas_free(struct mixmeas *m)
 	memset(m, 0, sizeof(*m));
 }
 
-const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const char *name)
+const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const struct policy_key *k)
 {
 	size_t i;
 
 	for (i = 0; i < m->nr_rows; i++)
-		if (!strcmp(m->rows[i].name, name))
+		if (policy_key_same(&m->rows[i].key, k))
 			return &m->rows[i];
 	return NULL;
 }
@@ -217,8 +217,9 @@ static int rows_from_json(json_object *o, struct mixmeas *m)
 		    figure_from_json(e, "busy", &r->busy))
 			return -EINVAL;
 		snprintf(r->name, sizeof(r->name), "%s", json_object_get_string(name));
-		if (mixmeas_row_find(m, r->name))
-			return -EINVAL; /* a name twice (the rows so far are m->nr_rows) */
+		/* The stored name is the policy's serialisation: parsed back into its key. */
+		if (policy_key_parse(r->name, &r->key) || mixmeas_row_find(m, &r->key))
+			return -EINVAL; /* not a policy, or one twice (the rows so far: m->nr_rows) */
 		if (jsonr_num(e, "ns_per_call", &r->ns_per_call))
 			r->ns_per_call = NAN;
 		m->nr_rows = i + 1;

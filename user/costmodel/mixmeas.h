@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <json-c/json.h>
+#include "policy_key.h"
 #include "protocol.h"
 
 /*
@@ -49,7 +50,8 @@ struct mixmeas_figure {
 };
 
 struct mixmeas_row {
-	char name[24]; /* "today", "always", "T=512", "never": estimate's row names */
+	struct policy_key key;	    /* the policy: what estimate's rows are joined by */
+	char name[POLICY_NAME_LEN]; /* its display name, as the JSON stores it ("T=512") */
 	struct mixmeas_figure quiet, busy;
 	double ns_per_call; /* quiet rounds' median time per call, harness included */
 };
@@ -93,7 +95,7 @@ struct mixmeas {
 
 void mixmeas_free(struct mixmeas *m);
 /* The row named @name, or NULL. */
-const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const char *name);
+const struct mixmeas_row *mixmeas_row_find(const struct mixmeas *m, const struct policy_key *k);
 /* True if the quiet stratum has figures (enough quiet rounds). */
 bool mixmeas_has_quiet(const struct mixmeas *m);
 /* True if the quiet rounds are fewer than MIXMEAS_SELDOM_QUIET of all: said beside the figures. */

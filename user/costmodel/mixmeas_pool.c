@@ -30,7 +30,7 @@ const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b)
 	if (a->nr_rows != b->nr_rows)
 		return "other policies";
 	for (i = 0; i < a->nr_rows; i++)
-		if (!mixmeas_row_find(b, a->rows[i].name))
+		if (!mixmeas_row_find(b, &a->rows[i].key))
 			return "other policies";
 	return NULL;
 }
@@ -144,9 +144,10 @@ int mixmeas_pool(const struct mixmeas *const *s, size_t n, struct mixmeas *out)
 	for (r = 0; !err && r < s[n - 1]->nr_rows; r++) {
 		struct mixmeas_row *w = &out->rows[r];
 
+		w->key = s[n - 1]->rows[r].key;
 		memcpy(w->name, s[n - 1]->rows[r].name, sizeof(w->name));
 		for (i = 0; i < n; i++) {
-			const struct mixmeas_row *sr = mixmeas_row_find(s[i], w->name);
+			const struct mixmeas_row *sr = mixmeas_row_find(s[i], &w->key);
 			struct mixmeas_figure none = { NAN, NAN, NAN };
 
 			f[i] = sr ? sr->quiet : none; /* none: not the same measurement */

@@ -252,7 +252,7 @@ static void dispatch_calls(const struct est_costs *c, const struct est_input *in
 			uint64_t t = est_string_from(c, pol[p].threshold);
 			double share;
 
-			if (pol[p].kind != EST_THRESHOLD)
+			if (pol[p].kind != POLICY_THRESHOLD)
 				continue;
 			share = t <= lo ? 0 : t >= hi ? 1 : (double)(t - lo) / (double)(hi - lo);
 			below[p] += calls * share;

@@ -352,7 +352,7 @@ static double side_bound(const struct est_costs *c, enum est_side side, uint64_t
 
 uint64_t est_string_from(const struct est_costs *c, uint64_t t)
 {
-	return c->fi->glibc && t != EST_NEVER ? t + 1 : t;
+	return c->fi->glibc && t != POLICY_NEVER ? t + 1 : t;
 }
 
 double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
@@ -363,18 +363,18 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 	uint64_t t;
 
 	switch (p->kind) {
-	case EST_TODAY:
+	case POLICY_TODAY:
 		if (c->fi->glibc)
 			return est_cost_bucket(c,
-					       &(struct est_policy){ .kind = EST_THRESHOLD,
+					       &(struct est_policy){ .kind = POLICY_THRESHOLD,
 								     .threshold = p->threshold },
 					       lo, hi, calls, mean, bound, split);
 		side = EST_SIDE_TODAY;
 		break;
-	case EST_ALWAYS:
+	case POLICY_ALWAYS:
 		side = EST_SIDE_STRING_BARE;
 		break;
-	case EST_ORACLE:
+	case POLICY_ORACLE:
 		/* The cheaper implementation at this length, with a free dispatch. */
 		l = est_cost_side(c, EST_SIDE_LOOP_BARE, mean);
 		s = est_cost_side(c, EST_SIDE_STRING_BARE, mean);

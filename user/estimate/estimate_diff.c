@@ -81,7 +81,7 @@ static struct est_costs *costs_of(struct diff_costs *dc, const struct profile_di
 	return &dc->c[k][f];
 }
 
-static const struct est_policy today = { .kind = EST_TODAY, .name = "today" };
+static const struct est_policy today = { .kind = POLICY_TODAY, .name = "today" };
 
 /*
  * Site @s of side @k: its ns on its own code, and (AFTER only) on BEFORE's code. 1: the model

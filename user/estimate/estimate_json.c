@@ -37,7 +37,7 @@ static void put_num_or_null(json_object *o, const char *key, double v)
 		json_object_object_add(o, key, NULL);
 }
 
-static const char *kind_name(enum est_kind k)
+static const char *kind_name(enum policy_kind k)
 {
 	static const char *const names[] = { "today", "always", "threshold", "oracle" };
 
@@ -51,7 +51,7 @@ static json_object *row_to_json(const struct est_row *w, const struct est_family
 
 	put_str(o, "name", w->pol.name);
 	put_str(o, "kind", kind_name(w->pol.kind));
-	if (w->pol.kind == EST_THRESHOLD && w->pol.threshold != EST_NEVER)
+	if (w->pol.kind == POLICY_THRESHOLD && w->pol.threshold != POLICY_NEVER)
 		json_object_object_add(o, "threshold", json_object_new_uint64(w->pol.threshold));
 	else
 		json_object_object_add(o, "threshold", NULL);
@@ -141,7 +141,7 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 		put_num(v, "saving_ci_high", -fr->rows[fr->best].ci_low);
 	}
 	for (i = 0; i < fr->nr_rows; i++)
-		if (fr->rows[i].pol.kind == EST_THRESHOLD && fr->rows[i].pol.threshold == 0 &&
+		if (fr->rows[i].pol.kind == POLICY_THRESHOLD && fr->rows[i].pol.threshold == 0 &&
 		    fr->nr_rows > 1)
 			put_num(v, "dispatch_cost_pct",
 				fr->rows[i].delta_pct - fr->rows[1].delta_pct);
@@ -227,10 +227,12 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		put_num_or_null(v, "state_gap_pct", fr->validate_state_pct);
 		json_object_object_add(o, "validation", v);
 	}
-	json_object_object_add(
-		flat, "lo", fr->flat_lo == EST_NEVER ? NULL : json_object_new_uint64(fr->flat_lo));
-	json_object_object_add(
-		flat, "hi", fr->flat_hi == EST_NEVER ? NULL : json_object_new_uint64(fr->flat_hi));
+	json_object_object_add(flat, "lo",
+			       fr->flat_lo == POLICY_NEVER ? NULL
+							   : json_object_new_uint64(fr->flat_lo));
+	json_object_object_add(flat, "hi",
+			       fr->flat_hi == POLICY_NEVER ? NULL
+							   : json_object_new_uint64(fr->flat_hi));
 	json_object_object_add(o, "within_1pct", flat);
 	put_str(o, "at", fr->rows[fr->at].pol.name);
 	json_object_object_add(

@@ -20,7 +20,7 @@
 /* A row that can be best: code the kernel could run, and measured when a measurement applies. */
 static bool eligible(const struct est_family_result *r, const struct est_row *w)
 {
-	return w->pol.kind != EST_ORACLE && (!r->meas || w->measured);
+	return w->pol.kind != POLICY_ORACLE && (!r->meas || w->measured);
 }
 
 /*
@@ -33,7 +33,7 @@ static uint64_t today_threshold(const struct est_family_result *r)
 		return r->today_knob;
 	if (r->impls && r->today_impl && !strcmp(r->today_impl, r->impls->string))
 		return 0;
-	return EST_NEVER;
+	return POLICY_NEVER;
 }
 
 static uint64_t distance(uint64_t a, uint64_t b)
@@ -67,10 +67,10 @@ static int nearest_tied(const struct est_family_result *r, int best, uint64_t t0
 	for (i = 1; i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i], *p = &r->rows[pick];
 
-		if (w->pol.kind != EST_THRESHOLD || !eligible(r, w) || !tied(w, b) ||
+		if (w->pol.kind != POLICY_THRESHOLD || !eligible(r, w) || !tied(w, b) ||
 		    !est_row_saves(r, w))
 			continue;
-		if (p->pol.kind != EST_THRESHOLD ||
+		if (p->pol.kind != POLICY_THRESHOLD ||
 		    distance(w->pol.threshold, t0) < distance(p->pol.threshold, t0))
 			pick = (int)i;
 	}
@@ -90,9 +90,9 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 	for (i = 1; i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
 
-		if (w->pol.kind == EST_ORACLE)
+		if (w->pol.kind == POLICY_ORACLE)
 			r->oracle = (int)i;
-		if (o->at_set && w->pol.kind == EST_THRESHOLD && w->pol.threshold == o->at)
+		if (o->at_set && w->pol.kind == POLICY_THRESHOLD && w->pol.threshold == o->at)
 			r->at = (int)i;
 		if (!eligible(r, w))
 			continue;
@@ -102,8 +102,8 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 		 * the profile never saw.
 		 */
 		if (w->delta_pct < best - eps ||
-		    (r->best > 0 && r->rows[r->best].pol.kind == EST_THRESHOLD &&
-		     w->pol.kind == EST_THRESHOLD && w->delta_pct <= best + eps &&
+		    (r->best > 0 && r->rows[r->best].pol.kind == POLICY_THRESHOLD &&
+		     w->pol.kind == POLICY_THRESHOLD && w->delta_pct <= best + eps &&
 		     distance(w->pol.threshold, t0) <
 			     distance(r->rows[r->best].pol.threshold, t0))) {
 			if (w->delta_pct < best)
@@ -117,12 +117,12 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 	}
 	if (r->best > 0 && est_row_saves(r, &r->rows[r->best])) /* else the cheapest is told */
 		r->best = nearest_tied(r, r->best, t0);
-	r->flat_lo = EST_NEVER;
+	r->flat_lo = POLICY_NEVER;
 	r->flat_hi = 0;
 	for (i = 0; r->best > 0 && i < r->nr_rows; i++) {
 		const struct est_row *w = &r->rows[i];
 
-		if (w->pol.kind != EST_THRESHOLD || !eligible(r, w) ||
+		if (w->pol.kind != POLICY_THRESHOLD || !eligible(r, w) ||
 		    w->delta_pct > best + 100 * EST_FLAT_FRACTION * (1 + best / 100))
 			continue;
 		if (w->pol.threshold < r->flat_lo)
@@ -175,7 +175,7 @@ static void glibc_policies(const struct est_input *in, const struct est_options 
 			   struct est_family_result *r, struct est_policy *pol, size_t *np)
 {
 	const struct glibc_tunable *t = NULL;
-	struct est_glibc_range g = { .max = EST_NEVER };
+	struct est_glibc_range g = { .max = POLICY_NEVER };
 	bool movsb = !strcmp(r->impls->string_op, "REP MOVSB");
 
 	g.today = est_today_knob(in, r->impls, &r->today_knob_known);

@@ -34,7 +34,7 @@ int est_cache_parse(const char *s, struct est_cache *c)
 void est_options_default(struct est_options *o)
 {
 	static const uint64_t dflt[] = { 0,    32,   64,   128,	 256,  512,
-					 1024, 1536, 2048, 4096, 8192, EST_NEVER };
+					 1024, 1536, 2048, 4096, 8192, POLICY_NEVER };
 
 	memset(o, 0, sizeof(*o));
 	est_cache_parse("warm", &o->cache);
@@ -83,7 +83,7 @@ int est_thresholds_parse(const char *s, struct est_options *o, char *why, size_t
 			goto bad;
 		}
 		if (!strcmp(tok, "never")) {
-			o->thresholds[n++] = EST_NEVER;
+			o->thresholds[n++] = POLICY_NEVER;
 			continue;
 		}
 		errno = 0;
@@ -123,7 +123,7 @@ bad:
 
 void est_threshold_str(uint64_t t, char *buf, size_t len)
 {
-	if (t == EST_NEVER)
+	if (t == POLICY_NEVER)
 		snprintf(buf, len, "never");
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)t);

@@ -7,10 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "costmodel/costmodel.h"
+#include "costmodel/policy_key.h"
 #include "estimate_family.h"
 
-/* A threshold that never selects the string op. */
-#define EST_NEVER UINT64_MAX
 #define EST_MAX_THRESHOLDS 64
 
 /* How the calls' cache states mix: weights of warm, src-flushed, dst-flushed (sum > 0). */

@@ -3,32 +3,33 @@
 #include <stdio.h>
 #include "estimate_policy.h"
 
+struct est_policy est_policy_of(enum policy_kind kind, uint64_t threshold)
+{
+	struct est_policy p = { .kind = kind, .threshold = threshold };
+	struct policy_key k = est_policy_key(&p);
+
+	policy_key_name(&k, p.name, sizeof(p.name));
+	return p;
+}
+
 void est_policies_make(const struct est_options *o, struct est_policy *pol, size_t *np)
 {
 	size_t n = 0, i;
 
-	pol[n++] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
-	pol[n++] = (struct est_policy){ .kind = EST_ALWAYS, .name = "always" };
-	for (i = 0; i < o->nr_thresholds; i++) {
-		struct est_policy *p = &pol[n++];
-
-		*p = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = o->thresholds[i] };
-		if (o->thresholds[i] == EST_NEVER)
-			snprintf(p->name, sizeof(p->name), "never");
-		else
-			snprintf(p->name, sizeof(p->name), "T=%llu",
-				 (unsigned long long)o->thresholds[i]);
-	}
-	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
+	pol[n++] = est_policy_of(POLICY_TODAY, 0);
+	pol[n++] = est_policy_of(POLICY_ALWAYS, 0);
+	for (i = 0; i < o->nr_thresholds; i++)
+		pol[n++] = est_policy_of(POLICY_THRESHOLD, o->thresholds[i]);
+	pol[n++] = est_policy_of(POLICY_ORACLE, 0);
 	*np = n;
 }
 
 /* glibc's default candidates: the powers of two a service owner would try, and "never". */
-static const uint64_t glibc_candidates[] = { 1024, 2048, 4096, 8192, 16384, 32768, EST_NEVER };
+static const uint64_t glibc_candidates[] = { 1024, 2048, 4096, 8192, 16384, 32768, POLICY_NEVER };
 
 static bool glibc_accepts(const struct est_glibc_range *g, uint64_t t)
 {
-	if (t == EST_NEVER)
+	if (t == POLICY_NEVER)
 		return true;
 	return (g->strict_min ? t > g->min : t >= g->min) && t <= g->max;
 }
@@ -38,14 +39,9 @@ static void add_threshold(struct est_policy *pol, size_t *n, uint64_t t)
 	size_t i;
 
 	for (i = 0; i < *n; i++)
-		if (pol[i].kind == EST_THRESHOLD && pol[i].threshold == t)
+		if (pol[i].kind == POLICY_THRESHOLD && pol[i].threshold == t)
 			return;
-	pol[*n] = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = t };
-	if (t == EST_NEVER)
-		snprintf(pol[*n].name, sizeof(pol[*n].name), "never");
-	else
-		snprintf(pol[*n].name, sizeof(pol[*n].name), "T=%llu", (unsigned long long)t);
-	(*n)++;
+	pol[(*n)++] = est_policy_of(POLICY_THRESHOLD, t);
 }
 
 static int cmp_threshold(const void *a, const void *b)
@@ -61,7 +57,8 @@ void est_policies_make_glibc(const struct est_options *o, const struct est_glibc
 	size_t n = 0, i, first;
 
 	*refused = 0;
-	pol[n++] = (struct est_policy){ .kind = EST_TODAY, .threshold = g->today, .name = "today" };
+	pol[n] = est_policy_of(POLICY_TODAY, 0);
+	pol[n++].threshold = g->today; /* costed as the threshold in force; its key stays today */
 	first = n;
 	if (o->thresholds_given) {
 		for (i = 0; i < o->nr_thresholds && n < EST_MAX_POLICIES - 1; i++) {
@@ -86,6 +83,6 @@ void est_policies_make_glibc(const struct est_options *o, const struct est_glibc
 	if (o->at_set && glibc_accepts(g, o->at) && o->at != g->today)
 		add_threshold(pol, &n, o->at);
 	qsort(pol + first, n - first, sizeof(*pol), cmp_threshold);
-	pol[n++] = (struct est_policy){ .kind = EST_ORACLE, .name = "oracle" };
+	pol[n++] = est_policy_of(POLICY_ORACLE, 0);
 	*np = n;
 }

@@ -11,14 +11,21 @@
 /* today, always, every threshold, oracle */
 #define EST_MAX_POLICIES (EST_MAX_THRESHOLDS + 3)
 
-enum est_kind { EST_TODAY, EST_ALWAYS, EST_THRESHOLD, EST_ORACLE };
-
+/* A row's policy: its typed key (costmodel/policy_key.h), and its display name, for people. */
 struct est_policy {
-	enum est_kind kind;
-	uint64_t
-		threshold; /* EST_THRESHOLD: the string op from this length on (EST_NEVER: never) */
-	char name[24];	   /* "today", "always", "T=2048", "never", "oracle" */
+	enum policy_kind kind;
+	uint64_t threshold;	    /* POLICY_THRESHOLD: the string op from this length on */
+	char name[POLICY_NAME_LEN]; /* policy_key_name() of the two above */
 };
+
+/* @p's key: what joins its row to a stored measurement's. */
+static inline struct policy_key est_policy_key(const struct est_policy *p)
+{
+	return (struct policy_key){ p->kind, p->kind == POLICY_THRESHOLD ? p->threshold : 0 };
+}
+
+/* The policy of @kind (and @threshold, for POLICY_THRESHOLD), named by policy_key_name(). */
+struct est_policy est_policy_of(enum policy_kind kind, uint64_t threshold);
 
 /* Today, always, @o's thresholds in order, the oracle: *@np (at most EST_MAX_POLICIES) in @pol. */
 void est_policies_make(const struct est_options *o, struct est_policy *pol, size_t *np);

@@ -26,7 +26,7 @@ size_t est_family_timed_policies(const struct est_family_result *r)
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nr_rows; i++)
-		n += r->rows[i].pol.kind != EST_TODAY && r->rows[i].pol.kind != EST_ORACLE;
+		n += r->rows[i].pol.kind != POLICY_TODAY && r->rows[i].pol.kind != POLICY_ORACLE;
 	return n;
 }
 

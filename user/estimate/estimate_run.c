@@ -239,9 +239,10 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 	fr->measure_cmd[0] = '\0';
 	for (i = 0; i < fr->nr_rows; i++) {
 		struct est_row *w = &fr->rows[i];
-		const struct mixmeas_row *mr = mixmeas_row_find(mm, w->pol.name);
+		struct policy_key key = est_policy_key(&w->pol);
+		const struct mixmeas_row *mr = mixmeas_row_find(mm, &key);
 
-		if (w->pol.kind == EST_ORACLE)
+		if (w->pol.kind == POLICY_ORACLE)
 			continue;
 		if (!mr || !isfinite(mr->quiet.delta_pct)) {
 			fr->unmeasured++;
@@ -250,11 +251,20 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 		w->measured = true;
 		w->ci_known = true;
 		w->delta_pct = mr->quiet.delta_pct;
-		w->ci_low = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_low;
-		w->ci_high = w->pol.kind == EST_TODAY ? 0 : mr->quiet.ci_high;
+		w->ci_low = w->pol.kind == POLICY_TODAY ? 0 : mr->quiet.ci_low;
+		w->ci_high = w->pol.kind == POLICY_TODAY ? 0 : mr->quiet.ci_high;
 		w->busy_pct = mr->busy.delta_pct;
 	}
 	est_family_choose_best(o, fr);
+}
+
+/* True if @a and @b name the same policy their cheapest (by key, not by name). */
+static bool same_best(const struct est_family_result *a, const struct est_family_result *b)
+{
+	struct policy_key ka = est_policy_key(&a->rows[a->best].pol);
+	struct policy_key kb = est_policy_key(&b->rows[b->best].pol);
+
+	return policy_key_same(&ka, &kb);
 }
 
 /*
@@ -302,8 +312,7 @@ static void cache_check(const struct est_run *run, const struct est_input *in, e
 				 "time, and which cache state the copies find changes that time's "
 				 "price",
 				 other, v2, v1);
-	} else if (est_figures_read(a) != est_figures_read(b) ||
-		   strcmp(a->rows[a->best].pol.name, b->rows[b->best].pol.name)) {
+	} else if (est_figures_read(a) != est_figures_read(b) || !same_best(a, b)) {
 		/* Modelled: no verdict either side, only that the figures point elsewhere. */
 		snprintf(fr->cache_note, sizeof(fr->cache_note),
 			 "with --cache %s the modelled figures point elsewhere (their cheapest "

@@ -149,15 +149,15 @@ static void claim(char *buf, size_t len, const struct est_row *w, const char *it
  */
 static void policy_words(char *buf, size_t len, const struct est_row *w, const char *op, bool above)
 {
-	if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == EST_NEVER)
+	if (w->pol.kind == POLICY_THRESHOLD && w->pol.threshold == POLICY_NEVER)
 		snprintf(buf, len, "Keeping the loop at every length (never %s)", op);
-	else if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == 0)
+	else if (w->pol.kind == POLICY_THRESHOLD && w->pol.threshold == 0)
 		snprintf(buf, len, "%s at every length behind the threshold dispatch (T=0)", op);
-	else if (w->pol.kind == EST_THRESHOLD)
+	else if (w->pol.kind == POLICY_THRESHOLD)
 		snprintf(buf, len, "%s %s %llu bytes (T=%llu)", op, above ? "above" : "from",
 			 (unsigned long long)w->pol.threshold,
 			 (unsigned long long)w->pol.threshold);
-	else if (w->pol.kind == EST_ALWAYS)
+	else if (w->pol.kind == POLICY_ALWAYS)
 		snprintf(buf, len, "%s at every length, without a dispatch", op);
 	else
 		snprintf(buf, len, "%s", w->pol.name);
@@ -169,7 +169,7 @@ static int t0_row(const struct est_family_result *fr)
 	size_t i;
 
 	for (i = 0; i < fr->nr_rows; i++)
-		if (fr->rows[i].pol.kind == EST_THRESHOLD && fr->rows[i].pol.threshold == 0)
+		if (fr->rows[i].pol.kind == POLICY_THRESHOLD && fr->rows[i].pol.threshold == 0)
 			return (int)i;
 	return -1;
 }
@@ -303,12 +303,12 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 		say(p, "%s is %s to %s against today's %s.", pol, how, what, fr->today_impl);
 		est_threshold_str(fr->flat_lo, lo, sizeof(lo));
 		est_threshold_str(fr->flat_hi, hi, sizeof(hi));
-		if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER &&
-		    fr->flat_hi == EST_NEVER)
+		if (fr->flat_lo != fr->flat_hi && fr->flat_lo != POLICY_NEVER &&
+		    fr->flat_hi == POLICY_NEVER)
 			say(p,
 			    "Every threshold from %s bytes up, and never, comes within 1%% of it.",
 			    lo);
-		else if (fr->flat_lo != fr->flat_hi && fr->flat_lo != EST_NEVER)
+		else if (fr->flat_lo != fr->flat_hi && fr->flat_lo != POLICY_NEVER)
 			say(p, "Thresholds from %s to %s bytes come within 1%% of it.", lo, hi);
 		break;
 	case EST_VERDICT_NO_DIFFERENCE: {
@@ -366,7 +366,7 @@ static void say_bounds(struct para *p, const struct est_family_result *fr)
 	char what[200];
 	int t0 = t0_row(fr);
 
-	if (always->pol.kind != EST_ALWAYS || !always->measured)
+	if (always->pol.kind != POLICY_ALWAYS || !always->measured)
 		return;
 	claim(what, sizeof(what), always, "it");
 	say(p, "%s at every length would %s.", fi->string_op, what);

@@ -242,7 +242,7 @@ static void print_table(FILE *f, const struct est_report *r, const struct est_fa
 		const struct est_row *w = &fr->rows[i];
 		char ci[80] = "";
 
-		if (w->pol.kind == EST_THRESHOLD)
+		if (w->pol.kind == POLICY_THRESHOLD)
 			est_threshold_str(w->pol.threshold, t, sizeof(t));
 		else
 			snprintf(t, sizeof(t), "-");
@@ -293,7 +293,7 @@ static int t0_row(const struct est_family_result *fr)
 	size_t i;
 
 	for (i = 0; i < fr->nr_rows; i++)
-		if (fr->rows[i].pol.kind == EST_THRESHOLD && fr->rows[i].pol.threshold == 0)
+		if (fr->rows[i].pol.kind == POLICY_THRESHOLD && fr->rows[i].pol.threshold == 0)
 			return (int)i;
 	return -1;
 }
@@ -328,7 +328,8 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 			"%+.2f .. %+.2f)\n",
 			fr->rows[fr->at].pol.name, fr->rows[fr->at].delta_pct,
 			fr->rows[fr->at].ci_low, fr->rows[fr->at].ci_high);
-	if (fr->best > 0 && est_verdict(fr) == EST_VERDICT_SAVES && b->pol.kind == EST_THRESHOLD) {
+	if (fr->best > 0 && est_verdict(fr) == EST_VERDICT_SAVES &&
+	    b->pol.kind == POLICY_THRESHOLD) {
 		if (fr->flat_lo == fr->flat_hi)
 			fprintf(f,
 				"  no other threshold is within %.0f%% of it (a sharp optimum)\n",
@@ -429,7 +430,7 @@ static void print_validation(FILE *f, const struct est_family_result *fr)
 /* Which row the per-site table shows, and why that one. */
 static const char *sites_at_why(const struct est_report *r, const struct est_family_result *fr)
 {
-	if (r->o->at_set && fr->rows[fr->at].pol.kind == EST_THRESHOLD &&
+	if (r->o->at_set && fr->rows[fr->at].pol.kind == POLICY_THRESHOLD &&
 	    fr->rows[fr->at].pol.threshold == r->o->at)
 		return "--threshold";
 	if (fr->at == fr->best && fr->meas)

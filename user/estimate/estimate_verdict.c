@@ -14,7 +14,7 @@ static bool same_as_today(const struct est_row *w)
 /* A row the verdict reads: not the oracle, and measured where a measurement applies. */
 static bool counts(const struct est_family_result *fr, const struct est_row *w)
 {
-	return w->pol.kind != EST_ORACLE && (!fr->meas || w->measured);
+	return w->pol.kind != POLICY_ORACLE && (!fr->meas || w->measured);
 }
 
 enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
@@ -164,7 +164,7 @@ enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char 
 			line[0] = '\0';
 		return EST_GLIBC_UNMEASURED;
 	}
-	if (est_verdict(fr) != EST_VERDICT_SAVES || !b || b->pol.kind != EST_THRESHOLD) {
+	if (est_verdict(fr) != EST_VERDICT_SAVES || !b || b->pol.kind != POLICY_THRESHOLD) {
 		snprintf(line, len,
 			 "keep today's setting (%s=%llu): no GLIBC_TUNABLES line to ship", name,
 			 (unsigned long long)fr->today_knob);
@@ -178,7 +178,7 @@ enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char 
 		return EST_GLIBC_DROP;
 	}
 	snprintf(line, len, "GLIBC_TUNABLES=%s=%llu", name,
-		 b->pol.threshold == EST_NEVER ? (unsigned long long)UINT64_MAX
-					       : (unsigned long long)b->pol.threshold);
+		 b->pol.threshold == POLICY_NEVER ? (unsigned long long)UINT64_MAX
+						  : (unsigned long long)b->pol.threshold);
 	return EST_GLIBC_SET;
 }

@@ -17,7 +17,6 @@ int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct cos
 		     const char *model_name, const struct est_cache *cache,
 		     const uint64_t *threshold, const char *const *today)
 {
-	char t[21];
 	size_t n;
 	int err;
 
@@ -26,16 +25,10 @@ int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct cos
 	fc->model_name = model_name;
 	fc->today = today;
 	fc->cache = *cache;
-	fc->pol[0] = (struct est_policy){ .kind = EST_TODAY, .name = "today" };
+	fc->pol[0] = est_policy_of(POLICY_TODAY, 0);
 	fc->nr_pol = 1;
-	if (threshold) {
-		fc->pol[1] = (struct est_policy){ .kind = EST_THRESHOLD, .threshold = *threshold };
-		/* Named as estimate names its rows: "T=1024", "never". */
-		est_threshold_str(*threshold, t, sizeof(t));
-		snprintf(fc->pol[1].name, sizeof(fc->pol[1].name), "%s%s",
-			 *threshold == EST_NEVER ? "" : "T=", t);
-		fc->nr_pol = 2;
-	}
+	if (threshold)
+		fc->pol[fc->nr_pol++] = est_policy_of(POLICY_THRESHOLD, *threshold);
 	err = est_inputs_from_profile(p, "profile", &fc->ins, &fc->nr_ins);
 	if (err)
 		return err;

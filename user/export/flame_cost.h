@@ -39,7 +39,7 @@ struct flame_costs {
 
 /*
  * Prepares costing @p's buckets with @m in @cache, today and, if @threshold, at T = *@threshold
- * (EST_NEVER: never). 0 or -ENOMEM.
+ * (POLICY_NEVER: never). 0 or -ENOMEM.
  */
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
 		     const char *model_name, const struct est_cache *cache,

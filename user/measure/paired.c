@@ -96,6 +96,7 @@ static int fill_rows(const struct est_family_result *fr, const struct paired_pla
 
 		if (p < 0)
 			continue; /* the oracle runs no code: not measured */
+		out->rows[out->nr_rows].key = est_policy_key(&fr->rows[i].pol);
 		snprintf(out->rows[out->nr_rows].name, sizeof(out->rows[0].name), "%s",
 			 fr->rows[i].pol.name);
 		out->rows[out->nr_rows].quiet = fq[p];

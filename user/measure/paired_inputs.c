@@ -69,7 +69,8 @@ static void say_sittings(const struct costmodel *m, const struct est_family_resu
 	size_t k = 0;
 
 	for (i = 0; i < n && k < sizeof(ns); i++) {
-		const struct mixmeas_row *t = mixmeas_row_find(s[i], "today");
+		const struct mixmeas_row *t =
+			mixmeas_row_find(s[i], &(struct policy_key){ POLICY_TODAY, 0 });
 
 		k += (size_t)snprintf(ns + k, sizeof(ns) - k, "%s%.2f", i ? ", " : "",
 				      t ? t->ns_per_call : NAN);

@@ -40,21 +40,21 @@ static int path_of(const struct est_family_result *fr, const struct est_row *w,
 {
 	const struct est_family_impls *fi = fr->impls ?: est_family(fr->family);
 	const char *missing = NULL;
-	bool knob_today = w->pol.kind == EST_TODAY && fi->glibc;
+	bool knob_today = w->pol.kind == POLICY_TODAY && fi->glibc;
 
 	memset(p, 0, sizeof(*p));
 	p->t = UINT64_MAX;
 	snprintf(p->name, sizeof(p->name), "%s", w->pol.name);
-	switch (knob_today ? EST_THRESHOLD : w->pol.kind) {
-	case EST_TODAY:
+	switch (knob_today ? POLICY_THRESHOLD : w->pol.kind) {
+	case POLICY_TODAY:
 		p->lo = p->hi = asmref_find(fr->today_impl);
 		missing = p->lo ? NULL : fr->today_impl;
 		break;
-	case EST_ALWAYS:
+	case POLICY_ALWAYS:
 		p->lo = p->hi = asmref_find(fi->string);
 		missing = p->lo ? NULL : fi->string;
 		break;
-	case EST_THRESHOLD:
+	case POLICY_THRESHOLD:
 		if (fi->knob) {
 			/* The real code with its threshold set: the seed's dispatch, glibc's own. */
 			p->lo = p->hi = asmref_find(fi->knob);
@@ -70,7 +70,7 @@ static int path_of(const struct est_family_result *fr, const struct est_row *w,
 			missing = !p->lo ? fi->loop : !p->hi ? fi->string : NULL;
 		}
 		break;
-	case EST_ORACLE:
+	case POLICY_ORACLE:
 		return 1;
 	}
 	if (missing) {
@@ -103,11 +103,12 @@ int paired_plan_make(const struct est_family_result *fr, const struct replay_mix
 			pl->row_path[i] = -1;
 			continue;
 		}
-		c = p.dispatch			   ? threshold_class(mx, p.from)
-		    : w->pol.kind == EST_THRESHOLD ? threshold_class(mx, w->pol.threshold)
-						   : -2;
+		c = p.dispatch			      ? threshold_class(mx, p.from)
+		    : w->pol.kind == POLICY_THRESHOLD ? threshold_class(mx, w->pol.threshold)
+						      : -2;
 		/* Switched in C, a T that sends every call one way runs that replica alone. */
-		if (w->pol.kind == EST_THRESHOLD && !p.dispatch && (c == 0 || c == (long)mx->nr)) {
+		if (w->pol.kind == POLICY_THRESHOLD && !p.dispatch &&
+		    (c == 0 || c == (long)mx->nr)) {
 			p.lo = p.hi = c ? p.lo : p.hi;
 			p.t = UINT64_MAX;
 		}
@@ -118,11 +119,11 @@ int paired_plan_make(const struct est_family_result *fr, const struct replay_mix
 			pl->paths[pl->nr_paths++] = p;
 		}
 		pl->row_path[i] = (int)j;
-		if (w->pol.kind == EST_TODAY)
+		if (w->pol.kind == POLICY_TODAY)
 			pl->today = j;
-		if (w->pol.kind == EST_ALWAYS)
+		if (w->pol.kind == POLICY_ALWAYS)
 			pl->always = (int)j;
-		if (w->pol.kind == EST_THRESHOLD && w->pol.threshold == 0)
+		if (w->pol.kind == POLICY_THRESHOLD && w->pol.threshold == 0)
 			pl->zero = (int)j;
 	}
 	pl->control = pl->nr_paths;

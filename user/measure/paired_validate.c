@@ -11,8 +11,9 @@
 /* Today's time per call in @m against @ref's, in percent; NAN if either lacks it. */
 static double state_gap_pct(const struct mixmeas *ref, const struct mixmeas *m)
 {
-	const struct mixmeas_row *a = ref ? mixmeas_row_find(ref, "today") : NULL;
-	const struct mixmeas_row *b = mixmeas_row_find(m, "today");
+	static const struct policy_key today = { POLICY_TODAY, 0 };
+	const struct mixmeas_row *a = ref ? mixmeas_row_find(ref, &today) : NULL;
+	const struct mixmeas_row *b = mixmeas_row_find(m, &today);
 
 	if (!a || !b || !(a->ns_per_call > 0) || !(b->ns_per_call > 0))
 		return NAN;
@@ -81,7 +82,8 @@ int paired_validate_family(const struct est_input *in, struct est_family_result 
 		return -ENOMEM;
 	}
 	for (i = 0; i < fr->nr_rows; i++) {
-		const struct mixmeas_row *r = mixmeas_row_find(out, fr->rows[i].pol.name);
+		struct policy_key key = est_policy_key(&fr->rows[i].pol);
+		const struct mixmeas_row *r = mixmeas_row_find(out, &key);
 
 		fr->validate_pct[i] = r ? r->quiet.delta_pct : NAN;
 		fr->validate_lo[i] = r ? r->quiet.ci_low : NAN;

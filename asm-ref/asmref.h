@@ -85,6 +85,8 @@ const struct asmref_impl *asmref_find(const char *name);
 /* Table in impls.def order (libc rows first); asmref_get() returns NULL past the end. */
 size_t asmref_count(void);
 const struct asmref_impl *asmref_get(size_t i);
+/* The IMPL_VARIANT row of knob row @base at @knob_value (UINT64_MAX: never); NULL if none. */
+const struct asmref_impl *asmref_variant(const char *base, uint64_t knob_value);
 /* "COPY", "COPY_USER", "CLEAR" or "SET". */
 const char *asmref_kind_name(enum asmref_kind kind);
 

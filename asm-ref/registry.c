@@ -56,6 +56,17 @@ const struct asmref_impl *asmref_find(const char *name)
 	return NULL;
 }
 
+const struct asmref_impl *asmref_variant(const char *base, uint64_t knob_value)
+{
+	size_t i;
+
+	for (i = 0; base && i < ASMREF_TABLE_LEN; i++)
+		if (asmref_table[i].base && !strcmp(asmref_table[i].base, base) &&
+		    asmref_table[i].knob_value == knob_value)
+			return &asmref_table[i];
+	return NULL;
+}
+
 const char *asmref_kind_name(enum asmref_kind kind)
 {
 	switch (kind) {

@@ -9,7 +9,6 @@
 
 /* One glibc policy set per glibc knob replica, made from the registry once. */
 static struct est_family_impls glibc_sets[MAX_GLIBC];
-static char names[MAX_GLIBC][3][48];
 static size_t nr_glibc;
 
 static void make_glibc_sets(void)
@@ -17,31 +16,28 @@ static void make_glibc_sets(void)
 	size_t i;
 
 	for (i = 0; i < asmref_count() && nr_glibc < MAX_GLIBC; i++) {
-		const struct asmref_impl *a = asmref_get(i);
+		const struct asmref_impl *a = asmref_get(i), *loop, *string;
 		bool movsb = a->knob == ASMREF_KNOB_GLIBC_MOVSB;
-		struct est_family_impls *s = &glibc_sets[nr_glibc];
 
 		if (a->base || (!movsb && a->knob != ASMREF_KNOB_GLIBC_STOSB))
 			continue;
-		snprintf(names[nr_glibc][0], sizeof(names[0][0]), "%s_vec", a->name);
-		snprintf(names[nr_glibc][1], sizeof(names[0][0]), "%s_%s", a->name,
-			 movsb ? "movsb" : "stosb");
-		snprintf(names[nr_glibc][2], sizeof(names[0][0]), "%s", a->name);
-		*s = (struct est_family_impls){
+		/* Its loop and its string op: the registry's variants of it (impls.def). */
+		loop = asmref_variant(a->name, UINT64_MAX);
+		string = asmref_variant(a->name, 0);
+		if (!loop || !string)
+			continue; /* a set only where both exist (the RTM forms have none) */
+		glibc_sets[nr_glibc++] = (struct est_family_impls){
 			.name = a->family,
-			.loop = names[nr_glibc][0],
-			.string = names[nr_glibc][1],
+			.loop = loop->name,
+			.string = string->name,
 			.dispatch = NULL, /* the compare is in every policy's code alike */
 			.string_op = movsb ? "REP MOVSB" : "REP STOSB",
 			.has_src = movsb,
-			.knob = names[nr_glibc][2],
+			.knob = a->name,
 			.glibc = true,
 			.tunable = movsb ? "glibc.cpu.x86_rep_movsb_threshold"
 					 : "glibc.cpu.x86_rep_stosb_threshold",
 		};
-		/* A set only where both fixed-knob rows exist (the RTM forms have none). */
-		if (asmref_find(s->loop) && asmref_find(s->string))
-			nr_glibc++;
 	}
 }
 

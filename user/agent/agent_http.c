@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "agent_http.h"
+#include "lib/deadline.h"
 #include "lib/gzip.h"
 #include "lib/log.h"
 #include "lib/monotime.h"
@@ -513,80 +514,9 @@ void agent_http_close(struct agent_http *s)
 	agent_conns_shutdown(s->conns);
 }
 
-/* MHD_stop_daemon() in a thread of its own, so that a deadline can be kept. */
-struct stopper {
-	pthread_mutex_t lock;
-	pthread_cond_t done_cv;
-	struct MHD_Daemon *d;
-	bool done, abandoned;
-};
-
-static void stopper_free(struct stopper *st)
+static void stop_daemon(void *d)
 {
-	pthread_cond_destroy(&st->done_cv);
-	pthread_mutex_destroy(&st->lock);
-	free(st);
-}
-
-static void *stop_daemon(void *arg)
-{
-	struct stopper *st = arg;
-	bool abandoned;
-
-	MHD_stop_daemon(st->d);
-	pthread_mutex_lock(&st->lock);
-	st->done = true;
-	abandoned = st->abandoned;
-	pthread_cond_signal(&st->done_cv);
-	pthread_mutex_unlock(&st->lock);
-	if (abandoned)
-		stopper_free(st);
-	return NULL;
-}
-
-/* Stops @d within @deadline_s (0: however long it takes): 0, or -ETIMEDOUT (left running). */
-static int stop_within(struct MHD_Daemon *d, double deadline_s)
-{
-	struct stopper *st = calloc(1, sizeof(*st));
-	pthread_condattr_t ca;
-	struct timespec until;
-	pthread_t th;
-	bool done;
-
-	if (!deadline_s || !st) {
-		free(st);
-		MHD_stop_daemon(d);
-		return 0;
-	}
-	pthread_mutex_init(&st->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&st->done_cv, &ca);
-	pthread_condattr_destroy(&ca);
-	st->d = d;
-	if (pthread_create(&th, NULL, stop_daemon, st)) {
-		stopper_free(st);
-		MHD_stop_daemon(d);
-		return 0;
-	}
-	pthread_detach(th);
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += (time_t)deadline_s;
-	until.tv_nsec += (long)((deadline_s - (double)(time_t)deadline_s) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&st->lock);
-	while (!st->done && !pthread_cond_timedwait(&st->done_cv, &st->lock, &until))
-		;
-	done = st->done;
-	st->abandoned = !done;
-	pthread_mutex_unlock(&st->lock);
-	if (!done)
-		return -ETIMEDOUT; /* the stopper frees st when (if ever) MHD returns */
-	stopper_free(st);
-	return 0;
+	MHD_stop_daemon(d);
 }
 
 int agent_http_stop(struct agent_http *s, double deadline_s)
@@ -594,7 +524,7 @@ int agent_http_stop(struct agent_http *s, double deadline_s)
 	if (!s)
 		return 0;
 	agent_http_close(s);
-	if (stop_within(s->d, deadline_s))
+	if (deadline_run(stop_daemon, s->d, deadline_s))
 		return -ETIMEDOUT; /* s is left to the threads still in it */
 	agent_auth_free(s->auth);
 	agent_conns_free(s->conns);

@@ -156,8 +156,8 @@ static enum MHD_Result refuse_auth(struct agent_http *s, struct MHD_Connection *
 
 	if (why == AGENT_AUTH_THROTTLED)
 		return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS,
-				  "copyprof agent: too many wrong passwords from this client; "
-				  "try again later\n",
+				  "copyprof agent: too many wrong passwords from this client, its "
+				  "user or everyone; try again later\n",
 				  MHD_HTTP_HEADER_RETRY_AFTER, "2");
 	__atomic_add_fetch(&s->unauthorized, 1, __ATOMIC_RELAXED);
 	r = MHD_create_response_from_buffer(sizeof(need) - 1, (void *)need, MHD_RESPMEM_PERSISTENT);

@@ -149,8 +149,8 @@ static void put_http(struct metric_writer *w, const struct agent_http_stats *st)
 	count(w, "copyprof_agent_http_unauthorized",
 	      "HTTP requests without a valid user and password (401).", st->unauthorized);
 	count(w, "copyprof_agent_http_throttled",
-	      "HTTP requests answered 429 without a password check: their client had tried too "
-	      "many wrong ones.",
+	      "HTTP requests answered 429 without a password check: their client, its user or "
+	      "everyone had tried too many wrong ones.",
 	      st->auth.throttled);
 	count(w, "copyprof_agent_http_password_checks",
 	      "bcrypt runs: once per credential that matched, and once per wrong password tried.",

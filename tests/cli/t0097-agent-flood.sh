@@ -7,7 +7,9 @@
 # all of them after each flood; nobody holds at most its share of the profiles' pool, a
 # profile's wait ends when its client goes, and root's own profile is served during the flood;
 # bcrypt runs stay under nobody's share however many addresses it uses. SIGTERM during a flood
-# ends the agent within 5 s with status 0 and leaves none of its BPF links.
+# ends the agent within 5 s with status 0 and leaves none of its BPF links; with the HTTP
+# library's polling thread frozen (ptrace), SIGTERM still detaches every probe and the agent
+# exits 1 at its 3 s deadline.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd curl
@@ -78,10 +80,10 @@ link_ids() {
 			awk '$1 == "link_id:" { print $2 }' "/proc/$1/fdinfo/${fd##*/}"
 	done
 }
-# sigterm_during WHAT PID: SIGTERM to the agent PID in the middle of the flood running; it
-# must exit 0 within 5 s, every BPF link it held gone.
+# sigterm_during WHAT PID [STATUS]: SIGTERM to the agent PID in the middle of the flood running;
+# it must exit STATUS (0) within 5 s, every BPF link it held gone.
 sigterm_during() {
-	local what=$1 pid=$2 links t0 t1 rc=0 id left=""
+	local what=$1 pid=$2 want=${3:-0} links t0 t1 rc=0 id left=""
 	links=$(link_ids "$pid")
 	[ -n "$links" ] || fail "$what: the agent holds no BPF link to check"
 	t0=$(date +%s%N)
@@ -97,7 +99,7 @@ sigterm_during() {
 	fi
 	wait "$pid" || rc=$?
 	echo "$what: exited $rc $(((t1 - t0) / 1000000)) ms after SIGTERM"
-	expect_eq "$what: exit status after SIGTERM" "$rc" 0
+	expect_eq "$what: exit status after SIGTERM" "$rc" "$want"
 	[ $((t1 - t0)) -le 5000000000 ] || fail "$what: $(((t1 - t0) / 1000000)) ms to exit (> 5 s)"
 	for id in $links; do
 		bpftool link show id "$id" > /dev/null 2>&1 && left="$left $id"
@@ -190,6 +192,44 @@ echo "wrong passwords from 40 addresses: $checks bcrypt runs in ${elapsed} s, $t
 flood tls-sigterm "$PT" wrong 100 --tls --auth scraper:wrong
 sleep 4
 sigterm_during tls-sigterm "$tls_agent"
+
+# 6. The HTTP library's polling thread stopped by a tracer (PTRACE_SEIZE + PTRACE_INTERRUPT,
+# that thread alone) while whole requests flood: MHD_stop_daemon() cannot join it, so the agent
+# exits 1 at its deadline, its probes detached before.
+PF=$(free_port)
+"$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "127.0.0.1:$PF" 2> frozen.log &
+frozen_agent=$!
+pids+=($frozen_agent)
+CURL_AUTH=()
+wait_for "the third agent" curl -sf "127.0.0.1:$PF/metrics"
+tid=$(for t in /proc/"$frozen_agent"/task/*; do
+	[ "$(cat "$t/comm")" = MHD-listen ] && echo "${t##*/}"; done)
+[ -n "$tid" ] || fatal "libmicrohttpd's thread MHD-listen is not in the agent"
+python3 - "$tid" > freezer.out 2>&1 <<'PY' &
+import ctypes, signal, sys
+libc = ctypes.CDLL(None, use_errno=True)
+tid, status = int(sys.argv[1]), ctypes.c_int()
+if libc.ptrace(0x4206, tid, None, None) or libc.ptrace(0x4207, tid, None, None):  # SEIZE, INTERRUPT
+    sys.exit("ptrace: errno %d" % ctypes.get_errno())
+if libc.waitpid(tid, ctypes.byref(status), 0x40000000) != tid:  # __WALL
+    sys.exit("waitpid: errno %d" % ctypes.get_errno())
+print("frozen", flush=True)
+# Waited for again: a traced thread that ends is the tracer's to reap, and its process's end is
+# not seen before. At most 30 s.
+signal.alarm(30)
+libc.waitpid(tid, ctypes.byref(status), 0x40000000)
+PY
+freezer=$!
+floods+=($freezer)
+wait_for "the freezer" grep -q frozen freezer.out
+flood frozen "$PF" get 100
+sleep 2
+sigterm_during frozen "$frozen_agent" 1
+kill -KILL "$freezer" 2>/dev/null
+wait "$freezer" 2>/dev/null
+grep -q "every probe detached; stopping the HTTP server" frozen.log &&
+	grep -q "the HTTP server did not stop within 3 s" frozen.log ||
+	fail "the log does not say the probes went first, then the deadline: $(tail -n 3 frozen.log)"
 
 pids=()
 expect_no_leftover_progs

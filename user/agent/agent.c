@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <json-c/json.h>
 #include "agent.h"
 #include "agent_budget.h"
@@ -29,6 +30,8 @@
 #include "web_config.h"
 
 #define AGENT_MIN_SLOTS 16
+/* After the probes are detached, the HTTP server has this long to stop; then exit anyway. */
+#define AGENT_STOP_DEADLINE_S 3.0
 
 struct agent {
 	struct agent_args *a;
@@ -44,6 +47,7 @@ struct agent {
 	unsigned long long replans;
 	char *cpu_flags;
 	struct cgroup_ref cg; /* --cgroup, opened */
+	bool closing;	      /* under t.lock: probes detached, nothing more is served */
 };
 
 static char *join_flags(const struct host_meta *m)
@@ -138,34 +142,35 @@ static int snapshot(struct agent *ag, double now)
 /*
  * pprof's seconds=N, as Go's net/http/pprof and Parca mean it: what was counted in the next N
  * seconds (two snapshots, their difference), not since the start. The lock is not held while
- * waiting; a stop ends the wait (503).
+ * waiting; the client going away, another user's profile taking the place (agent_conns.h) or
+ * a stop ends the wait (503).
  */
 static int delta_mark(struct agent *ag, const struct agent_request *q, struct agent_mark **m,
 		      struct agent_reply *r)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	double until;
 	size_t counted;
-	int err;
+	int err = -ESHUTDOWN;
 
+	*m = NULL;
 	pthread_mutex_lock(&ag->t.lock);
-	counted = ag->t.view->nr_sites;
-	err = snapshot(ag, monotime_s());
-	*m = err ? NULL : agent_mark_take(ag->t.view);
-	agent_sample_trim(ag->t.view, counted);
+	if (!ag->closing) {
+		counted = ag->t.view->nr_sites;
+		err = snapshot(ag, monotime_s());
+		*m = err ? NULL : agent_mark_take(ag->t.view);
+		agent_sample_trim(ag->t.view, counted);
+	}
 	pthread_mutex_unlock(&ag->t.lock);
-	if (!*m)
+	if (!*m) {
+		r->status = err == -ESHUTDOWN ? 503 : 0;
 		return err ? err : -ENOMEM;
-	until = monotime_s() + q->seconds;
-	while (monotime_s() < until && !stop_requested())
-		nanosleep(&tick, NULL);
-	if (stop_requested()) {
+	}
+	err = agent_http_wait(ag->http, q, q->seconds);
+	if (err) {
 		r->status = 503;
 		agent_mark_free(*m);
 		*m = NULL;
-		return -EINTR;
 	}
-	return 0;
+	return err;
 }
 
 /* Every route renders one snapshot, read under the lock: two scrapers never see a half. */
@@ -182,6 +187,12 @@ static int on_route(void *ctx, const struct agent_request *q, struct agent_reply
 		return err;
 	t0 = monotime_s();
 	pthread_mutex_lock(&ag->t.lock);
+	if (ag->closing) { /* the probes are gone: the server is stopping */
+		pthread_mutex_unlock(&ag->t.lock);
+		agent_mark_free(mark);
+		r->status = 503;
+		return -ESHUTDOWN;
+	}
 	counted = ag->t.view->nr_sites;
 	err = snapshot(ag, t0);
 	if (!err && mark)
@@ -450,10 +461,24 @@ int agent_run(struct agent_args *a)
 	loop(&ag);
 	status = EXIT_OK;
 out:
-	agent_http_stop(ag.http);
+	/* The probes first: whatever the server does next, the traced programs stop paying. */
+	agent_http_close(ag.http);
+	pthread_mutex_lock(&ag.t.lock);
+	ag.closing = true;
+	agent_sites_detach_all(&ag.t);
 	agent_budget_stop(&ag.budget);
 	agent_sample_stop(&ag.smp);
 	agent_switch_stop(&ag.sw);
+	pthread_mutex_unlock(&ag.t.lock);
+	if (ag.http)
+		p_info("every probe detached; stopping the HTTP server");
+	if (agent_http_stop(ag.http, AGENT_STOP_DEADLINE_S)) {
+		p_err("the HTTP server did not stop within %.0f s of the probes' detaching (a "
+		      "request still under way): exiting anyway, status %d",
+		      AGENT_STOP_DEADLINE_S, EXIT_RUNTIME);
+		fflush(NULL);
+		_exit(EXIT_RUNTIME);
+	}
 	agent_sites_close(&ag.t);
 	view = NULL;
 	free(ag.cpu_flags);

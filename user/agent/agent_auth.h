@@ -9,7 +9,7 @@
 enum agent_auth_result {
 	AGENT_AUTH_OK,
 	AGENT_AUTH_DENIED,    /* no user, an unknown one or a wrong password: 401 */
-	AGENT_AUTH_THROTTLED, /* the client's wrong passwords used up its share: 429, no check */
+	AGENT_AUTH_THROTTLED, /* wrong passwords used up a share (agent_conns.h): 429, no check */
 };
 
 struct agent_auth_stats {
@@ -26,8 +26,8 @@ void agent_auth_free(struct agent_auth *a);
 /*
  * Checks @user and @password for a request on @c. A credential that once matched its bcrypt
  * hash is remembered as a keyed SHA-256 (never the password), so bcrypt runs once per
- * credential, not per request. Wrong ones each cost a bcrypt and one of the client's tries
- * (agent_conns_auth_begin()).
+ * credential, not per request. Wrong ones each cost a bcrypt and one try of the client's, its
+ * user's and everyone's (agent_conns_auth_begin()).
  */
 enum agent_auth_result agent_auth_check(struct agent_auth *a, struct agent_conns *t,
 					struct agent_conn *c, const char *user,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* agent_conns.c: connections per client, their deadlines, and the oldest idle ones giving way */
+/* agent_conns.c: connections per client and per user, their deadlines, and who gives way */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +12,17 @@
 #include "lib/log.h"
 #include "lib/monotime.h"
 
-#define MAX_CLIENTS 256
+/* More than AGENT_CONN_HELD_MAX: an entry whose connections are all gone is always free. */
+#define MAX_WHO 256
 #define REPORT_EVERY_S 10.0
+#define WAIT_TICK_MS 100
 
 enum conn_state {
 	CONN_NEW,      /* accepted, waiting for a whole request */
 	CONN_HANDLING, /* a request is being answered: no deadline (the agent renders) */
 	CONN_SENDING,  /* the answer is queued */
 	CONN_IDLE,     /* keep-alive, waiting for the next request */
-	CONN_CLOSING,  /* shut down by us: counts for nothing, gone once MHD says so */
+	CONN_CLOSING,  /* shut down by us: still held by MHD until it says it closed it */
 };
 
 /* A rate as a bucket of tokens: @rate come back per second, up to @burst. */
@@ -27,7 +30,8 @@ struct bucket {
 	double tokens, t;
 };
 
-struct client {
+/* A client (address and user) or a user (a uid, or an address off loopback). */
+struct who {
 	struct agent_peer peer;
 	struct bucket conns, auth;
 	double last_seen;
@@ -38,26 +42,31 @@ struct client {
 struct agent_conn {
 	int fd;	  /* MHD's */
 	int hold; /* ours (a dup): shutdown() on it ends the connection wherever MHD is */
-	int client;
+	int client, user;
 	struct agent_peer peer;
 	enum conn_state state;
 	double since;
+	unsigned long long seq; /* the order of admission, which is MHD's order of starting */
 	unsigned int requests;
 	bool started;
+	bool delta;  /* waits for a profile's window, in the pool */
+	bool cancel; /* ... and is to give way */
 	struct agent_conn *next;
 };
 
 struct agent_conns {
 	pthread_mutex_t lock;
-	struct agent_conn *list;
-	struct client clients[MAX_CLIENTS];
+	struct agent_conn *list; /* every connection MHD may hold, closing ones too */
+	struct who clients[MAX_WHO], users[MAX_WHO];
+	struct bucket auth_all;
 	struct agent_conn_stats st;
+	unsigned long long seq;
 	double last_report;
 	struct agent_conn_stats reported;
-	bool uid_warned;
+	bool uid_warned, stopping;
 };
 
-static bool bucket_take(struct bucket *b, double rate, double burst, double now)
+static void bucket_fill(struct bucket *b, double rate, double burst, double now)
 {
 	if (!b->t)
 		b->tokens = burst;
@@ -66,10 +75,20 @@ static bool bucket_take(struct bucket *b, double rate, double burst, double now)
 	if (b->tokens > burst)
 		b->tokens = burst;
 	b->t = now;
+}
+
+static bool bucket_take(struct bucket *b, double rate, double burst, double now)
+{
+	bucket_fill(b, rate, burst, now);
 	if (b->tokens < 1)
 		return false;
 	b->tokens -= 1;
 	return true;
+}
+
+static void bucket_give_back(struct bucket *b, double burst)
+{
+	b->tokens = b->tokens + 1 > burst ? burst : b->tokens + 1;
 }
 
 struct agent_conns *agent_conns_new(void)
@@ -98,35 +117,44 @@ void agent_conns_free(struct agent_conns *t)
 	free(t);
 }
 
-/* The client of @p: found, or a new entry in place of the least recently seen one unused. */
-static int client_of(struct agent_conns *t, const struct agent_peer *p, double now)
+/* The user a client's connections count for: its uid on loopback, else its address. */
+static void user_key(const struct agent_peer *p, struct agent_peer *u)
+{
+	*u = *p;
+	if (p->uid != AGENT_PEER_UID_UNKNOWN) {
+		memset(u->addr, 0, sizeof(u->addr));
+		u->family = 0;
+	}
+}
+
+/*
+ * The entry of @p in @v: found, or a new one in place of the least recently seen one that no
+ * connection counts for (@busy).
+ */
+static int who_of(struct who *v, const bool *busy, const struct agent_peer *p, double now)
 {
 	int i, victim = -1;
-	bool busy[MAX_CLIENTS] = { false };
-	struct agent_conn *c;
 
-	for (i = 0; i < MAX_CLIENTS; i++)
-		if (t->clients[i].used && agent_peer_equal(&t->clients[i].peer, p)) {
-			t->clients[i].last_seen = now;
+	for (i = 0; i < MAX_WHO; i++)
+		if (v[i].used && agent_peer_equal(&v[i].peer, p)) {
+			v[i].last_seen = now;
 			return i;
 		}
-	for (c = t->list; c; c = c->next)
-		busy[c->client] = true;
-	for (i = 0; i < MAX_CLIENTS; i++) {
+	for (i = 0; i < MAX_WHO; i++) {
 		if (busy[i])
 			continue;
-		if (!t->clients[i].used) {
+		if (!v[i].used) {
 			victim = i;
 			break;
 		}
-		if (victim < 0 || t->clients[i].last_seen < t->clients[victim].last_seen)
+		if (victim < 0 || v[i].last_seen < v[victim].last_seen)
 			victim = i;
 	}
-	/* At most AGENT_CONN_MAX clients hold a connection, so one entry is always free. */
-	memset(&t->clients[victim], 0, sizeof(t->clients[victim]));
-	t->clients[victim].peer = *p;
-	t->clients[victim].used = true;
-	t->clients[victim].last_seen = now;
+	/* At most AGENT_CONN_HELD_MAX entries are busy, so one is always free. */
+	memset(&v[victim], 0, sizeof(v[victim]));
+	v[victim].peer = *p;
+	v[victim].used = true;
+	v[victim].last_seen = now;
 	return victim;
 }
 
@@ -148,45 +176,74 @@ static void end(struct agent_conns *t, struct agent_conn *c, unsigned long long 
 	t->clients[c->client].trouble++;
 }
 
-/* The oldest connection that may give way, of @client (or of any client: -1). */
-static struct agent_conn *oldest_idle(struct agent_conns *t, int client)
+/* The oldest connection that may give way of client @client, or of user @user (-1: any). */
+static struct agent_conn *oldest_idle(struct agent_conns *t, int client, int user)
 {
 	struct agent_conn *c, *best = NULL;
 
 	for (c = t->list; c; c = c->next)
 		if (may_give_way(c) && (client < 0 || c->client == client) &&
-		    (!best || c->since < best->since))
+		    (user < 0 || c->user == user) && (!best || c->since < best->since))
 			best = c;
 	return best;
 }
 
-/* Of the clients holding the most connections, the oldest connection that may give way. */
+/* Of the users holding the most connections, the oldest connection that may give way. */
 static struct agent_conn *victim_overall(struct agent_conns *t)
 {
-	unsigned int held[MAX_CLIENTS] = { 0 }, most = 0;
+	unsigned int held[MAX_WHO] = { 0 }, most = 0;
 	struct agent_conn *c, *best = NULL;
 
 	for (c = t->list; c; c = c->next)
-		if (live(c) && ++held[c->client] > most)
-			most = held[c->client];
+		if (live(c) && ++held[c->user] > most)
+			most = held[c->user];
 	for (; most && !best; most--)
 		for (c = t->list; c; c = c->next)
-			if (held[c->client] == most && may_give_way(c) &&
+			if (held[c->user] == most && may_give_way(c) &&
 			    (!best || c->since < best->since))
 				best = c;
 	return best;
 }
 
+/* With the lock: whom to end so that a connection of @client and @user fits; -ENOSPC none. */
+static int make_room(struct agent_conns *t, int client, int user, struct agent_conn **victim)
+{
+	unsigned int held = 0, held_user = 0, all = 0, mine = 0, users = 0;
+	struct agent_conn *c;
+
+	*victim = NULL;
+	for (c = t->list; c; c = c->next) {
+		held++;
+		held_user += c->user == user;
+		if (!live(c))
+			continue;
+		all++;
+		mine += c->client == client;
+		users += c->user == user;
+	}
+	if (t->stopping || held >= AGENT_CONN_HELD_MAX || held_user >= AGENT_CONN_HELD_PER_USER)
+		return -ENOSPC; /* only MHD's release makes room */
+	if (mine >= AGENT_CONN_PER_CLIENT)
+		*victim = oldest_idle(t, client, -1);
+	else if (users >= AGENT_CONN_PER_USER)
+		*victim = oldest_idle(t, -1, user);
+	else if (all >= AGENT_CONN_MAX)
+		*victim = victim_overall(t);
+	else
+		return 0;
+	return *victim ? 0 : -ENOSPC;
+}
+
 int agent_conns_admit(struct agent_conns *t, int fd, const struct sockaddr *peer, socklen_t len)
 {
+	bool busy_client[MAX_WHO] = { false }, busy_user[MAX_WHO] = { false }, uid_failed = false;
 	struct agent_conn *c, *victim = NULL;
-	struct agent_peer p;
-	unsigned int mine = 0, all = 0;
-	bool uid_failed = false;
+	struct agent_peer p, u;
 	double now = monotime_s();
-	int client, err = 0;
+	int client, user, err = 0;
 
 	agent_peer_of(fd, peer, len, &p, &uid_failed);
+	user_key(&p, &u);
 	c = calloc(1, sizeof(*c));
 	pthread_mutex_lock(&t->lock);
 	if (uid_failed && !t->uid_warned) {
@@ -194,28 +251,22 @@ int agent_conns_admit(struct agent_conns *t, int fd, const struct sockaddr *peer
 		       "(NETLINK_SOCK_DIAG, tcp_diag): local users share one client's limits");
 		t->uid_warned = true;
 	}
-	client = client_of(t, &p, now);
+	for (victim = t->list; victim; victim = victim->next)
+		busy_client[victim->client] = busy_user[victim->user] = true;
+	client = who_of(t->clients, busy_client, &p, now);
+	user = who_of(t->users, busy_user, &u, now);
 	if (!c) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if (!bucket_take(&t->clients[client].conns, AGENT_CONN_RATE, AGENT_CONN_BURST, now)) {
+	if (!bucket_take(&t->clients[client].conns, AGENT_CONN_RATE, AGENT_CONN_BURST, now) ||
+	    !bucket_take(&t->users[user].conns, AGENT_CONN_USER_RATE, AGENT_CONN_USER_BURST, now)) {
 		t->st.refused_rate++;
 		t->clients[client].trouble++;
 		err = -EAGAIN;
 		goto out;
 	}
-	for (victim = t->list; victim; victim = victim->next)
-		if (live(victim)) {
-			all++;
-			mine += victim->client == client;
-		}
-	victim = NULL;
-	if (mine >= AGENT_CONN_PER_CLIENT && !(victim = oldest_idle(t, client))) {
-		err = -ENOSPC;
-	} else if (!victim && all >= AGENT_CONN_MAX && !(victim = victim_overall(t))) {
-		err = -ENOSPC;
-	}
+	err = make_room(t, client, user, &victim);
 	if (err) {
 		t->st.refused_full++;
 		t->clients[client].trouble++;
@@ -230,9 +281,11 @@ int agent_conns_admit(struct agent_conns *t, int fd, const struct sockaddr *peer
 		end(t, victim, &t->st.evicted);
 	c->fd = fd;
 	c->client = client;
+	c->user = user;
 	c->peer = p;
 	c->state = CONN_NEW;
 	c->since = now;
+	c->seq = ++t->seq;
 	c->next = t->list;
 	t->list = c;
 	t->st.accepted++;
@@ -241,17 +294,6 @@ out:
 	pthread_mutex_unlock(&t->lock);
 	free(c);
 	return err;
-}
-
-/* With the lock held: the connection of MHD's @fd that is still to start or is started. */
-static struct agent_conn *find_fd(struct agent_conns *t, int fd, bool started)
-{
-	struct agent_conn *c;
-
-	for (c = t->list; c; c = c->next)
-		if (c->fd == fd && c->started == started && live(c))
-			return c;
-	return NULL;
 }
 
 static void unlink_conn(struct agent_conns *t, struct agent_conn *c)
@@ -265,29 +307,57 @@ static void unlink_conn(struct agent_conns *t, struct agent_conn *c)
 		}
 }
 
+/*
+ * With the lock: the connection of MHD's @fd not started yet. An older one with the same fd
+ * was dropped by MHD: only a closed fd is given out again.
+ */
+static struct agent_conn *unstarted(struct agent_conns *t, int fd)
+{
+	struct agent_conn *c, *best = NULL;
+
+	for (c = t->list; c; c = c->next)
+		if (!c->started && c->fd == fd && (!best || c->seq > best->seq))
+			best = c;
+	return best;
+}
+
+static void forget(struct agent_conn *c)
+{
+	close(c->hold);
+	free(c);
+}
+
 void agent_conns_abandon(struct agent_conns *t, int fd)
 {
 	struct agent_conn *c;
 
 	pthread_mutex_lock(&t->lock);
-	c = find_fd(t, fd, false);
+	c = unstarted(t, fd);
 	if (c)
 		unlink_conn(t, c);
 	pthread_mutex_unlock(&t->lock);
-	if (c) {
-		close(c->hold);
-		free(c);
-	}
+	if (c)
+		forget(c);
 }
 
 struct agent_conn *agent_conns_started(struct agent_conns *t, int fd)
 {
-	struct agent_conn *c;
+	struct agent_conn *c, *d, **pp;
 
 	pthread_mutex_lock(&t->lock);
-	c = find_fd(t, fd, false);
-	if (c)
+	c = unstarted(t, fd);
+	if (c) {
 		c->started = true;
+		/* Added before it, never started: MHD dropped them (and closed their fds). */
+		for (pp = &t->list; (d = *pp);) {
+			if (!d->started && d->seq < c->seq) {
+				*pp = d->next;
+				forget(d);
+			} else {
+				pp = &d->next;
+			}
+		}
+	}
 	pthread_mutex_unlock(&t->lock);
 	return c;
 }
@@ -329,8 +399,7 @@ void agent_conns_closed(struct agent_conns *t, struct agent_conn *c)
 	pthread_mutex_lock(&t->lock);
 	unlink_conn(t, c);
 	pthread_mutex_unlock(&t->lock);
-	close(c->hold);
-	free(c);
+	forget(c);
 }
 
 /* Now and then, what the limits refused, and from whom the most. */
@@ -347,7 +416,7 @@ static void report(struct agent_conns *t, double now)
 		return;
 	t->last_report = now;
 	if (refused || evicted || timed) {
-		for (i = 0; i < MAX_CLIENTS; i++)
+		for (i = 0; i < MAX_WHO; i++)
 			if (t->clients[i].used && t->clients[i].trouble &&
 			    (worst < 0 || t->clients[i].trouble > t->clients[worst].trouble))
 				worst = i;
@@ -357,7 +426,7 @@ static void report(struct agent_conns *t, double now)
 		       "to newer ones, %llu past a deadline; most from %s",
 		       REPORT_EVERY_S, refused, evicted, timed, who);
 	}
-	for (i = 0; i < MAX_CLIENTS; i++)
+	for (i = 0; i < MAX_WHO; i++)
 		t->clients[i].trouble = 0;
 	*r = *s;
 }
@@ -380,15 +449,30 @@ void agent_conns_expire(struct agent_conns *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
+void agent_conns_shutdown(struct agent_conns *t)
+{
+	struct agent_conn *c;
+
+	pthread_mutex_lock(&t->lock);
+	t->stopping = true;
+	for (c = t->list; c; c = c->next)
+		if (may_give_way(c))
+			shutdown(c->hold, SHUT_RDWR);
+	pthread_mutex_unlock(&t->lock);
+}
+
 void agent_conns_stats(struct agent_conns *t, struct agent_conn_stats *st)
 {
 	struct agent_conn *c;
 
 	pthread_mutex_lock(&t->lock);
 	*st = t->st;
-	st->open = 0;
-	for (c = t->list; c; c = c->next)
+	st->open = st->held = st->deltas = 0;
+	for (c = t->list; c; c = c->next) {
 		st->open += live(c);
+		st->held++;
+		st->deltas += c->delta;
+	}
 	pthread_mutex_unlock(&t->lock);
 }
 
@@ -397,13 +481,89 @@ const struct agent_peer *agent_conn_peer(const struct agent_conn *c)
 	return &c->peer;
 }
 
+int agent_conns_delta_begin(struct agent_conns *t, struct agent_conn *c)
+{
+	unsigned int held[MAX_WHO] = { 0 }, all = 0;
+	struct agent_conn *d, *victim = NULL;
+	int err = 0;
+
+	pthread_mutex_lock(&t->lock);
+	for (d = t->list; d; d = d->next)
+		if (d->delta && !d->cancel) {
+			held[d->user]++;
+			all++;
+		}
+	if (held[c->user] >= AGENT_DELTA_PER_USER) {
+		err = -EBUSY;
+	} else if (all >= AGENT_DELTA_MAX) {
+		/* The oldest wait of a user holding two more than this one gives way. */
+		for (d = t->list; d; d = d->next)
+			if (d->delta && !d->cancel && held[d->user] >= held[c->user] + 2 &&
+			    (!victim || held[d->user] > held[victim->user] ||
+			     (held[d->user] == held[victim->user] && d->seq < victim->seq)))
+				victim = d;
+		if (victim) {
+			victim->cancel = true;
+			t->st.delta_cancelled++;
+		} else {
+			err = -EBUSY;
+		}
+	}
+	if (err)
+		t->st.delta_refused++;
+	else
+		c->delta = true;
+	pthread_mutex_unlock(&t->lock);
+	return err;
+}
+
+void agent_conns_delta_end(struct agent_conns *t, struct agent_conn *c)
+{
+	pthread_mutex_lock(&t->lock);
+	c->delta = c->cancel = false;
+	pthread_mutex_unlock(&t->lock);
+}
+
+int agent_conns_delta_wait(struct agent_conns *t, struct agent_conn *c, double seconds)
+{
+	double until = monotime_s() + seconds, left;
+	struct pollfd pfd = { .fd = c->hold, .events = POLLRDHUP };
+	bool cancel, stopping;
+	int ms;
+
+	while ((left = until - monotime_s()) > 0) {
+		pthread_mutex_lock(&t->lock);
+		cancel = c->cancel;
+		stopping = t->stopping;
+		pthread_mutex_unlock(&t->lock);
+		if (stopping)
+			return -ESHUTDOWN;
+		if (cancel)
+			return -ECANCELED;
+		ms = left * 1000 < WAIT_TICK_MS ? (int)(left * 1000) + 1 : WAIT_TICK_MS;
+		/* The client's end of the connection closed: nobody waits for the answer. */
+		if (poll(&pfd, 1, ms) > 0 && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			return -ECONNRESET;
+	}
+	return 0;
+}
+
 bool agent_conns_auth_begin(struct agent_conns *t, struct agent_conn *c)
 {
+	struct bucket *cb = &t->clients[c->client].auth, *ub = &t->users[c->user].auth;
+	double now = monotime_s();
 	bool ok;
 
 	pthread_mutex_lock(&t->lock);
-	ok = bucket_take(&t->clients[c->client].auth, AGENT_AUTH_FAIL_RATE, AGENT_AUTH_FAIL_BURST,
-			 monotime_s());
+	bucket_fill(cb, AGENT_AUTH_FAIL_RATE, AGENT_AUTH_FAIL_BURST, now);
+	bucket_fill(ub, AGENT_AUTH_USER_FAIL_RATE, AGENT_AUTH_USER_FAIL_BURST, now);
+	bucket_fill(&t->auth_all, AGENT_AUTH_ALL_FAIL_RATE, AGENT_AUTH_ALL_FAIL_BURST, now);
+	ok = cb->tokens >= 1 && ub->tokens >= 1 && t->auth_all.tokens >= 1;
+	if (ok) {
+		cb->tokens -= 1;
+		ub->tokens -= 1;
+		t->auth_all.tokens -= 1;
+	}
 	pthread_mutex_unlock(&t->lock);
 	return ok;
 }
@@ -413,9 +573,9 @@ void agent_conns_auth_done(struct agent_conns *t, struct agent_conn *c, bool ok)
 	if (!ok)
 		return;
 	pthread_mutex_lock(&t->lock);
-	/* A right password costs no try: only wrong ones use the share up. */
-	t->clients[c->client].auth.tokens += 1;
-	if (t->clients[c->client].auth.tokens > AGENT_AUTH_FAIL_BURST)
-		t->clients[c->client].auth.tokens = AGENT_AUTH_FAIL_BURST;
+	/* A right password costs no try: only wrong ones use the shares up. */
+	bucket_give_back(&t->clients[c->client].auth, AGENT_AUTH_FAIL_BURST);
+	bucket_give_back(&t->users[c->user].auth, AGENT_AUTH_USER_FAIL_BURST);
+	bucket_give_back(&t->auth_all, AGENT_AUTH_ALL_FAIL_BURST);
 	pthread_mutex_unlock(&t->lock);
 }

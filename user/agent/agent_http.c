@@ -10,15 +10,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "agent_http.h"
+#include "lib/deadline.h"
 #include "lib/gzip.h"
 #include "lib/log.h"
+#include "lib/monotime.h"
 
 /* Bodies smaller than this are sent as they are: gzip would not pay for itself. */
 #define GZIP_MIN_BYTES 1024
 #define ACCEPTS_PER_ROUND 64
 #define EXPIRE_EVERY_MS 200
+/*
+ * MHD's own limit, never reached: libmicrohttpd 0.9.75 (Debian 12) keeps a mutex locked when a
+ * connection finds it reached (new_connection_process_()), and its polling thread and every
+ * connection's thread then wait on it for good. agent_conns counts every connection from its
+ * admission until MHD_CONNECTION_NOTIFY_CLOSED, which MHD's polling thread sends just before it
+ * stops counting the connection, and that thread is the one that counts new ones: MHD's count
+ * is never above ours, and ours never above AGENT_CONN_HELD_MAX.
+ */
+#define MHD_LIMIT (AGENT_CONN_HELD_MAX + 32)
 
 struct agent_http {
 	struct MHD_Daemon *d;
@@ -28,7 +40,7 @@ struct agent_http {
 	void *ctx;
 	int fd; /* the listening socket; -1 for agent_http_start_unbound() */
 	pthread_t acceptor;
-	bool acceptor_running;
+	bool acceptor_running, closed;
 	int stopping;
 	/* Counted from the server's threads. */
 	unsigned long long requests, refused, unauthorized;
@@ -144,8 +156,8 @@ static enum MHD_Result refuse_auth(struct agent_http *s, struct MHD_Connection *
 
 	if (why == AGENT_AUTH_THROTTLED)
 		return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS,
-				  "copyprof agent: too many wrong passwords from this client; "
-				  "try again later\n",
+				  "copyprof agent: too many wrong passwords from this client, its "
+				  "user or everyone; try again later\n",
 				  MHD_HTTP_HEADER_RETRY_AFTER, "2");
 	__atomic_add_fetch(&s->unauthorized, 1, __ATOMIC_RELAXED);
 	r = MHD_create_response_from_buffer(sizeof(need) - 1, (void *)need, MHD_RESPMEM_PERSISTENT);
@@ -266,8 +278,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	} else if (status) {
 		__atomic_add_fetch(&s->refused, 1, __ATOMIC_RELAXED);
 		ret = reply_text(c, status, why, NULL, NULL);
+	} else if (q.seconds && conn && agent_conns_delta_begin(s->conns, conn)) {
+		ret = reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+				 "copyprof agent: too many profiles over a window are under way "
+				 "(yours or everyone's); try again later\n",
+				 MHD_HTTP_HEADER_RETRY_AFTER, "10");
 	} else {
+		q.conn = conn;
 		ret = answer(s, c, &q, last);
+		if (q.seconds && conn)
+			agent_conns_delta_end(s->conns, conn);
 	}
 	*state = &answered;
 	if (conn)
@@ -395,8 +415,7 @@ static struct agent_http *start(int fd, const struct web_config *web, agent_http
 	}
 	/* The limits every server has (agent_conns.h decides the rest); TLS adds its files. */
 	struct MHD_OptionItem opts[] = {
-		/* Room for the ones shut down and not yet reaped. */
-		{ MHD_OPTION_CONNECTION_LIMIT, 2 * AGENT_CONN_MAX, NULL },
+		{ MHD_OPTION_CONNECTION_LIMIT, MHD_LIMIT, NULL },
 		/* A backstop: agent_conns' deadlines are shorter. */
 		{ MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)AGENT_CONN_IDLE_S + 5, NULL },
 		{ MHD_OPTION_CONNECTION_MEMORY_LIMIT, AGENT_HTTP_REQUEST_MEMORY, NULL },
@@ -449,7 +468,7 @@ struct agent_http *agent_http_start(const char *listen, const struct web_config 
 	}
 	if (pthread_create(&s->acceptor, NULL, accept_loop, s)) {
 		p_err("--listen %s: cannot start the thread that accepts connections", listen);
-		agent_http_stop(s);
+		agent_http_stop(s, 0);
 		return NULL;
 	}
 	s->acceptor_running = true;
@@ -465,17 +484,50 @@ void agent_http_stats(struct agent_http *s, struct agent_http_stats *st)
 	agent_auth_stats(s->auth, &st->auth);
 }
 
-void agent_http_stop(struct agent_http *s)
+int agent_http_wait(struct agent_http *s, const struct agent_request *q, double seconds)
 {
-	if (!s)
+	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	double until = monotime_s() + seconds;
+
+	if (q->conn)
+		return agent_conns_delta_wait(s->conns, q->conn, seconds);
+	while (monotime_s() < until) {
+		if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE))
+			return -ESHUTDOWN;
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+void agent_http_close(struct agent_http *s)
+{
+	if (!s || s->closed)
 		return;
+	s->closed = true;
 	__atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
 	if (s->acceptor_running)
 		pthread_join(s->acceptor, NULL);
-	MHD_stop_daemon(s->d);
+	s->acceptor_running = false;
 	if (s->fd >= 0)
 		close(s->fd);
+	s->fd = -1;
+	agent_conns_shutdown(s->conns);
+}
+
+static void stop_daemon(void *d)
+{
+	MHD_stop_daemon(d);
+}
+
+int agent_http_stop(struct agent_http *s, double deadline_s)
+{
+	if (!s)
+		return 0;
+	agent_http_close(s);
+	if (deadline_run(stop_daemon, s->d, deadline_s))
+		return -ETIMEDOUT; /* s is left to the threads still in it */
 	agent_auth_free(s->auth);
 	agent_conns_free(s->conns);
 	free(s);
+	return 0;
 }

@@ -59,7 +59,19 @@ struct agent_http *agent_http_start_unbound(const struct web_config *web, agent_
 /* Serves the connected socket @fd as if accepted from @peer (agent_conns.h decides); taken. */
 int agent_http_add(struct agent_http *s, int fd, const struct sockaddr *peer, socklen_t len);
 void agent_http_stats(struct agent_http *s, struct agent_http_stats *st);
-/* Stops serving: waits for the requests under way; NULL is fine. */
-void agent_http_stop(struct agent_http *s);
+/*
+ * For a handler answering pprof's seconds=N: waits @seconds. 0 at their end; -ECONNRESET when
+ * the client went away, -ECANCELED when the wait gave way to another user's (agent_conns.h),
+ * -ESHUTDOWN when the server stops: answer nothing more then.
+ */
+int agent_http_wait(struct agent_http *s, const struct agent_request *q, double seconds);
+/* Accepts no more connections, ends idle ones and every wait; the requests under way go on. */
+void agent_http_close(struct agent_http *s);
+/*
+ * Stops serving: closes (agent_http_close()), then waits for the requests under way, at most
+ * @deadline_s (0: however long). 0, or -ETIMEDOUT: threads are still in the server, which is
+ * left to them (exit the process). NULL is fine.
+ */
+int agent_http_stop(struct agent_http *s, double deadline_s);
 
 #endif

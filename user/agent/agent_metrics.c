@@ -149,13 +149,25 @@ static void put_http(struct metric_writer *w, const struct agent_http_stats *st)
 	count(w, "copyprof_agent_http_unauthorized",
 	      "HTTP requests without a valid user and password (401).", st->unauthorized);
 	count(w, "copyprof_agent_http_throttled",
-	      "HTTP requests answered 429 without a password check: their client had tried too "
-	      "many wrong ones.",
+	      "HTTP requests answered 429 without a password check: their client, its user or "
+	      "everyone had tried too many wrong ones.",
 	      st->auth.throttled);
 	count(w, "copyprof_agent_http_password_checks",
 	      "bcrypt runs: once per credential that matched, and once per wrong password tried.",
 	      st->auth.checks);
 	count(w, "copyprof_agent_http_connections", "HTTP connections open now.", st->conns.open);
+	count(w, "copyprof_agent_http_connections_held",
+	      "HTTP connections the HTTP library holds now: open ones and those shut down whose "
+	      "thread has not ended.",
+	      st->conns.held);
+	count(w, "copyprof_agent_http_profile_waits",
+	      "pprof profiles over a window (seconds=N) being waited for now.", st->conns.deltas);
+	count(w, "copyprof_agent_http_profiles_refused",
+	      "pprof profiles over a window answered 503: the pool was full.",
+	      st->conns.delta_refused);
+	count(w, "copyprof_agent_http_profiles_given_way",
+	      "pprof profiles over a window ended early (503) for another user's.",
+	      st->conns.delta_cancelled);
 	mw_family(w, "copyprof_agent_http_connections_closed", MW_GAUGE, NULL,
 		  "HTTP connections the limits closed: refused at once (rate: opened too fast; "
 		  "full: no slot could give way), evicted (idle or unfinished, for a newer one), "

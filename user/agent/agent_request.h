@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+struct agent_conn;
+
 #define AGENT_PPROF_MAX_SECONDS 600
 
 /* The delimited protobuf exposition Prometheus negotiates for native histograms. */
@@ -24,6 +26,7 @@ struct agent_request {
 	enum agent_format format; /* /metrics only */
 	bool gzip;		  /* the client takes Content-Encoding: gzip */
 	unsigned int seconds;	  /* /debug/pprof/profile?seconds=N: a delta; 0: since the start */
+	struct agent_conn *conn;  /* the connection it came on (agent_http_wait()), or NULL */
 };
 
 /*

@@ -147,12 +147,22 @@ void agent_sites_detach(struct agent_sites *t, size_t i, enum agent_site_state w
 	s->state = why;
 }
 
-void agent_sites_close(struct agent_sites *t)
+void agent_sites_detach_all(struct agent_sites *t)
 {
 	size_t i;
 
 	hist_session_destroy(t->hs);
 	t->hs = NULL;
+	for (i = 0; i < t->nr; i++)
+		if (t->v[i].state == AGENT_SITE_ATTACHED)
+			t->v[i].state = AGENT_SITE_PLANNED;
+}
+
+void agent_sites_close(struct agent_sites *t)
+{
+	size_t i;
+
+	agent_sites_detach_all(t);
 	for (i = 0; i < t->nr; i++) {
 		probe_site_free(&t->v[i].ps);
 		free(t->v[i].key);

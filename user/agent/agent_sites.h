@@ -60,6 +60,8 @@ int agent_sites_read(struct agent_sites *t);
 size_t agent_sites_count(const struct agent_sites *t, enum agent_site_state s);
 /* Detaches site @i (index in v) and marks it @why; its counts stay in the view. */
 void agent_sites_detach(struct agent_sites *t, size_t i, enum agent_site_state why);
+/* With the lock held: every probe detached and the session gone (the view stays). */
+void agent_sites_detach_all(struct agent_sites *t);
 void agent_sites_close(struct agent_sites *t);
 
 #endif

@@ -177,13 +177,18 @@ want_buckets() {
 
 # A free TCP port on 127.0.0.1 (bound and released by the kernel's own choice).
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for WHAT CMD...: retries CMD until it succeeds, for up to 3 minutes: a slow machine only
-# waits longer, and a test never fails for being slow.
-wait_for() {
-	local what=$1 i
-	shift
+# await CMD...: retries CMD until it succeeds, for up to 3 minutes: a slow machine only waits
+# longer, and a test never fails for being slow; the status is CMD's last.
+await() {
+	local i
 	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fatal "gave up waiting for $what"
+	return 1
+}
+# wait_for WHAT CMD...: await CMD, and a setup step that failed (fatal) if it never succeeds.
+wait_for() {
+	local what=$1
+	shift
+	await "$@" || fatal "gave up waiting for $what"
 }
 
 # btrfs_scratch: a loop-device btrfs (compress-force=zstd) at $TMP/bt holding a 200 MB

@@ -35,7 +35,7 @@ for sig in INT TERM; do
 	"$COPYPROF" record --uprobe ./wl_alpha:wl_copy -o "sig$sig.json" > /dev/null 2> err.txt &
 	rec=$!
 	# Attached once it says so; waiting for the message, not a fixed time, keeps slow machines green.
-	for _ in $(seq 300); do grep -q "recording 1 site" err.txt && break; sleep 0.1; done
+	await grep -q "recording 1 site" err.txt
 	grep -q "recording 1 site" err.txt || fail "record did not start: $(cat err.txt)"
 	./wl_alpha copy=8:12345
 	kill -"$sig" "$rec"

@@ -94,7 +94,7 @@ kill "$dd_pid"; wait "$dd_pid" 2>/dev/null
 for sig in INT TERM; do
 	"$COPYPROF" record --sample -o "sig$sig.json" > /dev/null 2> err.txt &
 	rec=$!
-	for _ in $(seq 300); do grep -q "Ctrl-C to end" err.txt && break; sleep 0.1; done
+	await grep -q "Ctrl-C to end" err.txt
 	grep -q "Ctrl-C to end" err.txt || fail "record --sample did not start: $(cat err.txt)"
 	"${DD[@]::4}" count=2000 2>/dev/null
 	kill -"$sig" "$rec"

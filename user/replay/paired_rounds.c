@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* paired_rounds.c: the batches of a paired measurement, each in a process of its own */
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 				   .chunk = run->chunk,
 				   .ref_seed = seed,
 				   .cpus = *cpus };
-	double start = monotime_s();
+	double start = monotime_s(), share = budget_s / PAIRED_BATCHES;
 	bool own_process = true;
 	size_t b;
 	int err;
@@ -64,7 +65,12 @@ static int rounds(const struct paired_plan *pl, const struct replay_mix *mx,
 	run->tsc_hz = bt.timer.tsc_hz;
 	for (b = 0; !err && batch_due(pl, run, b, monotime_s() - start, budget_s, seed); b++) {
 		bt.seed = batch_seed(seed, b);
-		bt.until = start + budget_s * (double)(b + 1) / PAIRED_BATCHES;
+		/*
+		 * Its slot ends at its share of the budget, but never less than a share from now:
+		 * on a loaded machine the batches before it overran, and a batch whose slot had
+		 * passed before it began measured nothing (0 rounds in a run, every batch late).
+		 */
+		bt.until = fmax(start + share * (double)(b + 1), monotime_s() + share);
 		/* Past the budget, for quiet rounds: they are counted in the batch's process. */
 		bt.quiet_wanted = b >= PAIRED_BATCHES ? paired_run_quiet_wanted(run) : 0;
 		err = own_process ? paired_child_batch(&bt, run) : -ENOEXEC;

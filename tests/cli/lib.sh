@@ -100,9 +100,11 @@ expect_eq() {
 }
 # commas N: N as report and merge print it, with thousands separators ("9,605,744").
 commas() { echo "$1" | sed -E ':a;s/([0-9])([0-9]{3})($|,)/\1,\2\3/;ta'; }
-# No BPF program of ours may stay loaded after a run. Only this test's programs count: those
-# held by a process of this test's session, or held by none and not loaded when the test began.
-# On a shared kernel, other jobs' copyprof programs (same names, other sessions) are left alone.
+# No BPF program of ours may stay loaded after a run. Only this test's own programs count: those
+# loaded since the test began (an id not there at its start: ids are never reused) and held by a
+# process descended from the test's shell, or held by none (a test's child that left it pinned,
+# or one its last holder is about to free). Everything else is another job's: an agent an SRE runs
+# on the host, even one started from the same login session, or another test beside this one.
 # "ID NAME PIDS": each copyprof program and the processes holding it open (a prog or link fd,
 # from /proc/*/fdinfo: Debian's bpftool does not list holders).
 cp_progs() {
@@ -117,13 +119,25 @@ cp_progs() {
 		done
 }
 if command -v bpftool >/dev/null && command -v jq >/dev/null; then
-	CP_PROGS_BEFORE=" $(cp_progs | awk '$3 == "" { printf "%s ", $1 }')"
+	CP_PROGS_BEFORE=" $(cp_progs | awk '{ printf "%s ", $1 }')"
 fi
+# descends_from_test PID: PID is this test's shell or one of its descendants (its parent chain,
+# from /proc/PID/stat, reaches $$).
+descends_from_test() {
+	local p=$1
+	while [ -n "$p" ] && [ "$p" -gt 1 ]; do
+		[ "$p" = "$$" ] && return 0
+		# The parent is the field after the state, which follows the last ')' (a name may hold
+		# one).
+		p=$(sed -E 's/.*\) [A-Za-z] ([0-9]+) .*/\1/' "/proc/$p/stat" 2>/dev/null) || return 1
+	done
+	return 1
+}
 expect_no_leftover_progs() {
 	command -v bpftool >/dev/null && command -v jq >/dev/null || return 0
 	local left try
-	# A program held by none may be another session's, between its last close and its free
-	# (deferred): it is ours only if it is still there a moment later.
+	# A program held by none may be one whose last holder has just closed it, its free deferred:
+	# it is left over only if it is still there a moment later.
 	for try in 1 2 3; do
 		left=$(leftover_progs)
 		if [ -z "$left" ]; then
@@ -136,17 +150,16 @@ expect_no_leftover_progs() {
 	fail "a copyprof BPF program of this test is still loaded:$left"
 }
 leftover_progs() {
-	local my_sid id name pids pid left=""
-	my_sid=$(ps -o sid= -p $$ | tr -d ' ')
+	local id name pids pid left=""
 	while read -r id name pids; do
 		[ -n "$id" ] || continue
+		[[ $CP_PROGS_BEFORE == *" $id "* ]] && continue
 		if [ -z "$pids" ]; then
-			[[ $CP_PROGS_BEFORE == *" $id "* ]] || left="$left $name(id $id, held by none)"
+			left="$left $name(id $id, held by none)"
 			continue
 		fi
 		for pid in ${pids//,/ }; do
-			[ "$(ps -o sid= -p "$pid" 2>/dev/null | tr -d ' ')" = "$my_sid" ] &&
-				left="$left $name(id $id, held by pid $pid)"
+			descends_from_test "$pid" && left="$left $name(id $id, held by pid $pid)"
 		done
 	done < <(cp_progs)
 	echo "$left"
@@ -164,13 +177,18 @@ want_buckets() {
 
 # A free TCP port on 127.0.0.1 (bound and released by the kernel's own choice).
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for WHAT CMD...: retries CMD until it succeeds, for up to 3 minutes: a slow machine only
-# waits longer, and a test never fails for being slow.
-wait_for() {
-	local what=$1 i
-	shift
+# await CMD...: retries CMD until it succeeds, for up to 3 minutes: a slow machine only waits
+# longer, and a test never fails for being slow; the status is CMD's last.
+await() {
+	local i
 	for i in $(seq 1 900); do "$@" >/dev/null 2>&1 && return 0; sleep 0.2; done
-	fatal "gave up waiting for $what"
+	return 1
+}
+# wait_for WHAT CMD...: await CMD, and a setup step that failed (fatal) if it never succeeds.
+wait_for() {
+	local what=$1
+	shift
+	await "$@" || fatal "gave up waiting for $what"
 }
 
 # btrfs_scratch: a loop-device btrfs (compress-force=zstd) at $TMP/bt holding a 200 MB

@@ -51,11 +51,13 @@ expect_eq "-F 199 rate" "$(jq '.meta.sample_hz' f199.json)" 199
 expect_eq "--sample 149 -- CMD rate" "$(jq '.meta.sample_hz' cmd.json)" 149
 expect_eq "--sample 149 -- CMD command" "$(jq -r '.meta.command' cmd.json)" "$WL copy=8:1"
 
-# -i 1 -d 3: exactly three interval histograms, whose calls add up to the profile's.
-(for _ in $(seq 1 60); do "$WL" copy=64:1000 copy=300:10 >/dev/null; sleep 0.05; done) &
+# -i 1 -d 3: exactly three interval histograms, whose calls add up to the profile's. The workload
+# runs until the recording has ended, however long attaching takes.
+(while [ ! -e iv.done ]; do "$WL" copy=64:1000 copy=300:10 >/dev/null; sleep 0.05; done) &
 loop=$!
 "$COPYPROF" record -i 1 -d 3 --uprobe "$WL:wl_copy" -o iv.json >iv.txt 2>err.txt ||
 	fail "record -i 1 -d 3 failed: $(cat err.txt)"
+touch iv.done
 wait $loop
 expect_eq "interval headers" "$(grep -Ec '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' iv.txt)" 3
 expect_eq "interval site lines" "$(grep -c '^site 0 wl_copy+0x0 (uprobe): ' iv.txt)" 3

@@ -96,7 +96,7 @@ rm -f cm5.json
 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --sittings 2 --sitting-gap 600 \
 	-o cm5.json 2> sig.err &
 pid=$!
-for _ in $(seq 1 300); do grep -q 'sitting 2 of 2' sig.err && break; sleep 0.1; done
+await grep -q 'sitting 2 of 2' sig.err
 kill -INT "$pid"
 rc=0
 wait "$pid" || rc=$?

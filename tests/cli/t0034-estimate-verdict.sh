@@ -224,4 +224,17 @@ expect_out "calls \(≈\) are inferred from the samples with the model's warm co
 grep -Eq "[0-9]e[+-][0-9]" out && fail "sampled: %g-style number: $(grep -E '[0-9]e[+-][0-9]' out)"
 sed -n '/^  verdict:/p; /summary (for a commit message)/,$p' out | grep -Eq "1,110|≈|inferred" &&
 	fail "sampled: inferred calls in the verdict or the summary"
+expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic-sampled.json" \
+	-m "$G/costmodel-synthetic.json" --json
+expect_eq "enough samples: no least named" "$(jq "$F.verdict | has(\"min_samples\")" out)" false
+# Too few samples (one in each of the 3 buckets): no verdict, and the least estimate takes, which
+# examples/main-job.sh records until it has.
+jq '.sites[].buckets[] |= (.count = 1 | .bytes = .lo)' "$G/profile-synthetic-sampled.json" \
+	> few.json
+expect_exit 0 "$COPYPROF" estimate -i few.json -m "$G/costmodel-synthetic.json" --json
+expect_eq "too few: kind" "$(jq -r "$F.verdict.kind" out)" too_few_samples
+expect_eq "too few: samples" "$(jq "$F.samples" out)" 3
+expect_eq "too few: the least" "$(jq "$F.verdict.min_samples" out)" 100
+expect_eq "too few: text" "$(jq -r "$F.verdict.text" out)" \
+	"too few samples (3, fewer than 100) for a verdict: record longer"
 exit 0

@@ -14,7 +14,7 @@ btrfs_scratch
 # before the read and stops right after it, whatever the machine's speed.
 "$COPYPROF" record --sample=4999 -o bt.json > out.txt 2> err.txt &
 rec=$!
-for _ in $(seq 300); do grep -q "Ctrl-C to end" err.txt && break; sleep 0.1; done
+await grep -q "Ctrl-C to end" err.txt
 grep -q "Ctrl-C to end" err.txt || fail "record --sample did not start: $(cat err.txt)"
 "$SCRATCH" read "$TMP/bt"
 kill -INT "$rec"

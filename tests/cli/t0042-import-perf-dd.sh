@@ -10,7 +10,7 @@ cd "$TMP"
 
 "$COPYPROF" record --sample -o rec.json > /dev/null 2> err.txt &
 rec=$!
-for _ in $(seq 300); do grep -q "Ctrl-C to end" err.txt && break; sleep 0.1; done
+await grep -q "Ctrl-C to end" err.txt
 grep -q "Ctrl-C to end" err.txt || fail "record --sample did not start: $(cat err.txt)"
 dd if=/dev/zero of=/dev/null bs=1M count=100000000 2>/dev/null & dd_pid=$!
 perf record -q -g -F 999 -a -o perf.data -- sleep 2 2> perf.err ||

@@ -5,8 +5,8 @@
 # --sort pid split the samples exactly as the profile's tasks hold them, with the pids the
 # shell started; --user-stacks adds the workload's own frames (main > zr_outer > zr_inner, kept
 # by frame pointers); the flame graph stands each stack on its process (--no-comm: not); an
-# older profile without tasks still reads. Counts depend on the machine: sums are exact,
-# minimums generous.
+# older profile without tasks still reads. Counts depend on the machine: sums are exact, and the
+# split between the two is checked against the CPU time each really got.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -15,13 +15,38 @@ ZR="$OUT_DIR/tests/zeroread"
 [ -x "$ZR" ] || fail "no $ZR (make builds the workloads)"
 cp "$ZR" zr-one && cp "$ZR" zr-two
 
-# Both at once, every task (-a: a command's children are other processes), user stacks too.
-expect_exit 0 "$COPYPROF" record --sample=4999 -a --user-stacks -o who.json -- sh -c \
-	'./zr-one 65536 200000 & echo $! > one.pid; ./zr-two 3000 400000 & echo $! > two.pid; wait'
-jq -e '[.sites[].tasks[]?] | length > 0' who.json >/dev/null || fail "no tasks in who.json"
+# Both at once, every task (-a: a command's children are other processes), user stacks too. Both
+# read 64 KiB at a time, zr-one four times as often: each copies for the same share of its CPU
+# time, so each one's share of the two's copy samples is its share of their CPU time, which each
+# prints (the scheduler's count: what it really got, however busy the machine). The check is a
+# binomial one at 5 sigma, from the samples this run got; it must be able to tell the two apart
+# (a swap moves the share by |1 - 2p|): too few samples for that (a kernel that throttles
+# sampling), and the run is made again with four times the reads, up to twice.
 sum_comm() { jq --arg c "$2" '[.sites[].tasks[]? | select(.comm == $c) | .samples] | add // 0' "$1"; }
-one=$(sum_comm who.json zr-one) two=$(sum_comm who.json zr-two)
-[ "$one" -ge 50 ] && [ "$two" -ge 50 ] || fail "too few samples: zr-one $one, zr-two $two"
+cpu_us() { awk '$NF == "us" { print $(NF - 1) }' "$1"; }
+reads=50000
+for try in 1 2 3; do
+	expect_exit 0 "$COPYPROF" record --sample=4999 -a --user-stacks -o who.json -- sh -c \
+		"./zr-one 65536 $((4 * reads)) >one.cpu & echo \$! >one.pid; \
+./zr-two 65536 $reads >two.cpu & echo \$! >two.pid; wait"
+	one=$(sum_comm who.json zr-one) two=$(sum_comm who.json zr-two)
+	c1=$(cpu_us one.cpu) c2=$(cpu_us two.cpu)
+	[ -n "$c1" ] && [ -n "$c2" ] || fatal "the workloads did not print their CPU time"
+	# VERDICT: "ok", "few" (the check cannot tell a swap) or "off", and the figures.
+	verdict=$(awk -v a="$one" -v b="$two" -v c1="$c1" -v c2="$c2" 'BEGIN {
+		n = a + b; p = c2 / (c1 + c2); sd = sqrt(n * p * (1 - p))
+		d = 5 * sd + 1; gap = n * (1 - 2 * p); gap = gap < 0 ? -gap : gap
+		v = (n == 0 || 2 * d >= gap) ? "few" : ((b - n * p > d || n * p - b > d) ? "off" : "ok")
+		printf "%s zr-two %d of %d copy samples, expected %.1f (+-%.1f: its CPU time %d of %d us)",
+			v, b, n, n * p, d, c2, c1 + c2 }')
+	[ "${verdict%% *}" = few ] || break
+	echo "# $verdict: too few to tell the two apart, again with four times the reads"
+	reads=$((4 * reads))
+done
+case $verdict in
+ok*) pass "each process's copy samples follow its CPU time: ${verdict#ok }" ;;
+*) fail "copy samples do not follow CPU time: $verdict, zr-one $one" ;;
+esac
 total=$(jq '[.sites[].calls] | add' who.json)
 expect_eq "every copy sample has a task" "$(jq '[.sites[].tasks[]?.samples] | add' who.json)" "$total"
 

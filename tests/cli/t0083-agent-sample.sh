@@ -42,13 +42,18 @@ pid=$!
 U=127.0.0.1:$P
 wait_for "the agent" curl -sf "$U/metrics"
 grep -q "sampling every copy-family sample at 999 Hz" agent.log || fail "no plan line: $(cat agent.log)"
-timeout -s INT 2 ./ddagent83 if=/dev/zero of=/dev/null bs=1M count=100000000 2> /dev/null
-wait_for "the samples to settle" settled
-curl -sf "$U/profile" > p1.json
+# dd for 2 s, and again while the agent holds fewer than 100 copy samples (up to 5 times): on a
+# loaded machine dd gets less of a CPU, and the test waits for it, never fails for it.
+for try in 1 2 3 4 5; do
+	timeout -s INT 2 ./ddagent83 if=/dev/zero of=/dev/null bs=1M count=100000000 2> /dev/null
+	wait_for "the samples to settle" settled
+	curl -sf "$U/profile" > p1.json
+	[ "$(jq '[.sites[].calls] | add // 0' p1.json)" -ge 100 ] && break
+done
 curl -sf "$U/metrics" > m1.om
 curl -sf "$U/debug/pprof/profile" > p1.pb.gz
 copy=$(jq '[.sites[].calls] | add' p1.json)
-[ "$copy" -ge 100 ] || fail "only $copy copy samples of 2 s of dd at 999 Hz"
+[ "$copy" -ge 100 ] || fail "only $copy copy samples of $((2 * try)) s of dd at 999 Hz"
 expect_eq "every site sampled" "$(jq '[.sites[] | select(.mechanism != "sample")] | length' p1.json)" 0
 jq -e '[.sites[] | select(.symbol == "read_zero" or .symbol == "iov_iter_zero")] | length > 0' \
 	p1.json > /dev/null || fail "read_zero/iov_iter_zero is not among the callers"

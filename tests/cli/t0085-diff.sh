@@ -73,10 +73,11 @@ expect_eq "two recordings of one command: no change" "$(jq .no_change "$TMP/out"
 	{ expect_exit 0 "$COPYPROF" diff --rates --json before.json again.json
 	  expect_eq "--rates: other durations are other rates" "$(jq .no_change "$TMP/out")" false; }
 # A recording bounded by time against one of a command: a mixed pair, compared per second, said.
-(for _ in $(seq 1 40); do "$WL" copy=64:100 >/dev/null; sleep 0.05; done) &
+(while [ ! -e timed.done ]; do "$WL" copy=64:100 >/dev/null; sleep 0.05; done) &
 loop=$!
 "$COPYPROF" record --uprobe "$WL:wl_copy" -d 1 -o timed.json >/dev/null 2>err.txt ||
 	fail "record -d 1: $(cat err.txt)"
+touch timed.done
 wait $loop
 expect_eq "-d recording ended by" "$(jq -r .meta.ended_by timed.json)" duration
 expect_exit 0 "$COPYPROF" diff timed.json before.json

@@ -16,10 +16,8 @@ btrfs_scratch
 s=$!
 "$COPYPROF" record -p btrfs --all -o all.json >all.out 2>all.err &
 a=$!
-for _ in $(seq 300); do
-	grep -q "Ctrl-C to end" scoped.err && grep -q "Ctrl-C to end" all.err && break
-	sleep 0.1
-done
+await grep -q "Ctrl-C to end" scoped.err
+await grep -q "Ctrl-C to end" all.err
 grep -q "Ctrl-C to end" scoped.err || fail "record -p btrfs did not start: $(cat scoped.err)"
 grep -q "Ctrl-C to end" all.err || fail "record -p btrfs --all did not start: $(cat all.err)"
 # cat copies the file to user space (filemap_read, _copy_to_iter: outside the preset) while

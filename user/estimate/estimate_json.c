@@ -135,6 +135,9 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 	put_str(v, "kind", est_verdict_name(k));
 	put_str(v, "text", text);
 	put_str(v, "policy", k == EST_VERDICT_SAVES ? fr->rows[fr->best].pol.name : NULL);
+	/* What a caller that records until it has a verdict waits for (examples/main-job.sh). */
+	if (k == EST_VERDICT_TOO_FEW_SAMPLES)
+		json_object_object_add(v, "min_samples", json_object_new_int(EST_MIN_SAMPLES));
 	if (k == EST_VERDICT_SAVES) {
 		put_num(v, "saving_pct", -fr->rows[fr->best].delta_pct);
 		put_num(v, "saving_ci_low", -fr->rows[fr->best].ci_high);

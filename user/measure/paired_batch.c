@@ -164,8 +164,6 @@ static int rounds(const struct paired_batch *b, const struct replay_regions *rg,
 int paired_batch_run(const struct paired_batch *b, struct paired_run *run)
 {
 	const struct paired_memory *mem = &b->mem;
-	struct paired_batch slot = *b;
-	double setup = monotime_s();
 	struct replay_regions ref_rg = { 0 }, rg = { 0 };
 	struct chunk ch[3] = { 0 };
 	uint64_t s = b->ref_seed | 1;
@@ -193,9 +191,7 @@ int paired_batch_run(const struct paired_batch *b, struct paired_run *run)
 		run->ws_bytes = rg.ws_bytes;
 		run->cold_bytes = rg.cold[0] || rg.cold[1] ? rg.cold_bytes : 0;
 		run->nr_batches++;
-		/* Its setup (memory, the quietest CPU) takes none of the slot's rounds. */
-		slot.until += monotime_s() - setup;
-		err = rounds(&slot, &rg, ch, run);
+		err = rounds(b, &rg, ch, run);
 	}
 	replay_regions_free(&rg);
 	replay_regions_free(&ref_rg);

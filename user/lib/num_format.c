@@ -2,23 +2,17 @@
 /* num_format.c: counts with thousands separators ("12,208") and sizes ("256 KiB") for text */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
+#include "count_sum.h"
 #include "num_format.h"
 
 char *num_format(uint64_t v, char buf[NUM_FORMAT_LEN])
 {
-	char tmp[NUM_FORMAT_LEN];
-	size_t n = 0, i = 0;
+	char wide[COUNT_SUM_LEN];
 
-	do {
-		if (n && n % 3 == 0)
-			tmp[i++] = ',';
-		tmp[i++] = (char)('0' + v % 10);
-		v /= 10;
-		n++;
-	} while (v);
-	for (n = 0; n < i; n++)
-		buf[n] = tmp[i - 1 - n];
-	buf[i] = '\0';
+	/* One digit loop for every count: count_sum's, which a 64-bit value always fits. */
+	count_sum_format(v, wide);
+	memcpy(buf, wide, strlen(wide) + 1);
 	return buf;
 }
 

@@ -41,6 +41,8 @@ bin/copyload copy=100:1000 || fail "the old file's run"
 bin/copyload dist=gate:200 > old.out 2>&1 &
 old=$!
 pids+=($old)
+# It must run the old file: replaced before its exec, it would run the new one.
+wait_for "the old file's process to map it" grep -q "$TMP/bin/copyload" "/proc/$old/maps"
 ino1=$(ino)
 redeploy new
 ino2=$(ino)
@@ -72,6 +74,71 @@ expect_eq "calls: 1,000 old + 1,500 new + 200 old after + 500 newest" \
 expect_eq "bytes" "$(jq '.sites[0].bytes' rec.json)" $((100 * 1000 + 300 * 2000 + 64 * 200))
 expect_eq "the new files' calls (300 bytes)" \
 	"$(jq '[.sites[0].buckets[] | select(.lo <= 300 and .hi > 300) | .count] | add' rec.json)" 2000
+
+# A library (as libc.so.6 is upgraded): a process that runs the old one keeps being counted
+# through the old file's probe, new processes load the new one; needs a C compiler.
+if command -v cc > /dev/null; then
+	mkdir -p lib
+	cat > wllib.c <<'C'
+#include <string.h>
+__attribute__((noinline)) void *wl_lib_copy(void *d, const void *s, unsigned long n)
+{
+	memcpy(d, s, n);
+	__asm__ volatile("" ::: "memory");
+	return d;
+}
+C
+	cat > uselib.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+void *wl_lib_copy(void *d, const void *s, unsigned long n);
+static char a[4096], b[4096];
+int main(int argc, char **argv)
+{
+	unsigned long i, n = strtoul(argv[1], NULL, 10);
+	char line[16];
+	FILE *f = argc > 2 ? fopen(argv[2], "r") : NULL; /* a FIFO: wait for a line */
+
+	if (f && !fgets(line, sizeof(line), f))
+		return 1;
+	for (i = 0; i < n; i++)
+		wl_lib_copy(a, b, 128);
+	return 0;
+}
+C
+	cc -O2 -fPIC -shared wllib.c -o lib/libwl.so &&
+		cc -O2 -fPIC -shared -falign-functions=512 wllib.c -o libwl-new.so &&
+		cc -O2 uselib.c -o uselib -Llib -lwl -Wl,-rpath,"$TMP/lib" ||
+		fatal "cannot build the library and its program"
+	mkfifo libgate
+	"$COPYPROF" record -a --uprobe "$TMP/lib/libwl.so:wl_lib_copy" -o lib.json > lib.out 2> lib.err &
+	pids+=($!)
+	wait_for "record to start on the library" grep -q "recording 1 site" lib.err
+	./uselib 300 || fail "the old library's run"
+	./uselib 400 libgate &
+	held=$!
+	pids+=($held)
+	wait_for "the old library's process to map it" grep -q "$TMP/lib/libwl.so" "/proc/$held/maps"
+	lino1=$(stat -c %i lib/libwl.so)
+	cp libwl-new.so lib/libwl.so.tmp && mv lib/libwl.so.tmp lib/libwl.so
+	wait_for "record to re-attach the library" grep -q "re-attached $TMP/lib/libwl.so" lib.err
+	check "the library's old inode is still mapped: $(grep -c "libwl.so (deleted)" /proc/$held/maps) mapping(s)" \
+		grep -q "$TMP/lib/libwl.so (deleted)" "/proc/$held/maps"
+	sleep 2 # two sweeps of the maps (record looks every second)
+	check "record keeps the old library's probe while it is mapped" \
+		test "$(grep -c "detached the probe on the old $TMP/lib/libwl.so" lib.err)" = 0
+	./uselib 500 || fail "the new library's run"
+	echo go > libgate
+	wait "$held" || fail "the process of the old library"
+	wait_for "record to detach the old library's probe" \
+		grep -q "detached the probe on the old $TMP/lib/libwl.so (inode $lino1, site 0)" lib.err
+	kill -INT "${pids[-2]}"
+	wait "${pids[-2]}"
+	expect_eq "library calls: 300 old + 500 new + 400 old after the rename" \
+		"$(jq '.sites[0].calls' lib.json)" 1200
+else
+	echo "# no C compiler: the library case is not run (the program case above is the same code)"
+fi
 
 # The agent: its periodic re-plan follows the file, /profile and /metrics say so.
 cp "$WL" bin/copyload

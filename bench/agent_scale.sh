@@ -11,7 +11,7 @@
 #      agent's own counter, the agent's CPU, its BPF run time, and the workload's CPU per call
 #      with and without it;
 #   4. the same unpaced workload with no probe, under the agent, under `record`, alternated.
-# Usage: bench/agent_scale.sh [BUILD_DIR]   (default build; needs root, curl, gcc)
+# Usage: bench/agent_scale.sh [BUILD_DIR]   (default build; needs root, curl, gcc, bpftool)
 #   ROUNDS=3 (A/B rounds), SPIN_S=4 (seconds per unpaced run), WINDOW_S=20 (CPU windows),
 #   SCRAPES=21 (timed scrapes per point), RATE=20000 (calls/s), NE=path (node_exporter;
 #   default prometheus-node-exporter from PATH, or the comparison is skipped with a message),
@@ -28,7 +28,7 @@ RATE=${RATE:-20000} GUEST=${GUEST:-}
 NE=${NE:-$(command -v prometheus-node-exporter || true)}
 [ -x "$CP" ] || { echo "agent_scale.sh: build $CP first (make)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "agent_scale.sh: uprobes need root" >&2; exit 1; }
-for c in curl gcc python3; do
+for c in curl gcc python3 bpftool; do
 	command -v $c > /dev/null || { echo "agent_scale.sh: needs $c" >&2; exit 1; }
 done
 W=$(mktemp -d "${TMPDIR:-/tmp}/copyprof-agent-scale.XXXXXX")
@@ -44,6 +44,11 @@ trap cleanup EXIT
 TCK=$(getconf CLK_TCK)
 
 # The workload: 1,000 memcpy-like functions f_0000..f_0999 (noinline: one uprobe site each).
+# Each copies with its own rep movsb, never through libc's memcpy: a uprobe on libc's memcpy
+# (another test's, another tool's: they count every process) would trap every call of the
+# "none" baseline too: the likely reason it ran at probed speed in 2 of 4 runs (the call went
+# through memcpy@plt; `record -a --uprobe libc.so.6:__memmove_avx512_unaligned_erms` running
+# elsewhere gives 54,345 calls/s against 560 million).
 #   spin S     call f_0000(dst, src, 256) as fast as it can for S seconds
 #   rate R S   call f_0000 R times a second for S seconds, paced every millisecond
 #   all K      call every function K times
@@ -56,7 +61,7 @@ gen_workload() {
 		printf 'static unsigned char s[4096], d[4096];\n'
 		for i in $(seq 0 999); do
 			printf '__attribute__((noinline)) void *f_%04d(void *a, const void *b, size_t n)' "$i"
-			printf ' { memcpy(a, b, n); __asm__ volatile("" ::: "memory"); return a; }\n'
+			printf ' { void *d = a; __asm__ volatile("rep movsb" : "+D"(d), "+S"(b), "+c"(n) :: "memory"); return a; }\n'
 		done
 		printf 'static void *(*fns[])(void *, const void *, size_t) = {\n'
 		for i in $(seq 0 999); do printf 'f_%04d,\n' "$i"; done
@@ -118,6 +123,50 @@ wait_url() {
 	return 1
 }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# copyprof BPF programs loaded now: "ID NAME HOLDER_PIDS" (holders from /proc/*/fdinfo, as
+# tests/cli/lib.sh does: Debian's bpftool does not list them).
+cp_programs() {
+	local holders
+	holders=$(grep -s '^prog_id:' /proc/[0-9]*/fdinfo/* 2> /dev/null |
+		awk -F'[/:\t ]+' '{ print $NF, $3 }' | sort -u)
+	bpftool prog show 2> /dev/null |
+		awk '$2 ~ /^(kprobe|perf_event|tracing|raw_tracepoint)$/ && $3 == "name" &&
+			$4 ~ /^cp_(uprobe|kprobe|perf|sample)/ { sub(":", "", $1); print $1, $4 }' |
+		while read -r id name; do
+			echo "$id $name $(awk -v id="$id" '$1 == id { printf "%s,", $2 }' <<< "$holders")"
+		done
+}
+# Before a "none" run: no copyprof program held by this script's own processes (an agent or a
+# record not gone yet) may be loaded; waits up to 10 s for one, else stops. Others' programs are
+# said once: they cannot reach sitewl, which calls nothing outside itself.
+OTHERS_SAID=
+assert_unprobed() {
+	local i mine others p
+	for i in $(seq 1 50); do
+		mine='' others=''
+		while read -r id name holders; do
+			[ -n "$id" ] || continue
+			for p in ${holders//,/ }; do
+				if [ "$(awk '{ print $4 }' "/proc/$p/stat" 2> /dev/null)" = $$ ]; then
+					mine="$mine $name(id $id, pid $p)"
+				else
+					others="$others $name(id $id, pid $p)"
+				fi
+			done
+		done < <(cp_programs)
+		[ -z "$mine" ] && break
+		sleep 0.2
+	done
+	if [ -n "$mine" ]; then
+		echo "agent_scale.sh: copyprof programs of this run still loaded before a baseline:$mine" >&2
+		exit 1
+	fi
+	if [ -n "$others" ] && [ -z "$OTHERS_SAID" ]; then
+		echo "(other copyprof programs are loaded on this machine:$others; sitewl calls no" \
+			"code of theirs)"
+		OTHERS_SAID=1
+	fi
+}
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # metric URL NAME: the first sample of NAME (no labels, or the first labelled one).
 # (Label values may hold spaces, cpu_model="AMD EPYC": the value is the last field.)
@@ -261,6 +310,7 @@ echo "| run | calls/s (workload) | calls/s (agent's counter) | workload CPU s | 
 echo "|---|---|---|---|---|---|---|---|"
 P=$(free_port)
 for r in $(seq 1 "$ROUNDS"); do
+	assert_unprobed
 	read -r c rate cpu < <("$W/sitewl" rate "$RATE" "$WINDOW_S")
 	printf '| none %d | %s | - | %s | %s | - | - | - |\n' "$r" "$rate" "$cpu" \
 		"$(awk -v c="$cpu" -v n="$c" 'BEGIN { printf "%.3f", 1e6 * c / n }')"
@@ -297,13 +347,18 @@ echo
 echo "| round | none calls/s | agent calls/s | record calls/s |"
 echo "|---|---|---|---|"
 for r in $(seq 1 "$ROUNDS"); do
+	assert_unprobed
 	read -r _ none _ < <("$W/sitewl" spin "$SPIN_S")
 	start_agent 0 1 "$P"
 	wait_url "127.0.0.1:$P/metrics" || exit 1
 	read -r _ ag _ < <("$W/sitewl" spin "$SPIN_S")
 	kill -TERM "$A"
 	wait "$A"
-	read -r _ rec _ < <("$CP" record --uprobe "$W/sitewl:f_0000" -o "$W/rec.json" -- "$W/sitewl" spin "$SPIN_S" 2> "$W/rec.err")
+	# Run to its end: read from a process substitution, record outlived the read, detached
+	# after the next round's baseline had started, and died of SIGPIPE before writing rec.json.
+	"$CP" record --uprobe "$W/sitewl:f_0000" -o "$W/rec.json" -- "$W/sitewl" spin "$SPIN_S" \
+		> "$W/rec.out" 2> "$W/rec.err" || { echo "agent_scale.sh: record failed: $(tail -n 3 "$W/rec.err")" >&2; exit 1; }
+	read -r _ rec _ < "$W/rec.out"
 	printf '| %d | %s | %s | %s |\n' "$r" "$none" "$ag" "$rec"
 	echo "$none $ag $rec" >> "$W/spin"
 done

@@ -5,6 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include "kernel/ksyms.h"
 
@@ -109,6 +111,54 @@ static void duplicates_listed_in_address_order(void **state)
 	ksyms_free(ks);
 }
 
+/* @n symbols f0.. 16 bytes apart, every 1000th also named "dup"; @reversed: last address first. */
+static struct ksyms *load_many(size_t n, bool reversed)
+{
+	size_t i, k, len = 0, cap = n * 48 + 1;
+	char *text = malloc(cap);
+	struct ksyms *ks;
+
+	assert_non_null(text);
+	for (k = 0; k < n; k++) {
+		i = reversed ? n - 1 - k : k;
+		len += (size_t)snprintf(text + len, cap - len, "%llx T f%zu\n",
+					0xffffffff81000000ull + 16 * i, i);
+		if (!(i % 1000))
+			len += (size_t)snprintf(text + len, cap - len, "%llx t dup\n",
+						0xffffffff81000000ull + 16 * i);
+	}
+	ks = load(text);
+	free(text);
+	return ks;
+}
+
+/* Every name is found by the hash index, duplicates lowest address first, in either order. */
+static void many_symbols_by_name(void **state)
+{
+	const struct ksym *v[32];
+	size_t n = 20000, i;
+	int reversed;
+
+	(void)state;
+	for (reversed = 0; reversed < 2; reversed++) {
+		struct ksyms *ks = load_many(n, reversed);
+		char name[32];
+
+		assert_int_equal(ks->nr, n + n / 1000);
+		for (i = 0; i < n; i++) {
+			snprintf(name, sizeof(name), "f%zu", i);
+			assert_int_equal(ksyms_addr(ks, name), 0xffffffff81000000ull + 16 * i);
+		}
+		assert_int_equal(ksyms_find_all(ks, "dup", NULL, v, 32), n / 1000);
+		for (i = 0; i < n / 1000; i++)
+			assert_int_equal(v[i]->addr, 0xffffffff81000000ull + 16 * 1000 * i);
+		for (i = 1; i < ks->nr; i++)
+			assert_true(ks->syms[i - 1].addr <= ks->syms[i].addr);
+		assert_null(ksyms_find(ks, "f20000", NULL));
+		ksyms_free(ks);
+	}
+}
+
 static void zero_addresses_mean_restricted(void **state)
 {
 	struct ksyms *ks = load("0000000000000000 T _text\n0000000000000000 T memcpy\n"
@@ -123,6 +173,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finds_by_name_and_merges_aliases),
+		cmocka_unit_test(many_symbols_by_name),
 		cmocka_unit_test(finds_by_address_with_size),
 		cmocka_unit_test(modules_are_separate),
 		cmocka_unit_test(duplicates_listed_in_address_order),

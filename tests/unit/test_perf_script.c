@@ -256,6 +256,13 @@ static void test_attribution(void **state)
 	assert_null(at.conv);
 	fr[0].sym = "clear_page_erms"; /* excluded, even at a rep stos */
 	assert_false(sample_attribute(fr, 3, 1, false, &at));
+	/* copy_mc_to_kernel's page copies run in its tail-called body, at a rep movsb. */
+	fr[0].sym = "copy_mc_enhanced_fast_string";
+	assert_false(sample_attribute(fr, 3, 1, true, &at));
+	fr[0].sym = "copy_mc_fragile";
+	assert_false(sample_attribute(fr, 3, 8, true, &at));
+	fr[0].sym = "copy_mc_to_kernel";
+	assert_false(sample_attribute(fr, 3, 1, true, &at));
 	fr[0].sym = "copy_user_large_folio"; /* copy_user_* pattern, but no copy routine */
 	assert_false(sample_attribute(fr, 3, 0, false, &at));
 	fr[0].sym = "clear_user_erms";

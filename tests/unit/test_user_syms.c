@@ -100,12 +100,29 @@ static void elf_refusals(void **state)
 	elf_addrs_free(c);
 }
 
+/* This very binary is mapped: by its device and inode, or by its inode and path. */
+static void file_mapped(void **state)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	struct stat st;
+
+	(void)state;
+	assert_true(n > 0);
+	path[n] = 0;
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(proc_maps_file_mapped(st.st_dev, st.st_ino, path));
+	/* btrfs and overlayfs maps show another device than stat: the path decides then. */
+	assert_true(proc_maps_file_mapped(st.st_dev + 1, st.st_ino, path));
+	assert_false(proc_maps_file_mapped(st.st_dev + 1, st.st_ino, "/no/such/file"));
+	assert_false(proc_maps_file_mapped(st.st_dev, st.st_ino + 1000000007, path));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(maps_of_self),
-		cmocka_unit_test(names_an_address),
-		cmocka_unit_test(names_a_file_offset),
+		cmocka_unit_test(maps_of_self),	    cmocka_unit_test(file_mapped),
+		cmocka_unit_test(names_an_address), cmocka_unit_test(names_a_file_offset),
 		cmocka_unit_test(elf_refusals),
 	};
 

@@ -251,6 +251,9 @@ static void replan(struct agent *ag, const char *why)
 	added = agent_sites_attach_pending(&ag->t);
 	if (added)
 		p_info("re-plan attached %d more site(s)", added);
+	added = agent_sites_follow(&ag->t);
+	if (added)
+		p_info("re-plan re-attached %d site(s) to replaced files", added);
 	agent_traced_measure(&ag->traced, &ag->t);
 }
 

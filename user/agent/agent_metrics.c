@@ -206,6 +206,10 @@ void agent_metrics_put(struct metric_writer *w, const struct agent_health *h)
 	count(w, "copyprof_agent_attach_failures",
 	      "Attach attempts that failed since the agent started (each is logged).",
 	      t->attach_failures);
+	count(w, "copyprof_agent_reattached",
+	      "Uprobe sites attached again because their file was replaced under its path (a "
+	      "deploy's rename), each logged; the old file's probe stays while a process maps it.",
+	      t->redeploy.reattached);
 	count(w, "copyprof_agent_lost_events",
 	      "Events lost: never for counted sites (per-CPU arrays cannot drop an update); for "
 	      "sampled ones, samples whose registers did not fit the ring buffer (still counted, "

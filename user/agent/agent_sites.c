@@ -114,6 +114,22 @@ int agent_sites_attach_pending(struct agent_sites *t)
 	return attached;
 }
 
+int agent_sites_follow(struct agent_sites *t)
+{
+	int n = 0;
+	size_t i;
+
+	pthread_mutex_lock(&t->lock);
+	for (i = 0; i < t->nr; i++)
+		if (t->v[i].state == AGENT_SITE_ATTACHED &&
+		    uprobe_redeploy_check(&t->redeploy, t->hs, &t->v[i].ps,
+					  (uint32_t)t->v[i].slot) > 0)
+			n++;
+	uprobe_redeploy_sweep(&t->redeploy);
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 int agent_sites_read(struct agent_sites *t)
 {
 	size_t i;
@@ -142,8 +158,10 @@ void agent_sites_detach(struct agent_sites *t, size_t i, enum agent_site_state w
 {
 	struct agent_site *s = &t->v[i];
 
-	if (s->state == AGENT_SITE_ATTACHED)
+	if (s->state == AGENT_SITE_ATTACHED) {
 		hist_session_detach(t->hs, (uint32_t)s->slot);
+		uprobe_redeploy_drop_site(&t->redeploy, (uint32_t)s->slot);
+	}
 	s->state = why;
 }
 
@@ -151,6 +169,7 @@ void agent_sites_detach_all(struct agent_sites *t)
 {
 	size_t i;
 
+	uprobe_redeploy_free(&t->redeploy);
 	hist_session_destroy(t->hs);
 	t->hs = NULL;
 	for (i = 0; i < t->nr; i++)

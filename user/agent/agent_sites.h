@@ -9,6 +9,7 @@
 #include "profile/profile.h"
 #include "record/hist_session.h"
 #include "record/probe_site.h"
+#include "record/uprobe_redeploy.h"
 
 enum agent_site_state {
 	AGENT_SITE_PLANNED,	/* not attached yet (or its last attempt failed) */
@@ -42,6 +43,7 @@ struct agent_sites {
 	size_t nr;
 	struct profile *view; /* meta and one site per slot, counts filled by agent_sites_read */
 	uint64_t attach_failures;
+	struct uprobe_redeploy redeploy; /* uprobe files replaced under their paths */
 };
 
 /* Opens the session with @cap slots (at most CP_MAX_SITES); @view is taken. Prints why. */
@@ -54,6 +56,12 @@ int agent_sites_add(struct agent_sites *t, struct probe_site *ps);
  * planned for the next re-plan and never stops the others. Returns how many were attached.
  */
 int agent_sites_attach_pending(struct agent_sites *t);
+/*
+ * Attaches every attached uprobe site whose file was replaced under its path (a deploy's
+ * rename) to the new file, and detaches the old files' probes no process maps any more
+ * (uprobe_redeploy.h); says so. Returns how many sites were re-attached.
+ */
+int agent_sites_follow(struct agent_sites *t);
 /* With the lock held: every slot's counts, summed over CPUs, into the view. 0 or -EIO. */
 int agent_sites_read(struct agent_sites *t);
 /* How many sites are in state @s. */

@@ -18,7 +18,8 @@ struct ksym {
 struct ksyms {
 	struct ksym *syms; /* sorted by address, then by file order */
 	size_t nr;
-	size_t *by_name; /* indexes into syms, sorted by name, then address */
+	size_t *by_name;  /* hash table by name of indexes into syms + 1 (0: empty), ksyms.c */
+	size_t name_mask; /* its size - 1 (a power of two) */
 	char *path;
 	/*
 	 * Every address read as zero: kallsyms hides addresses from readers without

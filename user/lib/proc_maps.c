@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* proc_maps.c: a process's file mappings from /proc/PID/maps: an address to (file, offset) */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -101,4 +103,56 @@ void proc_maps_free(struct proc_maps *m)
 		free(m->maps[i].path);
 	free(m->maps);
 	*m = (struct proc_maps){ 0 };
+}
+
+/* One maps line's file, against the file looked for. */
+static bool line_maps(const char *line, uint32_t kdev, uint64_t ino, const char *path)
+{
+	unsigned int maj, min;
+	uint64_t i;
+	size_t len = strlen(path);
+	int n = 0;
+
+	if (sscanf(line, "%*x-%*x %*s %*x %x:%x %" SCNu64 " %n", &maj, &min, &i, &n) != 3 || !n ||
+	    i != ino)
+		return false;
+	if ((maj << 20 | min) == kdev)
+		return true;
+	line += n;
+	return !strncmp(line, path, len) &&
+	       (line[len] == '\n' || !strcmp(line + len, " (deleted)\n"));
+}
+
+static bool pid_maps(const char *pid, uint32_t kdev, uint64_t ino, const char *path)
+{
+	char name[300], *line = NULL;
+	size_t len = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%s/maps", pid);
+	f = fopen(name, "re");
+	if (!f)
+		return false;
+	while (!found && getline(&line, &len, f) > 0)
+		found = line_maps(line, kdev, ino, path);
+	free(line);
+	fclose(f);
+	return found;
+}
+
+bool proc_maps_file_mapped(uint64_t st_dev, uint64_t ino, const char *path)
+{
+	uint32_t kdev = proc_maps_kdev(st_dev);
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return true; /* cannot tell: the caller keeps what it would drop */
+	while (!found && (e = readdir(d)))
+		if (isdigit((unsigned char)e->d_name[0]))
+			found = pid_maps(e->d_name, kdev, ino, path);
+	closedir(d);
+	return found;
 }

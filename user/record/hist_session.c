@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hist_session.c: drives the hist.bpf.c skeleton, as libbpf-bootstrap's tools do */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -122,37 +124,88 @@ int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, 
 }
 
 int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
-			       uint64_t file_offset)
+			       uint64_t file_offset, struct stat *attached)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = id);
+	int fd, file = open(path, O_RDONLY | O_CLOEXEC);
 	struct bpf_link *link;
-	int fd;
+	char by_fd[32];
+	const char *at = path;
+	struct stat st;
 
+	/* The kernel follows /proc/self/fd/N to the file opened, not to whatever @path is now. */
+	if (file >= 0 && !fstat(file, &st)) {
+		snprintf(by_fd, sizeof(by_fd), "/proc/self/fd/%d", file);
+		if (!access(by_fd, F_OK))
+			at = by_fd;
+		if (attached)
+			*attached = st;
+	} else if (attached && stat(path, attached)) {
+		memset(attached, 0, sizeof(*attached));
+	}
 	/* A uprobe_multi link first: it needs CAP_BPF and CAP_PERFMON, no CAP_SYS_ADMIN. */
 	if (hs->has_umulti) {
-		fd = uprobe_multi_attach(bpf_program__fd(hs->skel->progs.cp_uprobe_multi), path,
+		fd = uprobe_multi_attach(bpf_program__fd(hs->skel->progs.cp_uprobe_multi), at,
 					 file_offset, id);
 		if (fd >= 0) {
 			p_debug("uprobe at %s+0x%llx: a uprobe_multi link", path,
 				(unsigned long long)file_offset);
 			hs->umulti[id] = fd;
-			return 0;
+			goto out;
 		}
 		p_debug("uprobe_multi link to %s at 0x%llx: %s; a perf-event uprobe instead", path,
 			(unsigned long long)file_offset, strerror(-fd));
 	}
 	/* pid -1: every process; the tgid filter runs in BPF so that threads are counted too. */
-	link = bpf_program__attach_uprobe_opts(hs->skel->progs.cp_uprobe, -1, path,
+	link = bpf_program__attach_uprobe_opts(hs->skel->progs.cp_uprobe, -1, at,
 					       (size_t)file_offset, &opts);
 	if (!link) {
 		int err = -errno;
 
 		p_err("cannot attach a uprobe to %s at file offset 0x%llx: %s", path,
 		      (unsigned long long)file_offset, strerror(-err));
+		if (file >= 0)
+			close(file);
 		return err;
 	}
 	hs->links[id] = link;
+out:
+	if (file >= 0)
+		close(file);
 	return 0;
+}
+
+struct hist_uprobe hist_session_take_uprobe(struct hist_session *hs, uint32_t id)
+{
+	struct hist_uprobe u = { NULL, -1 };
+
+	if (id >= hs->nr_sites)
+		return u;
+	u.link = hs->links[id];
+	u.multi_fd = hs->umulti[id];
+	hs->links[id] = NULL;
+	hs->umulti[id] = -1;
+	return u;
+}
+
+void hist_session_give_uprobe(struct hist_session *hs, uint32_t id, struct hist_uprobe u)
+{
+	if (id >= hs->nr_sites) {
+		hist_uprobe_detach(&u);
+		return;
+	}
+	hist_session_detach(hs, id);
+	hs->links[id] = u.link;
+	hs->umulti[id] = u.multi_fd;
+}
+
+void hist_uprobe_detach(struct hist_uprobe *u)
+{
+	bpf_link__destroy(u->link);
+	u->link = NULL;
+	if (u->multi_fd >= 0)
+		close(u->multi_fd);
+	u->multi_fd = -1;
 }
 
 int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char *func,

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include "profile/profile.h"
 
 struct bpf_link;
@@ -31,9 +32,24 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
  */
 int hist_session_config_site(struct hist_session *hs, uint32_t id, int len_reg, int dst_reg,
 			     int src_reg, int caller_stack);
-/* Attaches site @id as a uprobe on @path at @file_offset; prints why on failure. */
+/*
+ * Attaches site @id as a uprobe on @path at @file_offset; prints why on failure. The file is
+ * opened first and attached through its descriptor, so @attached (may be NULL) describes the
+ * very file attached, even when @path is replaced meanwhile (uprobe_redeploy.h).
+ */
 int hist_session_attach_uprobe(struct hist_session *hs, uint32_t id, const char *path,
-			       uint64_t file_offset);
+			       uint64_t file_offset, struct stat *attached);
+/* A site's uprobe taken out of the session, still attached (uprobe_redeploy.h keeps it). */
+struct hist_uprobe {
+	struct bpf_link *link; /* a perf-event uprobe, or NULL */
+	int multi_fd;	       /* a uprobe_multi link, or -1 */
+};
+/* Takes site @id's uprobe out of the session, still counting: the site can be attached anew. */
+struct hist_uprobe hist_session_take_uprobe(struct hist_session *hs, uint32_t id);
+/* Gives a taken uprobe back to site @id, whose own must be detached (a failed re-attach). */
+void hist_session_give_uprobe(struct hist_session *hs, uint32_t id, struct hist_uprobe u);
+/* Detaches a taken uprobe. */
+void hist_uprobe_detach(struct hist_uprobe *u);
 /* Attaches site @id as a kprobe at @func+@offset ("module:func" is fine); prints why on failure. */
 int hist_session_attach_kprobe(struct hist_session *hs, uint32_t id, const char *func,
 			       uint64_t offset);

@@ -84,6 +84,7 @@ int probe_site_resolve(struct probe_site *s)
 int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id)
 {
 	char func[256];
+	struct stat st;
 	int err;
 
 	err = hist_session_config_site(hs, id, s->spec.len_reg, s->spec.dst_reg, s->spec.src_reg,
@@ -92,7 +93,12 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 		return err;
 	switch (s->mech) {
 	case MECH_UPROBE:
-		return hist_session_attach_uprobe(hs, id, s->resolved_path, s->file_offset);
+		err = hist_session_attach_uprobe(hs, id, s->resolved_path, s->file_offset, &st);
+		if (!err) {
+			s->file_dev = st.st_dev;
+			s->file_ino = st.st_ino;
+		}
+		return err;
 	case MECH_KPROBE:
 		/* kprobes name module functions "module:function". */
 		snprintf(func, sizeof(func), "%s%s%s", s->spec.path ?: "", s->spec.path ? ":" : "",

@@ -17,6 +17,8 @@ struct probe_site {
 	char *resolved_path;	 /* uprobe: the ELF file found */
 	uint64_t file_offset;	 /* uprobe: where in the file */
 	uint64_t vaddr;		 /* uprobe: symbol + offset as a link address (DWARF) */
+	uint64_t file_dev;	 /* uprobe: the file attached (st_dev, st_ino; uprobe_redeploy.h) */
+	uint64_t file_ino;
 	uint64_t kaddr;		 /* kernel: the instruction's address (hwbp) */
 	enum copy_family family; /* what the copies here are (the planner's, or the entry's) */
 	char *note;		 /* why this mechanism was chosen, for the summary */
@@ -38,7 +40,7 @@ int probe_site_resolve(struct probe_site *s);
 bool probe_site_counts_callers(const struct probe_site *s);
 /* Whose stack that return address is on: enum cp_caller_stack (CP_CALLER_NONE if none). */
 int probe_site_caller_stack(const struct probe_site *s);
-/* Attaches as site @id; prints why it cannot. */
+/* Attaches as site @id (a uprobe: file_dev and file_ino say which file); prints why it cannot. */
 int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id);
 /*
  * Copies the site's identity (target, symbol, offset, mechanism, len_arg, family) into @out,

@@ -24,6 +24,8 @@
 #include "record_sample.h"
 #include "trap_cost.h"
 #include "user_callers.h"
+#include "uprobe_redeploy.h"
+#include "lib/monotime.h"
 #include "lib/elfsyms.h"
 
 struct counted_recorder {
@@ -34,9 +36,15 @@ struct counted_recorder {
 	int *mux_of;	      /* site -> its index in the rotation, or -1 */
 	void *sampler;	      /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
 	struct record_sample_args sa;
-	struct trap_cost uprobe_cost; /* measured when a site is a uprobe */
-	struct cgroup_ref cg;	      /* --cgroup, opened */
+	struct trap_cost uprobe_cost;	 /* measured when a site is a uprobe */
+	struct cgroup_ref cg;		 /* --cgroup, opened */
+	struct uprobe_redeploy redeploy; /* uprobe files replaced under their paths */
+	double next_follow, next_sweep;
 };
+
+/* How often a uprobe site's path is checked for a replaced file, and old files' maps for users. */
+#define REDEPLOY_CHECK_S 0.25
+#define REDEPLOY_SWEEP_S 1.0
 
 static int nr_hwbp(const struct record_counted_args *a)
 {
@@ -330,7 +338,26 @@ static int counted_interval(void *rec, const struct profile *final, FILE *f)
 	return 0;
 }
 
-/* The counts stay in the kernel until the end: only a pause. */
+/* A deploy that renames a new file over a probed one: its sites follow (uprobe_redeploy.h). */
+static void follow_redeploys(struct counted_recorder *r)
+{
+	const struct record_counted_args *a = r->a;
+	double now = monotime_s();
+	int i;
+
+	if (now < r->next_follow)
+		return;
+	r->next_follow = now + REDEPLOY_CHECK_S;
+	for (i = 0; i < a->nr_sites; i++)
+		if (a->sites[i].mech == MECH_UPROBE)
+			uprobe_redeploy_check(&r->redeploy, r->hs, &a->sites[i], (uint32_t)i);
+	if (r->redeploy.nr_old && now >= r->next_sweep) {
+		uprobe_redeploy_sweep(&r->redeploy);
+		r->next_sweep = now + REDEPLOY_SWEEP_S;
+	}
+}
+
+/* The counts stay in the kernel until the end: only a pause, and a look at the probed files. */
 static int counted_wait(void *rec)
 {
 	struct counted_recorder *r = rec;
@@ -344,6 +371,7 @@ static int counted_wait(void *rec)
 		nanosleep(&tick, NULL);
 	if (r->mux)
 		hwbp_mux_tick(r->mux);
+	follow_redeploys(r);
 	return err;
 }
 
@@ -395,6 +423,7 @@ static int counted_finish(void *rec, struct profile *p)
 		return -ENOMEM;
 	hwbp_mux_free(r->mux);
 	r->mux = NULL;
+	uprobe_redeploy_free(&r->redeploy);
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
 	/* Sampled sites come after the counted ones, which are numbered as the probes. */
@@ -463,6 +492,7 @@ static void counted_close(void *rec)
 
 	hwbp_mux_free(r->mux);
 	r->mux = NULL;
+	uprobe_redeploy_free(&r->redeploy);
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
 	free(r->last);

@@ -88,7 +88,7 @@ static int attach(struct hist_session *hs, enum probe_mech mech, char *why, size
 			snprintf(why, len, "copyprof's own code is not in a file it can probe");
 			return -ENOENT;
 		}
-		err = hist_session_attach_uprobe(hs, 0, path, off);
+		err = hist_session_attach_uprobe(hs, 0, path, off, NULL);
 		break;
 	case MECH_KPROBE:
 		err = hist_session_attach_kprobe(hs, 0, KERNEL_TARGET, 0);

@@ -113,9 +113,21 @@ static const struct copy_family_entry table[] = {
 /* copy_user_* and clear_user_* also match helpers that are no copy routines. */
 static const char *const not_routines[] = { "folio", "page", "offload", "flushcache" };
 
-/* Whole-page routines: always 4 KiB, so no threshold to tune; kept out unless --leaf. */
-static const char *const excluded[] = { "clear_page_erms", "clear_page_rep", "clear_page_orig",
-					"copy_page",	   "copy_page_regs", "copy_mc_to_kernel" };
+/*
+ * Whole-page routines: always 4 KiB, so no threshold to tune; kept out unless --leaf. The
+ * machine-check-safe copies are copy_mc_to_kernel's body, which it calls (the ERMS one or the
+ * fragile one): COW and khugepaged page copies are sampled there, hardly ever in
+ * copy_mc_to_kernel itself. copy_mc_to_user (pmem and DAX reads) calls them too and goes with
+ * them.
+ */
+static const char *const excluded[] = { "clear_page_erms",
+					"clear_page_rep",
+					"clear_page_orig",
+					"copy_page",
+					"copy_page_regs",
+					"copy_mc_to_kernel",
+					"copy_mc_enhanced_fast_string",
+					"copy_mc_fragile" };
 
 static char **extra;
 static size_t nr_extra;

@@ -84,7 +84,8 @@ void copy_family_reset(void);
 const struct copy_family_leaf *copy_family_lookup(const char *symbol);
 /*
  * True for routines that are never copy family even though they run rep movs/stos:
- * whole-page clear and copy (fixed 4 KiB, no threshold to tune). A --leaf overrides.
+ * whole-page clear and copy (fixed 4 KiB, no threshold to tune), copy_mc_to_kernel's page
+ * copies included (copy_mc_enhanced_fast_string, copy_mc_fragile). A --leaf overrides.
  */
 bool copy_family_excluded(const char *symbol);
 /* Name of the pseudo leaf for an inline rep string instruction: "inline_rep_movsb" ... */

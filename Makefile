@@ -223,7 +223,7 @@ $(OUTPUT)/tests/fuzz_agent_request: tests/fuzz/fuzz_agent_request.c \
 				    $(FUZZ_OBJDIR)/user/agent/agent_request.o
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $^ -o $@
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter %.c %.o,$^) -o $@
 
 $(OUTPUT)/tests/fuzz_agent_http: tests/fuzz/fuzz_agent_http.c $(FUZZ_AGENT_HTTP_OBJS) $(FUZZ_LIB)
 	$(call msg,FUZZ,$@)

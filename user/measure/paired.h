@@ -16,6 +16,7 @@ struct paired_opts {
 	size_t cold_bytes;  /* a flushed side's region; 0: replay_default_cold() */
 	size_t chunk_calls; /* 0: PAIRED_CHUNK, fewer for long copies */
 	double budget_s; /* seconds of rounds (more, up to PAIRED_MAX_BUDGETS times, for quiet) */
+	double site_budget_s; /* the hottest sites' own mixes, in all (paired_sites.h); 0: none */
 	uint64_t seed;
 	int cpu; /* CPU to pin to; -1: the one it runs on */
 };

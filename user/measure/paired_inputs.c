@@ -13,6 +13,7 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "paired_inputs.h"
+#include "paired_sites.h"
 
 bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 {
@@ -64,7 +65,7 @@ static void say_sittings(const struct costmodel *m, const struct est_family_resu
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
 	const char *fam = est_family(fr->family)->name;
-	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, s, MIXMEAS_MAX_SITTINGS);
+	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, NULL, s, MIXMEAS_MAX_SITTINGS);
 	char ns[MIXMEAS_MAX_SITTINGS * 12] = "";
 	size_t k = 0;
 
@@ -129,8 +130,12 @@ static int one_sitting(struct est_run *run, const struct paired_opts *po, const 
 		struct est_report r;
 
 		err = est_run_input(run, i, &r);
-		for (j = 0; !err && j < r.nr_fam; j++)
+		for (j = 0; !err && j < r.nr_fam; j++) {
 			err = measure_family(run, &run->ins[i], &r.fam[j], po, what);
+			if (!err)
+				err = paired_measure_sites(run, &run->ins[i], &r.fam[j], po,
+							   po->site_budget_s, what);
+		}
 		est_report_free(&r);
 	}
 	return err;

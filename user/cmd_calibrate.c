@@ -393,6 +393,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->mix_opts.o.family = a->cost.family;
 		if (a->sitting_opt && !a->nr_mix && !a->hist)
 			argp_error(state, "%s applies to --mix/--hist", a->sitting_opt);
+		if (a->site_budget_given && !a->nr_mix)
+			argp_error(state, "--mix-site-budget applies to --mix (a profile's sites)");
 		if (a->common.input && (a->nr_mix || a->hist)) {
 			if (a->measure_opt)
 				argp_error(state,

@@ -298,8 +298,8 @@ static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg
 	fprintf(f,
 		"<rect x=\"%.1f\" y=\"%.1f\" width=\"30\" height=\"12\" "
 		"fill=\"url(#unmeasured)\"/>\n",
-		x0 + 30 * steps + 130, y);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">not measured</text>\n", x0 + 30 * steps + 166,
+		x0 + 30 * steps + 150, y);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">not measured</text>\n", x0 + 30 * steps + 186,
 		y + 10);
 	fprintf(f,
 		"<text id=\"scale\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"

@@ -39,4 +39,10 @@ struct paired_opts {
 int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   const double *src_align, const struct paired_opts *o, struct mixmeas *out);
 
+/*
+ * How a sampled family's calls were drawn (the assumption its replay stands on), for the entry's
+ * "calls_note"; NULL for counted calls (or no memory). Caller frees.
+ */
+char *paired_calls_note(const struct est_family_result *fr, const struct est_options *o);
+
 #endif

@@ -42,21 +42,6 @@ bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 	return ok;
 }
 
-/* How a sampled family's calls were drawn: the assumption its replay stands on. */
-static char *calls_note(const struct est_family_result *fr, const struct est_options *o)
-{
-	char *s = NULL;
-
-	if (!(fr->samples > 0))
-		return NULL;
-	if (asprintf(&s,
-		     "calls drawn in proportion to samples / today's modelled %s cost per length "
-		     "(a sample weighs a call by its time): the replay's change is one of time",
-		     o->cache.label) < 0)
-		return NULL;
-	return s;
-}
-
 /*
  * A sitting stored beside others: how many, and today's code's time per call in each, oldest
  * first (the same code under the same conditions: apart, the machine was in other states).
@@ -100,7 +85,7 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 	mm.digest = strdup(fr->digest);
 	mm.input = strdup(what);
 	mm.weight = strdup(fr->samples > 0 ? "time" : "calls");
-	mm.calls_note = calls_note(fr, &run->opts.o);
+	mm.calls_note = paired_calls_note(fr, &run->opts.o);
 	if (!mm.digest || !mm.input || !mm.weight) {
 		mixmeas_free(&mm);
 		return -ENOMEM;

@@ -54,6 +54,8 @@ static int measure_one(struct est_run *run, const struct est_input *in,
 	}
 	aligned = est_family_alignments(&one, fr->family, dst, src);
 	err = paired_measure(&sfr, aligned ? dst : NULL, aligned ? src : NULL, po, &mm);
+	if (!err)
+		mm.calls_note = paired_calls_note(&sfr, &run->opts.o);
 	est_family_result_free(&sfr);
 	if (err)
 		return err;

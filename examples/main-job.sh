@@ -112,7 +112,7 @@ for f in estimate estimate-dst-flushed; do
 	printf 'main-job: %-22s %s\n' "$f:" "$(grep -m1 '^  verdict:' "$OUT/$f.txt" | sed 's/^  //')"
 done
 
-step "7. copyprof flamegraph: where REP MOVSB from 2048 bytes would save time (green) or cost it (red)"
+step "7. copyprof flamegraph: where REP MOVSB from 2048 bytes saves time (green) or costs it (red), as measured by calibrate --mix (hatched: not measured)"
 "$CP" flamegraph -i "$OUT/profile.json" -m "$OUT/costmodel.json" --threshold 2048 \
 	-o "$OUT/flamegraph.svg" || echo "main-job: flamegraph.svg says what went wrong"
 

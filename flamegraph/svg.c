@@ -158,6 +158,13 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
+/* The threshold view's "not measured": hatched grey, never a colour of the scale. */
+#define FG_UNMEASURED_PATTERN                                                                      \
+	"<pattern id=\"unmeasured\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "     \
+	"patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "                          \
+	"fill=\"rgb(226,226,226)\"/><rect width=\"2\" height=\"6\" fill=\"rgb(190,190,190)\"/>"    \
+	"</pattern>"
+
 static void write_head(FILE *f, const struct fg_svg_opts *o, double width, double height)
 {
 	fprintf(f,
@@ -170,7 +177,7 @@ static void write_head(FILE *f, const struct fg_svg_opts *o, double width, doubl
 	fprintf(f,
 		"<defs><linearGradient id=\"bg\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"1\">"
 		"<stop offset=\"0%%\" stop-color=\"#f6f6f6\"/>"
-		"<stop offset=\"100%%\" stop-color=\"#e6e6ee\"/></linearGradient></defs>\n"
+		"<stop offset=\"100%%\" stop-color=\"#e6e6ee\"/></linearGradient>%s</defs>\n"
 		"<style type=\"text/css\">\n"
 		"text { font-family: Verdana, sans-serif; font-size: %dpx; fill: #000; }\n"
 		"#title { font-size: 17px; text-anchor: middle; }\n"
@@ -185,7 +192,7 @@ static void write_head(FILE *f, const struct fg_svg_opts *o, double width, doubl
 		".error { fill: #b00; }\n"
 		"</style>\n"
 		"<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"url(#bg)\"/>\n",
-		FG_FONT_SIZE, width, height);
+		o->delta ? FG_UNMEASURED_PATTERN : "", FG_FONT_SIZE, width, height);
 	fprintf(f, "<text id=\"title\" x=\"%.1f\" y=\"24\">", width / 2);
 	escape_str(f, o->title ? o->title : "Flame graph");
 	fputs("</text>\n", f);
@@ -232,26 +239,46 @@ void fg_format_ms(double ns, char *buf, size_t len)
 	snprintf(buf, len, "%.*f", dec, ms);
 }
 
-/* A frame's colour in the threshold view: grey inside the estimate's noise, else by the scale. */
-static struct fg_rgb delta_colour(const struct fg_node *n, const struct fg_svg_opts *o)
-{
-	double d = n->today_ns > 0 ? n->at_ns / n->today_ns - 1 : NAN;
+/* The threshold view's colour classes, as each frame's data-colour says (docs/flamegraph.md). */
+static const char *const meas_class[] = { "not-measured", "saves", "costs", "no-difference" };
 
-	if (isfinite(d) && fabs(d) <= n->noise)
-		d = 0;
-	return fg_palette_delta(d, FG_DELTA_FULL);
+/*
+ * A frame's colour in the threshold view, from the measurement of its mix alone: by its sign
+ * and size where it saves or costs, neutral grey where its interval reaches 0 (no difference),
+ * hatched grey where its mix was not measured.
+ */
+static const char *delta_fill(const struct fg_node *n, char *buf, size_t len)
+{
+	struct fg_rgb c;
+
+	if (n->meas == FG_MEAS_NONE)
+		return "url(#unmeasured)";
+	c = fg_palette_delta(n->meas == FG_MEAS_SAME ? 0 : n->meas_pct / 100, FG_DELTA_FULL);
+	snprintf(buf, len, "rgb(%u,%u,%u)", c.r, c.g, c.b);
+	return buf;
+}
+
+/* "+12.34% (95% CI +10.01 .. +14.50), costs", or "not measured". */
+static void write_meas(FILE *f, const struct fg_node *n)
+{
+	if (n->meas == FG_MEAS_NONE) {
+		fputs("not measured", f);
+		return;
+	}
+	fprintf(f, "measured %+.2f%% (95%% CI %+.2f .. %+.2f), %s", n->meas_pct, n->meas_lo,
+		n->meas_hi, n->meas == FG_MEAS_SAME ? "no difference" : meas_class[n->meas]);
 }
 
 /*
  * The threshold view's colour scale, green (saves) through grey to red (costs), fixed at
- * FG_DELTA_FULL, the band the estimate cannot tell from no change, and the totals.
+ * FG_DELTA_FULL, the hatched "not measured", and the whole mix's measured figure.
  */
 static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg_svg_opts *o,
 			       double width)
 {
 	const int steps = 9;
-	double x0 = width / 2 - 135, y = FG_TOP - 6, today = t->root.today_ns, at = t->root.at_ns;
-	char a[32], b[32], d[32];
+	double x0 = width / 2 - 135, y = FG_TOP - 6, today = t->root.today_ns;
+	char a[32];
 	struct fg_rgb c;
 	int i;
 
@@ -266,29 +293,28 @@ static void write_delta_legend(FILE *f, const struct fg_tree *t, const struct fg
 			"fill=\"rgb(%u,%u,%u)\"/>\n",
 			x0 + 30 * i, y, c.r, c.g, c.b);
 	}
-	fg_format_ms(today, a, sizeof(a));
-	fg_format_ms(at, b, sizeof(b));
-	fg_format_ms(fabs(at - today), d, sizeof(d));
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">costs %.0f%% or more</text>\n", x0 + 30 * steps + 6,
 		y + 10, 100 * FG_DELTA_FULL);
 	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"30\" height=\"12\" "
+		"fill=\"url(#unmeasured)\"/>\n",
+		x0 + 30 * steps + 150, y);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">not measured</text>\n", x0 + 30 * steps + 186,
+		y + 10);
+	fprintf(f,
 		"<text id=\"scale\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"
-		"a fixed scale, not the data's; grey: ",
+		"a fixed scale, not the data's; colours from paired measurements of each frame's "
+		"mix (the whole, or one site's); grey: no difference (the interval holds 0)"
+		"</text>\n",
 		width / 2, y + 10 + FG_LEGEND);
-	if (o->noise_of) {
-		fputs("within the estimate's noise (", f);
-		escape_str(f, o->noise_of);
-		fputs(")</text>\n", f);
-	} else {
-		fputs("no change (the estimate gave no interval)</text>\n", f);
-	}
+	fg_format_ms(today, a, sizeof(a));
 	fprintf(f,
 		"<text id=\"totals\" x=\"%.1f\" y=\"%.1f\" style=\"text-anchor: middle\">"
-		"all: %s ms today, %s ms at ",
-		width / 2, y + 10 + 2 * FG_LEGEND, a, b);
+		"all: %s ms today; at ",
+		width / 2, y + 10 + 2 * FG_LEGEND, a);
 	escape_str(f, o->at_name ? o->at_name : "T");
-	fprintf(f, ": %s %s ms (%+.2f%%)", at <= today ? "saves" : "costs", d,
-		today > 0 ? 100 * (at / today - 1) : 0.0);
+	fputs(" the whole mix ", f);
+	write_meas(f, &t->root);
 	if (o->note) {
 		fputs("; ", f);
 		escape_str(f, o->note);
@@ -324,34 +350,43 @@ static void write_title(FILE *f, const struct fg_node *n, const struct fg_node *
 	fmt_num(w, sizeof(w), round(n->today_ns));
 	fmt_num(a, sizeof(a), round(n->at_ns));
 	fmt_num(c, sizeof(c), round(n->calls));
-	fprintf(f, "\n%s ns today, %s ns at ", w, a);
+	fprintf(f, "\n%s ns today; at ", w);
 	escape_str(f, o->at_name ? o->at_name : "T");
-	fprintf(f, " (%+.2f%%", n->today_ns > 0 ? 100 * (n->at_ns / n->today_ns - 1) : 0.0);
-	if (n->today_ns > 0 && n->at_ns != n->today_ns &&
-	    fabs(n->at_ns / n->today_ns - 1) <= n->noise)
-		fprintf(f, ", within the estimate's noise of %s%.2f%%", "\xc2\xb1", 100 * n->noise);
-	fprintf(f, "), %.2f%% of today's time, %s calls", 100 * n->weight / root->weight, c);
+	fputc(' ', f);
+	write_meas(f, n);
+	fprintf(f, "; modelled %s ns at ", a);
+	escape_str(f, o->at_name ? o->at_name : "T");
+	fprintf(f, " (%+.2f%%, no verdict); %.2f%% of today's time, %s calls",
+		n->today_ns > 0 ? 100 * (n->at_ns / n->today_ns - 1) : 0.0,
+		100 * n->weight / root->weight, c);
 }
 
 static void write_frame(FILE *f, const struct fg_rect *r, const struct fg_node *root,
 			const struct fg_svg_opts *o, double y, char *label, size_t len)
 {
 	const struct fg_node *n = r->node;
+	char buf[32];
+	const char *fill = buf;
 	struct fg_rgb rgb;
 
 	if (o->diff)
 		rgb = fg_palette_change(n->today_ns > 0 ? n->weight / n->today_ns - 1 : NAN,
 					o->diff_full);
-	else if (o->delta)
-		rgb = delta_colour(n, o);
-	else
+	else if (!o->delta)
 		rgb = fg_palette_name(n->kind, n->name);
-	fputs("<g class=\"f\"><title>", f);
+	if (o->delta)
+		fill = delta_fill(n, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "rgb(%u,%u,%u)", rgb.r, rgb.g, rgb.b);
+	if (o->delta)
+		fprintf(f, "<g class=\"f\" data-colour=\"%s\"><title>", meas_class[n->meas]);
+	else
+		fputs("<g class=\"f\"><title>", f);
 	write_title(f, n, root, o);
 	fprintf(f,
 		"</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" rx=\"2\" "
-		"fill=\"rgb(%u,%u,%u)\"/><text x=\"%.2f\" y=\"%.1f\">",
-		r->x, y, r->w, FG_FRAME_H - 1, rgb.r, rgb.g, rgb.b, r->x + 3, y + 11.5);
+		"fill=\"%s\"/><text x=\"%.2f\" y=\"%.1f\">",
+		r->x, y, r->w, FG_FRAME_H - 1, fill, r->x + 3, y + 11.5);
 	fg_label_fit(n->name, r->w, label, len);
 	escape_str(f, label);
 	fputs("</text></g>\n", f);

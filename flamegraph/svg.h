@@ -53,14 +53,13 @@ struct fg_svg_opts {
 	const char *subtitle; /* a second line under the title, or NULL */
 	const char *unit;     /* what a weight counts: "samples", "calls", "bytes", "ns" */
 	double width;	      /* px; 0: FG_WIDTH */
-	bool delta; /* threshold view: colour by saving (full at FG_DELTA_FULL, with a legend and
-		       the totals in ms), tooltips with both costs */
-	const char *noise_of; /* threshold view: the grey band (each frame's fg_node.noise), said:
-				 "memcpy ±3.11%, the 95% interval at T=1024"; NULL: none */
-	const char *at_name;  /* the threshold view's policy, "T=1024" */
-	const char *note;     /* threshold view: which corrections the numbers include, or NULL */
-	bool diff;	      /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
-	double diff_full;     /* the |after / before - 1| drawn in full colour (with a legend) */
+	bool delta; /* threshold view: colour by each frame's measured change (fg_node.meas, full
+		       at FG_DELTA_FULL, hatched where not measured), with a legend and the whole
+		       mix's measured figure, tooltips with the modelled costs beside */
+	const char *at_name; /* the threshold view's policy, "T=1024" */
+	const char *note;    /* threshold view: which corrections the numbers include, or NULL */
+	bool diff;	     /* differential view: weight is AFTER, today_ns BEFORE (scaled) */
+	double diff_full;    /* the |after / before - 1| drawn in full colour (with a legend) */
 };
 
 /*

@@ -122,13 +122,12 @@ void fg_tree_add(struct fg_node *leaf, double w, double today, double at, double
 	}
 }
 
-void fg_tree_noise(struct fg_node *leaf, double noise)
+void fg_tree_mark(struct fg_node *leaf, int k)
 {
 	struct fg_node *n;
 
 	for (n = leaf; n; n = n->parent)
-		if (noise > n->noise)
-			n->noise = noise;
+		n->mark = !n->mark || n->mark == k ? k : -1;
 }
 
 unsigned fg_tree_depth(const struct fg_tree *t)

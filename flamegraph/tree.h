@@ -11,6 +11,12 @@
 enum fg_kind { FG_KIND_FRAME, FG_KIND_LENGTH };
 
 /*
+ * The threshold view's colour: what a paired measurement of the frame's mix says (the export
+ * layer sets it), never a per-length model. NONE: not measured (hatched grey, no verdict).
+ */
+enum fg_meas { FG_MEAS_NONE, FG_MEAS_SAVES, FG_MEAS_COSTS, FG_MEAS_SAME };
+
+/*
  * One frame. @weight is inclusive: the node's own weight plus its children's, as a flame
  * graph draws it. @today_ns and @at_ns (the threshold view) are summed the same way.
  */
@@ -22,8 +28,11 @@ struct fg_node {
 	double today_ns; /* threshold view: time of the frame's calls today ... */
 	double at_ns;	 /* ... and at the threshold */
 	double calls;	 /* threshold view: calls (converted from samples for sampled sites) */
-	double noise;	 /* threshold view: |at_ns / today_ns - 1| up to this is within the
-			    estimate's noise (grey): the widest of the frames above it */
+	/* threshold view: which measured mix the frame's calls belong to: 0 none yet, k > 0 the
+	 * k-th (fg_tree_mark()), -1 several; and what its measurement says, in percent */
+	int mark;
+	enum fg_meas meas;
+	double meas_pct, meas_lo, meas_hi;
 	struct fg_node *parent;
 	struct fg_node **children; /* sorted (key, name): the order frames are drawn in */
 	size_t nr_children, cap;
@@ -49,8 +58,8 @@ struct fg_node *fg_tree_child(struct fg_tree *t, struct fg_node *parent, const c
 /* Adds @w (and @today, @at, @calls) to @leaf and to every frame below it down to the root. */
 void fg_tree_add(struct fg_node *leaf, double w, double today, double at, double calls);
 
-/* Widens @leaf's noise, and every frame's below it down to the root, to at least @noise. */
-void fg_tree_noise(struct fg_node *leaf, double noise);
+/* Marks @leaf, and every frame below it down to the root, as holding calls of mix @k (> 0). */
+void fg_tree_mark(struct fg_node *leaf, int k);
 
 /* Depth of the deepest frame (the root is depth 0). */
 unsigned fg_tree_depth(const struct fg_tree *t);

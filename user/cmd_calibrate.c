@@ -36,6 +36,7 @@ struct calibrate_args {
 	const char *hist;
 	struct est_run_opts mix_opts;
 	struct paired_opts paired; /* --mix-budget, --mix-chunk, --mix-ws, --seed */
+	bool site_budget_given;	   /* --mix-site-budget */
 	unsigned int sittings;	   /* --sittings: the mixes measured this many times ... */
 	double sitting_gap_s;	   /* ... this many seconds apart */
 	const char *sitting_opt;   /* the one of them given, for "applies to --mix" */
@@ -57,6 +58,7 @@ enum {
 	OPT_THRESHOLDS,
 	OPT_BUDGET,
 	OPT_MIX_BUDGET,
+	OPT_MIX_SITE_BUDGET,
 	OPT_MIX_CHUNK,
 	OPT_MIX_WS,
 	OPT_SEED,
@@ -112,6 +114,10 @@ static const struct argp_option options[] = {
 	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3); more, up to 4 "
 	  "times as long, until 100 rounds found the core quiet and the A/A control's interval "
 	  "lies within +-0.5 points" },
+	{ "mix-site-budget", OPT_MIX_SITE_BUDGET, "SECONDS", 0,
+	  "--mix: seconds for the hottest sites' own mixes in all, per family, after the whole "
+	  "mix (default as --mix-budget; 0: none); which sites: docs/calibrate.md#per-site-mixes, "
+	  "the rest are shown as not measured" },
 	{ "mix-chunk", OPT_MIX_CHUNK, "CALLS", 0,
 	  "--mix/--hist: calls per round (default 4096, fewer for long copies)" },
 	{ "mix-ws", OPT_MIX_WS, "BYTES", 0,
@@ -350,6 +356,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MIX_BUDGET:
 		a->paired.budget_s = (double)parse_count(state, "--mix-budget", arg, 1, 86400);
 		break;
+	case OPT_MIX_SITE_BUDGET:
+		a->paired.site_budget_s =
+			(double)parse_count(state, "--mix-site-budget", arg, 0, 86400);
+		a->site_budget_given = true;
+		break;
 	case OPT_MIX_CHUNK:
 		a->paired.chunk_calls = parse_count(state, "--mix-chunk", arg, 16, 1 << 20);
 		break;
@@ -382,6 +393,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->mix_opts.o.family = a->cost.family;
 		if (a->sitting_opt && !a->nr_mix && !a->hist)
 			argp_error(state, "%s applies to --mix/--hist", a->sitting_opt);
+		if (a->site_budget_given && !a->nr_mix)
+			argp_error(state, "--mix-site-budget applies to --mix (a profile's sites)");
 		if (a->common.input && (a->nr_mix || a->hist)) {
 			if (a->measure_opt)
 				argp_error(state,
@@ -494,6 +507,8 @@ static int measure_mix(struct calibrate_args *a, struct est_run *run, struct cos
 	a->paired.cache = &run->opts.o.cache;
 	if (!a->paired.budget_s)
 		a->paired.budget_s = a->plan.quick ? 3 : 10;
+	if (!a->site_budget_given)
+		a->paired.site_budget_s = a->paired.budget_s;
 	if (!a->paired.seed)
 		a->paired.seed = 0x9e3779b97f4a7c15ULL;
 	a->paired.cpu = a->plan.cpu;

@@ -56,8 +56,10 @@ static const struct cmd_options_spec common_options = {
 
 static const struct cmd_cost_spec cost_options = {
 	.model_help = "Cost model from calibrate, for --weight time and --threshold",
-	.threshold_help = "The threshold view: widths are time today, colours what the string op "
-			  "from T would save (green) or cost (red) against today (needs -m)",
+	.threshold_help =
+		"The threshold view: widths are time today, colours what a paired "
+		"measurement (calibrate --mix) says the string op from T saves (green) or "
+		"costs (red) against today; hatched where not measured (needs -m)",
 	.cache_help = "Cache state of the costs, as for estimate (default warm)",
 	.family_help = "Only sites of memcpy, memmove, clear_user or memset",
 };
@@ -92,8 +94,9 @@ static const char doc[] =
 	"Draw a flame graph: a self-contained SVG (hover for details, click to zoom, Search or "
 	"Ctrl-F to highlight frames) of a profile's sampled stacks; of its sites, their callers "
 	"and their copy lengths, as wide as their calls, bytes or time; or of FlameGraph's "
-	"folded stacks. With --threshold T, the width is time today and the colour is what "
-	"the string op from T would save (green) or cost (red) (docs/flamegraph.md).\n"
+	"folded stacks. With --threshold T, the width is time today and the colour is what the "
+	"paired measurement of the frame's mix (a site's own, or the whole) says the string op "
+	"from T saves (green) or costs (red); hatched: not measured (docs/flamegraph.md).\n"
 	"\n"
 	"EXAMPLES:\n"
 	"  copyprof flamegraph -i btrfs.json -o btrfs.svg\n"
@@ -246,32 +249,6 @@ static int read_folded(const struct flamegraph_args *a, struct fg_tree *t, char 
 }
 
 /*
- * The threshold view's grey band, per family: the half-width of its 95% interval at T
- * (flame_costs_noise()) into @fc, and said in @o->noise_of ("memcpy +-3.11%, ... at T=1024").
- */
-static void noise_of(const struct flamegraph_args *a, const struct est_report *r,
-		     struct flame_costs *fc, struct fg_svg_opts *o)
-{
-	char text[256];
-	size_t i, n = 0;
-
-	for (i = 0; a->cost.threshold_set && i < r->nr_fam && n < sizeof(text); i++) {
-		double w = flame_costs_noise(&r->fam[i]);
-
-		if (!isfinite(w))
-			continue;
-		fc->noise[r->fam[i].family] = w;
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s \xc2\xb1%.2f%%",
-				      n ? ", " : "", est_family(r->fam[i].family)->name, 100 * w);
-	}
-	if (!n || n >= sizeof(text))
-		return;
-	snprintf(text + n, sizeof(text) - n, ": its 95%% interval at %s", o->at_name ?: "T");
-	free((char *)o->noise_of);
-	o->noise_of = strdup(text);
-}
-
-/*
  * estimate's verdict for the profile and model, the same sentence as estimate prints
  * (docs/estimate.md#the-verdict): "; verdict (memcpy): T=512 saves ...", or nothing; and in
  * @corr, where the verdicts come from: the frames are always modelled, a verdict from the
@@ -297,7 +274,8 @@ static void verdict_of(const struct flamegraph_args *a, struct est_run *run, cha
 			n += (size_t)snprintf(buf + n, len - n, "; verdict (%s): %s",
 					      est_family(r.fam[i].family)->name, v);
 		}
-		noise_of(a, &r, fc, o);
+		if (a->cost.threshold_set && flame_costs_measured(fc, &r))
+			p_warn("no memory for the frames' measurements: drawn not measured");
 		for (i = 0; i < r.nr_fam && c < clen; i++) {
 			if (r.fam[i].meas)
 				c += (size_t)snprintf(corr + c, clen - c,
@@ -309,9 +287,11 @@ static void verdict_of(const struct flamegraph_args *a, struct est_run *run, cha
 				why = r.fam[i].meas_why;
 		}
 	}
-	/* The frames never are: a measurement is a total over the whole mix. */
-	if (c && c < clen)
-		snprintf(corr + c, clen - c, "; frames modelled (per-length costs)");
+	/* A frame is coloured by its site's own measurement, or not at all (flame_costs_paint()). */
+	if (c && c < clen && a->cost.threshold_set)
+		snprintf(corr + c, clen - c,
+			 "; a site's frames from its own measurement (calibrate --mix), "
+			 "hatched where not measured");
 	else if (!c)
 		snprintf(corr, clen, "modelled: no paired measurement (%.*s)",
 			 why ? (int)strcspn(why, ";") : 25, why ?: "none stored for this mix");
@@ -557,7 +537,6 @@ int cmd_flamegraph(int argc, char **argv)
 	if (render(&args, t, &o, err ? log_last_error() : NULL))
 		err = err ?: -EIO;
 	free((char *)o.at_name);
-	free((char *)o.noise_of);
 	free((char *)o.note);
 	fg_tree_free(t);
 	return err ? EXIT_RUNTIME : EXIT_OK;

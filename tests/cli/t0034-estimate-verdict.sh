@@ -164,7 +164,9 @@ for c in warm:-66.8 src-flushed:-43.3 dst-flushed:-23.5; do
 done
 
 # The per-site table names the threshold its figures belong to and follows the measured best
-# (T=4096 here, where the model's cheapest is T=1024); its figures are modelled, and say so.
+# (T=4096 here, where the model's cheapest is T=1024); a site's figure is its own mix's
+# measurement (here the family's only site: the whole mix is its mix), the modelled one beside
+# it labelled so, never as a verdict; without a measurement, "not measured".
 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" \
 	-m "$G/costmodel-synthetic.json" --family memcpy --json > m.est
 jq --arg digest "$(jq -r "$F.mix_digest" m.est)" --arg family memcpy --arg today memcpy_orig \
@@ -173,20 +175,24 @@ jq --arg digest "$(jq -r "$F.mix_digest" m.est)" --arg family memcpy --arg today
 expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" \
 	-m site.json --family memcpy
 expect_out "^  verdict: T=4096 saves 8.00% \(95% CI 7.00 .. 9.00\)$"
-expect_out "^  per site at T=4096 \(the measured cheapest\) vs today, modelled \(the measurement is of the whole mix, not of each site\):$"
-expect_out "^    app:app_copy\+0x0 \(uprobe\) +1110 +0.0255 +0.0248 +-2.77%  wins$"
+expect_out "^  per site at T=4096 \(the measured cheapest\) vs today: each site's own mix, measured \(calibrate --mix, the hottest sites\), else not measured; modelled beside it, no verdict:$"
+expect_out "^    app:app_copy\+0x0 \(uprobe\) +1110 +0.0255 +100.0%  -8.00% \(-9.00 .. -7.00\) saves +-2.77%$"
 expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" \
 	-m site.json --family memcpy --json
 expect_eq "sites: at" "$(jq -r "$F.at" out)" T=4096
-expect_eq "sites: the row's modelled figure" "$(jq -r "$F.sites[0].delta_pct" out)" \
+expect_eq "sites: the row's modelled figure" "$(jq -r "$F.sites[0].model_pct" out)" \
 	"$(jq -r "$F.policies[] | select(.name == \"T=4096\") | .model_pct" out)"
+expect_eq "sites: the row's measured figure, at the heading's threshold" \
+	"$(jq -c "$F.sites[0].measured | [.policy, .delta_pct, .ci_low, .ci_high, .verdict, .whole_mix]" out)" \
+	'["T=4096",-8,-9,-7,"saves",true]'
 expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" \
 	-m site.json --family memcpy --threshold 512
-expect_out "^  per site at T=512 \(--threshold\) vs today, modelled"
-expect_out "^    app:app_copy\+0x0 \(uprobe\) +1110 +0.0255 +0.0216 +-15.24%  wins$"
+expect_out "^  per site at T=512 \(--threshold\) vs today: each site's own mix, measured"
+expect_out "^    app:app_copy\+0x0 \(uprobe\) +1110 +0.0255 +100.0%  \+5.00% \(\+4.00 .. \+6.00\) costs +-15.24%$"
 expect_exit 0 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json" \
 	-m "$G/costmodel-synthetic.json" --family memcpy
-expect_out "^  per site at T=1024 \(the modelled cheapest\) vs today, modelled:$"
+expect_out "^  per site at T=1024 \(the modelled cheapest\) vs today: each site's own mix, measured"
+expect_out "^    app:app_copy\+0x0 \(uprobe\) +1110 +0.0255 +100.0%  not measured +-15.24%$"
 
 # -m is required (estimate times nothing); --today, one per family; a uprobe on unknown code.
 expect_exit 2 "$COPYPROF" estimate --today memcpy_orig --today rep_stos_alternative -i "$G/profile-synthetic.json"

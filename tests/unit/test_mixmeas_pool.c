@@ -89,19 +89,63 @@ static void stored(void **state)
 	assert_int_equal(costmodel_store_paired(&m, &x), 1);
 	sitting(&x, 1100, 2, 1, 3, 4096);
 	assert_int_equal(costmodel_store_paired(&m, &x), 2);
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", s, 8), 2);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 2);
 	assert_true(s[0]->when == 1000 && s[1]->when == 1100);
 	sitting(&x, 1200, 3, 2, 4, 2048); /* another chunk: another measurement */
 	assert_int_equal(costmodel_store_paired(&m, &x), 1);
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", s, 8), 1);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 1);
 	assert_true(s[0]->chunk_calls == 2048);
 	for (i = 0; i < 9; i++) {
 		sitting(&x, 2000 + i, 1, 0, 2, 2048);
 		costmodel_store_paired(&m, &x);
 	}
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", s, 8), 8);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 8);
 	assert_true(s[0]->when == 2001 && s[7]->when == 2008); /* the oldest dropped */
 	assert_int_equal(m.nr_paired, 8);
+	for (i = 0; i < (int)m.nr_paired; i++)
+		mixmeas_free(&m.paired[i]);
+	free(m.paired);
+}
+
+/*
+ * A site's own measurement is filed beside the whole mix's (the same family and digest): never
+ * a sitting of it, found only by its site, and written and read back with its site; an entry
+ * without "site" (an older model) is the whole mix's.
+ */
+static void site_apart(void **state)
+{
+	struct costmodel m;
+	struct mixmeas x, back;
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
+	json_object *o;
+	int i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	sitting(&x, 1000, 1, 0, 2, 4096);
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	sitting(&x, 1100, 7, 6, 8, 4096);
+	x.site = strdup("app:app_copy+0x0 <- main+0x10 (uprobe)");
+	assert_string_equal(mixmeas_why_apart(&m.paired[0], &x),
+			    "another mix, today's code or weighting");
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	assert_int_equal(m.nr_paired, 2);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 1);
+	assert_true(s[0]->when == 1000);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1",
+						   "app:app_copy+0x0 <- main+0x10 (uprobe)", s, 8),
+			 1);
+	assert_true(s[0]->when == 1100);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", "other", s, 8), 0);
+	o = mixmeas_to_json(&m.paired[1]);
+	assert_int_equal(mixmeas_from_json(o, "test", &back), 0);
+	assert_string_equal(back.site, "app:app_copy+0x0 <- main+0x10 (uprobe)");
+	mixmeas_free(&back);
+	json_object_object_del(o, "site");
+	assert_int_equal(mixmeas_from_json(o, "test", &back), 0);
+	assert_null(back.site);
+	mixmeas_free(&back);
+	json_object_put(o);
 	for (i = 0; i < (int)m.nr_paired; i++)
 		mixmeas_free(&m.paired[i]);
 	free(m.paired);
@@ -156,6 +200,7 @@ int main(void)
 		cmocka_unit_test(pooled_two),
 		cmocka_unit_test(stored),
 		cmocka_unit_test(protocol_apart),
+		cmocka_unit_test(site_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

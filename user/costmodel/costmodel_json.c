@@ -113,7 +113,8 @@ static json_object *curve_to_json(const struct costmodel_curve *c)
 static const char *sitting_misfit(const struct costmodel *m, const struct mixmeas *e)
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
-	size_t i, n = costmodel_paired_sittings(m, e->family, e->digest, s, MIXMEAS_MAX_SITTINGS);
+	size_t i, n = costmodel_paired_sittings(m, e->family, e->digest, e->site, s,
+						MIXMEAS_MAX_SITTINGS);
 	const char *why;
 
 	for (i = 0; i < n; i++)

@@ -7,9 +7,10 @@
 #include "lib/log.h"
 #include "mixmeas_pool.h"
 
-static bool of(const struct mixmeas *e, const char *family, const char *digest)
+static bool of(const struct mixmeas *e, const char *family, const char *digest, const char *site)
 {
-	return !strcmp(e->family, family) && !strcmp(e->digest, digest);
+	return !strcmp(e->family, family) && !strcmp(e->digest, digest) &&
+	       (site ? e->site && !strcmp(e->site, site) : !e->site);
 }
 
 /* Drops entry @i, keeping the others in their order. */
@@ -27,7 +28,7 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 	size_t i, kept = 0;
 
 	for (i = 0; i < m->nr_paired;) {
-		if (!of(&m->paired[i], mm->family, mm->digest)) {
+		if (!of(&m->paired[i], mm->family, mm->digest, mm->site)) {
 			i++;
 			continue;
 		}
@@ -44,7 +45,7 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 		i++;
 	}
 	for (i = 0; kept >= MIXMEAS_MAX_SITTINGS && i < m->nr_paired;)
-		if (of(&m->paired[i], mm->family, mm->digest)) {
+		if (of(&m->paired[i], mm->family, mm->digest, mm->site)) {
 			drop(m, i); /* the oldest first */
 			kept--;
 		} else {
@@ -60,12 +61,12 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 }
 
 size_t costmodel_paired_sittings(const struct costmodel *m, const char *family, const char *digest,
-				 const struct mixmeas **out, size_t max)
+				 const char *site, const struct mixmeas **out, size_t max)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < m->nr_paired && n < max; i++)
-		if (of(&m->paired[i], family, digest))
+		if (of(&m->paired[i], family, digest, site))
 			out[n++] = &m->paired[i];
 	return n;
 }

@@ -16,6 +16,7 @@ void mixmeas_free(struct mixmeas *m)
 		return;
 	free(m->family);
 	free(m->digest);
+	free(m->site);
 	free(m->input);
 	free(m->today);
 	free(m->weight);
@@ -84,6 +85,7 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 
 	jsonw_put_str(o, "family", m->family);
 	jsonw_put_str(o, "digest", m->digest);
+	jsonw_put_str(o, "site", m->site);
 	jsonw_put_str(o, "input", m->input);
 	jsonw_put_str(o, "today", m->today);
 	jsonw_put_str(o, "weight", m->weight);
@@ -163,6 +165,7 @@ static int strings_from_json(json_object *o, struct mixmeas *m)
 
 	m->family = jsonr_str(o, "family");
 	m->digest = jsonr_str(o, "digest");
+	m->site = jsonr_str(o, "site"); /* absent: the whole mix (and in older models) */
 	m->input = jsonr_str(o, "input");
 	m->today = jsonr_str(o, "today");
 	m->weight = jsonr_str(o, "weight");

@@ -57,8 +57,11 @@ struct mixmeas_row {
 };
 
 struct mixmeas {
-	char *family;	  /* "memcpy" */
-	char *digest;	  /* of the mix (estimate's est_mix_digest()): what estimate matches */
+	char *family; /* "memcpy" */
+	char *digest; /* of the mix (estimate's est_mix_digest()): what estimate matches */
+	/* One site's own mix (estimate's site label, within the profile of @digest), or NULL: the
+	 * whole profile's. A site's measurement is filed under the whole's digest and the site. */
+	char *site;
 	char *input;	  /* what was measured, for the reader: "btrfs.json", "--hist Fleet.txt" */
 	char *today;	  /* today's implementation, as replayed (an asm-ref name) */
 	char *weight;	  /* "calls" (counted, or a table) or "time" (sampled: calls inferred) */

@@ -17,7 +17,8 @@ const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b)
 	size_t i;
 
 	if (!same_str(a->family, b->family) || !same_str(a->digest, b->digest) ||
-	    !same_str(a->today, b->today) || !same_str(a->weight, b->weight))
+	    !same_str(a->site, b->site) || !same_str(a->today, b->today) ||
+	    !same_str(a->weight, b->weight))
 		return "another mix, today's code or weighting";
 	if (!same_str(a->cache, b->cache) || !same_str(a->alignment, b->alignment) ||
 	    a->ws_bytes != b->ws_bytes || a->cold_bytes != b->cold_bytes ||
@@ -90,6 +91,7 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 
 	out->family = dup_or_null(last->family, &err);
 	out->digest = dup_or_null(last->digest, &err);
+	out->site = dup_or_null(last->site, &err);
 	out->input = dup_or_null(last->input, &err);
 	out->today = dup_or_null(last->today, &err);
 	out->weight = dup_or_null(last->weight, &err);

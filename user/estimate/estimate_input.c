@@ -29,6 +29,18 @@ static char *site_label(const struct profile_site *s, const char *caller)
 	return out;
 }
 
+char *est_site_label(const struct profile_site *s, const struct profile_caller *c, bool no_caller)
+{
+	char name[160];
+
+	if (no_caller)
+		return site_label(s, "(no caller)");
+	if (!c)
+		return site_label(s, NULL);
+	snprintf(name, sizeof(name), "%s+0x%llx", c->symbol ?: "?", (unsigned long long)c->offset);
+	return site_label(s, name);
+}
+
 /* @v's buckets: those of @n (bytes @bytes, both CP_NBUCKETS long) with n > 0. 0 or -ENOMEM. */
 static int set_buckets(struct est_site *v, const double *n, const double *bytes)
 {
@@ -49,7 +61,8 @@ static int set_buckets(struct est_site *v, const double *n, const double *bytes)
 
 /* Appends a site row for @s with @slots as its lengths; @caller names who called, if a caller. */
 static int add_row(struct est_input *in, const struct profile_site *s,
-		   const struct hist_slot *slots, const char *caller, bool first)
+		   const struct hist_slot *slots, const struct profile_caller *caller,
+		   bool no_caller, bool first)
 {
 	double n[CP_NBUCKETS], bytes[CP_NBUCKETS];
 	struct est_site *v;
@@ -67,7 +80,7 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	}
 	v = &in->sites[in->nr_sites];
 	memset(v, 0, sizeof(*v));
-	v->label = site_label(s, caller);
+	v->label = est_site_label(s, caller, no_caller);
 	if (!v->label)
 		return -ENOMEM;
 	v->family = est_site_family(s);
@@ -100,20 +113,17 @@ static int add_site(struct est_input *in, const struct profile_site *s)
 
 	if (!s->nr_callers) {
 		sparse_hist_dense(&s->buckets, dense);
-		return add_row(in, s, dense, NULL, true);
+		return add_row(in, s, dense, NULL, false, true);
 	}
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
-		char name[160];
 
-		snprintf(name, sizeof(name), "%s+0x%llx", c->symbol ?: "?",
-			 (unsigned long long)c->offset);
 		sparse_hist_dense(&c->buckets, dense);
-		err = add_row(in, s, dense, name, i == 0);
+		err = add_row(in, s, dense, c, false, i == 0);
 		if (err)
 			return err;
 	}
-	return profile_site_no_caller(s, rest) ? add_row(in, s, rest, "(no caller)", false) : 0;
+	return profile_site_no_caller(s, rest) ? add_row(in, s, rest, NULL, true, false) : 0;
 }
 
 static int group_input(const struct profile *p, const char *name, size_t gi, struct est_input *in)

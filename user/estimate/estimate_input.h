@@ -10,7 +10,9 @@
 #include "estimate_family.h"
 
 struct profile;
+struct profile_caller;
 struct profile_glibc;
+struct profile_site;
 struct site_align; /* profile/profile_align.h */
 
 /* One non-empty length bucket of a site. */
@@ -50,6 +52,13 @@ struct est_input {
 	size_t nr_sites;
 	size_t cap_sites; /* allocated slots of sites (doubled as rows are added) */
 };
+
+/*
+ * The label of @s's row for caller @c (NULL: the site's own row), or its "(no caller)" row:
+ * "vmlinux:read_zero+0x0 <- vfs_read+0xe7 (kprobe)". What the per-site rows, a site's own
+ * measurement and the threshold flame graph's frames are matched by. NULL: no memory.
+ */
+char *est_site_label(const struct profile_site *s, const struct profile_caller *c, bool no_caller);
 
 /* One input per group of @p (one in all for an unmerged profile); *@nr inputs. 0 or -ENOMEM. */
 int est_inputs_from_profile(const struct profile *p, const char *name, struct est_input **out,

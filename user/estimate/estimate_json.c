@@ -79,6 +79,29 @@ static json_object *row_to_json(const struct est_row *w, const struct est_family
 	return o;
 }
 
+/* A site's own measured figure at the family's "at", or null: not measured, no verdict. */
+static json_object *site_measured_to_json(const struct est_family_result *fr,
+					  const struct est_site_row *s)
+{
+	static const char *const keys[] = { "not_measured", "saves", "costs", "no_difference" };
+	struct est_site_measured sm = est_site_measured(fr, s);
+	json_object *o;
+
+	if (sm.verdict == EST_SITE_NOT_MEASURED)
+		return NULL;
+	o = json_object_new_object();
+	put_str(o, "policy", fr->rows[fr->at].pol.name);
+	put_num(o, "delta_pct", sm.fig.delta_pct);
+	put_num(o, "ci_low", sm.fig.ci_low);
+	put_num(o, "ci_high", sm.fig.ci_high);
+	put_str(o, "verdict", keys[sm.verdict]);
+	json_object_object_add(o, "whole_mix", json_object_new_boolean(sm.meas == fr->meas));
+	json_object_object_add(o, "rounds", json_object_new_uint64(sm.meas->rounds));
+	json_object_object_add(o, "quiet_rounds", json_object_new_uint64(sm.meas->quiet_rounds));
+	json_object_object_add(o, "sittings", json_object_new_uint64(sm.meas->sittings));
+	return o;
+}
+
 static json_object *sites_to_json(const struct est_family_result *fr, bool counted)
 {
 	json_object *a = json_object_new_array();
@@ -99,8 +122,10 @@ static json_object *sites_to_json(const struct est_family_result *fr, bool count
 			put_num(o, "calls", s->calls);
 		put_num(o, "today_ns", s->today_ns);
 		put_num(o, "at_ns", s->at_ns);
-		put_num(o, "delta_pct",
+		/* modelled, at the family's "at": never a verdict (docs/estimate.md#per-site) */
+		put_num(o, "model_pct",
 			s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0);
+		json_object_object_add(o, "measured", site_measured_to_json(fr, s));
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -3,10 +3,18 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "estimate_policy.h"
 #include "estimate_result.h"
 
 void est_family_result_free(struct est_family_result *r)
 {
+	size_t i;
+
+	for (i = 0; r->sites && i < r->nr_sites; i++) {
+		if (r->sites[i].pooled)
+			mixmeas_free(r->sites[i].pooled);
+		free(r->sites[i].pooled);
+	}
 	free(r->rows);
 	free(r->sites);
 	free(r->site_ns);
@@ -55,4 +63,36 @@ bool est_row_saves(const struct est_family_result *r, const struct est_row *w)
 bool est_row_costs(const struct est_family_result *r, const struct est_row *w)
 {
 	return w->ci_low > noise_high(r, w);
+}
+
+struct est_site_measured est_site_measured(const struct est_family_result *r,
+					   const struct est_site_row *s)
+{
+	struct est_site_measured out = { .verdict = EST_SITE_NOT_MEASURED };
+	const struct mixmeas_row *mr;
+	struct policy_key key;
+
+	if (!s->meas || r->at < 0 || (size_t)r->at >= r->nr_rows)
+		return out;
+	key = est_policy_key(&r->rows[r->at].pol);
+	mr = mixmeas_row_find(s->meas, &key);
+	if (!mr || !isfinite(mr->quiet.delta_pct) || !isfinite(mr->quiet.ci_low) ||
+	    !isfinite(mr->quiet.ci_high))
+		return out;
+	out.meas = s->meas;
+	out.fig = mr->quiet;
+	if (mr->quiet.ci_high < fmin(0, s->meas->control.ci_low))
+		out.verdict = EST_SITE_SAVES;
+	else if (mr->quiet.ci_low > fmax(0, s->meas->control.ci_high))
+		out.verdict = EST_SITE_COSTS;
+	else
+		out.verdict = EST_SITE_SAME;
+	return out;
+}
+
+const char *est_site_verdict_name(enum est_site_verdict v)
+{
+	static const char *const names[] = { "not measured", "saves", "costs", "no difference" };
+
+	return names[v];
 }

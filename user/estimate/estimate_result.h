@@ -52,6 +52,22 @@ struct est_site_row {
 	const struct est_site *site;
 	double calls, today_ns, at_ns;
 	const double *ns; /* nr_rows totals, in the result's @site_ns */
+	/*
+	 * The paired measurement of this site's own mix (calibrate --mix, the hottest sites; the
+	 * whole mix's when the family has this one site), borrowed from the cost model or
+	 * @pooled; NULL: not measured, and the row has no verdict (est_site_measured()).
+	 */
+	const struct mixmeas *meas;
+	struct mixmeas *pooled; /* owned: its sittings pooled */
+};
+
+/* A site's own measured figure at the per-site table's row, and what it says. */
+enum est_site_verdict { EST_SITE_NOT_MEASURED, EST_SITE_SAVES, EST_SITE_COSTS, EST_SITE_SAME };
+
+struct est_site_measured {
+	enum est_site_verdict verdict;
+	struct mixmeas_figure fig; /* quiet rounds, percent of today's time */
+	const struct mixmeas *meas;
 };
 
 struct est_family_result {
@@ -138,5 +154,15 @@ size_t est_family_timed_policies(const struct est_family_result *r);
  */
 bool est_row_saves(const struct est_family_result *r, const struct est_row *w);
 bool est_row_costs(const struct est_family_result *r, const struct est_row *w);
+/*
+ * Site @s's own measured figure at @r->at (the row the per-site table names), and its verdict
+ * by est_row_saves()'s rule against its own A/A control: saves, costs, or no difference when
+ * the interval reaches 0. EST_SITE_NOT_MEASURED when the site has no measurement, or none of
+ * that row (then no figure and no verdict). The whole mix's answer never stands in for it.
+ */
+struct est_site_measured est_site_measured(const struct est_family_result *r,
+					   const struct est_site_row *s);
+/* "saves", "costs", "no difference", "not measured". */
+const char *est_site_verdict_name(enum est_site_verdict v);
 
 #endif

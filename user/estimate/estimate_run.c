@@ -181,7 +181,7 @@ static const struct mixmeas *sittings(const struct costmodel *m, const char *fam
 				      struct est_family_result *fr)
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
-	size_t n = costmodel_paired_sittings(m, family, fr->digest, s, MIXMEAS_MAX_SITTINGS);
+	size_t n = costmodel_paired_sittings(m, family, fr->digest, NULL, s, MIXMEAS_MAX_SITTINGS);
 
 	if (n < 2)
 		return n ? s[0] : NULL;
@@ -194,6 +194,41 @@ static const struct mixmeas *sittings(const struct costmodel *m, const char *fam
 		return NULL;
 	}
 	return fr->pooled;
+}
+
+/*
+ * Each site row's own measurement (calibrate --mix measures the hottest sites' mixes), filed
+ * under the whole mix's digest and the site's label; a family of one site has the whole's.
+ * Sittings are pooled as the whole's are; a site whose sittings cannot be pooled stays not
+ * measured.
+ */
+static void apply_site_measured(const struct costmodel *m, const char *family,
+				struct est_family_result *fr)
+{
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
+	size_t i, n;
+
+	for (i = 0; i < fr->nr_sites; i++) {
+		struct est_site_row *row = &fr->sites[i];
+
+		if (fr->nr_sites == 1) {
+			row->meas = fr->meas;
+			break;
+		}
+		n = costmodel_paired_sittings(m, family, fr->digest, row->site->label, s,
+					      MIXMEAS_MAX_SITTINGS);
+		if (n < 2) {
+			row->meas = n ? s[0] : NULL;
+			continue;
+		}
+		row->pooled = calloc(1, sizeof(*row->pooled));
+		if (!row->pooled || mixmeas_pool(s, n, row->pooled)) {
+			free(row->pooled);
+			row->pooled = NULL;
+			continue;
+		}
+		row->meas = row->pooled;
+	}
 }
 
 /*
@@ -216,8 +251,9 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 		measure_command(run, in, model_name, f, fr->measure_cmd, sizeof(fr->measure_cmd));
 	if (run->opts.model_only) {
 		snprintf(fr->meas_why, sizeof(fr->meas_why), "--model-only");
-		fr->meas_stored = m->measured && costmodel_paired_sittings(m, est_family(f)->name,
-									   fr->digest, one, 1);
+		fr->meas_stored =
+			m->measured &&
+			costmodel_paired_sittings(m, est_family(f)->name, fr->digest, NULL, one, 1);
 		return;
 	}
 	if (!m->measured) {
@@ -256,6 +292,7 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 		w->busy_pct = mr->busy.delta_pct;
 	}
 	est_family_choose_best(o, fr);
+	apply_site_measured(m, est_family(f)->name, fr);
 }
 
 /* True if @a and @b name the same policy their cheapest (by key, not by name). */

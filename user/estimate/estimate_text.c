@@ -441,48 +441,64 @@ static const char *sites_at_why(const struct est_report *r, const struct est_fam
 			: "the modelled cheapest other policy";
 }
 
+/* A site's own measured figure, or "not measured"; its modelled figure only labelled so. */
+static void print_site_row(FILE *f, const struct est_family_result *fr,
+			   const struct est_site_row *s, int w, const char *n, double unit,
+			   double total)
+{
+	struct est_site_measured sm = est_site_measured(fr, s);
+	double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
+	char meas[64];
+
+	if (sm.verdict == EST_SITE_NOT_MEASURED)
+		snprintf(meas, sizeof(meas), "not measured");
+	else
+		snprintf(meas, sizeof(meas), "%+.2f%% (%+.2f .. %+.2f) %s", sm.fig.delta_pct,
+			 sm.fig.ci_low, sm.fig.ci_high, est_site_verdict_name(sm.verdict));
+	fprintf(f, "    %-*.*s %13s %11.4f %6.1f%%  %-38s %+8.2f%%\n", w, w, s->site->label, n,
+		s->today_ns / unit, total > 0 ? 100 * s->today_ns / total : 0.0, meas, d);
+}
+
 static void print_sites(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	/* A probability table's totals are over a weight of 1: ns per call, not ms. */
 	bool counted = est_input_counted(r->in, fr->family);
-	double unit = counted ? 1e6 : 1;
+	double unit = counted ? 1e6 : 1, total = 0;
 	const struct est_row *at = &fr->rows[fr->at];
 	size_t i;
 	int w = 20;
 
 	/* The site column fits the longest label (stage labels and callers make them long). */
-	for (i = 0; i < fr->nr_sites; i++)
+	for (i = 0; i < fr->nr_sites; i++) {
 		if ((int)strlen(fr->sites[i].site->label) > w)
 			w = (int)strlen(fr->sites[i].site->label);
+		total += fr->sites[i].today_ns;
+	}
 	w = w > 90 ? 90 : w;
 	if (fr->samples > 0)
 		fprintf(f,
 			"\n  calls (\u2248) are inferred from the samples with the model's %s "
 			"costs per length: an assumption, never counted",
 			r->o->cache.label);
-	fprintf(f, "\n  per site at %s (%s) vs today, modelled%s:\n    %-*s %13s %11s %11s %8s\n",
-		at->pol.name, sites_at_why(r, fr),
-		fr->meas ? " (the measurement is of the whole mix, not of each site)" : "", w,
-		"site",
+	/* The heading names the row every figure below belongs to, measured and modelled. */
+	fprintf(f,
+		"\n  per site at %s (%s) vs today: each site's own mix, measured (calibrate --mix, "
+		"the hottest sites), else not measured; modelled beside it, no verdict:\n"
+		"    %-*s %13s %11s %7s  %-38s %9s\n",
+		at->pol.name, sites_at_why(r, fr), w, "site",
 		fr->samples > 0 ? "calls (\u2248)"
 		: counted	? "calls"
 				: "weight",
-		counted ? "today ms" : "today ns", counted ? "at T ms" : "at T ns", "delta %");
+		counted ? "today ms" : "today ns", "share", "measured at T (95% CI)", "modelled");
 	for (i = 0; i < fr->nr_sites; i++) {
 		const struct est_site_row *s = &fr->sites[i];
-		double d = s->today_ns > 0 ? 100 * (s->at_ns - s->today_ns) / s->today_ns : 0;
-
 		char n[32];
 
 		if (fr->samples > 0)
 			est_count_str(s->calls, n, sizeof(n));
 		else
 			snprintf(n, sizeof(n), "%.0f", s->calls);
-		fprintf(f, "    %-*.*s %13s %11.4f %11.4f %+7.2f%%  %s\n", w, w, s->site->label, n,
-			s->today_ns / unit, s->at_ns / unit, d,
-			d < -0.005  ? "wins"
-			: d > 0.005 ? "loses"
-				    : "same");
+		print_site_row(f, fr, s, w, n, unit, total);
 	}
 }
 

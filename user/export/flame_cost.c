@@ -11,6 +11,7 @@
 #include "estimate/estimate_family.h"
 #include "estimate/estimate_today.h"
 #include "estimate/estimate_result.h"
+#include "estimate/estimate_run.h"
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
@@ -58,6 +59,9 @@ void flame_costs_free(struct flame_costs *fc)
 	free(fc->resolved);
 	free(fc->one);
 	free(fc->acc);
+	for (i = 0; i < fc->nr_sites; i++)
+		free(fc->sites[i].label);
+	free(fc->sites);
 	memset(fc, 0, sizeof(*fc));
 }
 
@@ -113,17 +117,99 @@ int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 	return 0;
 }
 
-double flame_costs_noise(const struct est_family_result *fr)
+static void set_figure(struct flame_site_meas *e, enum fg_meas meas,
+		       const struct mixmeas_figure *fig)
 {
-	const struct est_row *r;
-	double lo, hi;
+	e->meas = meas;
+	e->pct = fig->delta_pct;
+	e->lo = fig->ci_low;
+	e->hi = fig->ci_high;
+}
 
-	if (fr->at <= 0 || (size_t)fr->at >= fr->nr_rows)
-		return NAN;
-	r = &fr->rows[fr->at];
-	lo = r->delta_pct - r->ci_low;
-	hi = r->ci_high - r->delta_pct;
-	if (!isfinite(lo) || !isfinite(hi))
-		return NAN;
-	return (lo > hi ? lo : hi) / 100;
+int flame_costs_site_mark(struct flame_costs *fc, const char *label)
+{
+	struct flame_site_meas *v;
+	size_t i;
+
+	for (i = 0; i < fc->nr_sites; i++)
+		if (!strcmp(fc->sites[i].label, label))
+			return (int)i + 1;
+	if (fc->nr_sites == fc->cap_sites) {
+		size_t cap = fc->cap_sites ? 2 * fc->cap_sites : 16;
+
+		v = realloc(fc->sites, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		fc->sites = v;
+		fc->cap_sites = cap;
+	}
+	v = &fc->sites[fc->nr_sites];
+	memset(v, 0, sizeof(*v));
+	v->label = strdup(label);
+	if (!v->label)
+		return -ENOMEM;
+	return (int)++fc->nr_sites;
+}
+
+static const enum fg_meas site_meas[] = {
+	[EST_SITE_NOT_MEASURED] = FG_MEAS_NONE,
+	[EST_SITE_SAVES] = FG_MEAS_SAVES,
+	[EST_SITE_COSTS] = FG_MEAS_COSTS,
+	[EST_SITE_SAME] = FG_MEAS_SAME,
+};
+
+int flame_costs_measured(struct flame_costs *fc, const struct est_report *r)
+{
+	size_t i, j;
+	int k;
+
+	for (i = 0; i < r->nr_fam; i++) {
+		const struct est_family_result *fr = &r->fam[i];
+
+		for (j = 0; j < fr->nr_sites; j++) {
+			struct est_site_measured sm = est_site_measured(fr, &fr->sites[j]);
+
+			k = flame_costs_site_mark(fc, fr->sites[j].site->label);
+			if (k < 0)
+				return k;
+			if (sm.verdict != EST_SITE_NOT_MEASURED)
+				set_figure(&fc->sites[k - 1], site_meas[sm.verdict], &sm.fig);
+		}
+	}
+	if (r->nr_fam == 1 && r->fam[0].at > 0 && r->fam[0].rows[r->fam[0].at].measured) {
+		const struct est_family_result *fr = &r->fam[0];
+		const struct est_row *w = &fr->rows[fr->at];
+		struct mixmeas_figure fig = { w->delta_pct, w->ci_low, w->ci_high };
+
+		set_figure(&fc->whole,
+			   est_row_saves(fr, w)	  ? FG_MEAS_SAVES
+			   : est_row_costs(fr, w) ? FG_MEAS_COSTS
+						  : FG_MEAS_SAME,
+			   &fig);
+	}
+	return 0;
+}
+
+static void paint(const struct flame_costs *fc, struct fg_node *n, const struct flame_site_meas *e)
+{
+	size_t i;
+
+	n->meas = e ? e->meas : FG_MEAS_NONE;
+	if (e && e->meas != FG_MEAS_NONE) {
+		n->meas_pct = e->pct;
+		n->meas_lo = e->lo;
+		n->meas_hi = e->hi;
+	}
+	for (i = 0; i < n->nr_children; i++) {
+		struct fg_node *c = n->children[i];
+
+		paint(fc, c,
+		      c->mark > 0 && (size_t)c->mark <= fc->nr_sites ? &fc->sites[c->mark - 1]
+								     : NULL);
+	}
+}
+
+void flame_costs_paint(const struct flame_costs *fc, struct fg_tree *t)
+{
+	paint(fc, &t->root, &fc->whole);
 }

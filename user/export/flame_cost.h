@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "costmodel/costmodel.h"
+#include "tree.h"
 #include "estimate/estimate_input.h"
 #include "estimate/estimate_options.h"
 #include "estimate/estimate_policy.h"
@@ -14,6 +15,14 @@
 
 struct est_costs;
 struct est_acc;
+struct est_report;
+
+/* One estimate site row's own measured figure at the threshold drawn (or FG_MEAS_NONE). */
+struct flame_site_meas {
+	char *label; /* est_site_label() */
+	enum fg_meas meas;
+	double pct, lo, hi;
+};
 
 /*
  * What estimate's per-site rows are made of, per bucket: a profile's groups (each has its
@@ -32,9 +41,13 @@ struct flame_costs {
 	size_t nr_ins;
 	struct est_costs *costs; /* [group * EST_NR_FAMILIES + family], resolved on first use */
 	bool *resolved;
-	double noise[EST_NR_FAMILIES]; /* per family: flame_costs_noise() of its estimate; 0 none */
-	struct est_site *one;	       /* scratch: a site with one bucket */
-	struct est_acc *acc;	       /* scratch */
+	/* the threshold view's colours: each site row's measurement (flame_costs_measured()),
+	 * rows met while drawing added as not measured; the whole mix's, for the root */
+	struct flame_site_meas *sites;
+	size_t nr_sites, cap_sites;
+	struct flame_site_meas whole;
+	struct est_site *one; /* scratch: a site with one bucket */
+	struct est_acc *acc;  /* scratch */
 };
 
 /*
@@ -55,12 +68,18 @@ int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 		       const struct hist_slot *slot, uint32_t b, double *calls, double *today_ns,
 		       double *at_ns);
 
-struct est_family_result;
 /*
- * The threshold view's grey band: the half-width of @fr's 95% interval at the policy of its
- * per-site rows (fr->at, the threshold drawn), as a fraction of today's time. A frame whose
- * change is within it is within the estimate's noise. NAN when @fr has no such row.
+ * The threshold view's colours from @r, the estimate at the threshold drawn (--threshold: its
+ * per-site row): each site row's own measured figure (est_site_measured()) and the whole mix's
+ * (its row at T, where measured; a profile of one family only). 0 or -ENOMEM.
  */
-double flame_costs_noise(const struct est_family_result *fr);
+int flame_costs_measured(struct flame_costs *fc, const struct est_report *r);
+/* The mark (fg_tree_mark()) of the site row called @label, added unmeasured if new; < 0: no memory. */
+int flame_costs_site_mark(struct flame_costs *fc, const char *label);
+/*
+ * Colours every frame of @t from the measurements: a frame whose calls are all one site row's
+ * takes that row's, the root the whole mix's, any other frame none (not measured).
+ */
+void flame_costs_paint(const struct flame_costs *fc, struct fg_tree *t);
 
 #endif

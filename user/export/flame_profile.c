@@ -62,9 +62,29 @@ void flame_slot_frame(uint32_t b, const struct hist_slot *slot, char *buf, size_
 		flame_bucket_frame(b, buf, len);
 }
 
+/*
+ * The threshold view: which site row (estimate's, est_site_label()) the frames of @s's row for
+ * caller @c (or its "(no caller)" row) belong to, as a mark; 0 outside the threshold view.
+ */
+static int row_mark(const struct profile_site *s, const struct profile_caller *c, bool no_caller,
+		    const struct flame_opts *o)
+{
+	char *label;
+	int k;
+
+	if (o->weight != FLAME_TIME || o->costs->nr_pol < 2)
+		return 0;
+	label = est_site_label(s, c, no_caller);
+	if (!label)
+		return -ENOMEM;
+	k = flame_costs_site_mark(o->costs, label);
+	free(label);
+	return k;
+}
+
 /* One frame per non-empty bucket of @slots on @parent (a site or a caller of site @s). */
 static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct profile_site *s,
-		       const struct hist_slot *slots, const struct flame_opts *o)
+		       const struct hist_slot *slots, const struct flame_opts *o, int mark)
 {
 	double w, calls, today = 0, at = 0;
 	struct fg_node *leaf;
@@ -72,6 +92,8 @@ static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct p
 	uint32_t b;
 	int err;
 
+	if (mark < 0)
+		return mark;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		if (!slots[b].count)
 			continue;
@@ -92,9 +114,9 @@ static int add_buckets(struct fg_tree *t, struct fg_node *parent, const struct p
 		if (!leaf)
 			return -ENOMEM;
 		fg_tree_add(leaf, w, today, at, calls);
-		/* The threshold view greys a change inside its family's estimate noise. */
-		if (o->weight == FLAME_TIME)
-			fg_tree_noise(leaf, o->costs->noise[est_site_family(s)]);
+		/* The threshold view colours a frame by the one site row its calls are, if one. */
+		if (mark > 0)
+			fg_tree_mark(leaf, mark);
 	}
 	return 0;
 }
@@ -190,12 +212,13 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 	if (s->sample) {
 		sparse_hist_dense(&s->buckets, dense);
 		err = add_sampled_path(t, s, &site);
-		return err ?: add_buckets(t, site, s, dense, o);
+		return err ?: add_buckets(t, site, s, dense, o, row_mark(s, NULL, false, o));
 	}
 	if (!s->nr_callers) {
 		sparse_hist_dense(&s->buckets, dense);
 		site = site_frame(t, &t->root, s);
-		return site ? add_buckets(t, site, s, dense, o) : -ENOMEM;
+		return site ? add_buckets(t, site, s, dense, o, row_mark(s, NULL, false, o))
+			    : -ENOMEM;
 	}
 	for (i = 0; i < s->nr_callers; i++) {
 		const struct profile_caller *c = &s->callers[i];
@@ -208,7 +231,7 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 		if (!site)
 			return -ENOMEM;
 		sparse_hist_dense(&c->buckets, dense);
-		err = add_buckets(t, site, s, dense, o);
+		err = add_buckets(t, site, s, dense, o, row_mark(s, c, false, o));
 		if (err)
 			return err;
 	}
@@ -216,7 +239,7 @@ static int add_site(struct fg_tree *t, const struct profile_site *s, const struc
 		return 0;
 	caller = fg_tree_child(t, &t->root, "(no caller)", strlen("(no caller)"), 0, FG_KIND_FRAME);
 	site = caller ? site_frame(t, caller, s) : NULL;
-	return site ? add_buckets(t, site, s, rest, o) : -ENOMEM;
+	return site ? add_buckets(t, site, s, rest, o, row_mark(s, NULL, true, o)) : -ENOMEM;
 }
 
 char *flame_stack_text(const struct sample_stack *st, bool no_comm)
@@ -281,5 +304,7 @@ int flame_from_profile(const struct profile *p, const struct flame_opts *o, stru
 		err = o->weight == FLAME_SAMPLES ? add_stacks(t, s->sample, o->no_comm)
 						 : add_site(t, s, o);
 	}
+	if (!err && o->weight == FLAME_TIME && o->costs->nr_pol > 1)
+		flame_costs_paint(o->costs, t);
 	return err;
 }

@@ -315,3 +315,17 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 	replay_mix_free(&mx);
 	return err;
 }
+
+char *paired_calls_note(const struct est_family_result *fr, const struct est_options *o)
+{
+	char *s = NULL;
+
+	if (!(fr->samples > 0))
+		return NULL;
+	if (asprintf(&s,
+		     "calls drawn in proportion to samples / today's modelled %s cost per length "
+		     "(a sample weighs a call by its time): the replay's change is one of time",
+		     o->cache.label) < 0)
+		return NULL;
+	return s;
+}

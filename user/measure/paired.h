@@ -16,6 +16,7 @@ struct paired_opts {
 	size_t cold_bytes;  /* a flushed side's region; 0: replay_default_cold() */
 	size_t chunk_calls; /* 0: PAIRED_CHUNK, fewer for long copies */
 	double budget_s; /* seconds of rounds (more, up to PAIRED_MAX_BUDGETS times, for quiet) */
+	double site_budget_s; /* the hottest sites' own mixes, in all (paired_sites.h); 0: none */
 	uint64_t seed;
 	int cpu; /* CPU to pin to; -1: the one it runs on */
 };
@@ -37,5 +38,11 @@ struct paired_opts {
  */
 int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   const double *src_align, const struct paired_opts *o, struct mixmeas *out);
+
+/*
+ * How a sampled family's calls were drawn (the assumption its replay stands on), for the entry's
+ * "calls_note"; NULL for counted calls (or no memory). Caller frees.
+ */
+char *paired_calls_note(const struct est_family_result *fr, const struct est_options *o);
 
 #endif

@@ -13,6 +13,7 @@
 #include "lib/log.h"
 #include "lib/stop.h"
 #include "paired_inputs.h"
+#include "paired_sites.h"
 
 bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 {
@@ -41,21 +42,6 @@ bool paired_model_is_here(const struct costmodel *m, char *why, size_t len)
 	return ok;
 }
 
-/* How a sampled family's calls were drawn: the assumption its replay stands on. */
-static char *calls_note(const struct est_family_result *fr, const struct est_options *o)
-{
-	char *s = NULL;
-
-	if (!(fr->samples > 0))
-		return NULL;
-	if (asprintf(&s,
-		     "calls drawn in proportion to samples / today's modelled %s cost per length "
-		     "(a sample weighs a call by its time): the replay's change is one of time",
-		     o->cache.label) < 0)
-		return NULL;
-	return s;
-}
-
 /*
  * A sitting stored beside others: how many, and today's code's time per call in each, oldest
  * first (the same code under the same conditions: apart, the machine was in other states).
@@ -64,7 +50,7 @@ static void say_sittings(const struct costmodel *m, const struct est_family_resu
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
 	const char *fam = est_family(fr->family)->name;
-	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, s, MIXMEAS_MAX_SITTINGS);
+	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, NULL, s, MIXMEAS_MAX_SITTINGS);
 	char ns[MIXMEAS_MAX_SITTINGS * 12] = "";
 	size_t k = 0;
 
@@ -99,7 +85,7 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 	mm.digest = strdup(fr->digest);
 	mm.input = strdup(what);
 	mm.weight = strdup(fr->samples > 0 ? "time" : "calls");
-	mm.calls_note = calls_note(fr, &run->opts.o);
+	mm.calls_note = paired_calls_note(fr, &run->opts.o);
 	if (!mm.digest || !mm.input || !mm.weight) {
 		mixmeas_free(&mm);
 		return -ENOMEM;
@@ -129,8 +115,12 @@ static int one_sitting(struct est_run *run, const struct paired_opts *po, const 
 		struct est_report r;
 
 		err = est_run_input(run, i, &r);
-		for (j = 0; !err && j < r.nr_fam; j++)
+		for (j = 0; !err && j < r.nr_fam; j++) {
 			err = measure_family(run, &run->ins[i], &r.fam[j], po, what);
+			if (!err)
+				err = paired_measure_sites(run, &run->ins[i], &r.fam[j], po,
+							   po->site_budget_s, what);
+		}
 		est_report_free(&r);
 	}
 	return err;

@@ -93,6 +93,11 @@ struct est_family_result {
 	 * sites; dist_recorded false: none recorded (the modelled costs are at distance 0). */
 	bool dist_recorded;
 	double dist_calls[CP_NR_DIST];
+	/* The model's distance axis (calibrate --distance) on them: whether the modelled figures
+	 * cost the classes at their own curves, and today's code's calls in the two windows and
+	 * what the windows add to their modelled cost, percent (NAN: no curves for it) */
+	bool dist_modelled;
+	double dist_window_calls, dist_window_pct;
 	/* The paired measurement the answer comes from (borrowed from the cost model), or NULL
 	 * and why not: then every figure is modelled. */
 	const struct mixmeas *meas;

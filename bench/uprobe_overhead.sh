@@ -5,6 +5,8 @@
 # one interleaved run, and the events each one lost.
 # The per-event cost is the slope between a small and a large run, so start-up (bpftrace
 # compiles its program) cancels out. Usage: bench/uprobe_overhead.sh [BUILD_DIR] [N_SMALL N_LARGE]
+# BASE=DIR: also the BPF program's time per event of the copyprof in DIR (another build, e.g.
+# of main), interleaved with this one's: what a change to the recorder adds per event.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/${1:-build}
@@ -67,9 +69,9 @@ echo "callers: copyprof $cp_cost ns, copyprof --no-callers $nc_cost ns," \
 
 # The BPF program's own time per event (BPF_ENABLE_STATS, while a recording holds the program):
 # precise where the wall times above drown in the uprobe's trap and a shared machine's load.
-python3 - "$BUILD/copyprof" "$WL" "$REPS" <<'PY'
+python3 - "$BUILD/copyprof" "$WL" "$REPS" "${BASE:+$BASE/copyprof}" <<'PY'
 import ctypes, json, os, struct, subprocess, sys, time
-cp, wl, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cp, wl, reps, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 libc = ctypes.CDLL(None, use_errno=True)
 attr = ctypes.create_string_buffer(struct.pack("I", 0) + b"\0" * 124)  # BPF_STATS_RUN_TIME
 fd = libc.syscall(321, 32, attr, 128)  # bpf(BPF_ENABLE_STATS): on while fd is open
@@ -89,8 +91,8 @@ def mine(pid):
     ids = held(pid)
     return [p for p in json.loads(subprocess.check_output(["bpftool", "prog", "-j"]))
             if p["id"] in ids and p.get("name", "").startswith("cp_uprobe")]
-def ns_per_run(opts):
-    rec = subprocess.Popen([cp, "record", *opts, "--uprobe", wl + ":wl_copy", "-o", "/dev/null",
+def ns_per_run(opts, binary=cp):
+    rec = subprocess.Popen([binary, "record", *opts, "--uprobe", wl + ":wl_copy", "-o", "/dev/null",
                             "-d", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(300):  # until attached: a run of the workload is counted
@@ -105,12 +107,20 @@ def ns_per_run(opts):
     finally:
         rec.terminate()
         rec.wait()
-res = {"callers": [], "no-callers": []}
+res = {"callers": [], "no-callers": [], "base callers": [], "base no-callers": []}
 for _ in range(reps):
     res["callers"].append(ns_per_run([]))
     res["no-callers"].append(ns_per_run(["--no-callers"]))
-med = {k: sorted(v)[len(v) // 2] for k, v in res.items()}
+    if base:
+        res["base callers"].append(ns_per_run([], base))
+        res["base no-callers"].append(ns_per_run(["--no-callers"], base))
+med = {k: sorted(v)[len(v) // 2] for k, v in res.items() if v}
 print("BPF time per event (BPF_ENABLE_STATS, median of %d): with callers %.0f ns, --no-callers"
       " %.0f ns, ratio %.2f" % (reps, med["callers"], med["no-callers"],
                                 med["callers"] / med["no-callers"]))
+if base:
+    print("against %s: with callers %.0f ns (ratio %.3f), --no-callers %.0f ns (ratio %.3f)"
+          % (base, med["base callers"], med["callers"] / med["base callers"],
+             med["base no-callers"], med["no-callers"] / med["base no-callers"]))
+    print("all runs: %s" % json.dumps({k: [round(x) for x in v] for k, v in res.items()}))
 PY

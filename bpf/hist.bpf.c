@@ -30,6 +30,14 @@ struct {
 	__type(value, struct align_slot);
 } aligns SEC(".maps");
 
+/* site * CP_NBUCKETS + bucket: calls by pointer distance class, sites with both pointers */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_NBUCKETS);
+	__type(key, __u32);
+	__type(value, struct dist_slot);
+} dists SEC(".maps");
+
 /*
  * Entry sites: (site, caller, bucket) -> calls and bytes. A hash shared by all CPUs, with
  * atomic adds; calls that find it full are counted in caller_misses, never silently lost.
@@ -159,6 +167,20 @@ static __always_inline void count_align(__u32 site, __u64 dst, __u64 src,
 	}
 }
 
+/* One call at (site, bucket) @key into its distance class: one lookup, one add. */
+static __always_inline void count_dist(__u32 key, __u64 dst, __u64 src, const struct site_cfg *cfg)
+{
+	struct dist_slot *slot;
+	__u32 c;
+
+	if (!cfg->dst_reg || !cfg->src_reg)
+		return;
+	slot = bpf_map_lookup_elem(&dists, &key);
+	c = cp_dist_class(dst, src);
+	if (slot && c < CP_NR_DIST)
+		__sync_fetch_and_add(&slot->c[c], 1);
+}
+
 /*
  * One call of @len bytes to the caller table @map (callers, ucallers) at @key, with atomic
  * adds; a full table counts the call in caller_misses instead of dropping it.
@@ -282,6 +304,7 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 	if (calls)
 		__sync_fetch_and_add(calls, 1);
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
+	count_dist(key, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	else if (targ_user_callers && cfg->caller_stack == CP_CALLER_USER)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure/calib_plot.h"
+#include "measure/calib_distance.h"
 #include "measure/calib_session.h"
 #include "measure/calib_table.h"
 #include "cmd_cost_options.h"
@@ -30,6 +31,7 @@ struct calibrate_args {
 	const char *plot;
 	const char *impl_list;
 	bool table, sizes_given, runs_given, cpu_given, measure_opt;
+	bool distance; /* --distance: the curves again at (dst - src) mod 4096 of 32 and 4064 */
 	const char *measure_opt_name;
 	const char *mix[EST_MAX_PROFILES]; /* --mix: profiles whose corrections to measure */
 	size_t nr_mix;
@@ -65,6 +67,7 @@ enum {
 	OPT_TODAY,
 	OPT_SITTINGS,
 	OPT_SITTING_GAP,
+	OPT_DISTANCE,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -94,6 +97,10 @@ static const struct argp_option options[] = {
 	{ "budget", OPT_BUDGET, "SECONDS", 0,
 	  "Time after which no more runs are added to noisy points (default 150, --quick 20)" },
 	{ "quick", OPT_QUICK, NULL, 0, "15 sizes from 8 B to 1 MiB, 3 runs, fewer samples" },
+	{ "distance", OPT_DISTANCE, NULL, 0,
+	  "Also the pointer-distance axis: every curve but the dispatch's again, warm, with the "
+	  "destination 32 B ahead of the source in its page and 32 B behind (what estimate "
+	  "costs a profile's recorded distances with)" },
 	{ "table", OPT_TABLE, NULL, 0, "Print the seed patch's tables (short copies; 4 KiB)" },
 	{ "plot", OPT_PLOT, "FILE.svg", 0, "Draw cost against length as an SVG" },
 	{ "mix", OPT_MIX, "PROFILE", 0,
@@ -329,6 +336,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_TABLE:
 		a->table = true;
+		break;
+	case OPT_DISTANCE:
+		a->distance = true;
+		measure_only(a, "--distance");
 		break;
 	case OPT_PLOT:
 		a->plot = arg;
@@ -624,6 +635,8 @@ int cmd_calibrate(int argc, char **argv)
 	err = calib_session_run(&args.plan, &m);
 	if (!err)
 		err = check_dispatch(&args.plan, &m);
+	if (!err && args.distance)
+		err = calib_distance_run(&args.plan, m);
 	if (err == -EINTR) {
 		p_err("interrupted by SIG%s before the end: no cost model written",
 		      sigabbrev_np(stop_signal()) ?: "?");

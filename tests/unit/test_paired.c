@@ -19,6 +19,7 @@
 #include "measure/paired_settled.h"
 #include "measure/paired_stats.h"
 #include "measure/replay_mix.h"
+#include "measure/replay_regions.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -176,7 +177,7 @@ static void test_plan(void **state)
 	bytes[cp_bucket_of(16)] = 1600;
 	calls[cp_bucket_of(4096)] = 10;
 	bytes[cp_bucket_of(4096)] = 40960;
-	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, &warm, true), 0);
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, NULL, &warm, true), 0);
 	rows(&fr, w, t, 7);
 	assert_int_equal(paired_plan_make(&fr, &mx, &pl), 0);
 	/* today = always (movsb), T=0, T=32..2048, T=8192..never, and the A/A control. */
@@ -194,6 +195,67 @@ static void test_plan(void **state)
 	assert_ptr_equal(pl.paths[pl.control].lo, pl.paths[pl.today].lo);
 	assert_int_equal(pl.zero, pl.row_path[2]);
 	assert_int_equal(pl.always, pl.row_path[1]);
+	replay_mix_free(&mx);
+}
+
+/*
+ * Recorded distances: each class drawn in its share, at the distance the recorded alignments
+ * give (destination at 32 in its line, source at 0: 32 ahead, 4064 behind), and placed there.
+ */
+static void test_distance_draws(void **state)
+{
+	double calls[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 }, dst[64] = { 0 },
+	       src[64] = { 0 };
+	double dist[CP_NBUCKETS * CP_NR_DIST] = { 0 };
+	struct est_cache warm = { .w = { 1, 0, 0 }, .label = "warm" };
+	uint32_t b = cp_bucket_of(1024);
+	struct replay_regions rg;
+	int seen[CP_NR_DIST] = { 0 }, i;
+	struct replay_mix mx;
+	uint64_t seed = 7;
+
+	(void)state;
+	calls[b] = 400;
+	bytes[b] = 400 * 1024;
+	dst[32] = src[0] = 400;
+	for (i = 0; i < CP_NR_DIST; i++)
+		dist[b * CP_NR_DIST + i] = 100;
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, &warm, true), 0);
+	assert_true(mx.dist_recorded);
+	assert_int_equal(replay_regions_alloc(&rg, 256 << 10, 0, mx.max_len, false, false), 0);
+	for (i = 0; i < 4000; i++) {
+		struct replay_draw d;
+		uint8_t *p, *q;
+
+		replay_mix_draw(&mx, &seed, &d);
+		assert_in_range(d.dist, 0, CP_NR_DIST - 1);
+		seen[d.dist]++;
+		p = replay_regions_pick(&rg, 0, false, d.n, d.dst_align, &seed);
+		if (d.dist == CP_DIST_OTHER)
+			continue;
+		assert_int_equal(d.dist_off, d.dist == CP_DIST_ZERO    ? 0
+					     : d.dist == CP_DIST_AHEAD ? 32
+								       : 4064);
+		q = replay_regions_pick_at(&rg, 1, false, d.n,
+					   (unsigned int)((uintptr_t)p - d.dist_off), &seed);
+		assert_true(q >= rg.warm[1] && q + d.n <= rg.warm[1] + rg.ws_bytes);
+		assert_int_equal(((uintptr_t)p - (uintptr_t)q) & (CP_DIST_PERIOD - 1), d.dist_off);
+		assert_int_equal(cp_dist_class((uintptr_t)p, (uintptr_t)q), d.dist);
+	}
+	for (i = 0; i < CP_NR_DIST; i++) /* 1000 each expected; 5 sigma is about 140 */
+		assert_in_range(seen[i], 850, 1150);
+	replay_regions_free(&rg);
+	replay_mix_free(&mx);
+	/* A bucket without rows: the sides independent (-1). */
+	memset(dist, 0, sizeof(dist));
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, &warm, true), 0);
+	assert_false(mx.dist_recorded);
+	{
+		struct replay_draw d;
+
+		replay_mix_draw(&mx, &seed, &d);
+		assert_int_equal(d.dist, -1);
+	}
 	replay_mix_free(&mx);
 }
 
@@ -421,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_grouped_bootstrap),
 		cmocka_unit_test(test_small_group_joined),
 		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_distance_draws),
 		cmocka_unit_test(test_mixmeas_json),
 		cmocka_unit_test(test_policy_key),
 	};

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "costmodel.h"
+#include "lib/hist.h"
 
 static const char *const cache_names[COSTMODEL_NR_CACHES] = {
 	[COSTMODEL_WARM] = "warm",
@@ -100,13 +101,41 @@ int costmodel_curve_add_point(struct costmodel_curve *c, const struct costmodel_
 	return 0;
 }
 
+int costmodel_curve_dist(const struct costmodel_curve *c)
+{
+	return (int)cp_dist_class(c->align_dst, c->align_src);
+}
+
+static bool in_window(const struct costmodel_curve *c)
+{
+	int d = costmodel_curve_dist(c);
+
+	return d == CP_DIST_AHEAD || d == CP_DIST_BEHIND;
+}
+
 const struct costmodel_curve *costmodel_find(const struct costmodel *m, const char *name,
 					     enum costmodel_cache cache)
+{
+	const struct costmodel_curve *any = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nr_curves; i++)
+		if (m->curves[i].cache == cache && !strcmp(m->curves[i].name, name)) {
+			if (!in_window(&m->curves[i]))
+				return &m->curves[i];
+			any = any ?: &m->curves[i];
+		}
+	return any;
+}
+
+const struct costmodel_curve *costmodel_find_dist(const struct costmodel *m, const char *name,
+						  enum costmodel_cache cache, int cls)
 {
 	size_t i;
 
 	for (i = 0; i < m->nr_curves; i++)
-		if (m->curves[i].cache == cache && !strcmp(m->curves[i].name, name))
+		if (m->curves[i].cache == cache && !strcmp(m->curves[i].name, name) &&
+		    costmodel_curve_dist(&m->curves[i]) == cls)
 			return &m->curves[i];
 	return NULL;
 }

@@ -82,9 +82,18 @@ int costmodel_curve_add_point(struct costmodel_curve *c, const struct costmodel_
 const char *costmodel_cache_name(enum costmodel_cache cache);
 int costmodel_cache_parse(const char *s);
 
-/* First curve of implementation @name in @cache state, or NULL. */
+/*
+ * First curve of implementation @name in @cache state, or NULL: one whose pointer distance
+ * (align_dst - align_src) mod 4096 is outside the short-distance windows where there is one
+ * (calibrate --distance adds curves inside them, found with costmodel_find_dist()).
+ */
 const struct costmodel_curve *costmodel_find(const struct costmodel *m, const char *name,
 					     enum costmodel_cache cache);
+/* The curve's pointer distance class (enum cp_dist_class of cp_shared.h). */
+int costmodel_curve_dist(const struct costmodel_curve *c);
+/* First curve of @name in @cache whose distance class is @cls, or NULL. */
+const struct costmodel_curve *costmodel_find_dist(const struct costmodel *m, const char *name,
+						  enum costmodel_cache cache, int cls);
 /* The point measured at exactly @size, or NULL. */
 const struct costmodel_point *costmodel_point_at(const struct costmodel_curve *c, uint64_t size);
 

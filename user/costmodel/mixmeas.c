@@ -23,6 +23,7 @@ void mixmeas_free(struct mixmeas *m)
 	free(m->calls_note);
 	free(m->cache);
 	free(m->alignment);
+	free(m->distance);
 	free(m->rows);
 	memset(m, 0, sizeof(*m));
 }
@@ -94,6 +95,7 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	json_object_object_add(c, "working_set_bytes", json_object_new_uint64(m->ws_bytes));
 	json_object_object_add(c, "cold_bytes", json_object_new_uint64(m->cold_bytes));
 	jsonw_put_str(c, "alignment", m->alignment);
+	jsonw_put_str(c, "distance", m->distance);
 	json_object_object_add(c, "chunk_calls", json_object_new_uint64(m->chunk_calls));
 	json_object_object_add(c, "warmup_calls", json_object_new_uint64(m->warmup_calls));
 	json_object_object_add(c, "batches", json_object_new_uint64(m->batches));
@@ -177,7 +179,10 @@ static int strings_from_json(json_object *o, struct mixmeas *m)
 		return -EINVAL;
 	m->cache = jsonr_str(c, "cache");
 	m->alignment = jsonr_str(c, "alignment");
-	if (!m->cache || !m->alignment)
+	/* Measurements stored before distances were recorded placed the sides independently. */
+	m->distance = json_object_object_get_ex(c, "distance", NULL) ? jsonr_str(c, "distance")
+								     : strdup("not recorded");
+	if (!m->cache || !m->alignment || !m->distance)
 		return -EINVAL;
 	m->ws_bytes = jsonr_u64_or(c, "working_set_bytes", 0);
 	m->cold_bytes = jsonr_u64_or(c, "cold_bytes", 0);

@@ -71,6 +71,7 @@ struct mixmeas {
 	uint64_t ws_bytes;   /* warm working set per side (random offsets within it) */
 	uint64_t cold_bytes; /* a flushed side's region (random lines, far larger than the LLC) */
 	char *alignment;     /* "recorded" (the profile's address alignments) or "uniform" */
+	char *distance;	     /* "recorded" (the profile's distance classes) or "not recorded" */
 	uint64_t chunk_calls;
 	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
 	uint64_t batches;      /* the rounds' batches, each in memory mapped afresh */

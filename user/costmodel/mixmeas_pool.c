@@ -21,8 +21,9 @@ const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b)
 	    !same_str(a->weight, b->weight))
 		return "another mix, today's code or weighting";
 	if (!same_str(a->cache, b->cache) || !same_str(a->alignment, b->alignment) ||
-	    a->ws_bytes != b->ws_bytes || a->cold_bytes != b->cold_bytes ||
-	    a->chunk_calls != b->chunk_calls || a->warmup_calls != b->warmup_calls)
+	    !same_str(a->distance, b->distance) || a->ws_bytes != b->ws_bytes ||
+	    a->cold_bytes != b->cold_bytes || a->chunk_calls != b->chunk_calls ||
+	    a->warmup_calls != b->warmup_calls)
 		return "other conditions";
 	if (a->protocol.version != b->protocol.version)
 		return "another version of the measurement protocol";
@@ -98,6 +99,7 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 	out->calls_note = dup_or_null(last->calls_note, &err);
 	out->cache = dup_or_null(last->cache, &err);
 	out->alignment = dup_or_null(last->alignment, &err);
+	out->distance = dup_or_null(last->distance, &err);
 	out->ws_bytes = last->ws_bytes;
 	out->cold_bytes = last->cold_bytes;
 	out->chunk_calls = last->chunk_calls;

@@ -170,7 +170,9 @@ static const struct costmodel_curve *find_dispatch(const struct costmodel *m, co
 		return NULL;
 	for (i = 0; i < m->nr_curves; i++)
 		if (m->curves[i].cache == cache && !strcmp(m->curves[i].name, name) &&
-		    m->curves[i].nr_points)
+		    m->curves[i].nr_points &&
+		    costmodel_curve_dist(&m->curves[i]) != CP_DIST_AHEAD &&
+		    costmodel_curve_dist(&m->curves[i]) != CP_DIST_BEHIND)
 			(*all)[(*n)++] = &m->curves[i];
 	return *n ? (*all)[0] : NULL;
 }
@@ -263,6 +265,8 @@ void est_costs_release(struct est_costs *c)
 {
 	int k;
 
+	for (k = 0; k < CP_NR_DIST; k++) /* copies: the dispatch curves are @c's */
+		free(c->at[k]);
 	for (k = 0; k < COSTMODEL_NR_CACHES; k++)
 		free(c->dispatch_curves[k]);
 }
@@ -355,8 +359,9 @@ uint64_t est_string_from(const struct est_costs *c, uint64_t t)
 	return c->fi->glibc && t != POLICY_NEVER ? t + 1 : t;
 }
 
-double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
-		       uint64_t hi, double calls, double mean, double *bound, bool *split)
+/* est_cost_bucket() at one pointer distance: @c's curves. */
+static double bucket_cost(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
+			  uint64_t hi, double calls, double mean, double *bound, bool *split)
 {
 	enum est_side side;
 	double l, s;
@@ -365,10 +370,10 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 	switch (p->kind) {
 	case POLICY_TODAY:
 		if (c->fi->glibc)
-			return est_cost_bucket(c,
-					       &(struct est_policy){ .kind = POLICY_THRESHOLD,
-								     .threshold = p->threshold },
-					       lo, hi, calls, mean, bound, split);
+			return bucket_cost(c,
+					   &(struct est_policy){ .kind = POLICY_THRESHOLD,
+								 .threshold = p->threshold },
+					   lo, hi, calls, mean, bound, split);
 		side = EST_SIDE_TODAY;
 		break;
 	case POLICY_ALWAYS:
@@ -505,4 +510,69 @@ int est_model_check_dispatch(const struct costmodel *m, char *why, size_t len)
 		}
 	}
 	return err;
+}
+
+double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, uint64_t lo,
+		       uint64_t hi, double calls, double mean, double *bound, bool *split)
+{
+	const double *d = c->dist ? &c->dist[cp_bucket_of(lo) * CP_NR_DIST] : NULL;
+	double sum = d ? d[0] + d[1] + d[2] + d[3] : 0, cost = 0, b = 0, one;
+	int cls;
+
+	if (!(sum > 0) || (!c->at[CP_DIST_AHEAD] && !c->at[CP_DIST_BEHIND]))
+		return bucket_cost(c, p, lo, hi, calls, mean, bound, split);
+	/* Each class's share at its own curves; 0 and other distances at the plain ones. */
+	for (cls = 0; cls < CP_NR_DIST; cls++) {
+		const struct est_costs *v = c->at[cls] ?: c;
+
+		if (!(d[cls] > 0))
+			continue;
+		one = bucket_cost(v, p, lo, hi, calls, mean, bound, split);
+		cost += d[cls] / sum * one;
+		b += bound ? d[cls] / sum * *bound : 0;
+	}
+	if (bound)
+		*bound = b;
+	return cost;
+}
+
+/* A copy of @c with the curves of distance class @cls where @m has them; NULL if none. */
+static struct est_costs *dist_variant(const struct est_costs *c, const struct costmodel *m,
+				      const char *today_impl, int cls)
+{
+	const struct est_family_impls *fi = c->fi;
+	const struct costmodel_curve *cv;
+	struct est_costs v = *c, *out;
+	bool any = false;
+	int k;
+
+	memset(v.at, 0, sizeof(v.at));
+	v.dist = NULL;
+	for (k = 0; k < COSTMODEL_NR_CACHES; k++) {
+		if (!c->w[k])
+			continue;
+		cv = costmodel_find_dist(m, fi->loop, k, cls);
+		if (cv && cv->nr_points && (any = true))
+			v.loop[k] = cv;
+		cv = costmodel_find_dist(m, fi->string, k, cls);
+		if (cv && cv->nr_points && !c->string_via_dispatch[k] && (any = true))
+			v.string[k] = cv;
+		cv = costmodel_find_dist(m, fi->glibc ? fi->loop : today_impl, k, cls);
+		if (cv && cv->nr_points && (any = true))
+			v.today[k] = cv;
+	}
+	if (!any || !(out = malloc(sizeof(*out))))
+		return NULL;
+	*out = v;
+	return out;
+}
+
+void est_costs_set_dist(struct est_costs *c, const struct costmodel *m, const char *today_impl,
+			const double *dist)
+{
+	c->dist = dist;
+	if (!c->at[CP_DIST_AHEAD])
+		c->at[CP_DIST_AHEAD] = dist_variant(c, m, today_impl, CP_DIST_AHEAD);
+	if (!c->at[CP_DIST_BEHIND])
+		c->at[CP_DIST_BEHIND] = dist_variant(c, m, today_impl, CP_DIST_BEHIND);
 }

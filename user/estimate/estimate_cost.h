@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "costmodel/costmodel.h"
+#include "lib/hist.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -40,6 +41,13 @@ struct est_costs {
 	bool d_lo_measured, d_hi_measured; /* some state had points on that side */
 	int runs;	 /* the model's runs per point, for the points' standard errors */
 	double max_size; /* the largest size every used curve was measured at */
+	/*
+	 * The distance axis (est_costs_set_dist()): these costs with the curves calibrate
+	 * --distance measured in a short-distance class (NULL: none), and the family's recorded
+	 * calls per class per bucket (CP_NBUCKETS x CP_NR_DIST, borrowed; NULL: all at 0).
+	 */
+	struct est_costs *at[CP_NR_DIST];
+	const double *dist;
 };
 
 /*
@@ -53,6 +61,13 @@ int est_costs_try(struct est_costs *c, const struct costmodel *m, const char *mo
 		  enum est_family f, const char *today_impl, const struct est_cache *cache,
 		  char *why, size_t why_len);
 void est_costs_release(struct est_costs *c);
+/*
+ * Costs every bucket by its recorded distance classes (@dist, as est_family_distances() gives
+ * them; kept by reference): a class whose curves @m has (calibrate --distance) at those, the
+ * rest at the plain curves (distance 0).
+ */
+void est_costs_set_dist(struct est_costs *c, const struct costmodel *m, const char *today_impl,
+			const double *dist);
 /* Recomputes the dispatch costs from the curves (after their points changed). */
 void est_costs_refresh(struct est_costs *c);
 

@@ -5,6 +5,7 @@
 #include "estimate_digest.h"
 #include "lib/fnv.h"
 #include "profile/profile_align.h"
+#include "profile/profile_dist.h"
 
 static uint64_t add(uint64_t h, const char *key, double a, double b)
 {
@@ -19,6 +20,7 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 		    const struct est_options *o, char *out, size_t len)
 {
 	double n[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 }, dst[64], src[64];
+	double dist[CP_NBUCKETS * CP_NR_DIST];
 	bool sampled = false;
 	uint64_t h = FNV1A64_INIT;
 	char key[32];
@@ -57,6 +59,17 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 			snprintf(key, sizeof(key), "a%d", b);
 			h = add(h, key, dst[b], src[b]);
 		}
+	/* Profiles without distances keep the digests they had. */
+	if (est_family_distances(in, f, dist))
+		for (b = 0; b < CP_NBUCKETS; b++) {
+			const double *c = &dist[b * CP_NR_DIST];
+
+			if (!(c[0] + c[1] + c[2] + c[3] > 0))
+				continue;
+			snprintf(key, sizeof(key), "d%d", b);
+			h = add(h, key, c[CP_DIST_ZERO], c[CP_DIST_AHEAD]);
+			h = add(h, key, c[CP_DIST_BEHIND], c[CP_DIST_OTHER]);
+		}
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
@@ -81,6 +94,28 @@ bool est_family_alignments(const struct est_input *in, enum est_family f, double
 			src[a->slot] += (double)a->src;
 			any |= a->dst || a->src;
 		}
+	}
+	return any;
+}
+
+bool est_family_distances(const struct est_input *in, enum est_family f, double *dist)
+{
+	bool any = false;
+	size_t i;
+	uint32_t k;
+	int c;
+
+	memset(dist, 0, CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
+	for (i = 0; i < in->nr_sites; i++) {
+		const struct est_site *s = &in->sites[i];
+
+		if (s->family != f || !s->dist)
+			continue;
+		any = true;
+		for (k = 0; k < s->dist->nr; k++)
+			for (c = 0; c < CP_NR_DIST; c++)
+				dist[s->dist->v[k].bucket * CP_NR_DIST + c] +=
+					(double)s->dist->v[k].c[c];
 	}
 	return any;
 }

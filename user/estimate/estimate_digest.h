@@ -23,5 +23,11 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 
 /* The family's address alignments summed over its sites; false (all 0) if none recorded. */
 bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst, double *src);
+/*
+ * The family's calls by pointer distance class (enum cp_dist_class) per length bucket, summed
+ * over the sites that recorded them, into @dist (CP_NBUCKETS x CP_NR_DIST, row-major); false
+ * (all 0) if no site of the family recorded distances.
+ */
+bool est_family_distances(const struct est_input *in, enum est_family f, double *dist);
 
 #endif

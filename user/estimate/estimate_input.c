@@ -92,6 +92,8 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 	v->ref_scaled = s->mux && s->mux->scaling == MUX_SCALING_REFERENCE;
 	if (first && s->align.recorded) /* a site's alignments once, on its first row */
 		v->align = &s->align;
+	if (first && s->dist.recorded)
+		v->dist = &s->dist;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		n[b] = (double)slots[b].count;
 		bytes[b] = (double)slots[b].bytes;

@@ -14,6 +14,7 @@ struct profile_caller;
 struct profile_glibc;
 struct profile_site;
 struct site_align; /* profile/profile_align.h */
+struct site_dist;  /* profile/profile_dist.h */
 
 /* One non-empty length bucket of a site. */
 struct est_bucket {
@@ -34,7 +35,9 @@ struct est_site {
 	bool ref_scaled;    /* scaled by a reference site's calls, not by time */
 	/* address alignments (borrowed from the profile site, profile_align.h), on one row per site */
 	const struct site_align *align; /* NULL: none, or not this row */
-	struct est_bucket *buckets;	/* ascending by bucket; owned by the input */
+	/* pointer distances per bucket (borrowed, profile_dist.h), on the same one row */
+	const struct site_dist *dist; /* NULL: not recorded, or not this row */
+	struct est_bucket *buckets;   /* ascending by bucket; owned by the input */
 	uint32_t nr_buckets;
 };
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "lib/count_sum.h"
+#include "estimate_dist.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
 #include "estimate_summary.h"
@@ -241,6 +242,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	if (fr->cache_note[0])
 		put_str(o, "cache_note", fr->cache_note);
 	json_object_object_add(o, "measurement", measurement_to_json(fr));
+	json_object_object_add(o, "distance", est_dist_to_json(fr));
 	for (i = 0; i < fr->nr_rows; i++)
 		json_object_array_add(rows, row_to_json(&fr->rows[i], fr, (int)i));
 	json_object_object_add(o, "policies", rows);

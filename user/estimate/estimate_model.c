@@ -11,6 +11,8 @@
 #include "estimate_acc.h"
 #include "estimate_ci.h"
 #include "estimate_cost.h"
+#include "estimate_digest.h"
+#include "estimate_dist.h"
 #include "estimate_model.h"
 #include "estimate_today.h"
 #include "profile/profile_glibc.h"
@@ -244,6 +246,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	struct copy_path today;
 	struct est_costs c;
 	struct est_acc *a;
+	double *dist = NULL;
 	size_t np, p;
 	int err;
 
@@ -282,6 +285,14 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 			goto out_costs;
 		}
 	}
+	/* Recorded distances: each class at its calibrate --distance curves, where measured. */
+	dist = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
+	if (!dist) {
+		err = -ENOMEM;
+		goto out_costs;
+	}
+	if (est_family_distances(in, f, dist))
+		est_costs_set_dist(&c, m, today.impl, dist);
 	r->dispatch_measured = c.dispatch_measured;
 	r->dispatch_lo_measured = c.d_lo_measured;
 	r->dispatch_hi_measured = c.d_hi_measured;
@@ -317,6 +328,7 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	}
 	memcpy(r->bucket_calls, a->bucket_calls, sizeof(a->bucket_calls));
 	memcpy(r->bucket_bytes, a->bucket_bytes, sizeof(a->bucket_bytes));
+	est_dist_window(&c, &pol[0], r);
 	r->beyond_calls = a->beyond;
 	r->split_buckets = a->split;
 	if (in->total_samples > 0 && a->samples > 0)
@@ -370,5 +382,6 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 		err = site_rows(&c, in, f, pol, np, r);
 out_costs:
 	est_costs_release(&c);
+	free(dist);
 	return err;
 }

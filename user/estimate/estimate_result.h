@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/hist.h"
 #include "estimate_family.h"
 #include "costmodel/mixmeas.h"
 #include "estimate_policy.h"
@@ -104,6 +105,15 @@ struct est_family_result {
 	double *bucket_calls; /* CP_NBUCKETS: calls per bucket over the family's sites ... */
 	double *bucket_bytes; /* ... and their lengths: what --validate replays */
 	char digest[17];      /* of the recorded mix (est_mix_digest()) */
+	/* The recorded pointer distances, calls per class (enum cp_dist_class) over the family's
+	 * sites; dist_recorded false: none recorded (the modelled costs are at distance 0). */
+	bool dist_recorded;
+	double dist_calls[CP_NR_DIST];
+	/* The model's distance axis (calibrate --distance) on them: whether the modelled figures
+	 * cost the classes at their own curves, and today's code's calls in the two windows and
+	 * what the windows add to their modelled cost, percent (NAN: no curves for it) */
+	bool dist_modelled;
+	double dist_window_calls, dist_window_pct;
 	/* The paired measurement the answer comes from (borrowed from the cost model), or NULL
 	 * and why not: then every figure is modelled. */
 	const struct mixmeas *meas;

@@ -8,6 +8,7 @@
 #include "costmodel/costmodel_paired.h"
 #include "costmodel/mixmeas_pool.h"
 #include "estimate_digest.h"
+#include "estimate_dist.h"
 #include "estimate_model.h"
 #include "estimate_run.h"
 #include "estimate_verdict.h"
@@ -245,6 +246,7 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 
 	est_mix_digest(in, f, fr->today_impl, fr->impls->glibc ? fr->today_knob : UINT64_MAX, o,
 		       fr->digest, sizeof(fr->digest));
+	est_dist_fill(in, f, fr);
 	fr->model_cpu = m->meta.cpu_model;
 	fr->model_published = !m->measured;
 	if (m->measured)

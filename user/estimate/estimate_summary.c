@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "estimate_dist.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -223,14 +224,14 @@ static void say_source(struct para *p, const struct est_report *r,
 	const struct mixmeas *mm = fr->meas;
 	const char *cpu = r->m->meta.cpu_model ?: "an unnamed CPU";
 	char q[NUM_FORMAT_LEN], n[NUM_FORMAT_LEN], apart[64], ws[24], cold[24], cw[48] = "";
-	char sit[160] = "";
+	char sit[160] = "", dw[160];
 	double share;
 
 	if (!mm) {
-		say(p, "modelled from per-length costs %s on %s with %s caches:",
+		say(p, "modelled from per-length costs %s on %s with %s caches, %s:",
 		    r->m->measured ? "measured by copyprof calibrate"
 				   : "taken from published figures",
-		    cpu, r->o->cache.label);
+		    cpu, r->o->cache.label, est_dist_words(fr, dw, sizeof(dw)));
 		return;
 	}
 	share = mm->rounds ? 100.0 * (double)mm->quiet_rounds / (double)mm->rounds : 0;
@@ -243,10 +244,11 @@ static void say_source(struct para *p, const struct est_report *r,
 			 mixmeas_sittings_apart(mm, apart, sizeof(apart)));
 	say(p,
 	    "measured by copyprof as a paired replay of this mix on %s (%s caches, random "
-	    "offsets in %s per side%s; %s;%s each policy against today's code in the same "
+	    "offsets in %s per side%s; %s, %s;%s each policy against today's code in the same "
 	    "round; the answer from the %s of %s rounds (%.1f%%) %s%s):",
 	    cpu, mm->cache, num_format_bytes(mm->ws_bytes, ws, sizeof(ws)), cw, drawn_words(mm),
-	    sit, num_format(mm->quiet_rounds, q), num_format(mm->rounds, n), share,
+	    est_dist_words(fr, dw, sizeof(dw)), sit, num_format(mm->quiet_rounds, q),
+	    num_format(mm->rounds, n), share,
 	    mm->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE + 1e-9
 		    ? "with the fastest reference, no quiet window holding enough"
 		    : "that found the core quiet",
@@ -263,7 +265,7 @@ static void say_modelled(struct para *p, const struct est_report *r,
 {
 	const char *cpu = fr->model_cpu ?: "an unnamed CPU";
 	const struct est_row *c = &fr->rows[fr->best > 0 ? fr->best : fr->at];
-	char ci[192] = "no interval: the curves carry no noise", next[448], b[96];
+	char ci[192] = "no interval: the curves carry no noise", next[448], b[96], dw[160];
 
 	if (c->ci_known)
 		snprintf(ci, sizeof(ci), "95%% CI %s%s",
@@ -280,10 +282,10 @@ static void say_modelled(struct para *p, const struct est_report *r,
 	else
 		snprintf(next, sizeof(next), "measure this mix with: %s", fr->measure_cmd);
 	say(p,
-	    "the per-length model of the costs on %s (%s, %s caches) puts %s, %s, at %+.1f%% (%s) "
-	    "against today's %s.",
+	    "the per-length model of the costs on %s (%s, %s caches, %s) puts %s, %s, at %+.1f%% "
+	    "(%s) against today's %s.",
 	    cpu, r->m->measured ? "measured by copyprof calibrate" : "published figures",
-	    r->o->cache.label,
+	    r->o->cache.label, est_dist_words(fr, dw, sizeof(dw)),
 	    fr->best > 0 ? "the cheapest policy" : "the cheapest other than today's code",
 	    c->pol.name, c->delta_pct, ci, fr->today_impl);
 	say(p, "That figure is modelled, not measured: no verdict and nothing to ship; %s.", next);

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "estimate_dist.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -48,6 +49,7 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 	if (!mm) {
 		fprintf(f, "  measured: none (%s)\n  every figure below is modelled\n",
 			fr->meas_why);
+		est_dist_print(f, fr, "  ");
 		return;
 	}
 	fprintf(f,
@@ -74,6 +76,7 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 	fprintf(f, "; alignments %s\n",
 		!strcmp(mm->alignment, "recorded") ? "as the profile recorded them"
 						   : "uniform (the input records none)");
+	est_dist_print(f, fr, "    ");
 	if (mm->calls_note)
 		fprintf(f, "    %s\n", mm->calls_note);
 	if (mm->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE + 1e-9)

@@ -180,6 +180,7 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->today = strdup(fr->today_impl);
 	out->cache = strdup(o->cache->label);
 	out->alignment = strdup(mx->aligned_recorded ? "recorded" : "uniform");
+	out->distance = strdup(mx->dist_recorded ? "recorded" : "not recorded");
 	out->ws_bytes = run->ws_bytes;
 	out->cold_bytes = run->cold_bytes;
 	out->batches = run->nr_batches;
@@ -195,7 +196,9 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->when = wall_clock_s();
 	out->first_when = out->when;
 	out->sittings = 1;
-	err = !out->family || !out->today || !out->cache || !out->alignment ? -ENOMEM : 0;
+	err = !out->family || !out->today || !out->cache || !out->alignment || !out->distance
+		      ? -ENOMEM
+		      : 0;
 	if (!err)
 		err = fill_rows(fr, pl, run, quiet, busy, seed, out);
 	if (!err)
@@ -267,7 +270,8 @@ static int measure_once(const struct est_family_result *fr, const struct paired_
 }
 
 int paired_measure(const struct est_family_result *fr, const double *dst_align,
-		   const double *src_align, const struct paired_opts *o, struct mixmeas *out)
+		   const double *src_align, const double *dist, const struct paired_opts *o,
+		   struct mixmeas *out)
 {
 	const struct est_family_impls *fi = fr->impls ?: est_family(fr->family);
 	struct paired_memory mem;
@@ -276,7 +280,7 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 	char why[320] = "";
 	int err;
 
-	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align,
+	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align, dist,
 			      o->cache, fi->has_src);
 	if (err == -ENOENT)
 		p_err("replay: %s has no calls to replay", est_family(fr->family)->name);

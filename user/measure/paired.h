@@ -25,7 +25,8 @@ struct paired_opts {
  * The paired measurement of @fr's mix (its bucket_calls and bucket_bytes, as est_family_evaluate()
  * gives them: calls, or calls inferred from samples) on this CPU (docs/estimate.md#the-paired-
  * measurement), with address alignments drawn from @dst_align / @src_align (64 counts each, or
- * NULL: uniform). Each round draws a chunk of calls from the mix, times a fixed reference chunk
+ * NULL: uniform) and distance classes from @dist (CP_NBUCKETS x CP_NR_DIST calls, or NULL: the
+ * sides placed independently). Each round draws a chunk of calls from the mix, times a fixed reference chunk
  * under today's code (the core's state), then the chunk under every code path of @fr's rows and
  * the A/A control in an order drawn afresh, each timed pass after an untimed one over the
  * previous round's calls. Every replica's bytes are checked first. Fills @out's figures and
@@ -37,7 +38,8 @@ struct paired_opts {
  * Returns 0, -EDOM (refused, printed), -EINTR (a stop was asked for), or -errno after printing.
  */
 int paired_measure(const struct est_family_result *fr, const double *dst_align,
-		   const double *src_align, const struct paired_opts *o, struct mixmeas *out);
+		   const double *src_align, const double *dist, const struct paired_opts *o,
+		   struct mixmeas *out);
 
 /*
  * How a sampled family's calls were drawn (the assumption its replay stands on), for the entry's

@@ -35,6 +35,38 @@ static void chunk_free(struct chunk *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * Call @c's source (@side 1) or destination (@side 0) for draw @d, the other side placed:
+ * at the drawn distance from it, or, for the class of all other distances, independently but
+ * out of the short-distance windows (a few tries: they are 2 x 63 of 4096 offsets).
+ */
+static void place_side(struct calib_call *c, const struct replay_draw *d,
+		       const struct replay_regions *rg, int side, uint64_t *seed)
+{
+	bool cold = d->cache == (side ? COSTMODEL_SRC_FLUSHED : COSTMODEL_DST_FLUSHED);
+	uintptr_t other = (uintptr_t)(side ? c->dst : c->src);
+	uint8_t *p;
+	int t;
+
+	if (d->dist != CP_DIST_OTHER) {
+		p = replay_regions_pick_at(
+			rg, side, cold, d->n,
+			(unsigned int)(side ? other - d->dist_off : other + d->dist_off), seed);
+	} else {
+		for (t = 0; t < 16; t++) {
+			p = replay_regions_pick(rg, side, cold, d->n,
+						side ? d->src_align : d->dst_align, seed);
+			if (cp_dist_class(side ? other : (uintptr_t)p,
+					  side ? (uintptr_t)p : other) == CP_DIST_OTHER)
+				break;
+		}
+	}
+	if (side)
+		c->src = p;
+	else
+		c->dst = p;
+}
+
 /* Draws @c's calls; warm sides get their addresses now, cold ones per pass (chunk_cold()). */
 static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
 		       const struct replay_regions *rg, uint64_t *seed, bool warm_only)
@@ -53,9 +85,12 @@ static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
 		c->calls[i].dst = replay_regions_pick(rg, 0, d->cache == COSTMODEL_DST_FLUSHED,
 						      d->n, d->dst_align, seed);
 		c->calls[i].src =
-			mx->has_src ? replay_regions_pick(rg, 1, d->cache == COSTMODEL_SRC_FLUSHED,
-							  d->n, d->src_align, seed)
-				    : NULL;
+			mx->has_src && d->dist < 0
+				? replay_regions_pick(rg, 1, d->cache == COSTMODEL_SRC_FLUSHED,
+						      d->n, d->src_align, seed)
+				: NULL;
+		if (mx->has_src && d->dist >= 0)
+			place_side(&c->calls[i], d, rg, 1, seed);
 	}
 }
 
@@ -89,7 +124,10 @@ static void chunk_cold(struct chunk *c, const struct replay_regions *rg, uint64_
 	for (i = 0; c->any_cold && i < c->n; i++) {
 		const struct replay_draw *d = &c->draws[i];
 
-		if (d->cache == COSTMODEL_DST_FLUSHED)
+		if (d->dist >= 0 &&
+		    (d->cache == COSTMODEL_DST_FLUSHED || d->cache == COSTMODEL_SRC_FLUSHED))
+			place_side(&c->calls[i], d, rg, d->cache == COSTMODEL_SRC_FLUSHED, seed);
+		else if (d->cache == COSTMODEL_DST_FLUSHED)
 			c->calls[i].dst =
 				replay_regions_pick(rg, 0, true, d->n, d->dst_align, seed);
 		else if (d->cache == COSTMODEL_SRC_FLUSHED)

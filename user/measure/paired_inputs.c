@@ -70,8 +70,9 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 			  const struct est_family_result *fr, const struct paired_opts *po,
 			  const char *what)
 {
-	double dst[64], src[64];
+	double dst[64], src[64], *dist = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
 	bool aligned = est_family_alignments(in, fr->family, dst, src);
+	bool far = dist && est_family_distances(in, fr->family, dist);
 	struct mixmeas mm;
 	int err;
 
@@ -79,7 +80,11 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 	       "for %.0f s or more",
 	       in->name, est_family(fr->family)->name, est_family_timed_policies(fr),
 	       fr->today_impl, po->budget_s);
-	err = paired_measure(fr, aligned ? dst : NULL, aligned ? src : NULL, po, &mm);
+	if (!dist)
+		return -ENOMEM;
+	err = paired_measure(fr, aligned ? dst : NULL, aligned ? src : NULL, far ? dist : NULL, po,
+			     &mm);
+	free(dist);
 	if (err)
 		return err;
 	mm.digest = strdup(fr->digest);

@@ -25,7 +25,7 @@ static double state_gap_pct(const struct mixmeas *ref, const struct mixmeas *m)
  * EST_VALIDATE_STATE_PCT off the stored measurement's time; the nearest kept.
  */
 static int replay(struct est_family_result *fr, const double *dst, const double *src,
-		  struct paired_opts *o, struct mixmeas *out)
+		  const double *dist, struct paired_opts *o, struct mixmeas *out)
 {
 	struct mixmeas m;
 	double gap, best = NAN;
@@ -33,7 +33,7 @@ static int replay(struct est_family_result *fr, const double *dst, const double 
 
 	memset(out, 0, sizeof(*out));
 	for (t = 0; t < PAIRED_VALIDATE_TRIES && !err; t++, o->seed += 0x9e3779b97f4a7c15ULL) {
-		err = paired_measure(fr, dst, src, o, &m);
+		err = paired_measure(fr, dst, src, dist, o, &m);
 		if (err)
 			break;
 		gap = state_gap_pct(fr->meas, &m);
@@ -61,8 +61,9 @@ int paired_validate_family(const struct est_input *in, struct est_family_result 
 			   const struct paired_opts *po, struct mixmeas *out)
 {
 	struct paired_opts o = *po;
-	double dst[64], src[64];
+	double dst[64], src[64], *dist = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
 	bool aligned = est_family_alignments(in, fr->family, dst, src);
+	bool far = dist && est_family_distances(in, fr->family, dist);
 	size_t i;
 	int err;
 
@@ -71,7 +72,10 @@ int paired_validate_family(const struct est_input *in, struct est_family_result 
 		o.budget_s = fr->meas->budget_s;
 	p_info("validate: replaying %s's mix under %zu policies, paired, for %.0f s or more",
 	       est_family(fr->family)->name, est_family_timed_policies(fr), o.budget_s);
-	err = replay(fr, aligned ? dst : NULL, aligned ? src : NULL, &o, out);
+	if (!dist)
+		return -ENOMEM;
+	err = replay(fr, aligned ? dst : NULL, aligned ? src : NULL, far ? dist : NULL, &o, out);
+	free(dist);
 	if (err)
 		return err;
 	fr->validate_pct = malloc(fr->nr_rows * sizeof(double));

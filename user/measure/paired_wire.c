@@ -11,7 +11,7 @@
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */
 #define WIRE_ROUNDS 0x52525043u /* "CPRR" */
-#define WIRE_VERSION 3u		/* 3: the slot's length, from the first round, not its end's time */
+#define WIRE_VERSION 4u /* 4: the mix's distance classes; 3: the slot's length from round 1 */
 #define WIRE_MAX_ROUNDS (1u << 22)
 #define WIRE_MAX_CHUNK (1u << 20)
 #define WIRE_MAX_BYTES (1ULL << 40)
@@ -60,7 +60,7 @@ static void put_path(struct wire *w, const struct paired_path *p)
 static void put_mix(struct wire *w, const struct replay_mix *mx)
 {
 	uint64_t nr = mx->nr;
-	uint8_t flags[2] = { mx->aligned_recorded, mx->has_src };
+	uint8_t flags[3] = { mx->aligned_recorded, mx->has_src, mx->dist_cdf != NULL };
 	size_t k;
 
 	put(w, &nr, sizeof(nr));
@@ -75,6 +75,8 @@ static void put_mix(struct wire *w, const struct replay_mix *mx)
 		put(w, &mx->hi[k], sizeof(mx->hi[k]));
 		put(w, &mx->mean[k], sizeof(mx->mean[k]));
 		put(w, &mx->cdf[k], sizeof(mx->cdf[k]));
+		if (mx->dist_cdf)
+			put(w, mx->dist_cdf[k], sizeof(mx->dist_cdf[k]));
 	}
 }
 
@@ -157,7 +159,7 @@ static bool bucket_ok(const struct replay_mix *mx, size_t k)
 static const char *get_mix(struct wire *w, struct replay_mix *mx)
 {
 	uint64_t nr;
-	uint8_t flags[2];
+	uint8_t flags[3];
 	size_t k;
 
 	get(w, &nr, sizeof(nr));
@@ -176,6 +178,10 @@ static const char *get_mix(struct wire *w, struct replay_mix *mx)
 		return "a mix's alignments or cache states out of order";
 	mx->aligned_recorded = flags[0] != 0;
 	mx->has_src = flags[1] != 0;
+	if (flags[2] && !mx->has_src)
+		return "distances for a mix without a source";
+	if (flags[2] && !(mx->dist_cdf = calloc(nr, sizeof(*mx->dist_cdf))))
+		return "no memory for a mix";
 	mx->lo = calloc(nr, sizeof(*mx->lo));
 	mx->hi = calloc(nr, sizeof(*mx->hi));
 	mx->mean = calloc(nr, sizeof(*mx->mean));
@@ -190,6 +196,15 @@ static const char *get_mix(struct wire *w, struct replay_mix *mx)
 		get(w, &mx->cdf[k], sizeof(mx->cdf[k]));
 		if (w->ok && !bucket_ok(mx, k))
 			return "a bucket's lengths out of order";
+		if (mx->dist_cdf) {
+			get(w, mx->dist_cdf[k], sizeof(mx->dist_cdf[k]));
+			if (w->ok && !cdf_ok(mx->dist_cdf[k], CP_NR_DIST))
+				return "a bucket's distance classes out of order";
+			if (mx->dist_cdf[k][CP_NR_DIST - 1] > 0 &&
+			    mx->dist_cdf[k][CP_NR_DIST - 1] != 1)
+				return "a bucket's distance classes out of order";
+			mx->dist_recorded |= mx->dist_cdf[k][CP_NR_DIST - 1] > 0;
+		}
 	}
 	if (!w->ok)
 		return "a mix cut short";

@@ -50,8 +50,8 @@ static bool any(const double *v, size_t n)
 }
 
 int replay_mix_init(struct replay_mix *mx, const double *calls, const double *bytes,
-		    const double *dst_align, const double *src_align, const struct est_cache *cache,
-		    bool has_src)
+		    const double *dst_align, const double *src_align, const double *dist,
+		    const struct est_cache *cache, bool has_src)
 {
 	double *w = NULL, cw[COSTMODEL_NR_CACHES];
 	size_t n = 0;
@@ -62,8 +62,11 @@ int replay_mix_init(struct replay_mix *mx, const double *calls, const double *by
 	mx->hi = calloc(CP_NBUCKETS, sizeof(*mx->hi));
 	mx->mean = calloc(CP_NBUCKETS, sizeof(*mx->mean));
 	mx->cdf = calloc(CP_NBUCKETS, sizeof(*mx->cdf));
+	if (dist && has_src)
+		mx->dist_cdf = calloc(CP_NBUCKETS, sizeof(*mx->dist_cdf));
 	w = calloc(CP_NBUCKETS, sizeof(*w));
-	if (!mx->lo || !mx->hi || !mx->mean || !mx->cdf || !w) {
+	if (!mx->lo || !mx->hi || !mx->mean || !mx->cdf || !w ||
+	    (dist && has_src && !mx->dist_cdf)) {
 		free(w);
 		return -ENOMEM;
 	}
@@ -85,6 +88,10 @@ int replay_mix_init(struct replay_mix *mx, const double *calls, const double *by
 		mx->hi[n] = hi;
 		mx->mean[n] = mean;
 		w[n] = calls[b];
+		if (mx->dist_cdf && any(&dist[b * CP_NR_DIST], CP_NR_DIST)) {
+			make_cdf(mx->dist_cdf[n], &dist[b * CP_NR_DIST], CP_NR_DIST);
+			mx->dist_recorded = true;
+		}
 		mx->calls += calls[b];
 		if ((uint64_t)ceil(mean + half) > mx->max_len)
 			mx->max_len = (uint64_t)ceil(mean + half);
@@ -115,7 +122,39 @@ void replay_mix_free(struct replay_mix *mx)
 	free(mx->hi);
 	free(mx->mean);
 	free(mx->cdf);
+	free(mx->dist_cdf);
 	memset(mx, 0, sizeof(*mx));
+}
+
+/*
+ * A distance class for @d from @cdf, and the distance to place it at: where the class allows,
+ * the one the drawn alignments give (a profile whose copies sit at one distance, with the
+ * alignments to match, is replayed at that very distance), else uniform within the class.
+ */
+static void draw_dist(const double *cdf, uint64_t *seed, struct replay_draw *d)
+{
+	unsigned int e;
+
+	d->dist = (int8_t)pick(cdf, CP_NR_DIST, replay_rng_unit(seed));
+	switch (d->dist) {
+	case CP_DIST_ZERO:
+		d->src_align = d->dst_align;
+		break;
+	case CP_DIST_AHEAD:
+		e = (d->dst_align - d->src_align) & (CP_ALIGN_SLOTS - 1);
+		e = e ?: 1 + (unsigned int)replay_rng_below(seed, CP_DIST_WINDOW - 1);
+		d->src_align = (uint8_t)((d->dst_align - e) & (CP_ALIGN_SLOTS - 1));
+		d->dist_off = (uint16_t)e;
+		break;
+	case CP_DIST_BEHIND:
+		e = (d->src_align - d->dst_align) & (CP_ALIGN_SLOTS - 1);
+		e = e ?: 1 + (unsigned int)replay_rng_below(seed, CP_DIST_WINDOW - 1);
+		d->src_align = (uint8_t)((d->dst_align + e) & (CP_ALIGN_SLOTS - 1));
+		d->dist_off = (uint16_t)(CP_DIST_PERIOD - e);
+		break;
+	default: /* OTHER: placed independently, away from the other classes (paired_batch.c) */
+		break;
+	}
 }
 
 void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_draw *d)
@@ -129,6 +168,10 @@ void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_
 	d->dst_align = (uint8_t)pick(mx->dst_cdf, 64, replay_rng_unit(seed));
 	d->src_align = (uint8_t)pick(mx->src_cdf, 64, replay_rng_unit(seed));
 	d->cache = (uint8_t)pick(mx->cache_cdf, COSTMODEL_NR_CACHES, replay_rng_unit(seed));
+	d->dist = -1;
+	d->dist_off = 0;
+	if (mx->dist_cdf && mx->dist_cdf[k][CP_NR_DIST - 1] > 0)
+		draw_dist(mx->dist_cdf[k], seed, d);
 }
 
 bool replay_mix_reaches(const struct replay_mix *mx, uint64_t lo, uint64_t hi)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "costmodel/costmodel.h"
+#include "lib/hist.h"
 #include "estimate/estimate_options.h"
 
 /* Lengths above this are left out of a replay (and said to be). */
@@ -16,7 +17,10 @@
  * A family's mix as a replay draws from it. A bucket's lengths are exact below 64; above, they
  * are uniform over [mean - w, mean + w] with w as wide as the bucket allows, so that the
  * bucket's recorded mean is kept. Address alignments (modulo 64) are drawn from the profile's
- * recorded counts when it has them, else uniformly; each call's cache state from @cache.
+ * recorded counts when it has them, else uniformly; each call's cache state from @cache. Where
+ * the profile recorded pointer distances, each call's distance class is drawn from its
+ * bucket's recorded shares and the source is placed at that distance from the destination
+ * (docs/estimate.md#pointer-distance); elsewhere the two sides are placed independently.
  */
 struct replay_mix {
 	size_t nr;	       /* buckets with calls */
@@ -28,6 +32,10 @@ struct replay_mix {
 	double dst_cdf[64], src_cdf[64];
 	double cache_cdf[COSTMODEL_NR_CACHES];
 	bool has_src; /* clear_user and memset have none */
+	/* Per bucket (nr rows): cumulative shares of the distance classes (enum cp_dist_class);
+	 * a row of zeros: none recorded for it. NULL when the mix has none at all. */
+	double (*dist_cdf)[CP_NR_DIST];
+	bool dist_recorded;
 	double calls; /* the mix's calls (weights), for the record */
 };
 
@@ -36,16 +44,19 @@ struct replay_draw {
 	uint64_t n;
 	uint8_t dst_align, src_align; /* offsets within a 64-byte line */
 	uint8_t cache;		      /* enum costmodel_cache */
+	int8_t dist;	   /* enum cp_dist_class, or -1: the sides placed independently */
+	uint16_t dist_off; /* AHEAD, BEHIND, ZERO: (dst - src) mod CP_DIST_PERIOD to place */
 };
 
 /*
- * From per-bucket calls and summed lengths (CP_NBUCKETS each) and, if not NULL, 64 address
- * alignment counts per side. Returns 0, -ENOENT if there are no calls within REPLAY_MAX_SIZE,
- * or -ENOMEM; replay_mix_free() either way.
+ * From per-bucket calls and summed lengths (CP_NBUCKETS each), if not NULL 64 address
+ * alignment counts per side, and, if not NULL, calls per distance class per bucket (CP_NBUCKETS x
+ * CP_NR_DIST). Returns 0, -ENOENT if there are no calls within REPLAY_MAX_SIZE, or -ENOMEM;
+ * replay_mix_free() either way.
  */
 int replay_mix_init(struct replay_mix *mx, const double *calls, const double *bytes,
-		    const double *dst_align, const double *src_align, const struct est_cache *cache,
-		    bool has_src);
+		    const double *dst_align, const double *src_align, const double *dist,
+		    const struct est_cache *cache, bool has_src);
 void replay_mix_free(struct replay_mix *mx);
 void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_draw *d);
 /* True if a call of the mix can fall in [lo, hi) (a bucket with calls overlaps it). */

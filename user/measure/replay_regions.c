@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "lib/hist.h"
 #include "lib/log.h"
 #include "lib/machine.h"
 #include "replay_regions.h"
@@ -100,4 +101,16 @@ uint8_t *replay_regions_pick(const struct replay_regions *r, int side, bool cold
 	size_t lines = (len - (size_t)n - ALIGN_SLOTS) / ALIGN_SLOTS + 1;
 
 	return base + replay_rng_below(seed, lines) * ALIGN_SLOTS + (align % ALIGN_SLOTS);
+}
+
+uint8_t *replay_regions_pick_at(const struct replay_regions *r, int side, bool cold, uint64_t n,
+				unsigned int off, uint64_t *seed)
+{
+	uint8_t *base = cold && r->cold[side] ? r->cold[side] : r->warm[side];
+	size_t len = cold && r->cold[side] ? r->cold_bytes : r->ws_bytes;
+	/* The region holds 4 x max_len + a page (replay_regions_alloc()): room for both. */
+	size_t first = (off - (uintptr_t)base) & (CP_DIST_PERIOD - 1);
+	size_t pages = (len - (size_t)n - first) / CP_DIST_PERIOD + 1;
+
+	return base + first + replay_rng_below(seed, pages) * CP_DIST_PERIOD;
 }

@@ -38,5 +38,8 @@ void replay_regions_free(struct replay_regions *r);
 /* An address in side @side's warm (or cold) region for @n bytes at @align within a line. */
 uint8_t *replay_regions_pick(const struct replay_regions *r, int side, bool cold, uint64_t n,
 			     unsigned int align, uint64_t *seed);
+/* An address as replay_regions_pick()'s, at @off modulo CP_DIST_PERIOD (its page offset). */
+uint8_t *replay_regions_pick_at(const struct replay_regions *r, int side, bool cold, uint64_t n,
+				unsigned int off, uint64_t *seed);
 
 #endif

@@ -331,6 +331,18 @@ static int add_callers(struct profile_site *d, const struct profile_site *s)
 	return 0;
 }
 
+/* @d's distance rows += @a's. 0 or -ENOMEM. */
+static int sum_dist(struct profile_site *d, const struct site_dist *a)
+{
+	uint32_t i;
+
+	d->dist.recorded = true;
+	for (i = 0; i < a->nr; i++)
+		if (site_dist_add(&d->dist, a->v[i].bucket, a->v[i].c))
+			return -ENOMEM;
+	return 0;
+}
+
 /* @d's alignment counts += @a's, each sum checked. 0 or -ENOMEM. */
 static int sum_align(struct profile_site *d, const struct site_align *a)
 {
@@ -384,7 +396,8 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 	     site_mux_add(&d->mux, s->mux, s->calls, s->bytes)))
 		return -ENOMEM;
 	if (sum_buckets(&d->buckets, &s->buckets, "count", "bytes", d) ||
-	    (s->align.recorded && sum_align(d, &s->align)))
+	    (s->align.recorded && sum_align(d, &s->align)) ||
+	    (s->dist.recorded && sum_dist(d, &s->dist)))
 		return -ENOMEM;
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
 	SUM(d->calls, s->calls, "calls", d);

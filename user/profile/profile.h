@@ -13,6 +13,7 @@
 #include "kernel/srcline.h"
 #include "sites/copy_family.h"
 #include "profile_align.h"
+#include "profile_dist.h"
 #include "profile_dispatch.h"
 #include "profile_glibc.h"
 #include "profile_sample.h"
@@ -55,6 +56,7 @@ struct profile_site {
 	uint64_t bytes;
 	struct sparse_hist buckets; /* the non-empty ones (sparse_hist.h) */
 	struct site_align align;    /* dst_align/src_align, if recorded (profile_align.h) */
+	struct site_dist dist;	    /* distance classes per bucket, if recorded (profile_dist.h) */
 	uint32_t group;		    /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */

@@ -129,6 +129,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "dst_align", align_to_json(dst));
 		json_object_object_add(o, "src_align", align_to_json(src));
 	}
+	if (s->dist.recorded)
+		json_object_object_add(o, "distance", site_dist_to_json(&s->dist));
 	sample_site_to_json(s->sample, o);
 	site_mux_to_json(s->mux, o);
 	if (s->source)

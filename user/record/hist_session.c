@@ -70,6 +70,7 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 			    hs->skel->rodata->targ_inherit);
 	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
+	bpf_map__set_max_entries(hs->skel->maps.dists, nr_sites * CP_NBUCKETS);
 	/*
 	 * Under lockdown=confidentiality libbpf turns bpf_probe_read_user into bpf_probe_read
 	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
@@ -351,6 +352,36 @@ static int read_rows(int fd, uint32_t first, uint32_t n, void *values, size_t ro
 	return 0;
 }
 
+/* Site @id's distance classes, summed over the CPUs, into @site, if it has both pointers. */
+static int collect_dist(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	struct dist_slot *rows;
+	struct site_cfg cfg;
+	uint64_t c[CP_NR_DIST];
+	uint32_t b;
+	int err, cpu, k;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.sites), &id, &cfg))
+		return -errno;
+	if (!cfg.dst_reg || !cfg.src_reg)
+		return 0;
+	rows = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	err = read_rows(bpf_map__fd(hs->skel->maps.dists), id * CP_NBUCKETS, CP_NBUCKETS, rows,
+			hs->nr_cpus * sizeof(*rows));
+	site->dist.recorded = true;
+	for (b = 0; !err && b < CP_NBUCKETS; b++) {
+		memset(c, 0, sizeof(c));
+		for (cpu = 0; cpu < hs->nr_cpus; cpu++)
+			for (k = 0; k < CP_NR_DIST; k++)
+				c[k] += rows[(size_t)b * hs->nr_cpus + cpu].c[k];
+		err = site_dist_add(&site->dist, b, c);
+	}
+	free(rows);
+	return err;
+}
+
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
 	struct hist_slot *slots = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*slots));
@@ -389,6 +420,11 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 	if (sparse_hist_set_dense(&site->buckets, sum) ||
 	    site_align_set_dense(&site->align, dst, src)) {
 		err = -ENOMEM;
+		goto out;
+	}
+	err = collect_dist(hs, id, site);
+	if (err) {
+		p_err("cannot read the distances of site %u: %s", id, strerror(-err));
 		goto out;
 	}
 	profile_site_sum(site);

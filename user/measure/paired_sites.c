@@ -39,10 +39,13 @@ static int measure_one(struct est_run *run, const struct est_input *in,
 {
 	struct est_input one = *in;
 	struct est_family_result sfr;
-	double dst[64], src[64];
+	double dst[64], src[64], *dist = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
 	struct mixmeas mm;
-	bool aligned;
+	bool aligned, far;
 	int err;
+
+	if (!dist)
+		return -ENOMEM;
 
 	one.sites = (struct est_site *)site;
 	one.nr_sites = 1;
@@ -50,10 +53,14 @@ static int measure_one(struct est_run *run, const struct est_input *in,
 				  &run->opts.o, &sfr);
 	if (err) {
 		est_family_result_free(&sfr);
+		free(dist);
 		return err;
 	}
 	aligned = est_family_alignments(&one, fr->family, dst, src);
-	err = paired_measure(&sfr, aligned ? dst : NULL, aligned ? src : NULL, po, &mm);
+	far = est_family_distances(&one, fr->family, dist);
+	err = paired_measure(&sfr, aligned ? dst : NULL, aligned ? src : NULL, far ? dist : NULL,
+			     po, &mm);
+	free(dist);
 	if (!err)
 		mm.calls_note = paired_calls_note(&sfr, &run->opts.o);
 	est_family_result_free(&sfr);

@@ -86,8 +86,9 @@ expect_eq "host path: bytes" "$(jq '.sites[0].bytes' host.json)" $BYTES
 expect_eq "host path: version" "$(jq -r '.meta.glibc.version' host.json)" 2.41
 expect_eq "host path: root" "$(jq -r '.meta.glibc.root' host.json)" "$R"
 expect_eq "host path: build id" "$(jq -r '.meta.glibc.build_id' host.json)" "$id"
+# Its loader, its links followed inside the root (lib64 -> usr/lib64 -> ../lib/...).
 expect_eq "host path: the root's loader asked" "$(jq -r '.meta.glibc.ldso' host.json)" \
-	"$R/lib64/ld-linux-x86-64.so.2"
+	"$(realpath "$R/lib64/ld-linux-x86-64.so.2")"
 
 # Through /proc/PID/root, with --pid: the process's own root names its libc.
 rm -f "$R$work/go"

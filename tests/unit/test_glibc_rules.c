@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/file_root.h"
@@ -155,6 +156,37 @@ static void roots(void **state)
 	free(s);
 }
 
+/* Symlinks under a root are followed as its processes follow them: absolute ones in the root. */
+static void resolved_in_root(void **state)
+{
+	char dir[] = "/tmp/cp-test-root.XXXXXX", path[512], want[512], *r;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	n = strlen(dir);
+	snprintf(path, sizeof(path),
+		 "mkdir -p %s/usr/lib64 %s/usr/lib/x86_64-linux-gnu && "
+		 "touch %s/usr/lib/x86_64-linux-gnu/ld.so && "
+		 "ln -s /usr/lib64 %s/lib64 && ln -s ../lib/x86_64-linux-gnu/ld.so "
+		 "%s/usr/lib64/ld.so "
+		 "&& ln -s b %s/a && ln -s a %s/b",
+		 dir, dir, dir, dir, dir, dir, dir);
+	assert_int_equal(system(path), 0);
+	r = file_root_resolve(dir, n, "/lib64/ld.so");
+	snprintf(want, sizeof(want), "%s/usr/lib/x86_64-linux-gnu/ld.so", dir);
+	assert_non_null(r);
+	assert_string_equal(r, want);
+	free(r);
+	r = file_root_resolve(dir, n, "/usr/../../lib64/./ld.so"); /* never above the root */
+	assert_non_null(r);
+	assert_string_equal(r, want);
+	free(r);
+	assert_null(file_root_resolve(dir, n, "/a/x"));
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +195,7 @@ int main(void)
 		cmocka_unit_test(versions),
 		cmocka_unit_test(banner),
 		cmocka_unit_test(roots),
+		cmocka_unit_test(resolved_in_root),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,11 +152,15 @@ char *debugfile_find(const char *path, char **why)
 	*why = NULL;
 	if (have_id && root_len) {
 		/* A file seen through a process's root: its debug file is in that root first. */
-		snprintf(cand, sizeof(cand), "%.*s%s/.build-id/%.2s/%s.debug", (int)root_len, path,
-			 DEBUGFILE_ROOT, id, id + 2);
-		if (candidate_ok(cand, id, NULL, why))
-			return strdup(cand);
-		reason_add(why, "no %s", cand);
+		char *in_root;
+
+		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", DEBUGFILE_ROOT, id,
+			 id + 2);
+		in_root = file_root_resolve(path, root_len, cand);
+		if (in_root && candidate_ok(in_root, id, NULL, why))
+			return in_root;
+		reason_add(why, "no %.*s%s", (int)root_len, path, cand);
+		free(in_root);
 	}
 	if (have_id) {
 		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", DEBUGFILE_ROOT, id,

@@ -22,4 +22,13 @@ size_t file_root_len(const char *path);
  */
 char *file_root_name(const char *path);
 
+/*
+ * @path, a path inside the root @root_len bytes of @prefix name (file_root_len()), as this
+ * system reaches it: every symlink on the way followed as a process of that root would, an
+ * absolute target taken from that root, not from ours ("/srv/r" + "/lib64/ld.so" through
+ * lib64 -> /usr/lib64 is "/srv/r/usr/lib64/ld.so"). malloc'd; NULL if a component cannot be
+ * read, or after 40 links.
+ */
+char *file_root_resolve(const char *prefix, size_t root_len, const char *path);
+
 #endif

@@ -68,7 +68,7 @@ void record_glibc_fill(struct profile *p, char **command, uint32_t pid)
 	const struct profile_site *s = glibc_site(p);
 	struct glibc_tunables now, dflt;
 	struct profile_glibc *g;
-	char *why = NULL, *env, ldso[PATH_MAX];
+	char *why = NULL, *env, ldso[PATH_MAX], *root_ldso;
 
 	if (!s || p->glibc)
 		return;
@@ -81,8 +81,10 @@ void record_glibc_fill(struct profile *p, char **command, uint32_t pid)
 	else
 		env = pid ? pid_tunables(pid) : NULL;
 	/* The loader of the process's own root: a container's glibc computes its own defaults. */
-	snprintf(ldso, sizeof(ldso), "%.*s%s", (int)file_root_len(s->target), s->target,
-		 GLIBC_TUNABLES_DEFAULT_LDSO);
+	root_ldso =
+		file_root_resolve(s->target, file_root_len(s->target), GLIBC_TUNABLES_DEFAULT_LDSO);
+	snprintf(ldso, sizeof(ldso), "%s", root_ldso ?: GLIBC_TUNABLES_DEFAULT_LDSO);
+	free(root_ldso);
 	g->ldso = strdup(ldso);
 	g->tunables = env; /* NULL: every process, their own not known */
 	if (glibc_tunables_read(ldso, env && *env ? env : NULL, &now, &why) ||

@@ -62,3 +62,10 @@ else
 	[ -z "$new" ] || sed 's/^/  new: /' <<<"$new"
 	[ -z "$changed" ] || sed 's/^/  upgraded: /' <<<"$changed"
 fi
+# Debian 13's glibc (2.41) unpacked into a root of its own for t0126, outside dpkg: the system's
+# packages and apt sources are untouched (scripts/glibc-root.sh; a later run reuses it).
+if root=$($SUDO ./scripts/glibc-root.sh 2>&1); then
+	echo "deps.sh: Debian 13's glibc for the tests is in $root"
+else
+	echo "deps.sh: Debian 13's glibc could not be fetched (t0126 will skip): $root"
+fi

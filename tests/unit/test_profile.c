@@ -85,8 +85,48 @@ static void round_trip(void **state)
 	assert_int_equal(q->glibc->rep_movsb_threshold.min, 513);
 	assert_int_equal(q->glibc->movsb_default, 2112);
 	assert_int_equal(q->glibc->rep_stosb_threshold.value, 2048);
+	/* Written before versions were recorded: no version, no root. */
+	assert_int_equal(q->glibc->major, 0);
+	assert_null(q->glibc->root);
 	profile_free(p);
 	profile_free(q);
+}
+
+/* meta.glibc: the version and root alone (the loader not run), or with the thresholds. */
+static void glibc_version_round_trip(void **state)
+{
+	struct profile *p = sample_profile(), *q = NULL;
+	struct profile_glibc *g;
+	json_object *o;
+
+	(void)state;
+	p->glibc->major = 2;
+	p->glibc->minor = 41;
+	p->glibc->root = strdup("/srv/trixie");
+	p->glibc->build_id = strdup("93f70d1a8ae34f8e63c223f1500327fbd717f871");
+	assert_int_equal(profile_write(p, path_in_dir("v.json")), 0);
+	assert_int_equal(profile_read(path_in_dir("v.json"), &q), 0);
+	assert_int_equal(q->glibc->major, 2);
+	assert_int_equal(q->glibc->minor, 41);
+	assert_string_equal(q->glibc->root, "/srv/trixie");
+	assert_string_equal(q->glibc->build_id, "93f70d1a8ae34f8e63c223f1500327fbd717f871");
+	assert_true(q->glibc->rep_movsb_threshold.present);
+	profile_free(q);
+
+	o = json_tokener_parse("{\"version\": \"2.41\", \"root\": \"/\"}");
+	g = profile_glibc_from_json(o, "test");
+	assert_non_null(g);
+	assert_false(g->rep_movsb_threshold.present);
+	assert_int_equal(g->minor, 41);
+	profile_glibc_free(g);
+	json_object_put(o);
+	o = json_tokener_parse("{\"version\": \"2.x\"}");
+	assert_null(profile_glibc_from_json(o, "test: a bad version is refused"));
+	json_object_put(o);
+	o = json_tokener_parse("{\"root\": \"/\"}");
+	assert_null(profile_glibc_from_json(o, "test: neither version nor thresholds is refused"));
+	json_object_put(o);
+	profile_free(p);
 }
 
 static void no_temp_files_left(void **state)
@@ -176,6 +216,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(no_temp_files_left),
+		cmocka_unit_test(glibc_version_round_trip),
 		cmocka_unit_test(unknown_fields_are_ignored),
 		cmocka_unit_test(source_round_trip),
 		cmocka_unit_test(refusals),

@@ -9,10 +9,67 @@
 #include "estimate_json.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
+#include "profile/profile_glibc.h"
 
 static void put_str(json_object *o, const char *key, const char *val)
 {
 	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
+}
+
+static json_object *rule_value(const struct glibc_value *v)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "value", v->known ? json_object_new_uint64(v->value) : NULL);
+	put_str(o, "why", v->why);
+	return o;
+}
+
+/* Every threshold the version's rules give on the profile's CPU, each with how. */
+static json_object *defaults_json(const struct glibc_defaults *d)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "rep_movsb_threshold", rule_value(&d->rep_movsb));
+	json_object_object_add(o, "rep_movsb_stop_threshold", rule_value(&d->stop));
+	json_object_object_add(o, "non_temporal_threshold", rule_value(&d->non_temporal));
+	json_object_object_add(o, "rep_stosb_threshold", rule_value(&d->rep_stosb));
+	json_object_object_add(o, "memset_non_temporal_threshold",
+			       rule_value(&d->memset_non_temporal));
+	return o;
+}
+
+/* glibc's version, the rules used, where today's threshold came from, the rule's value. */
+static void put_glibc_version(json_object *g, const struct est_family_result *fr,
+			      const struct est_input *in)
+{
+	const struct est_glibc_today *t = &fr->glibc;
+	char v[32];
+
+	if (t->major) {
+		snprintf(v, sizeof(v), "%u.%u", t->major, t->minor);
+		put_str(g, "version", v);
+	} else {
+		json_object_object_add(g, "version", NULL);
+	}
+	snprintf(v, sizeof(v), "%u.%u", t->rules_major, t->rules_minor);
+	put_str(g, "rules", v);
+	json_object_object_add(g, "rules_exact", json_object_new_boolean(t->rules_exact));
+	put_str(g, "today_from",
+		t->from == EST_GLIBC_FROM_TUNABLES  ? "tunables"
+		: t->from == EST_GLIBC_FROM_DEFAULT ? "default_recorded"
+						    : "version_rule");
+	json_object_object_add(g, "rule_default",
+			       t->rule.known ? json_object_new_uint64(t->rule.value) : NULL);
+	put_str(g, "rule_why", t->rule.why);
+	json_object_object_add(g, "rule_defaults", defaults_json(&t->defaults));
+	if (t->note[0])
+		put_str(g, "note", t->note);
+	if (in && in->glibc) {
+		put_str(g, "release", in->glibc->release);
+		put_str(g, "build_id", in->glibc->build_id);
+		put_str(g, "root", in->glibc->root);
+	}
 }
 
 /* Numbers rounded for reading: 4 decimals are far below any measured effect. */
@@ -215,6 +272,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		json_object_object_add(g, "max", json_object_new_uint64(fr->knob_max));
 		json_object_object_add(g, "refused_thresholds",
 				       json_object_new_int64((int64_t)fr->refused_thresholds));
+		put_glibc_version(g, fr, r->in);
 		json_object_object_add(o, "glibc", g);
 	}
 	if (fr->samples > 0) {

@@ -173,38 +173,52 @@ static int site_rows(const struct est_costs *c, const struct est_input *in, enum
 }
 
 /* glibc's policies, from the thresholds the profile's process ran with and glibc's range. */
-static void glibc_policies(const struct est_input *in, const struct est_options *o,
-			   struct est_family_result *r, struct est_policy *pol, size_t *np)
+static int glibc_policies(const struct est_input *in, const struct est_options *o,
+			  const struct costmodel *m, struct est_family_result *r,
+			  struct est_policy *pol, size_t *np)
 {
 	const struct glibc_tunable *t = NULL;
 	struct est_glibc_range g = { .max = POLICY_NEVER };
 	bool movsb = !strcmp(r->impls->string_op, "REP MOVSB");
+	struct est_glibc_today *gt = &r->glibc;
+	char base[sizeof(r->today_why)], version[96];
 
-	g.today = est_today_knob(in, r->impls, &r->today_knob_known);
-	g.dflt = g.today;
+	if (est_today_glibc(in, r->impls, &m->meta.machine, gt))
+		return -ENOENT;
+	r->today_knob_known = gt->from != EST_GLIBC_FROM_RULE;
+	g.today = gt->knob;
+	g.dflt = gt->dflt;
 	g.strict_min = movsb;
-	/* Not recorded: glibc 2.36's least values, 8 x VEC for REP MOVSB (as its code uses), 1 */
+	/* Not recorded: glibc's least values, 8 x VEC for REP MOVSB (as its code uses), 1 */
 	g.min = movsb ? 8 * (uint64_t)asmref_glibc_vec(asmref_find(r->impls->knob)) : 1;
-	if (in->glibc) {
+	if (in->glibc && in->glibc->rep_movsb_threshold.present) {
 		t = movsb ? &in->glibc->rep_movsb_threshold : &in->glibc->rep_stosb_threshold;
 		g.min = t->min;
 		g.max = t->max;
-		g.dflt = movsb ? in->glibc->movsb_default : in->glibc->stosb_default;
 	}
 	r->today_knob = g.today;
 	r->knob_default = g.dflt;
 	r->knob_min = g.min;
 	r->knob_max = g.max;
 	r->knob_strict_min = g.strict_min;
-	char base[sizeof(r->today_why)];
-
+	version[0] = '\0';
+	if (gt->major && !gt->rules_exact)
+		snprintf(version, sizeof(version), "glibc %u.%u (not known: %u.%u's rules), ",
+			 gt->major, gt->minor, gt->rules_major, gt->rules_minor);
+	else if (gt->major)
+		snprintf(version, sizeof(version), "glibc %u.%u, ", gt->major, gt->minor);
+	else if (gt->from == EST_GLIBC_FROM_RULE)
+		snprintf(version, sizeof(version), "glibc version not recorded: %u.%u's rules%s, ",
+			 gt->rules_major, gt->rules_minor,
+			 gt->model_cpu ? " on the cost model's CPU" : "");
 	snprintf(base, sizeof(base), "%s", r->today_why);
-	snprintf(r->today_why, sizeof(r->today_why), "%.100s, %s=%llu%s", base, r->impls->tunable,
-		 (unsigned long long)g.today,
-		 !r->today_knob_known ? " (not recorded: glibc 2.36's default assumed)"
-		 : g.today == g.dflt  ? " (glibc's default)"
-				      : " (set by GLIBC_TUNABLES)");
+	snprintf(r->today_why, sizeof(r->today_why), "%.90s, %s%s=%llu (%s)", base, version,
+		 r->impls->tunable, (unsigned long long)g.today,
+		 gt->from == EST_GLIBC_FROM_TUNABLES  ? "set by GLIBC_TUNABLES"
+		 : gt->from == EST_GLIBC_FROM_DEFAULT ? "glibc's default"
+						      : "the version's rule for this CPU");
 	est_policies_make_glibc(o, &g, pol, np, &r->refused_thresholds);
+	return 0;
 }
 
 /*
@@ -304,9 +318,11 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	}
 	r->dispatch_clamped = c.dispatch_clamped;
 	r->impls = c.fi;
-	if (c.fi->glibc)
-		glibc_policies(in, o, r, pol, &np);
-	else
+	if (c.fi->glibc) {
+		err = glibc_policies(in, o, m, r, pol, &np);
+		if (err)
+			goto out_costs;
+	} else
 		est_policies_make(o, pol, &np);
 	a = malloc(sizeof(*a));
 	r->rows = calloc(np, sizeof(*r->rows));

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include "lib/hist.h"
 #include "estimate_family.h"
+#include "estimate_today.h"
 #include "costmodel/mixmeas.h"
 #include "estimate_policy.h"
 
@@ -78,6 +79,7 @@ struct est_family_result {
 	 * glibc's default; thresholds of --thresholds glibc would ignore */
 	uint64_t today_knob, knob_default, knob_min, knob_max;
 	bool today_knob_known, knob_strict_min;
+	struct est_glibc_today glibc; /* glibc's: its version, and where today's came from */
 	size_t refused_thresholds;
 	const char *today_impl;
 	char today_why[256];

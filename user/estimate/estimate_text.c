@@ -10,6 +10,7 @@
 #include "estimate_options.h"
 #include "estimate_summary.h"
 #include "estimate_text.h"
+#include "profile/profile_glibc.h"
 #include "estimate_verdict.h"
 #include "lib/count_sum.h"
 #include "lib/num_format.h"
@@ -109,6 +110,31 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 			fr->unmeasured, fr->unmeasured == 1 ? "y was" : "ies were");
 }
 
+/* glibc's version and root, its rule's threshold for this CPU, what its default already does. */
+static void print_glibc(FILE *f, const struct est_family_result *fr, const struct est_input *in)
+{
+	const struct est_glibc_today *t = &fr->glibc;
+	const struct profile_glibc *g = in->glibc;
+
+	if (t->major)
+		fprintf(f, "  glibc %u.%u%s%s%s%s%s%s\n", t->major, t->minor,
+			g && g->release ? " (" : "", g && g->release ? g->release : "",
+			g && g->release ? ")" : "", g && g->root ? ", root " : "",
+			g && g->root ? g->root : "",
+			t->rules_exact ? "" : ": a version copyprof does not know");
+	if (!t->major && t->from != EST_GLIBC_FROM_RULE)
+		return; /* a profile from before versions were recorded: its thresholds are */
+	if (t->rule.known)
+		fprintf(f, "  glibc %u.%u's rule for this CPU: %s=%llu (%s)\n", t->rules_major,
+			t->rules_minor, fr->impls->tunable, (unsigned long long)t->rule.value,
+			t->rule.why);
+	else
+		fprintf(f, "  glibc %u.%u's rule for this CPU: %s unknown (%s)\n", t->rules_major,
+			t->rules_minor, fr->impls->tunable, t->rule.why);
+	if (t->note[0])
+		fprintf(f, "  %s\n", t->note);
+}
+
 static void print_head(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	const struct est_input *in = r->in;
@@ -136,6 +162,8 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fprintf(f, ", %.2f s recorded", in->duration_s);
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
 		fr->today_approx ? " [approximation]" : "");
+	if (fr->impls->glibc)
+		print_glibc(f, fr, r->in);
 	if (fr->refused_thresholds)
 		fprintf(f,
 			"  refused: %zu of --thresholds, which glibc would ignore (it takes %s "

@@ -8,6 +8,7 @@
 #include "profile/profile_glibc.h"
 #include "estimate_today.h"
 #include "lib/log.h"
+#include "lib/machine.h"
 
 int est_today_of(const struct est_input *in, enum est_family f, const char *given,
 		 struct copy_path *today)
@@ -61,15 +62,74 @@ int est_today_of(const struct est_input *in, enum est_family f, const char *give
 	return 0;
 }
 
-uint64_t est_today_knob(const struct est_input *in, const struct est_family_impls *fi, bool *known)
+/* What the default of glibc @t means on AMD from 2.40 on: no REP MOVSB in memcpy at all. */
+static void amd_note(const struct est_glibc_today *t, const struct glibc_defaults *d,
+		     const struct machine *m, bool movsb, char *buf, size_t len)
+{
+	const struct glibc_rules *r;
+	bool exact;
+
+	buf[0] = '\0';
+	if (!movsb || m->vendor != ASMREF_VENDOR_AMD)
+		return;
+	r = glibc_rules_find(t->rules_major, t->rules_minor, &exact);
+	if (!r->amd_movsb_is_nt || !d->non_temporal.known)
+		return;
+	snprintf(buf, len,
+		 "glibc %u.%u on AMD already avoids REP MOVSB in memcpy by default: its threshold "
+		 "is the non-temporal threshold (%llu), above which it streams instead; a lower "
+		 "x86_rep_movsb_threshold T brings REP MOVSB back for T < n < %llu",
+		 t->rules_major, t->rules_minor, (unsigned long long)d->non_temporal.value,
+		 (unsigned long long)d->stop.value);
+}
+
+int est_today_glibc(const struct est_input *in, const struct est_family_impls *fi,
+		    const struct machine *model_cpu, struct est_glibc_today *out)
 {
 	const struct profile_glibc *g = in->glibc;
-	struct asmref_glibc_knobs k;
 	bool movsb = fi->string_op && !strcmp(fi->string_op, "REP MOVSB");
+	const struct machine *m = &in->meta.machine;
+	const struct glibc_rules *r;
+	struct glibc_defaults d;
+	struct asmref_cpu vec, *vp = NULL;
 
-	*known = g != NULL;
-	if (g)
-		return movsb ? g->rep_movsb_threshold.value : g->rep_stosb_threshold.value;
-	asmref_glibc_default_knobs(&k);
-	return movsb ? k.rep_movsb_threshold : k.rep_stosb_threshold;
+	memset(out, 0, sizeof(*out));
+	if (!m->known && model_cpu && model_cpu->known) {
+		m = model_cpu;
+		out->model_cpu = true;
+	}
+	if (g) {
+		out->major = g->major;
+		out->minor = g->minor;
+	}
+	r = glibc_rules_find(out->major ?: 2, out->major ? out->minor : 0, &out->rules_exact);
+	out->rules_major = r->major;
+	out->rules_minor = r->minor;
+	/* The vector width matters only without FSRM, and is read only on the CPU itself. */
+	if (m->known && machine_same_cpu(m, machine_this())) {
+		asmref_cpu_detect(&vec);
+		vp = &vec;
+	}
+	glibc_rules_defaults(r, m, vp, &d);
+	out->defaults = d;
+	out->rule = movsb ? d.rep_movsb : d.rep_stosb;
+	amd_note(out, &d, m, movsb, out->note, sizeof(out->note));
+	if (g && g->rep_movsb_threshold.present) {
+		out->knob = movsb ? g->rep_movsb_threshold.value : g->rep_stosb_threshold.value;
+		out->dflt = movsb ? g->movsb_default : g->stosb_default;
+		out->from =
+			out->knob == out->dflt ? EST_GLIBC_FROM_DEFAULT : EST_GLIBC_FROM_TUNABLES;
+		return 0;
+	}
+	if (!out->rule.known) {
+		p_err("%s: today's %s is not recorded and glibc %u.%u's rule cannot give it: %s%s "
+		      "(a recording of the process with copyprof record reads it from its own "
+		      "loader)",
+		      in->name, fi->tunable, r->major, r->minor, out->rule.why,
+		      m->known ? "" : ", nor does the cost model");
+		return -ENOENT;
+	}
+	out->knob = out->dflt = out->rule.value;
+	out->from = EST_GLIBC_FROM_RULE;
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "estimate_family.h"
 #include "estimate_input.h"
+#include "lib/glibc_rules.h"
 #include "sites/copy_paths.h"
 
 /*
@@ -21,10 +22,37 @@
  */
 int est_today_of(const struct est_input *in, enum est_family f, const char *given,
 		 struct copy_path *today);
+/* Where today's glibc threshold came from (JSON: "tunables", "default_recorded", "version_rule"). */
+enum est_glibc_from {
+	EST_GLIBC_FROM_TUNABLES, /* the process's GLIBC_TUNABLES, as its loader read them */
+	EST_GLIBC_FROM_DEFAULT,	 /* glibc's default, as the process's loader printed it */
+	EST_GLIBC_FROM_RULE,	 /* not recorded: the glibc version's rule for the profile's CPU */
+};
+
+/* Today's threshold of glibc's policy set, and where it came from. */
+struct est_glibc_today {
+	uint64_t knob; /* in force */
+	uint64_t dflt; /* glibc's default for this CPU (without GLIBC_TUNABLES) */
+	enum est_glibc_from from;
+	unsigned int major, minor;	       /* the recorded glibc's version; 0.0 not recorded */
+	unsigned int rules_major, rules_minor; /* the version whose rules apply */
+	bool rules_exact;		       /* ... which is the recorded one */
+	struct glibc_value rule;	       /* that version's default for the profile's CPU */
+	struct glibc_defaults defaults;	       /* all of that version's thresholds there */
+	bool model_cpu; /* the input records no machine: the cost model's CPU was taken */
+	char note[400]; /* what this glibc already does by default, or "" */
+};
+
 /*
- * glibc's threshold the profile's process ran with, for policy set @fi (glibc's): meta.glibc's
- * in force (*@known), else glibc 2.36's reference default (*@known false: assumed).
+ * glibc's threshold the profile's process ran with, for policy set @fi (glibc's), from facts
+ * only (docs/estimate.md#glibc-versions): meta.glibc's in force (its GLIBC_TUNABLES, read with
+ * the process's own loader), else the rule of the recorded glibc version (the newest known
+ * release not newer than it, said, when not known; 2.36's, said, when no version is recorded)
+ * for the profile's machine, or for @model_cpu (the cost model's: the CPU the estimate is
+ * for) when the input records none (--hist). Returns 0, or -ENOENT (printed) when neither
+ * gives a value.
  */
-uint64_t est_today_knob(const struct est_input *in, const struct est_family_impls *fi, bool *known);
+int est_today_glibc(const struct est_input *in, const struct est_family_impls *fi,
+		    const struct machine *model_cpu, struct est_glibc_today *out);
 
 #endif

@@ -14,6 +14,7 @@
 #include "buildid.h"
 #include "debugfile.h"
 #include "debuginfod.h"
+#include "file_root.h"
 #include "reason.h"
 
 struct debuglink {
@@ -145,9 +146,22 @@ char *debugfile_find(const char *path, char **why)
 	char id[BUILDID_HEX_MAX], cand[PATH_MAX], *found = NULL;
 	struct debuglink link = { .found = false };
 	bool have_id = !buildid_elf(path, id, sizeof(id));
+	size_t root_len = file_root_len(path);
 	int fd;
 
 	*why = NULL;
+	if (have_id && root_len) {
+		/* A file seen through a process's root: its debug file is in that root first. */
+		char *in_root;
+
+		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", DEBUGFILE_ROOT, id,
+			 id + 2);
+		in_root = file_root_resolve(path, root_len, cand);
+		if (in_root && candidate_ok(in_root, id, NULL, why))
+			return in_root;
+		reason_add(why, "no %.*s%s", (int)root_len, path, cand);
+		free(in_root);
+	}
 	if (have_id) {
 		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", DEBUGFILE_ROOT, id,
 			 id + 2);

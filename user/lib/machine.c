@@ -149,21 +149,66 @@ static bool read_attr(int cpu, int index, const char *attr, char *buf, size_t le
 }
 
 static void put_cache(struct machine_caches *c, int level, const char *type, uint64_t size,
-		      unsigned int line)
+		      unsigned int line, unsigned int cpus)
 {
 	if (level == 1 && !strcmp(type, "Data")) {
 		c->l1d = size;
 		c->line = line;
 	} else if (level == 2 && strcmp(type, "Instruction")) {
 		c->l2 = size;
+		c->l2_cpus = cpus;
 	} else if (level == 3 && strcmp(type, "Instruction")) {
 		c->l3 = size;
+		c->l3_cpus = cpus;
 	}
+}
+
+/* How many CPUs a sysfs list names ("0-1,4,6-7": 5); 0 if it is not a list. */
+static unsigned int cpu_list_count(const char *s)
+{
+	unsigned int n = 0, a, b;
+	int used;
+
+	while (*s) {
+		if (sscanf(s, "%u%n", &a, &used) != 1)
+			return 0;
+		s += used;
+		b = a;
+		if (*s == '-' && sscanf(s + 1, "%u%n", &b, &used) == 1)
+			s += 1 + used;
+		if (b < a)
+			return 0;
+		n += b - a + 1;
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return 0;
+	}
+	return n;
+}
+
+/* Intel's leaf 4 says whether the L3 holds what the L2 holds: glibc counts the L2 if not. */
+static int l3_inclusive_cpuid(void)
+{
+	unsigned int a, b, cx, d, i;
+
+	if (__get_cpuid_max(0, NULL) < 4)
+		return -1;
+	for (i = 0; i < 16; i++) {
+		__cpuid_count(4, i, a, b, cx, d);
+		if (!(a & 0x1f))
+			break;
+		if (((a >> 5) & 7) == 3)
+			return (d >> 1) & 1;
+	}
+	(void)b;
+	(void)cx;
+	return -1;
 }
 
 static bool caches_sysfs(int cpu, struct machine_caches *c)
 {
-	char level[16], type[32], size[32], line[16];
+	char level[16], type[32], size[32], line[16], list[256];
 	int i;
 
 	for (i = 0; read_attr(cpu, i, "level", level, sizeof(level)); i++) {
@@ -172,7 +217,10 @@ static bool caches_sysfs(int cpu, struct machine_caches *c)
 			continue;
 		if (!read_attr(cpu, i, "coherency_line_size", line, sizeof(line)))
 			line[0] = 0;
-		put_cache(c, atoi(level), type, size_of(size), (unsigned int)atoi(line));
+		if (!read_attr(cpu, i, "shared_cpu_list", list, sizeof(list)))
+			list[0] = 0;
+		put_cache(c, atoi(level), type, size_of(size), (unsigned int)atoi(line),
+			  cpu_list_count(list));
 	}
 	return c->l1d || c->l2 || c->l3;
 }
@@ -192,7 +240,7 @@ static bool caches_cpuid(unsigned int leaf, struct machine_caches *c)
 		put_cache(c, (int)((a >> 5) & 7), types[a & 0x1f],
 			  (uint64_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) *
 				  ((b & 0xfff) + 1) * ((uint64_t)cx + 1),
-			  (b & 0xfff) + 1);
+			  (b & 0xfff) + 1, ((a >> 14) & 0xfff) + 1);
 	}
 	(void)d;
 	return c->l1d || c->l2 || c->l3;
@@ -200,7 +248,7 @@ static bool caches_cpuid(unsigned int leaf, struct machine_caches *c)
 
 static int caches_from_cpuid(enum asmref_vendor vendor, struct machine_caches *c)
 {
-	struct machine_caches none = { .cpu = machine_cpu_now() };
+	struct machine_caches none = { .cpu = machine_cpu_now(), .l3_inclusive = -1 };
 
 	*c = none;
 	if (!caches_cpuid(vendor == ASMREF_VENDOR_AMD ? 0x8000001du : 4, c)) {
@@ -218,9 +266,10 @@ int machine_caches_cpuid(struct machine_caches *c)
 
 static int caches_of(int cpu, enum asmref_vendor vendor, struct machine_caches *c)
 {
-	struct machine_caches none = { .cpu = cpu };
+	struct machine_caches none = { .cpu = cpu, .l3_inclusive = -1 };
 
 	*c = none;
+	c->l3_inclusive = vendor == ASMREF_VENDOR_INTEL ? l3_inclusive_cpuid() : -1;
 	if (caches_sysfs(cpu, c)) {
 		c->source = "sysfs";
 		return 0;
@@ -229,6 +278,7 @@ static int caches_of(int cpu, enum asmref_vendor vendor, struct machine_caches *
 	/* CPUID answers for the CPU that executes it: only good for the one we are on. */
 	if (cpu == machine_cpu_now() && !caches_from_cpuid(vendor, c)) {
 		c->cpu = cpu;
+		c->l3_inclusive = vendor == ASMREF_VENDOR_INTEL ? l3_inclusive_cpuid() : -1;
 		return 0;
 	}
 	*c = none;
@@ -318,6 +368,7 @@ static void read_this(struct machine *m)
 	memset(m, 0, sizeof(*m));
 	m->family = m->model = m->stepping = -1;
 	m->caches.cpu = -1;
+	m->caches.l3_inclusive = -1;
 	read_cpuinfo(m);
 	max = __get_cpuid_max(0, NULL);
 	if (max < 1)

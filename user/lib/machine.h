@@ -21,10 +21,12 @@ enum machine_flag {
 
 /* The caches of one CPU; a size of 0 is unknown. */
 struct machine_caches {
-	int cpu;	      /* the CPU they belong to; -1: not read */
-	uint64_t l1d, l2, l3; /* bytes */
-	unsigned int line;    /* bytes, the L1d's coherency line */
-	const char *source;   /* "sysfs", "cpuid", or NULL when nothing was found */
+	int cpu;		       /* the CPU they belong to; -1: not read */
+	uint64_t l1d, l2, l3;	       /* bytes */
+	unsigned int line;	       /* bytes, the L1d's coherency line */
+	const char *source;	       /* "sysfs", "cpuid", or NULL when nothing was found */
+	unsigned int l2_cpus, l3_cpus; /* logical CPUs sharing the L2, the L3; 0 unknown */
+	int l3_inclusive;	       /* Intel's CPUID leaf 4 EDX bit 1 of the L3; -1 unknown */
 };
 
 struct machine {

@@ -41,6 +41,10 @@ static json_object *caches_json(const struct machine_caches *c)
 	put_size(o, "l2", c->l2);
 	put_size(o, "l3", c->l3);
 	put_size(o, "line", c->line);
+	put_size(o, "l2_cpus", c->l2_cpus);
+	put_size(o, "l3_cpus", c->l3_cpus);
+	if (c->l3_inclusive >= 0)
+		json_object_object_add(o, "l3_inclusive", json_object_new_boolean(c->l3_inclusive));
 	jsonw_put_str(o, "source", c->source);
 	return o;
 }
@@ -99,6 +103,7 @@ static const char *known_word(json_object *o, const char *key, const char *const
 static void caches_get(json_object *o, struct machine_caches *c)
 {
 	static const char *const sources[] = { "sysfs", "cpuid", NULL };
+	json_object *v;
 
 	c->cpu = get_int(o, "cpu", 1 << 20);
 	c->l1d = jsonr_u64_or(o, "l1d", 0);
@@ -107,6 +112,12 @@ static void caches_get(json_object *o, struct machine_caches *c)
 	c->line = (unsigned int)get_int(o, "line", 1 << 16);
 	if (c->line == (unsigned int)-1)
 		c->line = 0;
+	c->l2_cpus = (unsigned int)jsonr_u64_or(o, "l2_cpus", 0);
+	c->l3_cpus = (unsigned int)jsonr_u64_or(o, "l3_cpus", 0);
+	c->l3_inclusive = -1;
+	if (json_object_object_get_ex(o, "l3_inclusive", &v) &&
+	    json_object_is_type(v, json_type_boolean))
+		c->l3_inclusive = json_object_get_boolean(v);
 	c->source = known_word(o, "source", sources);
 }
 
@@ -123,6 +134,7 @@ void machine_json_get(json_object *meta, struct host_meta *m)
 	m->cpu_flags_unknown = json_object_object_get_ex(meta, "cpu_flags", &v) && !v;
 	memset(mc, 0, sizeof(*mc));
 	mc->family = mc->model = mc->stepping = mc->caches.cpu = -1;
+	mc->caches.l3_inclusive = -1;
 	for (i = 0; i < MACHINE_NR_FLAGS; i++)
 		if (host_has_flag(m, machine_flag_name((enum machine_flag)i)))
 			mc->flags |= 1u << i;

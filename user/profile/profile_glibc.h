@@ -17,8 +17,14 @@
 struct profile_glibc {
 	char *ldso;	/* the loader asked */
 	char *tunables; /* GLIBC_TUNABLES of the process ("": none), or NULL: not known */
-	struct glibc_tunable rep_movsb_threshold, rep_stosb_threshold; /* in force */
-	uint64_t movsb_default, stosb_default;			       /* without GLIBC_TUNABLES */
+	/* in force; .present: read from ldso (else only the version below is known) */
+	struct glibc_tunable rep_movsb_threshold, rep_stosb_threshold;
+	uint64_t movsb_default, stosb_default; /* without GLIBC_TUNABLES */
+	unsigned int major, minor; /* the version of the mapped libc; 0.0 not recorded */
+	char *release;	/* its banner's release words ("Debian GLIBC 2.41-12"), or NULL */
+	char *build_id; /* its GNU build id in hex, or NULL */
+	char *libc;	/* the libc file probed, as record opened it, or NULL */
+	char *root;	/* the process's root directory ("/" or a chroot's, as the host names it) */
 };
 
 json_object *profile_glibc_to_json(const struct profile_glibc *g);

@@ -98,6 +98,29 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	return 0;
 }
 
+/*
+ * Each counted site's "state" and "state_since" (docs/profile-format.md#the-agents-sites), as
+ * /metrics gives them: a site whose calls froze says so in the snapshot too.
+ */
+static void put_site_states(const struct agent_sites *t, json_object *j)
+{
+	json_object *sites;
+	size_t i;
+
+	if (!json_object_object_get_ex(j, "sites", &sites))
+		return;
+	for (i = 0; i < t->nr; i++) {
+		const char *state = agent_site_calls_state(&t->v[i]);
+		json_object *o =
+			state ? json_object_array_get_idx(sites, (size_t)t->v[i].slot) : NULL;
+
+		if (!o)
+			continue;
+		json_object_object_add(o, "state", json_object_new_string(state));
+		json_object_object_add(o, "state_since", json_object_new_double(t->v[i].since));
+	}
+}
+
 static int render_profile(struct agent *ag, struct agent_reply *r)
 {
 	json_object *j = profile_to_json(ag->t.view);
@@ -105,6 +128,7 @@ static int render_profile(struct agent *ag, struct agent_reply *r)
 
 	if (!j)
 		return -ENOMEM;
+	put_site_states(&ag->t, j);
 	s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 	r->body = s ? strdup(s) : NULL;
 	r->len = r->body ? strlen(r->body) : 0;

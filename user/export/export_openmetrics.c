@@ -16,7 +16,7 @@
 #define FAMILY_SAMPLES "copyprof_copy_samples"
 #define FAMILY_DURATION "copyprof_recording_duration_seconds"
 #define FAMILY_SITE_INFO "copyprof_site_info"
-#define MAX_LABELS 13
+#define MAX_LABELS OM_MAX_SITE_LABELS
 
 /*
  * The labels of a site's series. An export's (not @o->live) keep on every sample only what
@@ -59,6 +59,14 @@ static size_t site_labels(const struct om_opts *o, const struct profile *p,
 	if (!o->live)
 		l[n++] = (struct mw_label){ "host", g.host };
 	return n;
+}
+
+size_t om_live_site_labels(const struct profile *p, const struct profile_site *s,
+			   struct mw_label *l, char *id, char *off)
+{
+	const struct om_opts o = { .live = true };
+
+	return site_labels(&o, p, s, false, l, id, off);
 }
 
 static void put_site(struct metric_writer *w, const struct om_opts *o, const struct profile *p,

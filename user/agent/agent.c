@@ -76,7 +76,9 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 
 	if (!f)
 		return -ENOMEM;
-	w = q->format == AGENT_FORMAT_PROTOBUF ? mw_proto_new(f) : mw_text_new(f, NULL);
+	w = q->format == AGENT_FORMAT_PROTOBUF	 ? mw_proto_new(f)
+	    : q->format == AGENT_FORMAT_TEXT_004 ? mw_text004_new(f)
+						 : mw_text_new(f, NULL);
 	agent_budget_totals(&ag->budget, ag->t.hs);
 	if (ag->http)
 		agent_http_stats(ag->http, &h.http);
@@ -92,9 +94,11 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	err = mw_close(w);
 	if (fclose(f) || err)
 		return err ? err : -EIO;
-	r->type = q->format == AGENT_FORMAT_PROTOBUF
-			  ? AGENT_PROTOBUF_TYPE
-			  : "application/openmetrics-text; version=1.0.0; charset=utf-8";
+	r->type = q->format == AGENT_FORMAT_PROTOBUF ? AGENT_PROTOBUF_TYPE
+		  : q->format == AGENT_FORMAT_TEXT_004
+			  ? "text/plain; version=0.0.4; charset=utf-8"
+			  : "application/openmetrics-text; version=1.0.0; "
+			    "charset=utf-8";
 	return 0;
 }
 

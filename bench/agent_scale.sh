@@ -209,6 +209,7 @@ declare -A ACCEPT=(
 # text); node_exporter's are classic there too (as many as in its text).
 series() {
 	local kind=$1 url=$2 fmt=$3
+	[ "$fmt" = pb ] && [ "$kind" = ne ] && fmt=text
 	if [ "$fmt" = pb ] && [ "$kind" = agent ]; then
 		curl -sf -H "Accept: ${ACCEPT[text]}" "$url" | awk '/^#/ { next }
 			/^copyprof_(copy_length|copy_bytes_by_length|sampled_copy_length)_bytes_/ {
@@ -256,10 +257,10 @@ wait_url "127.0.0.1:$P/metrics" || exit 1
 curl -sf "127.0.0.1:$P/metrics" > "$W/one.om"
 kill -TERM "$A"
 wait "$A"
-per_site=$(grep -v '^#' "$W/one.om" | grep -c '^copyprof_copy_\|^copyprof_site_')
-fixed=$(grep -v '^#' "$W/one.om" | grep -vc '^copyprof_copy_\|^copyprof_site_')
+per_site=$(grep -v '^#' "$W/one.om" | grep -c '^copyprof_copy_\|^copyprof_site_\|^copyprof_agent_site_')
+fixed=$(grep -v '^#' "$W/one.om" | grep -vc '^copyprof_copy_\|^copyprof_site_\|^copyprof_agent_site_')
 echo "per site: $per_site series ($(grep -c '^copyprof_copy_length_bytes_bucket' "$W/one.om") _bucket + _count + _sum of the calls," \
-	"$(grep -c '^copyprof_copy_bytes_by_length_bytes_bucket' "$W/one.om") _bucket of the bytes, 1 state);" \
+	"$(grep -c '^copyprof_copy_bytes_by_length_bytes_bucket' "$W/one.om") _bucket of the bytes, its state and 2 cost gauges);" \
 	"per agent: $fixed (health and recording duration; + 1 per site detached over budget)"
 echo "formula: series = $per_site * sites + $fixed"
 fi

@@ -71,7 +71,9 @@ static const struct cmd_cost_spec cost_options = {
 static const struct argp_option options[] = {
 	{ "prometheus", OPT_PROMETHEUS, "URL", 0,
 	  "Read the fleet's histograms from Prometheus (or Thanos, Mimir) at URL instead of "
-	  "profiles: what copyprof agents counted, summed over hosts, per CPU model "
+	  "profiles: what copyprof agents counted, summed over hosts, per CPU model, joined "
+	  "to their agents on whatever target labels the scrape config sets; sites that "
+	  "stopped counting in the range are named, with the seconds they counted "
 	  "(docs/fleet.md)" },
 	{ "selector", OPT_SELECTOR, "{LABEL=VALUE,...}", 0,
 	  "With --prometheus: only these series, e.g. '{job=\"copyprof\",kernel=~\"6.12.*\"}'" },

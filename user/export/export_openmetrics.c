@@ -74,7 +74,10 @@ static void put_site(struct metric_writer *w, const struct om_opts *o, const str
 {
 	struct mw_label l[MAX_LABELS];
 	struct hist_slot buckets[CP_NBUCKETS];
-	struct mw_hist h = { .buckets = buckets, .bytes = bytes, .sparse = o->sparse };
+	struct mw_hist h = { .buckets = buckets,
+			     .bytes = bytes,
+			     .sparse = o->sparse,
+			     .coarse = o->live && !o->sparse };
 	char id[16], off[24];
 	size_t n = site_labels(o, p, s, false, l, id, off);
 
@@ -94,7 +97,8 @@ static const char *calls_help(const struct om_opts *o, bool sampled)
 				 "not "
 				 "live.";
 	return o->live ? "Calls of a copy site by length in bytes, live counters since the agent "
-			 "started; le is a copyprof bucket edge minus 1, so every count is exact."
+			 "started; le is a copyprof bucket edge minus 1 (powers of two up to 64 "
+			 "KiB, and 1536), so every count is exact; longer copies are in +Inf."
 		       : "Calls of a copy site by length in bytes, totals over the recording (not "
 			 "live); le is a copyprof bucket edge minus 1, so every count is exact.";
 }

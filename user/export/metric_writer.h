@@ -26,6 +26,7 @@ struct mw_hist {
 	const struct hist_slot *buckets;
 	bool bytes;
 	bool sparse;
+	bool coarse; /* text: the agent's bounds only (OM_LIVE_NR_EDGES), longer copies in +Inf */
 };
 
 /* What went into the exposition, for the summary line. */

@@ -180,6 +180,8 @@ static void text_count(struct metric_writer *w, const struct mw_label *l, size_t
  * which is its value), and those with a value are all written, even where they equal the one
  * before: leaving those out would make sums by (le) over several series wrong. Sparse
  * (@h->sparse): only the bounds of om_sparse_bounds(), exact per series, not for such sums.
+ * Coarse (@h->coarse, the agent's): the bounds up to OM_LIVE_NR_EDGES only, the same for
+ * every series, so sums by (le) stay right.
  */
 static void text_histogram(struct metric_writer *w, const struct mw_label *l, size_t n,
 			   const struct mw_hist *h)
@@ -200,7 +202,7 @@ static void text_histogram(struct metric_writer *w, const struct mw_label *l, si
 	}
 	if (h->sparse)
 		om_sparse_bounds(h->buckets, listed);
-	for (i = 0; i < OM_NR_EDGES; i++) {
+	for (i = 0; i < (h->coarse ? OM_LIVE_NR_EDGES : OM_NR_EDGES); i++) {
 		if (h->sparse ? !listed[i] : !cum[i])
 			continue;
 		put_sample(t, "_bucket", labels, t->le[i], u64str(v, cum[i]));

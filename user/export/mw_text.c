@@ -120,17 +120,23 @@ static const char *u64str(char buf[24], uint64_t v)
 	return p;
 }
 
-/* The shortest digits that read back as @v, with ".0" when they look like an integer. */
+/*
+ * The shortest digits that read back as @v, with ".0" when they look like an integer. Tried
+ * from 15 digits up: a double that reads back from p <= 15 digits rounds to those p digits at
+ * 15 too (its error is below half of 15 digits' step), and %g drops the zeros that pad them,
+ * so at most 3 tries give the shortest text (integers as 40.0, not 4e+01).
+ */
 static const char *doublestr(char buf[40], double v)
 {
 	int prec;
 
-	for (prec = 1; prec < 17; prec++) {
+	for (prec = 15; prec < 17; prec++) {
 		snprintf(buf, 40, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
 	}
-	snprintf(buf, 40, "%.*g", prec, v);
+	if (prec == 17)
+		snprintf(buf, 40, "%.17g", v);
 	if (!strpbrk(buf, ".eEni"))
 		strcat(buf, ".0");
 	return buf;

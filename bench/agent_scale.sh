@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # agent_scale.sh: `copyprof agent` at scale, compared within one run (docs/benchmarks.md,
 # "copyprof agent at scale"):
-#   1. series per site and per agent, counted in real scrapes (the formula's terms);
-#   2. scrape time, bytes and the agent's CPU (idle, and scraped every second) at 1, 100, 250
-#      and 1,000 uprobe sites (1,000 = 4 agents of 250: one agent takes at most 256 sites,
-#      CP_MAX_SITES), against Debian's prometheus-node-exporter scraped the same way;
+#   1. series per site and per agent, counted in real scrapes of sites with a wide mix of
+#      lengths (24 lengths from 1 to 4096 B a site: 14 ranges of the bounds, the worst case
+#      for the classic histograms' dense form);
+#   2. per scrape at 1, 100 and 256 wide-mix uprobe sites (one agent takes at most 256 sites,
+#      CP_MAX_SITES), against Debian's prometheus-node-exporter in the same run, each in three
+#      formats (Prometheus text 0.0.4, OpenMetrics text, protobuf as Prometheus negotiates it
+#      for native histograms): series, bytes (plain and gzip, as Prometheus asks), scrape time
+#      and the server's CPU per scrape (scraped once a second with gzip, less its idle rate);
 #   3. one site called at a paced RATE calls/s (default 20,000: a uprobe trap costs ~20-35 µs
 #      on this VM, so one CPU cannot make 100,000/s; docs/benchmarks.md): the rate from the
 #      agent's own counter, the agent's CPU, its BPF run time, and the workload's CPU per call
@@ -15,6 +19,7 @@
 #   ROUNDS=3 (A/B rounds), SPIN_S=4 (seconds per unpaced run), WINDOW_S=20 (CPU windows),
 #   SCRAPES=21 (timed scrapes per point), RATE=20000 (calls/s), NE=path (node_exporter;
 #   default prometheus-node-exporter from PATH, or the comparison is skipped with a message),
+#   SITES="1 100 256" (section 2's points), ONLY=2 (section 2 alone: sections 1, 3, 4 skipped),
 #   GUEST=6.12 also boots the Debian guest (tests/vm/run.sh) and counts the btrfs preset's
 #   plan and series for real (slow under TCG: minutes).
 set -u
@@ -24,7 +29,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 bench_need "$BUILD" copyprof $([ -z "${GUEST:-}" ] || echo copyprof-static)
 CP="$ROOT/$BUILD/copyprof"
 ROUNDS=${ROUNDS:-3} SPIN_S=${SPIN_S:-4} WINDOW_S=${WINDOW_S:-20} SCRAPES=${SCRAPES:-21}
-RATE=${RATE:-20000} GUEST=${GUEST:-}
+RATE=${RATE:-20000} GUEST=${GUEST:-} SITES=${SITES:-1 100 256} ONLY=${ONLY:-}
 NE=${NE:-$(command -v prometheus-node-exporter || true)}
 [ -x "$CP" ] || { echo "agent_scale.sh: build $CP first (make)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "agent_scale.sh: uprobes need root" >&2; exit 1; }
@@ -52,6 +57,7 @@ TCK=$(getconf CLK_TCK)
 #   spin S     call f_0000(dst, src, 256) as fast as it can for S seconds
 #   rate R S   call f_0000 R times a second for S seconds, paced every millisecond
 #   all K      call every function K times
+#   mix K      call every function K times with each of 24 lengths from 1 to 4096 B
 # Each prints: calls, achieved calls/s, its own CPU seconds.
 gen_workload() {
 	local i
@@ -73,7 +79,7 @@ static double now(void) {
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 int main(int argc, char **argv) {
-	unsigned long calls = 0, k, i;
+	unsigned long calls = 0, k, i, n;
 	double t0 = now(), t1, cpu;
 	struct rusage ru;
 	if (argc == 3 && !strcmp(argv[1], "spin")) {
@@ -95,12 +101,19 @@ int main(int argc, char **argv) {
 			if (tick.tv_nsec >= 1000000000) { tick.tv_sec++; tick.tv_nsec -= 1000000000; }
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &tick, 0);
 		}
+	} else if (argc == 3 && !strcmp(argv[1], "mix")) {
+		static const size_t lens[] = { 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128,
+					       192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096 };
+		for (k = strtoul(argv[2], 0, 10); k; k--)
+			for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+				for (n = 0; n < sizeof(lens) / sizeof(lens[0]); n++, calls++)
+					fns[i](d, s, lens[n]);
 	} else if (argc == 3 && !strcmp(argv[1], "all")) {
 		for (k = strtoul(argv[2], 0, 10); k; k--)
 			for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++, calls++)
 				fns[i](d, s, 1 + i % 4096);
 	} else {
-		fprintf(stderr, "usage: sitewl spin S | rate R S | all K\n");
+		fprintf(stderr, "usage: sitewl spin S | rate R S | all K | mix K\n");
 		return 2;
 	}
 	t1 = now();
@@ -183,35 +196,49 @@ start_agent() {
 	A=$!
 }
 
-# scrape_stats URL: median seconds and bytes of SCRAPES scrapes (after one warm-up).
-scrape_stats() {
-	local i
-	curl -sf -o /dev/null "$1"
-	for i in $(seq 1 "$SCRAPES"); do
-		curl -sf -o /dev/null -w '%{time_total} %{size_download}\n' "$1"
-	done > "$W/scr"
-	printf '%s %s\n' "$(cut -d' ' -f1 "$W/scr" | median)" "$(cut -d' ' -f2 "$W/scr" | median)"
+# Accept headers: Prometheus's text 0.0.4 (node_exporter's and the agent's on request),
+# OpenMetrics (Prometheus 2.42's first choice), and what Prometheus 2.42 sends with
+# --enable-feature=native-histograms (protobuf first).
+declare -A ACCEPT=(
+	[text]='text/plain;version=0.0.4'
+	[om]='application/openmetrics-text;version=1.0.0'
+	[pb]='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,text/plain;version=0.0.4;q=0.2,*/*;q=0.1'
+)
+# series KIND URL FMT: the series Prometheus keeps from one scrape. Text: every sample line.
+# Protobuf: the agent's copyprof histograms are native (one series each: its +Inf line in the
+# text); node_exporter's are classic there too (as many as in its text).
+series() {
+	local kind=$1 url=$2 fmt=$3
+	[ "$fmt" = pb ] && [ "$kind" = ne ] && fmt=text
+	if [ "$fmt" = pb ] && [ "$kind" = agent ]; then
+		curl -sf -H "Accept: ${ACCEPT[text]}" "$url" | awk '/^#/ { next }
+			/^copyprof_(copy_length|copy_bytes_by_length|sampled_copy_length)_bytes_/ {
+				if (index($0, "le=\"+Inf\"")) n++; next }
+			{ n++ } END { print n + 0 }'
+	else
+		curl -sf -H "Accept: ${ACCEPT[$fmt]}" "$url" | grep -vc '^#'
+	fi
 }
-
-# cpu_window PIDS... : "CPU_SECONDS WALL_SECONDS SCRAPES" of the processes over WINDOW_S
-# seconds, scraping every URL of the global array SCRAPE_URLS at the start of each second
-# (a scrape longer than a second delays the next: SCRAPES says how many there were).
-cpu_window() {
-	local p a=0 b=0 t0 t1 next n=0 u
-	t0=$(date +%s.%N)
-	for p in "$@"; do a=$((a + $(cpu_ticks "$p"))); done
-	next=${t0%.*}
-	while :; do
-		next=$((next + 1))
-		[ "$next" -le $((${t0%.*} + WINDOW_S)) ] || break
-		for u in "${SCRAPE_URLS[@]}"; do curl -sf -o /dev/null "$u" && n=$((n + 1)); done
-		t1=$(date +%s.%N)
-		sleep "$(awk -v a="$next" -v b="$t1" 'BEGIN { d = a - b; print (d > 0 ? d : 0) }')"
-	done
-	for p in "$@"; do b=$((b + $(cpu_ticks "$p"))); done
-	t1=$(date +%s.%N)
-	awk -v d=$((b - a)) -v t="$TCK" -v w="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v n="$n" \
-		'BEGIN { printf "%.2f %.2f %d", d / t, w, n }'
+# scrape_point PID URL FMT: "BYTES GZIP_BYTES MS CPU_MS": bytes of one scrape plain and
+# gzipped, then SCRAPES back-to-back gzip scrapes (as Prometheus asks): the median time, and
+# the server's CPU over them per scrape, less its idle rate over the same time.
+scrape_point() {
+	local pid=$1 url=$2 fmt=$3 i bytes gz c0 c1 t0 t1 idle
+	bytes=$(curl -sf -o /dev/null -w '%{size_download}' -H "Accept: ${ACCEPT[$fmt]}" "$url")
+	gz=$(curl -sf -o /dev/null -w '%{size_download}' -H "Accept: ${ACCEPT[$fmt]}" -H 'Accept-Encoding: gzip' "$url")
+	c0=$(cpu_ticks "$pid") t0=$(date +%s.%N)
+	sleep 3
+	c1=$(cpu_ticks "$pid") t1=$(date +%s.%N)
+	idle=$(awk -v c=$((c1 - c0)) -v t="$TCK" -v a="$t0" -v b="$t1" 'BEGIN { print c / t / (b - a) }')
+	c0=$(cpu_ticks "$pid") t0=$(date +%s.%N)
+	for i in $(seq 1 "$SCRAPES"); do
+		curl -sf -o /dev/null -w '%{time_total}\n' -H "Accept: ${ACCEPT[$fmt]}" -H 'Accept-Encoding: gzip' "$url"
+	done > "$W/scr"
+	c1=$(cpu_ticks "$pid") t1=$(date +%s.%N)
+	awk -v by="$bytes" -v gz="$gz" -v ms="$(median < "$W/scr")" -v c=$((c1 - c0)) -v t="$TCK" \
+		-v a="$t0" -v b="$t1" -v idle="$idle" -v n="$SCRAPES" 'BEGIN {
+		cpu = c / t - idle * (b - a); if (cpu < 0) cpu = 0
+		printf "%d %d %.2f %.2f\n", by, gz, ms * 1000, 1000 * cpu / n }'
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) CPUs," \
@@ -219,88 +246,74 @@ echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *
 gen_workload
 "$W/sitewl" all 1 > /dev/null
 
+if [ -z "$ONLY" ] || [ "$ONLY" = 1 ]; then
 # 1. Series, counted.
 echo
-echo "## 1. Series in one scrape"
+echo "## 1. Series in one scrape (one site, the wide mix)"
 P=$(free_port)
 start_agent 0 1 "$P"
 wait_url "127.0.0.1:$P/metrics" || exit 1
-"$W/sitewl" all 1 > /dev/null
+"$W/sitewl" mix 1 > /dev/null
 curl -sf "127.0.0.1:$P/metrics" > "$W/one.om"
 kill -TERM "$A"
 wait "$A"
-per_site=$(grep -v '^#' "$W/one.om" | grep -c '^copyprof_copy_')
-fixed=$(grep -v '^#' "$W/one.om" | grep -vc '^copyprof_copy_')
+per_site=$(grep -v '^#' "$W/one.om" | grep -c '^copyprof_copy_\|^copyprof_site_\|^copyprof_agent_site_')
+fixed=$(grep -v '^#' "$W/one.om" | grep -vc '^copyprof_copy_\|^copyprof_site_\|^copyprof_agent_site_')
 echo "per site: $per_site series ($(grep -c '^copyprof_copy_length_bytes_bucket' "$W/one.om") _bucket + _count + _sum of the calls," \
-	"$(grep -c '^copyprof_copy_bytes_by_length_bytes_bucket' "$W/one.om") _bucket of the bytes);" \
+	"$(grep -c '^copyprof_copy_bytes_by_length_bytes_bucket' "$W/one.om") _bucket of the bytes, its state and 2 cost gauges);" \
 	"per agent: $fixed (health and recording duration; + 1 per site detached over budget)"
 echo "formula: series = $per_site * sites + $fixed"
+fi
 
-# 2. Scrapes and CPU by number of sites, node_exporter alongside.
+if [ -z "$ONLY" ] || [ "$ONLY" = 2 ]; then
+# 2. Per scrape by number of sites and format, node_exporter alongside.
 echo
-echo "## 2. Scrape time, bytes and agent CPU by sites (median of $SCRAPES scrapes; CPU over ${WINDOW_S} s)"
+echo "## 2. Per scrape: sites with the wide mix, three formats, node_exporter in the same run"
+echo "(bytes plain and gzipped; time the median of $SCRAPES gzip scrapes; CPU per scrape over them, less the idle rate)"
 echo
-echo "| target | sites | agents | series (counted) | scrape ms (median) | bytes | start s | CPU idle % of 1 CPU | CPU scraped 1/s % | CPU ms per scrape |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
-row() { # LABEL SITES NAGENTS PIDS... -- URLS...
-	local label=$1 sites=$2 n=$3 pids=() urls=() series ms sec=0 bsum=0 u s b ic iw bc bw bn
-	shift 3
-	while [ "$1" != -- ]; do pids+=("$1"); shift; done
-	shift
-	urls=("$@")
-	series=0
-	for u in "${urls[@]}"; do
-		series=$((series + $(curl -sf "$u" | grep -vc '^#')))
+echo "| target | sites | format | series | bytes | gzip bytes | scrape ms | CPU ms per scrape |"
+echo "|---|---|---|---|---|---|---|---|"
+declare -A NE_ROW=()
+point() { # KIND LABEL SITES PID URL
+	local kind=$1 label=$2 sites=$3 pid=$4 url=$5 fmt ser by gz ms cpu
+	for fmt in text om pb; do
+		ser=$(series "$kind" "$url" "$fmt")
+		read -r by gz ms cpu < <(scrape_point "$pid" "$url" "$fmt")
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$sites" "$fmt" "$ser" "$by" "$gz" "$ms" "$cpu"
+		if [ "$kind" = ne ]; then
+			NE_ROW[$fmt]="$ser $by $gz $cpu"
+		elif [ -n "${NE_ROW[$fmt]:-}" ]; then
+			read -r ns nb ng nc <<< "${NE_ROW[$fmt]}"
+			awk -v s="$ser" -v b="$by" -v g="$gz" -v c="$cpu" -v ns="$ns" -v nb="$nb" -v ng="$ng" -v nc="$nc" \
+				-v f="$fmt" -v n="$sites" 'BEGIN { printf "|  | %s | %s / node_exporter | %.2f | %.2f | %.2f | | %s |\n",
+				n, f, s / ns, b / nb, g / ng, (nc > 0 ? sprintf("%.2f", c / nc) : "-") }'
+		fi
 	done
-	# Sequential scrapes of all of a host's agents: their times and bytes add up.
-	for u in "${urls[@]}"; do
-		read -r s b < <(scrape_stats "$u")
-		sec=$(awk -v a="$sec" -v b="$s" 'BEGIN { print a + b }')
-		bsum=$((bsum + b))
-	done
-	ms=$(awk -v s="$sec" 'BEGIN { printf "%.2f", s * 1000 }')
-	SCRAPE_URLS=()
-	read -r ic iw _ < <(cpu_window "${pids[@]}")
-	SCRAPE_URLS=("${urls[@]}")
-	read -r bc bw bn < <(cpu_window "${pids[@]}")
-	# CPU per scrape: the scraped window's CPU less the idle rate over the same time.
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$sites" "$n" "$series" "$ms" "$bsum" \
-		"${START_S:--}" \
-		"$(awk -v c="$ic" -v w="$iw" 'BEGIN { printf "%.2f", 100 * c / w }')" \
-		"$(awk -v c="$bc" -v w="$bw" -v n="$bn" -v k="${#urls[@]}" 'BEGIN { printf "%.2f (%d scrapes in %.0f s)", 100 * c / w, n / k, w }')" \
-		"$(awk -v ic="$ic" -v iw="$iw" -v bc="$bc" -v bw="$bw" -v n="$bn" -v k="${#urls[@]}" 'BEGIN { printf "%.1f", 1000 * (bc - ic * bw / iw) / (n / k) }')"
 }
 
 if [ -n "$NE" ] && [ -x "$NE" ]; then
 	NP=$(free_port)
 	"$NE" --web.listen-address="127.0.0.1:$NP" > "$W/ne.log" 2>&1 &
 	NEP=$!
-	wait_url "127.0.0.1:$NP/metrics" && START_S='' row "node_exporter $("$NE" --version 2>&1 | awk 'NR == 1 { print $3 }')" - 1 "$NEP" -- "127.0.0.1:$NP/metrics"
+	wait_url "127.0.0.1:$NP/metrics" && point ne "node_exporter $("$NE" --version 2>&1 | awk 'NR == 1 { print $3 }')" - "$NEP" "127.0.0.1:$NP/metrics"
 else
-	echo "| node_exporter | skipped: not installed (apt-get install prometheus-node-exporter, or NE=PATH) | | | | | | | | |"
+	echo "| node_exporter | skipped: not installed (apt-get install prometheus-node-exporter, or NE=PATH) | | | | | | |"
 fi
 
-for spec in "1 1" "100 1" "250 1" "1000 4"; do
-	set -- $spec
-	sites=$1 n=$2 per=$(($1 / $2))
-	pids=() urls=()
-	t0=$(date +%s.%N)
-	for ((k = 0; k < n; k++)); do
-		P=$(free_port)
-		start_agent $((k * per)) "$per" "$P"
-			pids+=("$A")
-		urls+=("127.0.0.1:$P/metrics")
-	done
-	for u in "${urls[@]}"; do wait_url "$u" || exit 1; done
-	START_S=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	"$W/sitewl" all 10 > /dev/null # every site has calls, so every bucket line has a value
-	row agent "$sites" "$n" "${pids[@]}" -- "${urls[@]}"
-	for p in "${pids[@]}"; do kill -TERM "$p"; done
-	for p in "${pids[@]}"; do wait "$p"; done
-	attached=$(grep -ho '[0-9]* of [0-9]* site(s) attached' "$W"/agent-*.log | tail -n "$n" | tr '\n' ' ')
-	echo "|  | attached: $attached | | | | | | | | |"
+for sites in $SITES; do
+	P=$(free_port)
+	start_agent 0 "$sites" "$P"
+	wait_url "127.0.0.1:$P/metrics" || exit 1
+	"$W/sitewl" mix 10 > /dev/null # every site has calls of every length of the mix
+	point agent agent "$sites" "$A" "127.0.0.1:$P/metrics"
+	kill -TERM "$A"
+	wait "$A"
+	echo "|  | attached: $(grep -ho '[0-9]* of [0-9]* site(s) attached' "$W"/agent-*.log | tail -n 1) | | | | | | |"
 	rm -f "$W"/agent-*.log
 done
+[ -z "${NEP:-}" ] || { kill -TERM "$NEP"; wait "$NEP"; }
+fi
+[ "$ONLY" != 1 ] && [ "$ONLY" != 2 ] || exit 0
 
 # 3. One site at a paced RATE calls/s.
 echo

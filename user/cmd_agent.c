@@ -69,7 +69,9 @@ static const struct argp_option options[] = {
 
 static const char doc[] =
 	"Record copy lengths without end and serve the live counters over HTTP: /metrics "
-	"(OpenMetrics histograms, monotonic since the agent started), /profile (a copyprof "
+	"(histograms monotonic since the agent started, on fixed bounds up to 64 KiB, and each "
+	"site's state: counting, sampled or detached since T; OpenMetrics, Prometheus text 0.0.4 "
+	"when Accept prefers text/plain, or protobuf native histograms), /profile (a copyprof "
 	"profile: report, merge, estimate and flamegraph read it) and /debug/pprof/profile "
 	"(pprof). Kernel addresses are never served. SIGTERM or SIGINT detaches every probe, then "
 	"stops the server and exits 0 (1 when a request still holds it 3 s later); SIGHUP "

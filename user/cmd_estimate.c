@@ -15,6 +15,7 @@
 #include "estimate/model_folder.h"
 #include "lib/jsonw.h"
 #include "measure/calib_quick.h"
+#include "fleet/fleet_partial.h"
 #include "fleet/fleet_profile.h"
 #include "measure/paired_validate.h"
 #include "lib/log.h"
@@ -26,7 +27,8 @@ struct estimate_args {
 	const char *hist;
 	struct est_run_opts run;
 	bool validate;
-	struct fleet_query prom; /* --prometheus, --selector, --range */
+	struct fleet_query prom;       /* --prometheus, --selector, --range */
+	struct fleet_partials partial; /* its sites that stopped counting in the range */
 	char prom_name[640];
 	const char *save_profile;	   /* --save-profile: the fleet's profile as read */
 	char *model_files[EST_MAX_MODELS]; /* a -m folder's files */
@@ -69,7 +71,9 @@ static const struct cmd_cost_spec cost_options = {
 static const struct argp_option options[] = {
 	{ "prometheus", OPT_PROMETHEUS, "URL", 0,
 	  "Read the fleet's histograms from Prometheus (or Thanos, Mimir) at URL instead of "
-	  "profiles: what copyprof agents counted, summed over hosts, per CPU model "
+	  "profiles: what copyprof agents counted, summed over hosts, per CPU model, joined "
+	  "to their agents on whatever target labels the scrape config sets; sites that "
+	  "stopped counting in the range are named, with the seconds they counted "
 	  "(docs/fleet.md)" },
 	{ "selector", OPT_SELECTOR, "{LABEL=VALUE,...}", 0,
 	  "With --prometheus: only these series, e.g. '{job=\"copyprof\",kernel=~\"6.12.*\"}'" },
@@ -242,6 +246,9 @@ static int load(struct estimate_args *a, struct est_run *run)
 	if (!a->prom.range)
 		a->prom.range = "1h";
 	err = fleet_profile_fetch(&a->prom, &p);
+	/* Sites that stopped counting in the range: said, and listed in --json. */
+	if (!err)
+		err = fleet_partial_fetch(&a->prom, &a->partial);
 	if (!err && a->save_profile && (err = profile_write(p, a->save_profile))) {
 		profile_free(p);
 		p = NULL;
@@ -329,11 +336,16 @@ int cmd_estimate(int argc, char **argv)
 	if (!err && jout) {
 		json_object *doc = est_json_document(&run.opts.o.cache, jout);
 
+		if (args.prom.url)
+			json_object_object_add(doc, "partial_sites",
+					       fleet_partials_to_json(&args.partial));
+
 		jsonw_print(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 		json_object_put(doc);
 	}
 	json_object_put(jout);
 	est_run_free(&run);
+	fleet_partials_free(&args.partial);
 	/* Said before the folder's file names are freed (args.models points at them). */
 	if (!err && !done)
 		p_err("no input had a cost model of its CPU in -m %s", folder);

@@ -70,6 +70,22 @@ curl -sf "127.0.0.1:$PA/metrics" > scrape.om || fail "scrape"
 promtool check metrics < scrape.om > lint.txt 2>&1 || fail "promtool: $(cat lint.txt)"
 grep -q '^# EOF$' scrape.om || fail "no # EOF"
 grep -Eq '0x[0-9a-f]{8,}' scrape.om && fail "an address in /metrics: $(grep -Eo '0x[0-9a-f]{8,}' scrape.om | head -1)"
+# The agent's fixed coarse bounds: up to le="65535.0", the 5000 B copies of b and its +Inf.
+expect_eq "the bounds of agent a's copies (100 B and 3000 B)" \
+	"$(grep '^copyprof_copy_length_bytes_bucket{symbol="wl_copy"' scrape.om | grep -o 'le="[^"]*"' | tr '\n' ' ')" \
+	'le="127.0" le="255.0" le="511.0" le="1023.0" le="1535.0" le="2047.0" le="4095.0" le="8191.0" le="16383.0" le="32767.0" le="65535.0" le="+Inf" '
+# Prometheus's text 0.0.4 when asked for it (node_exporter's format): the same samples.
+curl -sf -D text.head -H 'Accept: text/plain;version=0.0.4' "127.0.0.1:$PA/metrics" > scrape.txt || fail "0.0.4 scrape"
+expect_eq "0.0.4's content type" "$(grep -i '^content-type:' text.head | tr -d '\r')" \
+	"Content-Type: text/plain; version=0.0.4; charset=utf-8"
+promtool check metrics < scrape.txt > lint4.txt 2>&1 || fail "promtool on 0.0.4: $(cat lint4.txt)"
+expect_eq "0.0.4: no # EOF, no # UNIT" "$(grep -c '^# EOF\|^# UNIT' scrape.txt)" 0
+expect_eq "0.0.4: HELP before TYPE" "$(awk '/^# HELP/ { h = $3 } /^# TYPE/ && $3 != h { bad++ } END { print bad + 0 }' scrape.txt)" 0
+samples() { grep '^copyprof_copy_\|^copyprof_site_\|^copyprof_agent_info' "$1" | sort; }
+expect_eq "0.0.4: the same histogram and site samples as OpenMetrics" "$(samples scrape.txt | md5sum)" "$(samples scrape.om | md5sum)"
+expect_eq "Prometheus's Accept: OpenMetrics" "$(curl -sf -o /dev/null -w '%{content_type}' \
+	-H 'Accept: application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' "127.0.0.1:$PA/metrics")" \
+	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 # /profile snapshots merged, and estimate on both ways: the same calls, totals within 0.5%.
 curl -sf "127.0.0.1:$PA/profile" > pa.json && curl -sf "127.0.0.1:$PB/profile" > pb.json ||

@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (status && (status < 400 || status > 499 || !why || !*why))
 		__builtin_trap();
 	if (!status &&
-	    (r.route > AGENT_ROUTE_PPROF || r.format > AGENT_FORMAT_PROTOBUF ||
+	    (r.route > AGENT_ROUTE_PPROF || r.format >= AGENT_NR_FORMATS ||
 	     r.seconds > AGENT_PPROF_MAX_SECONDS || (r.seconds && r.route != AGENT_ROUTE_PPROF)))
 		__builtin_trap();
 	if (field[2]) {

@@ -192,6 +192,32 @@ static void escaping(void **state)
 	free(e);
 }
 
+/*
+ * Prometheus text 0.0.4: HELP before TYPE, no UNIT, no # EOF; HELP escapes \\ and \n only
+ * (its parser refuses \"), label values \" too; the samples as OpenMetrics writes them.
+ */
+static void text_004(void **state)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	struct metric_writer *w;
+
+	assert_non_null(f);
+	w = mw_text004_new(f);
+	assert_non_null(w);
+	mw_family(w, "x_seconds", MW_GAUGE, "seconds", "a \"q\" \\ and\nmore");
+	mw_gauge(w, (struct mw_label[]){ { "a", "v\"1" }, { "b", "" } }, 2, 40);
+	mw_count(w, NULL, 0, 7);
+	assert_int_equal(mw_close(w), 0);
+	fclose(f);
+	assert_string_equal(out, "# HELP x_seconds a \"q\" \\\\ and\\nmore\n"
+				 "# TYPE x_seconds gauge\n"
+				 "x_seconds{a=\"v\\\"1\"} 40.0\n"
+				 "x_seconds 7\n");
+	free(out);
+}
+
 static void utf8_sequences(void **state)
 {
 	char *s;
@@ -397,6 +423,7 @@ int main(void)
 		cmocka_unit_test(sparse_bounds),
 		cmocka_unit_test(le_canonical),
 		cmocka_unit_test(escaping),
+		cmocka_unit_test(text_004),
 		cmocka_unit_test(utf8_sequences),
 		cmocka_unit_test(exposition),
 		cmocka_unit_test(native_protobuf),

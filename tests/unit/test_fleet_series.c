@@ -198,8 +198,10 @@ static void assert_same_buckets(const struct fleet_series *fs, const struct prof
 
 /*
  * Sparse text lists 16 bounds of calls (app_copy 31, 1023, 1535, 4095, 8191; app_small 0, 1,
- * 3, 7, 16383, 32767; app_huge 8191, 2^32 - 1; +Inf each), dense 86; both read back to every
- * bucket of the profile, calls and bytes exact.
+ * 3, 7, 16383, 32767; app_huge 8191, 2^32 - 1; +Inf each), dense 38 (the agent's bounds, up
+ * to 65535: app_copy 31 to 65535, app_small 0 to 65535, app_huge 8191 to 65535, +Inf each);
+ * both read back to every bucket of the profile, calls and bytes exact (app_huge's 6 GiB are
+ * in +Inf either way, and the mean of one length is that length).
  */
 static void sparse_and_dense_read_back(void **state)
 {
@@ -217,7 +219,7 @@ static void sparse_and_dense_read_back(void **state)
 
 	text = exposition(p, false);
 	assert_int_equal(read_back(text, &fs, NULL, NULL, false, false, &n), 0);
-	assert_int_equal(n, 30 + 35 + 21);
+	assert_int_equal(n, 14 + 19 + 5);
 	assert_same_buckets(&fs, p);
 	fleet_series_free(&fs);
 	free(text);
@@ -267,11 +269,53 @@ static void gaps_filled_or_refused(void **state)
 	profile_free(p);
 }
 
+/*
+ * The agent's bounds stop at 65535: a site with 10 calls of 100 B, 5 of 100,000 B and 1 of
+ * 1 MiB lists le 127 to 65535 and +Inf; read back, the 100 B calls keep their bucket and the
+ * 6 calls from 64 KiB on are one range, at the copyprof bucket of their mean (1,548,576 / 6 =
+ * 258,096 B), calls and bytes exact.
+ */
+static void coarse_top_range(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_site *s, got = { 0 };
+	struct fleet_series fs;
+	size_t n;
+	char *text;
+
+	p->meta.kernel = strdup("6.12.0-test");
+	p->meta.cpu_model = strdup("Synthetic CPU");
+	s = site(p, "app_big");
+	add(s, 100, 10);
+	add(s, 100000, 5);
+	add(s, 1 << 20, 1);
+	profile_site_sum(s);
+	text = exposition(p, false);
+	assert_null(strstr(text, "le=\"131071.0\""));
+	assert_int_equal(read_back(text, &fs, NULL, NULL, false, false, &n), 0);
+	assert_int_equal(n, 12); /* 127 ... 1023, 1535, 2047 ... 65535: 11 bounds, +Inf */
+	assert_int_equal(fs.nr, 1);
+	fleet_site_fill(&fs.v[0], &got);
+	assert_int_equal(got.calls, 16);
+	assert_int_equal(got.bytes, 1000 + 500000 + (1 << 20));
+	assert_int_equal(got.buckets.nr, 2);
+	assert_int_equal(got.buckets.v[0].b, cp_bucket_of(100));
+	assert_int_equal(got.buckets.v[0].count, 10);
+	assert_int_equal(got.buckets.v[1].b, cp_bucket_of(1548576 / 6));
+	assert_int_equal(got.buckets.v[1].count, 6);
+	assert_int_equal(got.buckets.v[1].bytes, 1548576);
+	sparse_hist_free(&got.buckets);
+	fleet_series_free(&fs);
+	free(text);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sparse_and_dense_read_back),
 		cmocka_unit_test(gaps_filled_or_refused),
+		cmocka_unit_test(coarse_top_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

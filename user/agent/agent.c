@@ -76,7 +76,9 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 
 	if (!f)
 		return -ENOMEM;
-	w = q->format == AGENT_FORMAT_PROTOBUF ? mw_proto_new(f) : mw_text_new(f, NULL);
+	w = q->format == AGENT_FORMAT_PROTOBUF	 ? mw_proto_new(f)
+	    : q->format == AGENT_FORMAT_TEXT_004 ? mw_text004_new(f)
+						 : mw_text_new(f, NULL);
 	agent_budget_totals(&ag->budget, ag->t.hs);
 	if (ag->http)
 		agent_http_stats(ag->http, &h.http);
@@ -92,10 +94,35 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	err = mw_close(w);
 	if (fclose(f) || err)
 		return err ? err : -EIO;
-	r->type = q->format == AGENT_FORMAT_PROTOBUF
-			  ? AGENT_PROTOBUF_TYPE
-			  : "application/openmetrics-text; version=1.0.0; charset=utf-8";
+	r->type = q->format == AGENT_FORMAT_PROTOBUF ? AGENT_PROTOBUF_TYPE
+		  : q->format == AGENT_FORMAT_TEXT_004
+			  ? "text/plain; version=0.0.4; charset=utf-8"
+			  : "application/openmetrics-text; version=1.0.0; "
+			    "charset=utf-8";
 	return 0;
+}
+
+/*
+ * Each counted site's "state" and "state_since" (docs/profile-format.md#the-agents-sites), as
+ * /metrics gives them: a site whose calls froze says so in the snapshot too.
+ */
+static void put_site_states(const struct agent_sites *t, json_object *j)
+{
+	json_object *sites;
+	size_t i;
+
+	if (!json_object_object_get_ex(j, "sites", &sites))
+		return;
+	for (i = 0; i < t->nr; i++) {
+		const char *state = agent_site_calls_state(&t->v[i]);
+		json_object *o =
+			state ? json_object_array_get_idx(sites, (size_t)t->v[i].slot) : NULL;
+
+		if (!o)
+			continue;
+		json_object_object_add(o, "state", json_object_new_string(state));
+		json_object_object_add(o, "state_since", json_object_new_double(t->v[i].since));
+	}
 }
 
 static int render_profile(struct agent *ag, struct agent_reply *r)
@@ -105,6 +132,7 @@ static int render_profile(struct agent *ag, struct agent_reply *r)
 
 	if (!j)
 		return -ENOMEM;
+	put_site_states(&ag->t, j);
 	s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
 	r->body = s ? strdup(s) : NULL;
 	r->len = r->body ? strlen(r->body) : 0;

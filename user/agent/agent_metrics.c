@@ -2,6 +2,7 @@
 /* agent_metrics.c: the agent's health families, after the histograms of export_openmetrics.c */
 #include <stdio.h>
 #include "agent_metrics.h"
+#include "export/export_openmetrics.h"
 
 /*
  * The labels that say which host and build this is, once: the site series leave out the host
@@ -55,6 +56,34 @@ static void put_state_sites(struct metric_writer *w, const struct agent_sites *t
 					      { "symbol", ps->symbol },
 					      { "mechanism", ps->mechanism } },
 			 3, 1);
+	}
+}
+
+/*
+ * Each counted site's state and since when, on the labels of its histograms: a site that is
+ * not counting any more has calls up to then only, which a reader over a range must know
+ * (estimate --prometheus says so; docs/fleet.md#partial-sites).
+ */
+static void put_site_states(struct metric_writer *w, const struct agent_sites *t)
+{
+	size_t i, n;
+
+	mw_family(w, "copyprof_site_state_since_seconds", MW_GAUGE, "seconds",
+		  "When each counted site entered its state, seconds since the epoch: counting "
+		  "(attached), sampled (moved to sampling by --max-overhead: its calls histogram "
+		  "froze then) or detached (by --max-overhead, or not attached again): one series "
+		  "per site, of its histograms' labels and state.");
+	for (i = 0; i < t->nr; i++) {
+		const struct agent_site *a = &t->v[i];
+		const char *state = agent_site_calls_state(a);
+		struct mw_label l[OM_MAX_SITE_LABELS + 1];
+		char id[16], off[24];
+
+		if (!state || (size_t)a->slot >= t->view->nr_sites)
+			continue;
+		n = om_live_site_labels(t->view, &t->view->sites[a->slot], l, id, off);
+		l[n++] = (struct mw_label){ "state", state };
+		mw_gauge(w, l, n, a->since);
 	}
 }
 
@@ -203,6 +232,7 @@ void agent_metrics_put(struct metric_writer *w, const struct agent_health *h)
 		  "samples (not calls) are the site of mechanism sample, leaf the function, family "
 		  "function.");
 	put_state_sites(w, t, AGENT_SITE_SAMPLED);
+	put_site_states(w, t);
 	count(w, "copyprof_agent_attach_failures",
 	      "Attach attempts that failed since the agent started (each is logged).",
 	      t->attach_failures);

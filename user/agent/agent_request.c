@@ -126,12 +126,14 @@ double agent_request_quality(const char *header, const char *want, const char *p
 	return best;
 }
 
-/* Prometheus asks for protobuf only with native histograms on; ties go to the text. */
+/*
+ * Prometheus asks for protobuf only with native histograms on; ties go to the text, and
+ * between the texts to OpenMetrics: text/plain (Prometheus's text 0.0.4, which node_exporter
+ * and promtool read, and `Accept: text/plain;version=0.0.4` asks for) only when it is preferred.
+ */
 static enum agent_format negotiate(const char *accept)
 {
-	double pb, text = -1, q;
-	static const char *const texts[] = { "application/openmetrics-text", "text/plain" };
-	size_t i;
+	double pb, om, plain;
 
 	if (!accept)
 		return AGENT_FORMAT_OPENMETRICS;
@@ -140,12 +142,11 @@ static enum agent_format negotiate(const char *accept)
 	if (pb > 0 && agent_request_quality(accept, "application/vnd.google.protobuf", "encoding",
 					    "delimited") <= 0)
 		pb = -1;
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-		q = agent_request_quality(accept, texts[i], NULL, NULL);
-		if (q > text)
-			text = q;
-	}
-	return pb > 0 && pb > text ? AGENT_FORMAT_PROTOBUF : AGENT_FORMAT_OPENMETRICS;
+	om = agent_request_quality(accept, "application/openmetrics-text", NULL, NULL);
+	plain = agent_request_quality(accept, "text/plain", NULL, NULL);
+	if (pb > 0 && pb > om && pb > plain)
+		return AGENT_FORMAT_PROTOBUF;
+	return plain > 0 && plain > om ? AGENT_FORMAT_TEXT_004 : AGENT_FORMAT_OPENMETRICS;
 }
 
 static bool takes_gzip(const char *accept_encoding)

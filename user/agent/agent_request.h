@@ -19,6 +19,8 @@ enum agent_route { AGENT_ROUTE_METRICS, AGENT_ROUTE_PROFILE, AGENT_ROUTE_PPROF }
 enum agent_format {
 	AGENT_FORMAT_OPENMETRICS, /* text, classic histograms: the default */
 	AGENT_FORMAT_PROTOBUF,	  /* native histograms (AGENT_PROTOBUF_TYPE) */
+	AGENT_FORMAT_TEXT_004,	  /* Prometheus text 0.0.4, asked for above OpenMetrics */
+	AGENT_NR_FORMATS
 };
 
 struct agent_request {

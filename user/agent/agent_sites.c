@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "agent_sites.h"
 #include "lib/log.h"
 
@@ -13,6 +14,23 @@ static const char *const state_names[AGENT_NR_SITE_STATES] = { "planned", "attac
 const char *agent_site_state_name(enum agent_site_state s)
 {
 	return state_names[s];
+}
+
+const char *agent_site_calls_state(const struct agent_site *a)
+{
+	if (a->slot < 0 || !a->since)
+		return NULL;
+	return a->state == AGENT_SITE_ATTACHED	? "counting"
+	       : a->state == AGENT_SITE_SAMPLED ? "sampled"
+						: "detached";
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int agent_sites_open(struct agent_sites *t, const struct hist_filter *f, uint32_t cap,
@@ -108,6 +126,7 @@ int agent_sites_attach_pending(struct agent_sites *t)
 			continue;
 		}
 		s->state = AGENT_SITE_ATTACHED;
+		s->since = wall_now();
 		attached++;
 	}
 	pthread_mutex_unlock(&t->lock);
@@ -163,6 +182,8 @@ void agent_sites_detach(struct agent_sites *t, size_t i, enum agent_site_state w
 		hist_session_detach(t->hs, (uint32_t)s->slot);
 		uprobe_redeploy_drop_site(&t->redeploy, (uint32_t)s->slot);
 	}
+	if (s->state != why)
+		s->since = wall_now();
 	s->state = why;
 }
 

@@ -25,7 +25,8 @@ struct agent_site {
 	struct probe_site ps;
 	char *key; /* mechanism, target, symbol and offset: one entry per place */
 	enum agent_site_state state;
-	int32_t slot;	       /* its id in the session and in the view; -1: none yet */
+	double since; /* when it entered @state, seconds since the epoch (0: never attached) */
+	int32_t slot; /* its id in the session and in the view; -1: none yet */
 	uint64_t hits_mark;    /* hits counted when the budget last looked (site_calls) */
 	uint64_t window_hits;  /* in the budget's last window */
 	double window_cost_ns; /* ... their estimated cost to the traced processes */
@@ -33,6 +34,13 @@ struct agent_site {
 	unsigned int failures;
 	int32_t func; /* AGENT_SITE_SAMPLED: its slot in the function sampler */
 };
+
+/*
+ * What a site's calls are, as /metrics and /profile say it (docs/fleet.md#partial-sites):
+ * "counting" (attached), "sampled" (moved to sampling: its calls froze then), "detached"
+ * (over budget, or not attached again); NULL for a site never attached (it has no series).
+ */
+const char *agent_site_calls_state(const struct agent_site *a);
 
 /* Every site, the session that counts them and the profile they are served as. */
 struct agent_sites {

@@ -16,7 +16,7 @@
 #define FAMILY_SAMPLES "copyprof_copy_samples"
 #define FAMILY_DURATION "copyprof_recording_duration_seconds"
 #define FAMILY_SITE_INFO "copyprof_site_info"
-#define MAX_LABELS 13
+#define MAX_LABELS OM_MAX_SITE_LABELS
 
 /*
  * The labels of a site's series. An export's (not @o->live) keep on every sample only what
@@ -61,12 +61,23 @@ static size_t site_labels(const struct om_opts *o, const struct profile *p,
 	return n;
 }
 
+size_t om_live_site_labels(const struct profile *p, const struct profile_site *s,
+			   struct mw_label *l, char *id, char *off)
+{
+	const struct om_opts o = { .live = true };
+
+	return site_labels(&o, p, s, false, l, id, off);
+}
+
 static void put_site(struct metric_writer *w, const struct om_opts *o, const struct profile *p,
 		     const struct profile_site *s, bool bytes)
 {
 	struct mw_label l[MAX_LABELS];
 	struct hist_slot buckets[CP_NBUCKETS];
-	struct mw_hist h = { .buckets = buckets, .bytes = bytes, .sparse = o->sparse };
+	struct mw_hist h = { .buckets = buckets,
+			     .bytes = bytes,
+			     .sparse = o->sparse,
+			     .coarse = o->live && !o->sparse };
 	char id[16], off[24];
 	size_t n = site_labels(o, p, s, false, l, id, off);
 
@@ -86,7 +97,8 @@ static const char *calls_help(const struct om_opts *o, bool sampled)
 				 "not "
 				 "live.";
 	return o->live ? "Calls of a copy site by length in bytes, live counters since the agent "
-			 "started; le is a copyprof bucket edge minus 1, so every count is exact."
+			 "started; le is a copyprof bucket edge minus 1 (powers of two up to 64 "
+			 "KiB, and 1536), so every count is exact; longer copies are in +Inf."
 		       : "Calls of a copy site by length in bytes, totals over the recording (not "
 			 "live); le is a copyprof bucket edge minus 1, so every count is exact.";
 }

@@ -39,6 +39,17 @@ struct om_stats {
 	uint64_t lines;	 /* sample lines */
 };
 
+/* Room for a site's labels (om_live_site_labels) and a caller's few more. */
+#define OM_MAX_SITE_LABELS 16
+/*
+ * The labels of the agent's series of site @s of @p (what the site is, and cpu_model: those
+ * of its histograms) into @l, with buffers @id[16] and @off[24]; returns how many. The agent's
+ * other families of one site (copyprof_site_state_since_seconds) carry the same, so a reader
+ * matches them to the histograms.
+ */
+size_t om_live_site_labels(const struct profile *p, const struct profile_site *s,
+			   struct mw_label *l, char *id, char *off);
+
 /*
  * The profile's families into @w: the calls histograms (and with o->live their byte-weighted
  * twins), the sampled sites' histograms and sample counts, the recorded durations. The

@@ -26,6 +26,7 @@ struct mw_hist {
 	const struct hist_slot *buckets;
 	bool bytes;
 	bool sparse;
+	bool coarse; /* text: the agent's bounds only (OM_LIVE_NR_EDGES), longer copies in +Inf */
 };
 
 /* What went into the exposition, for the summary line. */
@@ -64,6 +65,11 @@ struct metric_writer {
  * the non-empty ranges; @timestamp (or NULL) after every sample.
  */
 struct metric_writer *mw_text_new(FILE *f, const char *timestamp);
+/*
+ * Prometheus's text format 0.0.4 on @f (what `Accept: text/plain;version=0.0.4` asks for): the
+ * same samples as mw_text_new's, each family's HELP before its TYPE, no UNIT and no "# EOF".
+ */
+struct metric_writer *mw_text004_new(FILE *f);
 /*
  * Prometheus's delimited protobuf exposition on @f: native histograms of schema 0 (bucket i
  * holds lengths 2^(i-1) to 2^i - 1, length 0 the zero bucket), gauges as gauges.

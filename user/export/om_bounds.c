@@ -13,6 +13,8 @@ const uint64_t om_edges[OM_NR_EDGES] = {
 	1ULL << 27, 1ULL << 28, 1ULL << 29, 1ULL << 30, 1ULL << 31, 1ULL << 32,
 };
 
+_Static_assert(OM_LIVE_NR_EDGES <= OM_NR_EDGES, "the agent's bounds are export's first ones");
+
 static void cumulate(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES], bool bytes)
 {
 	uint64_t below = 0;

@@ -16,6 +16,14 @@
  */
 #define OM_NR_EDGES 34
 extern const uint64_t om_edges[OM_NR_EDGES];
+/*
+ * The agent's classic histograms stop at the first OM_LIVE_NR_EDGES edges, 1 to 64 KiB with
+ * 1536 (le="65535.0" the last before +Inf): the fixed coarse set a fleet sums by le, exact at
+ * every power of two up to 64 KiB; longer copies are in +Inf, where a reader has their calls
+ * and (from the bytes twin) their mean length. Native histograms keep every power of two.
+ * docs/fleet.md#bounds says why.
+ */
+#define OM_LIVE_NR_EDGES 18
 
 /* cum[i]: calls (or samples) of @buckets whose length is below om_edges[i]. */
 void om_cumulate(const struct hist_slot *buckets, uint64_t cum[OM_NR_EDGES]);

@@ -143,7 +143,8 @@ static int describe_group(struct profile_group *g, json_object *info)
 	for (i = 0; i < n && !err; i++) {
 		json_object *e = json_object_array_get_idx(info, i);
 		const char *c = info_label(e, "cpu_model"), *k = info_label(e, "kernel");
-		const char *host = info_label(e, "host");
+		/* The agent's own name for its host, not a scrape config's host label. */
+		const char *host = info_label(e, "exported_host") ?: info_label(e, "host");
 
 		if (!c || strcmp(c, g->cpu_model) || strcmp(k ?: "", g->kernel ?: ""))
 			continue;
@@ -236,7 +237,7 @@ static json_object *read_info(const struct fleet_query *q, const struct fleet_se
 	char *qi = NULL;
 
 	if (asprintf(&qi,
-		     "max by (cpu_model,kernel,cpu_flags,host) "
+		     "max by (cpu_model,kernel,cpu_flags,host,exported_host) "
 		     "(max_over_time(copyprof_agent_info%s[%s]))",
 		     sel->info, q->range) < 0)
 		return NULL;

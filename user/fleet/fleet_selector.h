@@ -11,8 +11,16 @@
  * the target's (job, instance ...) to both. A matcher goes where its label is: a site label's to the
  * histograms, a host label's to the info (which the query joins), any other to both.
  */
-/* Labels of copyprof_agent_info alone, and of the site series alone (docs/fleet.md#series). */
-#define FLEET_INFO_ONLY "kernel,host,version,cpu_flags,cgroup"
+/*
+ * Labels of copyprof_agent_info alone, and of the site series alone (docs/fleet.md#series).
+ * A scrape config's target label of the same name as one of the info's (host, with
+ * honor_labels false) renames the agent's to exported_<name>: those are the info's too, so
+ * that a join matches every other label the two series share, whatever the scrape config
+ * adds or renames (docs/fleet.md#joins).
+ */
+#define FLEET_INFO_ONLY                                                                            \
+	"kernel,host,version,cpu_flags,cgroup,exported_kernel,exported_host,exported_version,"     \
+	"exported_cpu_flags,exported_cgroup"
 #define FLEET_SITE_ONLY "target,symbol,offset,mechanism,label,family,leaf,le"
 
 /*

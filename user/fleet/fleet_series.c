@@ -392,7 +392,9 @@ static size_t classic_ranges(const struct fleet_site *s, struct classic_range *o
 			continue;
 		classic_range(prev < 0 ? k : (size_t)prev + 1, &r->lo, &unused);
 		classic_range(k, &unused, &r->hi);
-		r->merged = prev >= 0 && (size_t)prev + 1 < k;
+		/* Bounds above the agent's last (OM_LIVE_NR_EDGES) are no gap: none lists them. */
+		r->merged =
+			prev >= 0 && (size_t)prev + 1 < k && (size_t)prev + 1 < OM_LIVE_NR_EDGES;
 		/* Cumulative values may wobble by a float's rounding: never below 0. */
 		r->calls = calls > calls_below ? calls - calls_below : 0;
 		r->bytes = bytes > bytes_below ? bytes - bytes_below : 0;

@@ -4,7 +4,7 @@
 # GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=T, interleaved. Checked: usage errors (2); a
 # T glibc ignores refused (1) by asking ld.so; a GLIBC_TUNABLES already set kept, only the
 # threshold replaced; the order of the runs (warm-ups A B, then pairs A B, B A, ...) and the
-# environment each run really had, from the runs themselves; glibc's loader run as the command
+# environment each run really had, from the runs themselves, of one size on both sides; glibc's loader run as the command
 # lists T in force in every B run and today's in every A run; the JSON of a real workload's run
 # (fields, the interval around the figure, pairs >= 8); a failing command stops verify (1),
 # naming the run. Then record stores the program's CPU time and the uprobes' part of it,
@@ -65,6 +65,12 @@ for i in $(seq 0 7); do
 	if ((i % 2)); then want="$want $TUN=$T unset"; else want="$want unset $TUN=$T"; fi
 done
 expect_eq "each run's GLIBC_TUNABLES, in order" "$(tr '\n' ' ' < runs.txt | sed 's/ $//')" "$want"
+
+# Both sides' environments are of one size, in entries and bytes (a stand-in and a pad).
+expect_exit 0 "$COPYPROF" verify --threshold "$T" --width 1000 -- \
+	sh -c 'env | wc -c >> sizes.txt; env | wc -l >> lines.txt'
+expect_eq "18 runs, one environment size, one entry count" \
+	"$(wc -l < sizes.txt) $(sort -u sizes.txt | wc -l) $(sort -u lines.txt | wc -l)" "18 1 1"
 
 # glibc itself, as the command: its loader lists the threshold each run had in force.
 expect_exit 0 "$COPYPROF" verify --threshold "$T" --width 1000 --keep-output -- "$LDSO" --list-tunables

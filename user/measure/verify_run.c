@@ -33,21 +33,50 @@ int verify_change(const double *a, const double *b, size_t n, double *pct, doubl
 	return err;
 }
 
-/* One run's environment: this one without GLIBC_TUNABLES, then with @tunables when given. */
-static char **run_env(const char *tunables, char **var)
+/* The entry that carries a side's setting: GLIBC_TUNABLES, or a stand-in when it is unset. */
+static char *side_entry(const char *tunables)
 {
-	size_t n;
-	char **env = env_copy("GLIBC_TUNABLES", 1, &n);
+	char *e;
 
-	*var = NULL;
-	if (env && tunables) {
-		if (asprintf(var, "GLIBC_TUNABLES=%s", tunables) < 0) {
-			free(env);
-			return NULL;
-		}
-		env[n++] = *var;
+	if (!tunables)
+		return strdup(VERIFY_UNSET_VAR "=");
+	return asprintf(&e, "GLIBC_TUNABLES=%s", tunables) < 0 ? NULL : e;
+}
+
+/*
+ * One run's environment: this one without GLIBC_TUNABLES, the side's entry, and a pad that
+ * gives both sides environments of one size, in entries and in bytes: the environment's size
+ * moves where the stack starts, which alone can change a program's time by some percent
+ * (Mytkowicz et al., "Producing wrong data without doing anything obviously wrong", 2009).
+ * @vars[0..1] hold the two added strings, for the caller to free.
+ */
+static char **run_env(const struct verify_opts *o, const char *tunables, char **vars)
+{
+	char *ea = side_entry(o->tunables_a), *eb = side_entry(o->tunables_b);
+	size_t n, la, lb, pad;
+	char **env = NULL;
+
+	vars[0] = vars[1] = NULL;
+	if (!ea || !eb)
+		goto out;
+	la = strlen(ea);
+	lb = strlen(eb);
+	vars[0] = side_entry(tunables);
+	pad = (la > lb ? la : lb) - (vars[0] ? strlen(vars[0]) : 0);
+	if (!vars[0] || asprintf(&vars[1], VERIFY_PAD_VAR "=%*s", (int)pad, "") < 0) {
+		vars[1] = NULL;
+		goto out;
+	}
+	memset(vars[1] + strlen(VERIFY_PAD_VAR "="), 'x', pad);
+	env = env_copy("GLIBC_TUNABLES", 2, &n);
+	if (env) {
+		env[n++] = vars[0];
+		env[n++] = vars[1];
 		env[n] = NULL;
 	}
+out:
+	free(ea);
+	free(eb);
 	return env;
 }
 
@@ -73,13 +102,16 @@ static int run_once(const struct verify_opts *o, const char *tunables, const cha
 {
 	posix_spawn_file_actions_t fa;
 	struct rusage ru;
-	char *var, **env = run_env(tunables, &var);
+	char *vars[2], **env = run_env(o, tunables, vars);
 	int status = 0, err;
 	double t0;
 	pid_t pid;
 
-	if (!env)
+	if (!env) {
+		free(vars[0]);
+		free(vars[1]);
 		return -ENOMEM;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	if (o->keep_output) {
@@ -92,7 +124,8 @@ static int run_once(const struct verify_opts *o, const char *tunables, const cha
 	err = posix_spawnp(&pid, o->argv[0], &fa, NULL, o->argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	free(env);
-	free(var);
+	free(vars[0]);
+	free(vars[1]);
 	if (err) {
 		p_err("%s: cannot run '%s': %s", what, o->argv[0], strerror(err));
 		return -ECHILD;

@@ -11,6 +11,9 @@
 #define VERIFY_DEFAULT_PAIRS 60
 #define VERIFY_DEFAULT_SECONDS 120.0
 #define VERIFY_DEFAULT_WIDTH 2.0 /* percentage points: the interval's whole width */
+/* What stands for an unset GLIBC_TUNABLES, and the pad that evens the two environments' sizes. */
+#define VERIFY_UNSET_VAR "COPYPROF_VERIFY_UNSET"
+#define VERIFY_PAD_VAR "COPYPROF_VERIFY_PAD"
 
 struct verify_opts {
 	char *const *argv;	/* the command */
@@ -40,7 +43,9 @@ struct verify_result {
  * ABBA (pair i: A then B for even i, B then A for odd i: a drift of the machine falls on both
  * alike), each run's CPU time from wait4()'s rusage and its wall time; after VERIFY_MIN_PAIRS,
  * stops at the first of: the interval no wider than @o->target_width, @o->max_pairs pairs,
- * @o->max_seconds. stdin is /dev/null. Returns 0; -ECHILD when a run failed (a non-zero exit,
+ * @o->max_seconds. stdin is /dev/null. Both sides' environments are copyprof's without
+ * GLIBC_TUNABLES, then the side's GLIBC_TUNABLES (VERIFY_UNSET_VAR= when unset) and
+ * VERIFY_PAD_VAR=xx..., so that both have as many entries and bytes. Returns 0; -ECHILD when a run failed (a non-zero exit,
  * a signal, no exec: said, with which run); -ENOMEM. verify_result_free() either way.
  */
 int verify_run(const struct verify_opts *o, struct verify_result *r);

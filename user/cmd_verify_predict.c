@@ -24,7 +24,7 @@ static const struct est_family_result *glibc_copy_family(const struct est_report
 	return NULL;
 }
 
-/* The row of threshold @t in @fr, or -1. */
+/* The row of threshold @t in @fr: today's (0) when @t is the one the process ran with; or -1. */
 static int threshold_row(const struct est_family_result *fr, uint64_t t)
 {
 	size_t i;
@@ -32,7 +32,7 @@ static int threshold_row(const struct est_family_result *fr, uint64_t t)
 	for (i = 0; i < fr->nr_rows; i++)
 		if (fr->rows[i].pol.kind == POLICY_THRESHOLD && fr->rows[i].pol.threshold == t)
 			return (int)i;
-	return -1;
+	return fr->today_knob == t ? 0 : -1;
 }
 
 int verify_prediction_load(const char *profile, const char *model, bool threshold_set,
@@ -57,14 +57,24 @@ int verify_prediction_load(const char *profile, const char *model, bool threshol
 		return -1;
 	}
 	row = threshold_set ? threshold_row(pr->fr, *threshold) : est_program_row(pr->fr);
-	if (row < 0 || pr->fr->rows[row].pol.kind != POLICY_THRESHOLD ||
-	    pr->fr->rows[row].pol.threshold == POLICY_NEVER) {
+	if (threshold_set && row < 0) {
+		p_err("%s: T=%llu is none of the estimate's policies (glibc ignores it)", profile,
+		      (unsigned long long)*threshold);
+		return -1;
+	}
+	if (threshold_set && row == 0)
+		p_info("T=%llu is the threshold the recorded process ran with: predicted, no "
+		       "change",
+		       (unsigned long long)*threshold);
+	else if (row < 0 || pr->fr->rows[row].pol.kind != POLICY_THRESHOLD ||
+		 pr->fr->rows[row].pol.threshold == POLICY_NEVER) {
 		p_err("%s: the estimate's best is %s, not a threshold glibc can be given: name one "
 		      "with --threshold",
 		      profile, row < 0 ? "missing" : pr->fr->rows[row].pol.name);
 		return -1;
 	}
-	*threshold = pr->fr->rows[row].pol.threshold;
+	if (row)
+		*threshold = pr->fr->rows[row].pol.threshold;
 	pr->measured_mix = est_verdict(pr->fr) != EST_VERDICT_NOT_MEASURED;
 	est_verdict_text(pr->fr, pr->verdict, sizeof(pr->verdict));
 	est_program_figure(pr->rep.in, pr->fr, row, &pr->pg);

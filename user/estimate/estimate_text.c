@@ -358,12 +358,17 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 			fr->rows[fr->oracle].delta_pct);
 }
 
-/* The change for the program, not only its copies (estimate_program.h). */
+/*
+ * The change for the program, not only its copies (estimate_program.h): for a recording of a
+ * command (or one that holds the CPU time), not for a size table, a merge or the fleet.
+ */
 static void print_program(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	struct est_program pg;
 	char text[EST_PROGRAM_TEXT_LEN];
 
+	if (!r->in->meta.cpu_known && !r->in->meta.command)
+		return;
 	est_program_figure(r->in, fr, est_program_row(fr), &pg);
 	est_program_text(&pg, fr, text, sizeof(text));
 	fprintf(f, "  the program: %s\n", text);

@@ -121,6 +121,15 @@ JOB="$GK dist=dist.txt calls=2000 && awk 'BEGIN { for (i = 0; i < 6000000; i++) 
 check "the profile holds the CPU time and the traps' part of it" \
 	jq -e '.meta.cpu_s > 0 and .meta.probe_cpu_s >= 0 and .meta.probe_cpu_s <= .meta.cpu_s' p.json
 grep -q "recorded programs' CPU time: .* s their own" rec.out || fail "record does not say the CPU time: $(cat rec.out)"
+# record --pid: the CPU time from /proc/PID/stat at the end less at the start; no hit, no traps.
+sh -c 'while :; do :; done' &
+pids+=($!)
+"$COPYPROF" record --uprobe "$impl" --pid "${pids[-1]}" -d 0.5 -o pid.json > /dev/null 2> pid.err ||
+	fail "record --pid failed: $(cat pid.err)"
+check "record --pid stores the CPU time, no traps" \
+	jq -e '(.meta.cpu_s | type == "number") and .meta.cpu_s >= 0 and .meta.probe_cpu_s == 0' pid.json
+stop_servers
+
 "$COPYPROF" calibrate --quick --impl memmove --mix p.json --mix-budget 1 -o cm.json > /dev/null 2> cal.err ||
 	fatal "calibrate failed: $(cat cal.err)"
 expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json --threshold "$T" --json

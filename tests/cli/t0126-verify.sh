@@ -140,6 +140,8 @@ expect_eq "its policy" "$(jq -r "$P.policy" est.json)" "T=$T"
 check "own CPU = recorded - traps" jq -e "($P.cpu_s - $P.probe_cpu_s - $P.own_cpu_s | fabs) < 0.001" est.json
 check "predicted = copy share x copy change" \
 	jq -e "($P.copy_share_pct * $P.copy_pct / 100 - $P.predicted_pct | fabs) < 0.001" est.json
+check "the commit paragraph carries the figure" \
+	jq -e '.inputs[0].families[0].summary | test("For the program: its copy time, modelled, is [0-9.]+% of its own CPU time .* would change its CPU time by [-+][0-9.]+% \\(95% CI")' est.json
 expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json --threshold "$T"
 expect_out "the program: copy time is [0-9.]+% of the program's CPU .* T=$T would change the program's CPU by"
 

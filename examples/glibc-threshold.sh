@@ -8,7 +8,8 @@
 # examples/data/glibc-threshold/ (root for the uprobe; libc6-dbg for glibc's names). Without
 # it, the estimate of every threshold glibc accepts, today's included, from the kept profile
 # and cost model (it times nothing: the output is examples/glibc-threshold.txt, which
-# tests/cli/t0004-examples.sh compares), with the GLIBC_TUNABLES line to ship.
+# tests/cli/t0004-examples.sh compares), with the GLIBC_TUNABLES line to ship, and the command
+# that checks the answer on the program itself, copyprof verify (it measures: not run here).
 # Usage: examples/glibc-threshold.sh [BUILD_DIR]
 #        examples/glibc-threshold.sh --record [BUILD_DIR]
 set -euo pipefail
@@ -41,3 +42,6 @@ jq -c '.meta.glibc | {tunables, rep_movsb_threshold}' "$DATA/app.json"
 echo
 echo "== copyprof estimate -i $DATA/app.json -m $DATA/cm.json"
 "$CP" estimate -i "$DATA/app.json" -m "$DATA/cm.json"
+echo
+echo "== the program itself, with and without the threshold (measures: run it on the CPU to check)"
+echo "copyprof verify -i $DATA/app.json -m $DATA/cm.json -- $(jq -r .meta.command "$DATA/app.json")"

@@ -14,5 +14,6 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 #endif

@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	  "a profile or folded stacks as an interactive SVG flame graph" },
 	{ "export", cmd_export,
 	  "a profile as pprof or OpenMetrics for fleet profilers and Prometheus" },
+	{ "verify", cmd_verify,
+	  "run a program with and without a glibc threshold: its measured CPU time change" },
 	{ "agent", cmd_agent, "record without end and serve live counters over HTTP (Prometheus)" },
 };
 

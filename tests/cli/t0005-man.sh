@@ -7,7 +7,7 @@ cd "$TMP"
 "$ROOT/scripts/gen-man.sh" "$COPYPROF" "$ROOT/docs/copyprof.1.in" >copyprof.1 ||
 	fail "gen-man.sh failed"
 cmds=$("$COPYPROF" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')
-expect_eq "commands" "$(echo $cmds)" "record report calibrate probe estimate diff merge import-perf flamegraph export agent"
+expect_eq "commands" "$(echo $cmds)" "record report calibrate probe estimate diff merge import-perf flamegraph export verify agent"
 n=0
 for c in $cmds; do
 	grep -q "^\.SS \"copyprof $c " copyprof.1 || fail "no section for $c"

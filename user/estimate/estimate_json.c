@@ -7,6 +7,7 @@
 #include "estimate_dist.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
+#include "estimate_program.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
 #include "profile/profile_glibc.h"
@@ -246,6 +247,34 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 	return v;
 }
 
+/* The program-level figure (estimate_program.h); {"known": false, "why"} without one. */
+static json_object *program_to_json(const struct est_report *r, const struct est_family_result *fr)
+{
+	json_object *o = json_object_new_object();
+	struct est_program pg;
+
+	est_program_figure(r->in, fr, est_program_row(fr), &pg);
+	json_object_object_add(o, "known", json_object_new_boolean(pg.known));
+	if (!pg.known) {
+		put_str(o, "why", pg.why);
+		return o;
+	}
+	put_num(o, "cpu_s", pg.cpu_s);
+	put_num(o, "probe_cpu_s", pg.probe_cpu_s);
+	put_num(o, "own_cpu_s", pg.own_cpu_s);
+	put_num(o, "copy_s", pg.copy_s);
+	put_num(o, "copy_share_pct", pg.share_pct);
+	put_str(o, "policy", fr->rows[pg.row].pol.name);
+	json_object_object_add(o, "measured", json_object_new_boolean(pg.measured));
+	put_num(o, "copy_pct", pg.copy_pct);
+	put_num(o, "predicted_pct", pg.pct);
+	if (pg.ci_known) {
+		put_num(o, "ci_low", pg.lo);
+		put_num(o, "ci_high", pg.hi);
+	}
+	return o;
+}
+
 static json_object *family_to_json(const struct est_report *r, const struct est_family_result *fr)
 {
 	json_object *o = json_object_new_object(), *today = json_object_new_object();
@@ -308,6 +337,7 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 		return o;
 	json_object_object_add(o, "verdict", verdict_to_json(fr));
 	json_object_object_add(o, "best", row_to_json(&fr->rows[fr->best], fr, -1));
+	json_object_object_add(o, "program", program_to_json(r, fr));
 	if (fr->validation) {
 		json_object *v = mixmeas_to_json(fr->validation);
 

@@ -9,6 +9,7 @@
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
+#include "estimate_program.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
 #include "lib/count_sum.h"
@@ -388,6 +389,28 @@ static void say_bounds(struct para *p, const struct est_family_result *fr)
 		    fr->rows[t0].delta_pct - always->delta_pct);
 }
 
+/*
+ * The program-level figure (estimate_program.h), where the change of copy time is measured: a
+ * modelled figure has no place where the paragraph states measurements.
+ */
+static void say_program(struct para *p, const struct est_report *r,
+			const struct est_family_result *fr)
+{
+	struct est_program pg;
+
+	est_program_figure(r->in, fr, est_program_row(fr), &pg);
+	if (!pg.known || !pg.measured || !pg.ci_known)
+		return;
+	say(p,
+	    "For the program: its copy time, modelled, is %.2f%% of its own CPU time (%.3f s "
+	    "recorded less "
+	    "%.3f s of uprobe traps%s), so %s would change its CPU time by %+.2f%% (95%% CI %+.2f "
+	    "to %+.2f%%); copyprof verify measures that by running it.",
+	    pg.share_pct, pg.cpu_s, pg.probe_cpu_s,
+	    pg.probe_cpu_s > EST_PROGRAM_TRAP_SHARE * pg.cpu_s ? ", most of it: uncertain" : "",
+	    fr->rows[pg.row].pol.name, pg.pct, pg.lo, pg.hi);
+}
+
 char *est_summary_text(const struct est_report *r, const struct est_family_result *fr)
 {
 	struct para p = { .n = 0 };
@@ -403,6 +426,7 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 		say_verdict(&p, fr, fr->impls->string_op);
 		if (est_verdict(fr) != EST_VERDICT_TOO_FEW_SAMPLES)
 			say_bounds(&p, fr);
+		say_program(&p, r, fr);
 	}
 	if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED)
 		say(&p, "To ship: %s.", line);

@@ -9,6 +9,7 @@
 #include "estimate_input.h"
 #include "estimate_options.h"
 #include "estimate_summary.h"
+#include "estimate_program.h"
 #include "estimate_text.h"
 #include "profile/profile_glibc.h"
 #include "estimate_verdict.h"
@@ -388,6 +389,22 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 			fr->rows[fr->oracle].delta_pct);
 }
 
+/*
+ * The change for the program, not only its copies (estimate_program.h): for a recording of a
+ * command (or one that holds the CPU time), not for a size table, a merge or the fleet.
+ */
+static void print_program(FILE *f, const struct est_report *r, const struct est_family_result *fr)
+{
+	struct est_program pg;
+	char text[EST_PROGRAM_TEXT_LEN];
+
+	if (!r->in->meta.cpu_known && !r->in->meta.command)
+		return;
+	est_program_figure(r->in, fr, est_program_row(fr), &pg);
+	est_program_text(&pg, fr, text, sizeof(text));
+	fprintf(f, "  the program: %s\n", text);
+}
+
 static void print_notes(FILE *f, const struct est_report *r, const struct est_family_result *fr)
 {
 	double maxb = 0;
@@ -557,6 +574,7 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 		print_best(f, fr);
 		if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED)
 			fprintf(f, "  to ship: %s\n", line);
+		print_program(f, r, fr);
 		print_notes(f, r, fr);
 		if (fr->validate_pct && fr->validation)
 			print_validation(f, fr);

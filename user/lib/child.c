@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include "child.h"
 #include "log.h"
@@ -95,7 +96,7 @@ bool child_poll(struct child *c)
 {
 	if (c->pid <= 0 || c->exited)
 		return true;
-	if (waitpid(c->pid, &c->status, WNOHANG) == c->pid)
+	if (wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
 		c->exited = true;
 	return c->exited;
 }
@@ -106,7 +107,7 @@ void child_stop(struct child *c, int sig)
 		return;
 	if (sig)
 		kill(c->pid, sig);
-	while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
 		;
 	c->exited = true;
 }

@@ -4,6 +4,7 @@
 #define CP_CHILD_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 struct child {
@@ -11,7 +12,8 @@ struct child {
 	int gate_fd; /* write end: one byte lets the child exec */
 	int exec_fd; /* read end: the child's errno if exec failed, EOF if it succeeded */
 	bool exited;
-	int status; /* wait status once exited */
+	int status;	  /* wait status once exited */
+	struct rusage ru; /* once exited: its CPU time and its waited-for descendants' */
 };
 
 /* A struct child with no process yet: what child_end() may safely be given. */

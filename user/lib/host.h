@@ -20,6 +20,13 @@ struct host_meta {
 	bool cpu_flags_unknown; /* cpu_flags says nothing (import-perf of another host's data) */
 	char *cpu_flags_from;	/* where cpu_flags came from, when not the recording machine */
 	double duration_s;
+	/*
+	 * A recording: the CPU time (user + system) the recorded process tree used while recorded,
+	 * and the part of it the probes' traps cost it (uprobe hits x the cost measured per hit),
+	 * so that cpu_s - probe_cpu_s is the program's own; cpu_known false when not measured.
+	 */
+	bool cpu_known;
+	double cpu_s, probe_cpu_s;
 	struct machine machine; /* vendor, family, model, caches ...; .known false in old files */
 };
 

@@ -29,6 +29,10 @@ static json_object *meta_to_json(const struct host_meta *m, const struct sample_
 	json_object_object_add(o, "duration_s", json_object_new_double(m->duration_s));
 	jsonw_put_str(o, "command", m->command);
 	jsonw_put_str(o, "ended_by", m->ended_by);
+	if (m->cpu_known) {
+		json_object_object_add(o, "cpu_s", json_object_new_double(m->cpu_s));
+		json_object_object_add(o, "probe_cpu_s", json_object_new_double(m->probe_cpu_s));
+	}
 	profile_args_to_json(o);
 	sample_meta_to_json(sample, o);
 	if (dispatch)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* profile_json_read.c: a profile's JSON read and checked, site by site as the file streams */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,24 @@ static int groups_from_json(json_object *arr, struct profile *p, const char *nam
 	return 0;
 }
 
+/* meta.cpu_s and probe_cpu_s: both absent (a profile before them, a merge), or both numbers >= 0. */
+static int cpu_from_json(json_object *o, struct host_meta *m, const char *name)
+{
+	int a = jsonr_num(o, "cpu_s", &m->cpu_s), b = jsonr_num(o, "probe_cpu_s", &m->probe_cpu_s);
+
+	if (a == -ENOENT && b == -ENOENT)
+		return 0;
+	if (a || b || !(m->cpu_s >= 0) || !(m->probe_cpu_s >= 0) || !isfinite(m->cpu_s) ||
+	    !isfinite(m->probe_cpu_s)) {
+		p_err("%s: meta \"cpu_s\" and \"probe_cpu_s\" go together, each a number of "
+		      "seconds >= 0",
+		      name);
+		return -EINVAL;
+	}
+	m->cpu_known = true;
+	return 0;
+}
+
 static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 {
 	m->tool_version = jsonr_str(o, "tool_version");
@@ -73,7 +92,7 @@ static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 	m->command = jsonr_str(o, "command");
 	m->ended_by = jsonr_str(o, "ended_by");
 	machine_json_get(o, m);
-	return duration_from_json(o, &m->duration_s, name, "meta ");
+	return duration_from_json(o, &m->duration_s, name, "meta ") ?: cpu_from_json(o, m, name);
 }
 
 /* A profile being read: what was seen so far, for the checks that span its members. */

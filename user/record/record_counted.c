@@ -406,6 +406,43 @@ static int scale_mux(struct counted_recorder *r, struct profile *p)
 	return 0;
 }
 
+/* The uprobe hits, each a trap on the traced program's CPU. */
+static uint64_t uprobe_hits(const struct profile *p)
+{
+	uint64_t hits = 0;
+	size_t i;
+
+	for (i = 0; i < p->nr_sites; i++)
+		if (!p->sites[i].sample && p->sites[i].mechanism &&
+		    !strcmp(p->sites[i].mechanism, "uprobe"))
+			hits += p->sites[i].calls;
+	return hits;
+}
+
+/*
+ * The traps' share of the recorded CPU time (meta.probe_cpu_s): hits x the cost measured per
+ * hit, at most the whole. Without a measured cost the CPU time cannot be told apart from the
+ * traps' and is not stored.
+ */
+static void counted_probe_cpu(const struct counted_recorder *r, struct profile *p)
+{
+	const struct trap_cost *c = &r->uprobe_cost;
+	uint64_t hits = uprobe_hits(p);
+
+	if (!p->meta.cpu_known || !hits)
+		return;
+	if (!c->measured) {
+		p_info("the recorded CPU time is not stored: the uprobes' cost per hit, which it "
+		       "holds, was not measured (%s)",
+		       c->why);
+		p->meta.cpu_known = false;
+		return;
+	}
+	p->meta.probe_cpu_s = (double)hits * (c->hit_ns + c->bpf_ns) / 1e9;
+	if (p->meta.probe_cpu_s > p->meta.cpu_s)
+		p->meta.probe_cpu_s = p->meta.cpu_s;
+}
+
 static int counted_finish(void *rec, struct profile *p)
 {
 	struct counted_recorder *r = rec;
@@ -439,6 +476,7 @@ static int counted_finish(void *rec, struct profile *p)
 	ksource_annotate(p, a->debuginfo, a->nr_debuginfo);
 	if (uses_kernel(a))
 		record_dispatch_fill(p);
+	counted_probe_cpu(r, p);
 	return 0;
 }
 
@@ -446,19 +484,19 @@ static int counted_finish(void *rec, struct profile *p)
 static void print_uprobe_cost(const struct counted_recorder *r, const struct profile *p, FILE *f)
 {
 	const struct trap_cost *c = &r->uprobe_cost;
-	uint64_t hits = 0;
-	size_t i;
+	uint64_t hits = uprobe_hits(p);
 
-	for (i = 0; i < p->nr_sites; i++)
-		if (!p->sites[i].sample && p->sites[i].mechanism &&
-		    !strcmp(p->sites[i].mechanism, "uprobe"))
-			hits += p->sites[i].calls;
 	if (!c->measured || !hits)
 		return;
 	fprintf(f,
 		"uprobe cost to the traced programs: about %.1f ms of CPU (%llu hits x %.2f us)\n",
 		(double)hits * (c->hit_ns + c->bpf_ns) / 1e6, (unsigned long long)hits,
 		(c->hit_ns + c->bpf_ns) / 1e3);
+	if (p->meta.cpu_known)
+		fprintf(f,
+			"recorded programs' CPU time: %.3f s, of which the uprobes' about %.3f s: "
+			"%.3f s their own\n",
+			p->meta.cpu_s, p->meta.probe_cpu_s, p->meta.cpu_s - p->meta.probe_cpu_s);
 }
 
 static void counted_print(void *rec, const struct profile *p, FILE *f)

@@ -9,6 +9,7 @@
 #include "lib/host.h"
 #include "lib/log.h"
 #include "lib/outfile.h"
+#include "lib/proc_cpu.h"
 #include "lib/monotime.h"
 #include "lib/stop.h"
 #include "profile/profile.h"
@@ -84,6 +85,38 @@ static bool record_run_wait(const struct record_run_args *a, const struct record
 	return a->interval;
 }
 
+/* Seconds of a rusage's user and system time. */
+static double rusage_cpu_s(const struct rusage *ru)
+{
+	return (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) +
+	       (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * The recorded process tree's CPU time (profile-format.md#cpu-time): a COMMAND's from wait4's
+ * rusage once it exited (its own and its waited-for descendants'), else from /proc/PID/stat
+ * as it runs; --pid's as the difference of /proc/PID/stat since @cpu0 (negative: unread).
+ * Unknown (said with -v) when the process is gone or was never known.
+ */
+static void record_run_cpu(const struct record_run_args *a, const struct child *c, double cpu0,
+			   struct host_meta *m)
+{
+	double now;
+
+	if (a->command && c->exited) {
+		m->cpu_s = rusage_cpu_s(&c->ru);
+		m->cpu_known = true;
+	} else if (a->command && !proc_cpu_read(c->pid, &now)) {
+		m->cpu_s = now;
+		m->cpu_known = true;
+	} else if (!a->command && a->pid && cpu0 >= 0 && !proc_cpu_read((pid_t)a->pid, &now)) {
+		m->cpu_s = now > cpu0 ? now - cpu0 : 0;
+		m->cpu_known = true;
+	} else {
+		p_debug("the recorded processes' CPU time is not known: not stored");
+	}
+}
+
 /* The start message: always when only Ctrl-C ends it; with -d only on a terminal. */
 static bool record_run_announce(const struct record_run_args *a, const struct recorder_ops *ops,
 				void *rec)
@@ -110,7 +143,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	int status = EXIT_RUNTIME;
 	enum stop_reason why = STOP_NOT_YET;
 	bool countdown, last_due;
-	double t0;
+	double t0, cpu0 = -1;
 
 	if (a->interval && !ops->interval) {
 		p_err("this kind of recording has no per-interval view: leave out -i");
@@ -133,6 +166,8 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	host_fill_meta(&p->meta);
 	record_glibc_fill(p, a->command, a->pid);
 	t0 = monotime_s();
+	if (!a->command && a->pid && proc_cpu_read((pid_t)a->pid, &cpu0))
+		cpu0 = -1;
 	if (a->command && child_release(&child, a->command[0]))
 		goto out;
 	if (stop_requested())
@@ -141,6 +176,7 @@ int record_run(const struct record_run_args *a, const struct recorder_ops *ops, 
 	countdown = record_run_announce(a, ops, rec);
 	last_due = record_run_wait(a, ops, rec, &child, countdown, &why);
 	p->meta.duration_s = monotime_s() - t0;
+	record_run_cpu(a, &child, cpu0, &p->meta);
 	/* How it ended says what it holds: a command's whole work, or a stretch of time (diff). */
 	if (stop_reason_name(why))
 		p->meta.ended_by = strdup(stop_reason_name(why));

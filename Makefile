@@ -334,6 +334,7 @@ vmtest: $(OUTPUT)/copyprof-static
 
 bench: $(OUTPUT)/copyprof $(WORKLOADS)
 	./bench/uprobe_overhead.sh $(OUTPUT)
+	./bench/startup.sh $(OUTPUT)
 
 bench-calibrate: $(OUTPUT)/copyprof
 	./bench/perfbench_compare.sh $(OUTPUT)

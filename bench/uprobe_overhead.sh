@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # uprobe_overhead.sh: per-event cost of `copyprof record --uprobe` against bpftrace's
-# `@ = hist(arg2)` and against itself without callers (--no-callers) on the same workload, in
-# one interleaved run, and the events each one lost.
+# `@ = hist(arg2)` and against itself with callers (--callers) on the same workload, in
+# one interleaved run, and the events each one lost; the BPF time per event of each (bpftrace's
+# hist() too). BPF_ONLY=1 measures only that.
 # The per-event cost is the slope between a small and a large run, so start-up (bpftrace
 # compiles its program) cancels out. Usage: bench/uprobe_overhead.sh [BUILD_DIR] [N_SMALL N_LARGE]
 # BASE=DIR: also the BPF program's time per event of the copyprof in DIR (another build, e.g.
@@ -30,16 +31,19 @@ time_ns() {
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 plain() { "$WL" copy=64:"$1"; }
 copyprof() { "$BUILD/copyprof" record --uprobe "$WL:wl_copy" -o "$TMP/p.json" -- "$WL" copy=64:"$1"; }
-# The same entry uprobe without its callers (--no-callers): the difference is what counting
-# them costs (read *sp from user memory, bpf_find_vma, a hash update).
-nocallers() {
-	"$BUILD/copyprof" record --no-callers --uprobe "$WL:wl_copy" -o "$TMP/m.json" -- "$WL" copy=64:"$1"
+# The same entry uprobe with its callers (--callers; uprobes count none by default): the
+# difference is what counting them costs (read *sp from user memory, a cached bpf_find_vma, a
+# hash update).
+callers() {
+	"$BUILD/copyprof" record --callers --uprobe "$WL:wl_copy" -o "$TMP/m.json" -- "$WL" copy=64:"$1"
 }
 bpft() { bpftrace -e "uprobe:$WL:wl_copy { @ = hist(arg2); }" -c "$WL copy=64:$1"; }
 
+# BPF_ONLY=1: only the BPF time per event below (the wall-time slopes take minutes).
+if [ "${BPF_ONLY:-0}" != 1 ]; then
 # Interleaved: each repetition runs every tool at both sizes, so that the load of a shared
 # machine falls on all of them alike.
-tools=(plain copyprof nocallers bpft)
+tools=(plain copyprof callers bpft)
 declare -A small big slope
 for ((i = 0; i < REPS; i++)); do
 	for tool in "${tools[@]}"; do
@@ -54,7 +58,7 @@ for tool in "${tools[@]}"; do
 		"$(echo "$a / 1000000000" | bc -l)" "$N2" "$(echo "$b / 1000000000" | bc -l)" "${slope[$tool]}"
 done
 cp_cost=$(( slope[copyprof] - slope[plain] )) bt_cost=$(( slope[bpft] - slope[plain] ))
-nc_cost=$(( slope[nocallers] - slope[plain] ))
+cc_cost=$(( slope[callers] - slope[plain] ))
 
 # Lost events: what each tool counted against what the workload made.
 copyprof "$N2" > /dev/null 2>&1; cp_n=$(jq '.sites[0].calls' "$TMP/p.json")
@@ -64,8 +68,9 @@ echo
 echo "per-event cost over a plain run: copyprof $cp_cost ns, bpftrace $bt_cost ns," \
 	"ratio copyprof/bpftrace $(echo "scale=2; $cp_cost / $bt_cost" | bc -l)"
 echo "events counted of $N2 made: copyprof $cp_n (lost $((N2 - cp_n))), bpftrace $bt_n (lost $((N2 - bt_n)))"
-echo "callers: copyprof $cp_cost ns, copyprof --no-callers $nc_cost ns," \
-	"ratio $(echo "scale=2; $cp_cost / $nc_cost" | bc -l)"
+echo "callers: copyprof --callers $cc_cost ns, copyprof (none) $cp_cost ns," \
+	"ratio $(echo "scale=2; $cc_cost / $cp_cost" | bc -l)"
+fi
 
 # The BPF program's own time per event (BPF_ENABLE_STATS, while a recording holds the program):
 # precise where the wall times above drown in the uprobe's trap and a shared machine's load.
@@ -87,40 +92,50 @@ def held(pid):  # prog ids the process holds (fdinfo: Debian's bpftool lists no 
         except OSError:
             pass
     return ids
-def mine(pid):
+def mine(pid, bpftrace):  # the uprobe programs: copyprof's cp_uprobe*, bpftrace's one
     ids = held(pid)
     return [p for p in json.loads(subprocess.check_output(["bpftool", "prog", "-j"]))
-            if p["id"] in ids and p.get("name", "").startswith("cp_uprobe")]
-def ns_per_run(opts, binary=cp):
-    rec = subprocess.Popen([binary, "record", *opts, "--uprobe", wl + ":wl_copy", "-o", "/dev/null",
-                            "-d", "60"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if p["id"] in ids and p.get("type") == "kprobe" and
+            (bpftrace or p.get("name", "").startswith("cp_uprobe"))]
+def ns_per_run(tool, binary=cp):
+    if tool == "bpftrace":
+        cmd = ["bpftrace", "-e", "uprobe:%s:wl_copy { @ = hist(arg2); }" % wl]
+    else:
+        cmd = [binary, "record", *(["--callers"] if tool == "callers" else []), "--uprobe",
+               wl + ":wl_copy", "-o", "/dev/null", "-d", "60"]
+    rec = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(300):  # until attached: a run of the workload is counted
             subprocess.run([wl, "copy=64:1"], check=True)
-            if any(p.get("run_cnt", 0) for p in mine(rec.pid)):
+            if any(p.get("run_cnt", 0) for p in mine(rec.pid, tool == "bpftrace")):
                 break
             time.sleep(0.1)
+        before = mine(rec.pid, tool == "bpftrace")
         subprocess.run([wl, "copy=64:100000"], check=True)
-        progs = mine(rec.pid)
-        runs = sum(p.get("run_cnt", 0) for p in progs)
-        return sum(p.get("run_time_ns", 0) for p in progs) / runs if runs else float("nan")
+        after = mine(rec.pid, tool == "bpftrace")
+        runs = sum(p.get("run_cnt", 0) for p in after) - sum(p.get("run_cnt", 0) for p in before)
+        ns = sum(p.get("run_time_ns", 0) for p in after) - sum(p.get("run_time_ns", 0) for p in before)
+        return ns / runs if runs else float("nan")
     finally:
         rec.terminate()
         rec.wait()
-res = {"callers": [], "no-callers": [], "base callers": [], "base no-callers": []}
-for _ in range(reps):
-    res["callers"].append(ns_per_run([]))
-    res["no-callers"].append(ns_per_run(["--no-callers"]))
-    if base:
-        res["base callers"].append(ns_per_run([], base))
-        res["base no-callers"].append(ns_per_run(["--no-callers"], base))
+tools = ["default", "callers", "bpftrace"]
+res = {t: [] for t in tools + (["base default", "base callers"] if base else [])}
+for _ in range(reps):  # interleaved, so that a shared machine's load falls on all alike
+    for t in tools:
+        res[t].append(ns_per_run(t))
+    if base:  # BASE's default may still count callers: each side as it ships, and with --callers
+        res["base default"].append(ns_per_run("default", base))
+        res["base callers"].append(ns_per_run("callers", base))
 med = {k: sorted(v)[len(v) // 2] for k, v in res.items() if v}
-print("BPF time per event (BPF_ENABLE_STATS, median of %d): with callers %.0f ns, --no-callers"
-      " %.0f ns, ratio %.2f" % (reps, med["callers"], med["no-callers"],
-                                med["callers"] / med["no-callers"]))
+print("BPF time per event (BPF_ENABLE_STATS, median of %d, 100,000 events): copyprof %.0f ns"
+      " (default: no uprobe callers), --callers %.0f ns, bpftrace hist() %.0f ns;"
+      " copyprof/bpftrace %.2f, --callers/bpftrace %.2f" %
+      (reps, med["default"], med["callers"], med["bpftrace"], med["default"] / med["bpftrace"],
+       med["callers"] / med["bpftrace"]))
+print("  each run: " + "; ".join("%s %s" % (t, " ".join("%.0f" % x for x in res[t])) for t in tools))
 if base:
-    print("against %s: with callers %.0f ns (ratio %.3f), --no-callers %.0f ns (ratio %.3f)"
-          % (base, med["base callers"], med["callers"] / med["base callers"],
-             med["base no-callers"], med["no-callers"] / med["base no-callers"]))
-    print("all runs: %s" % json.dumps({k: [round(x) for x in v] for k, v in res.items()}))
+    print("against %s: default %.0f ns (ratio %.3f), --callers %.0f ns (ratio %.3f)"
+          % (base, med["base default"], med["default"] / med["base default"],
+             med["base callers"], med["callers"] / med["base callers"]))
 PY

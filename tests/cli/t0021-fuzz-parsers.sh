@@ -3,7 +3,7 @@
 # t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
 # regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
 # golden files, examples/data, presets/, examples/fleet/*.yml, ld.so --list-tunables, HTTP
-# requests to the agent; pairs of profiles for diff). Any crash, leak or UBSan report fails;
+# requests to the agent, trap cost caches; pairs of profiles for diff). Any crash, leak or UBSan report fails;
 # the number of executions per target is printed. FUZZ_SECONDS (default 10) bounds each run;
 # the run's length never decides the result (a slow machine runs fewer inputs, nothing else).
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +71,14 @@ seed() {
 		# A batch calibrate --mix handed its process, and the rounds of none that came back.
 		cp "$ROOT"/tests/fuzz/regress/paired_wire/* "$d/"
 		;;
+	trap_cache)
+		# Caches under the target's fixed key: one of each mechanism, and near misses.
+		local head='"format":"copyprof-trap-cost","version":1,"boot_id":"fuzz-boot","kernel":"fuzz-kernel","cpu":"fuzz-cpu","mitigations":"0000000000000000","method":"fuzz-method"'
+		printf '{%s,"mechanisms":[{"mech":"uprobe","hit_ns":15271.5,"bpf_ns":68.2,"bpf_counted":true,"measured":1796645795},{"mech":"kprobe","hit_ns":120,"bpf_ns":0,"bpf_counted":false,"measured":1796645795},{"mech":"hwbp","hit_ns":900.25,"bpf_ns":0,"bpf_counted":false,"measured":1}]}\n' "$head" > "$d/three.json"
+		printf '{%s,"mechanisms":[]}\n' "$head" > "$d/empty.json"
+		printf '{%s,"mechanisms":[{"mech":"uprobe","hit_ns":-1,"bpf_ns":0,"bpf_counted":false,"measured":0}]}\n' "$head" > "$d/negative.json"
+		printf '{"format":"copyprof-trap-cost","version":1,"boot_id":"another","mechanisms":[]}\n' > "$d/stale.json"
+		;;
 	agent_http)
 		printf 'GET /metrics HTTP/1.1\r\nHost: a\r\nAuthorization: Basic dTpw\r\nAccept-Encoding: gzip\r\n\r\n' > "$d/auth-gzip"
 		printf 'GET /debug/pprof/profile?seconds=5 HTTP/1.1\r\nAuthorization: Basic dTpw\r\n\r\nHEAD /metrics HTTP/1.1\r\n\r\n' > "$d/pipelined"
@@ -82,7 +90,7 @@ seed() {
 shopt -s nullglob
 total=0
 for t in profile costmodel hist folded perf_script preset webconfig diff glibc_tunables \
-	agent_request agent_http prom_answer paired_wire; do
+	agent_request agent_http prom_answer paired_wire trap_cache; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

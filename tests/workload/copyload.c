@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BUF_SIZE (1 << 20)
 #define MAX_SIZES 65536
@@ -71,6 +72,10 @@ static int usage(void)
 		"from\n"
 		"                           FILE's 'size probability' rows (fleetbench format)\n"
 		"  log=FILE                 write 'size count' of every wl_copy call made\n"
+		"  paced=SIZE:US:COUNT:FILE COUNT wl_copy calls, one every US microseconds, and "
+		"the\n"
+		"                           CLOCK_REALTIME (ns) each was made at written to "
+		"FILE\n"
 		"ALIGN (0..63) offsets the destination in a 64-byte aligned buffer; SIZE <= %d.\n",
 		BUF_SIZE);
 	return 2;
@@ -153,6 +158,45 @@ static int write_log(const char *file)
 	return fclose(f) ? 1 : 0;
 }
 
+static long long realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * A call every @us microseconds (spinning, so that none waits on a timer), each one's time
+ * kept: the time of the first call a tool counted is then known from how many it counted
+ * (bench/startup.sh). A call late by a trap is not made up for: the next waits its turn.
+ */
+static int paced(unsigned long size, unsigned long us, unsigned long count, const char *file)
+{
+	long long *at = malloc(count * sizeof(*at)), next;
+	unsigned long k;
+	FILE *f;
+
+	if (!at || size > BUF_SIZE)
+		return 1;
+	next = realtime_ns();
+	for (k = 0; k < count; k++) {
+		while (realtime_ns() < next)
+			;
+		at[k] = realtime_ns();
+		wl_copy(dst_buf, src_buf, size);
+		next += (long long)us * 1000;
+		if (next < at[k])
+			next = at[k];
+	}
+	used[size] += count;
+	f = fopen(file, "w");
+	for (k = 0; f && k < count; k++)
+		fprintf(f, "%lld\n", at[k]);
+	free(at);
+	return !f || fclose(f) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *log = NULL;
@@ -183,6 +227,10 @@ int main(int argc, char **argv)
 			wl_path_a(size, count); /* align is path b's count here */
 			wl_path_b(size, align);
 			used[size] += count + align;
+		} else if (sscanf(argv[i], "paced=%lu:%lu:%lu:%4095s", &size, &align, &count,
+				  file) == 4) {
+			if (paced(size, align, count, file)) /* align is the period here */
+				return 1;
 		} else if (sscanf(argv[i], "move=%lu:%lu", &size, &count) == 2 && size < BUF_SIZE) {
 			for (unsigned long k = 0; k < count; k++)
 				wl_move(dst_buf + 1, dst_buf, size);

@@ -282,7 +282,7 @@ static void replan(struct agent *ag, const char *why)
 	added = agent_sites_follow(&ag->t);
 	if (added)
 		p_info("re-plan re-attached %d site(s) to replaced files", added);
-	agent_traced_measure(&ag->traced, &ag->t);
+	agent_traced_measure(&ag->traced, &ag->t, ag->budget.bpf_stats);
 }
 
 /* The attached site that cost the most in the last window (its traps, else its hits). */
@@ -477,7 +477,7 @@ int agent_run(struct agent_args *a)
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
-	agent_traced_measure(&ag.traced, &ag.t);
+	agent_traced_measure(&ag.traced, &ag.t, ag.budget.bpf_stats);
 	if (!a->keep_privileges) {
 		/* Re-plans read the live text after CAP_SYS_RAWIO is gone (none here: fine). */
 		kimage_hold_kcore();

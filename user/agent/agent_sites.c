@@ -41,7 +41,7 @@ int agent_sites_open(struct agent_sites *t, const struct hist_filter *f, uint32_
 	t->view = view;
 	t->cap = cap > CP_MAX_SITES ? CP_MAX_SITES : cap ? cap : 1;
 	/* Callers are not counted: their table is the one part whose size is not fixed. */
-	t->hs = hist_session_open(f, t->cap, false);
+	t->hs = hist_session_open(f, t->cap, 0);
 	return t->hs ? 0 : -EIO;
 }
 

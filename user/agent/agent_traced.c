@@ -11,8 +11,9 @@ double agent_traced_hit_ns(const struct agent_traced *tr, enum probe_mech m)
 	return c->measured ? c->hit_ns + c->bpf_ns : 0;
 }
 
-void agent_traced_measure(struct agent_traced *tr, const struct agent_sites *t)
+void agent_traced_measure(struct agent_traced *tr, const struct agent_sites *t, bool bpf_apart)
 {
+	char origin[320];
 	size_t i;
 	int m;
 
@@ -24,15 +25,17 @@ void agent_traced_measure(struct agent_traced *tr, const struct agent_sites *t)
 	for (m = 0; m < TRAP_COST_NR_MECHS; m++) {
 		struct trap_cost *c = &tr->cost[m];
 
-		if (!tr->in_use[m])
+		/* Known in this run already: a trap costs the same all boot long. */
+		if (!tr->in_use[m] || c->measured)
 			continue;
-		trap_cost_measure((enum probe_mech)m, c);
+		trap_cost_get((enum probe_mech)m, bpf_apart, c);
+		trap_cost_origin(c, origin, sizeof(origin));
 		if (c->measured)
 			p_info("a %s hit costs the traced thread %.2f us here (trap %.2f us + BPF "
-			       "%.2f us%s): charged to --max-overhead with each site's hits",
+			       "%.2f us%s; %s): charged to --max-overhead with each site's hits",
 			       probe_mech_name((enum probe_mech)m), (c->hit_ns + c->bpf_ns) / 1e3,
 			       c->hit_ns / 1e3, c->bpf_ns / 1e3,
-			       c->bpf_counted ? "" : ", not counted apart");
+			       c->bpf_counted ? "" : ", not counted apart", origin);
 		else
 			p_warn("the cost of a %s hit is not known (%s): its sites' cost to the "
 			       "traced "

@@ -11,8 +11,9 @@
 /*
  * A probe's hit costs the traced thread a trap (and the BPF run), time the agent's own CPU
  * and BPF run time never see. Each mechanism in use is measured on this host (trap_cost.h)
- * at the start and at every re-plan; each site's hits in a budget window, priced at that,
- * are its estimated cost to the traced processes.
+ * once it has attached sites, at the start or at a re-plan, or read from this boot's cache;
+ * each site's hits in a budget window, priced at that, are its estimated cost to the traced
+ * processes.
  */
 struct agent_traced {
 	struct trap_cost cost[TRAP_COST_NR_MECHS];
@@ -23,8 +24,12 @@ struct agent_traced {
 	uint64_t unattributed; /* hits no site counted (filtered out by --pid/--comm/--cgroup) */
 };
 
-/* Measures the trap of every mechanism an attached site uses, and says what it found. */
-void agent_traced_measure(struct agent_traced *tr, const struct agent_sites *t);
+/*
+ * Measures (or reads from this boot's cache) the trap of every mechanism an attached site uses
+ * that this run has not priced yet, and says what it found; @bpf_apart: the BPF run time is
+ * counted (the budget's statistics), so a figure with the BPF run inside the trap won't do.
+ */
+void agent_traced_measure(struct agent_traced *tr, const struct agent_sites *t, bool bpf_apart);
 /*
  * Closes a budget window: each site's hits since the last call (one lookup a site) priced at
  * its mechanism's cost into its window_cost_ns and cost_ns_total; with BPF statistics

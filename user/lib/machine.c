@@ -290,7 +290,7 @@ int machine_caches_of(int cpu, struct machine_caches *c)
 	return caches_of(cpu, machine_this()->vendor, c);
 }
 
-/* The model name and the /proc/cpuinfo flags of the first CPU listed. */
+/* The model name, microcode and the /proc/cpuinfo flags of the first CPU listed. */
 static void read_cpuinfo(struct machine *m)
 {
 	struct line_reader r;
@@ -310,6 +310,8 @@ static void read_cpuinfo(struct machine *m)
 		v += 2;
 		if (!m->model_name[0] && !strncmp(r.line, "model name", 10))
 			snprintf(m->model_name, sizeof(m->model_name), "%s", v);
+		if (!m->microcode[0] && !strncmp(r.line, "microcode", 9))
+			snprintf(m->microcode, sizeof(m->microcode), "%s", v);
 		if (strncmp(r.line, "flags", 5))
 			continue;
 		padded = malloc(strlen(v) + 3);

@@ -35,6 +35,7 @@ struct machine {
 	char vendor_id[16];	      /* "GenuineIntel"; "" unknown */
 	int family, model, stepping;  /* decoded with the extended fields; -1 unknown */
 	char model_name[80];	      /* /proc/cpuinfo's "model name"; "" unknown */
+	char microcode[24];	      /* /proc/cpuinfo's "microcode" revision; "" unknown */
 	unsigned int flags;	      /* 1 << enum machine_flag */
 	struct machine_caches caches; /* of the CPU the run used (machine_caches_of()) */
 	unsigned int clflush_line;    /* CLFLUSH's stride, CPUID 1 EBX[15:8] x 8; 0 unknown */

@@ -16,6 +16,7 @@
 #include "kernel/uprobe_multi.h"
 #include "hist.skel.h"
 #include "hist_session.h"
+#include "lib/fnv.h"
 #include "lib/log.h"
 #include "lib/regs.h"
 #include "task_follow.h"
@@ -32,7 +33,7 @@ struct hist_session {
 };
 
 struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
-				       bool callers)
+				       unsigned int callers)
 {
 	struct hist_session *hs;
 	int err;
@@ -76,12 +77,15 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
 	 * kernel ones (tests/vm/t-lockdown).
 	 */
-	callers = callers && feature_bpf_reads_kernel("entry sites' callers are not counted "
-						      "(uprobes' too)");
-	hs->skel->rodata->targ_callers = callers;
-	hs->skel->rodata->targ_user_callers = callers;
-	if (!callers) {
+	if (callers && !feature_bpf_reads_kernel("entry sites' callers are not counted "
+						 "(uprobes' too)"))
+		callers = 0;
+	/* targ_callers also guards the user reads: off, the verifier sees neither helper. */
+	hs->skel->rodata->targ_callers = callers != 0;
+	hs->skel->rodata->targ_user_callers = callers & HIST_CALLERS_USER;
+	if (!(callers & HIST_CALLERS_KERNEL))
 		bpf_map__set_max_entries(hs->skel->maps.callers, 1);
+	if (!(callers & HIST_CALLERS_USER)) {
 		bpf_map__set_max_entries(hs->skel->maps.ucallers, 1);
 		bpf_map__set_max_entries(hs->skel->maps.ucaller_cache, 1);
 	}
@@ -597,6 +601,17 @@ int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint6
 		*run_cnt += info.run_cnt;
 	}
 	return 0;
+}
+
+uint64_t hist_session_object_digest(void)
+{
+	size_t sz = 0, i;
+	const unsigned char *b = hist_bpf__elf_bytes(&sz);
+	uint64_t h = FNV1A64_INIT;
+
+	for (i = 0; i < sz; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
 }
 
 void hist_session_destroy(struct hist_session *hs)

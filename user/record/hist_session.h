@@ -19,13 +19,18 @@ struct hist_filter {
 	int cgroup_fd;	  /* a cgroup v2 directory (kernel/cgroup.h): its tasks and below; 0: any */
 };
 
+/* Which entry sites will count their callers (hist_session_open()'s @callers). */
+#define HIST_CALLERS_KERNEL 1u /* kprobe and breakpoint entry sites */
+#define HIST_CALLERS_USER 2u   /* uprobe entry sites */
+
 /*
- * Opens and loads the program for @nr_sites sites; @callers: some site will count its callers
- * (hist_session_config_site): kernel ones need BPF to read kernel stacks, user ones (uprobe
- * entry sites) user memory and bpf_find_vma (5.17+). Prints the reason and returns NULL.
+ * Opens and loads the program for @nr_sites sites; @callers (HIST_CALLERS_*): the kinds of
+ * site that will count their callers (hist_session_config_site): kernel ones need BPF to read
+ * kernel stacks, user ones (uprobe entry sites) user memory and bpf_find_vma (5.17+); the
+ * tables of a kind not asked for take no memory. Prints the reason and returns NULL.
  */
 struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_t nr_sites,
-				       bool callers);
+				       unsigned int callers);
 /*
  * Sets where site @id reads its length, destination and source (enum cp_reg), and whether it
  * counts per caller (@caller_stack, enum cp_caller_stack: only at a kernel function's entry).
@@ -98,6 +103,8 @@ void hist_session_detach(struct hist_session *hs, uint32_t id);
  * them only while BPF statistics are on (BPF_ENABLE_STATS, kernel.bpf_stats_enabled).
  */
 int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint64_t *run_cnt);
+/* A digest (FNV-1a) of the BPF object every session loads: what a stored BPF figure was made on. */
+uint64_t hist_session_object_digest(void);
 /* Detaches every probe and frees the session; NULL is fine. */
 void hist_session_destroy(struct hist_session *hs);
 

@@ -112,7 +112,7 @@ int probe_site_attach(struct probe_site *s, struct hist_session *hs, uint32_t id
 
 bool probe_site_counts_callers(const struct probe_site *s)
 {
-	return !s->spec.offset;
+	return !s->spec.offset && !s->callers_off;
 }
 
 int probe_site_caller_stack(const struct probe_site *s)

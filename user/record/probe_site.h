@@ -19,6 +19,7 @@ struct probe_site {
 	uint64_t vaddr;		 /* uprobe: symbol + offset as a link address (DWARF) */
 	uint64_t file_dev;	 /* uprobe: the file attached (st_dev, st_ino; uprobe_redeploy.h) */
 	uint64_t file_ino;
+	bool callers_off;	 /* an entry site that is told to count no callers (record) */
 	uint64_t kaddr;		 /* kernel: the instruction's address (hwbp) */
 	enum copy_family family; /* what the copies here are (the planner's, or the entry's) */
 	char *note;		 /* why this mechanism was chosen, for the summary */
@@ -35,7 +36,7 @@ int probe_site_parse(struct probe_site *s, enum probe_mech mech, const char *tex
 int probe_site_resolve(struct probe_site *s);
 /*
  * A site at a function's first instruction (kernel or uprobe): the return address on the
- * stack is its caller.
+ * stack is its caller; unless told to count none (callers_off).
  */
 bool probe_site_counts_callers(const struct probe_site *s);
 /* Whose stack that return address is on: enum cp_caller_stack (CP_CALLER_NONE if none). */

@@ -37,6 +37,7 @@ struct counted_recorder {
 	void *sampler;	      /* a mixed plan: the sampling recorder (record_sample.h), or NULL */
 	struct record_sample_args sa;
 	struct trap_cost uprobe_cost;	 /* measured when a site is a uprobe */
+	bool uprobe_cost_later;		 /* not cached: measured once the recording ends */
 	struct cgroup_ref cg;		 /* --cgroup, opened */
 	struct uprobe_redeploy redeploy; /* uprobe files replaced under their paths */
 	double next_follow, next_sweep;
@@ -59,6 +60,30 @@ static int nr_hwbp(const struct record_counted_args *a)
 static bool multiplexed(const struct record_counted_args *a, int i)
 {
 	return a->sites[i].mech == MECH_HWBP && nr_hwbp(a) > HWBP_MUX_MAX_SLOTS;
+}
+
+/*
+ * Which entry sites count their callers in this recording: kernel ones unless --no-callers,
+ * uprobe ones only with --callers (record_counted.h says why).
+ */
+static void choose_callers(const struct record_counted_args *a)
+{
+	bool said = false;
+	int i;
+
+	for (i = 0; i < a->nr_sites; i++) {
+		struct probe_site *s = &a->sites[i];
+
+		s->callers_off = false;
+		if (!a->no_callers && !a->user_callers && s->mech == MECH_UPROBE &&
+		    probe_site_counts_callers(s) && !said) {
+			p_info("uprobe entry sites count no callers by default (--callers counts "
+			       "them "
+			       "exactly, for more BPF time a call)");
+			said = true;
+		}
+		s->callers_off = a->no_callers || (s->mech == MECH_UPROBE && !a->user_callers);
+	}
 }
 
 /*
@@ -166,14 +191,20 @@ static bool uses_kernel(const struct record_counted_args *a)
 	return uses(a, MECH_KPROBE) || uses(a, MECH_HWBP);
 }
 
-static bool counts_callers(const struct record_counted_args *a)
+/* The kinds of caller some site counts (HIST_CALLERS_*). */
+static unsigned int counts_callers(const struct record_counted_args *a)
 {
+	unsigned int kinds = 0;
 	int i;
 
-	for (i = 0; !a->no_callers && i < a->nr_sites; i++)
-		if (probe_site_counts_callers(&a->sites[i]))
-			return true;
-	return false;
+	for (i = 0; i < a->nr_sites; i++) {
+		int stack = probe_site_caller_stack(&a->sites[i]);
+
+		kinds |= stack == CP_CALLER_USER     ? HIST_CALLERS_USER
+			 : stack == CP_CALLER_KERNEL ? HIST_CALLERS_KERNEL
+						     : 0;
+	}
+	return kinds;
 }
 
 /*
@@ -213,10 +244,9 @@ static int collect_user_callers(struct counted_recorder *r, struct profile *p)
 	for (i = 0; i < a->nr_sites; i++)
 		if (probe_site_caller_stack(&a->sites[i]) == CP_CALLER_USER)
 			known[n++] = a->sites[i].resolved_path;
-	if (command)
+	if (n && command)
 		known[n++] = command;
-	err = n && !a->no_callers ? user_callers_collect(r->hs, p, (uint32_t)a->nr_sites, known, n)
-				  : 0;
+	err = n ? user_callers_collect(r->hs, p, (uint32_t)a->nr_sites, known, n) : 0;
 	free(known);
 	free(command);
 	return err;
@@ -229,6 +259,7 @@ static int counted_prepare(void *rec, struct profile *p)
 
 	if (a->cgroup && cgroup_open(a->cgroup, &r->cg))
 		return -EINVAL;
+	choose_callers(a);
 	if (resolve_sites(a, p) || feature_check_bpf() ||
 	    (uses(a, MECH_UPROBE) && feature_check_uprobes()) ||
 	    (uses(a, MECH_KPROBE) && feature_check_kprobes()))
@@ -237,23 +268,38 @@ static int counted_prepare(void *rec, struct profile *p)
 }
 
 /*
- * What a uprobe costs the traced program, as kprobes' cost is said in the plan: measured
- * here, now (trap_cost.h), with what that is at a busy site's rate.
+ * What a uprobe costs the traced program, as kprobes' cost is said in the plan (trap_cost.h),
+ * with what that is at a busy site's rate.
  */
-static void announce_uprobe_cost(struct trap_cost *c)
+static void announce_uprobe_cost(const struct trap_cost *c)
 {
+	char origin[320];
 	double us;
 
-	trap_cost_measure(MECH_UPROBE, c);
 	if (!c->measured) {
 		p_info("uprobe cost per hit not measured: %s", c->why);
 		return;
 	}
+	trap_cost_origin(c, origin, sizeof(origin));
 	us = (c->hit_ns + c->bpf_ns) / 1e3;
-	p_info("uprobe cost: %.2f us per hit here (the trap %.2f us, BPF %s; measured just now "
-	       "on copyprof's own code): a site called 10,000 times a second costs its program "
-	       "about %.1f%% of one CPU",
-	       us, c->hit_ns / 1e3, c->bpf_counted ? "counted" : "not counted apart", us);
+	p_info("uprobe cost: %.2f us per hit here (the trap %.2f us, BPF %s; %s): a site called "
+	       "10,000 times a second costs its program about %.1f%% of one CPU",
+	       us, c->hit_ns / 1e3, c->bpf_counted ? "counted" : "not counted apart", origin, us);
+}
+
+/*
+ * The trap cost from this boot's cache, said before the command starts; not there, it is
+ * measured after the recording (counted_finish), so that the measure (some 150 ms of probes
+ * placed and removed) never delays the first traced call nor runs beside the workload.
+ */
+static void uprobe_cost_start(struct counted_recorder *r)
+{
+	if (trap_cost_cached(MECH_UPROBE, false, &r->uprobe_cost)) {
+		announce_uprobe_cost(&r->uprobe_cost);
+		return;
+	}
+	r->uprobe_cost_later = true;
+	p_debug("the uprobe trap cost is not in this boot's cache: measured after the recording");
 }
 
 static int counted_open(void *rec, uint32_t tgid)
@@ -278,7 +324,7 @@ static int counted_open(void *rec, uint32_t tgid)
 		return -ENOENT;
 	}
 	if (uses(a, MECH_UPROBE))
-		announce_uprobe_cost(&r->uprobe_cost);
+		uprobe_cost_start(r);
 	if (r->sampler) {
 		p_info("sampling the functions of %zu site(s) no probe can take, in the same "
 		       "recording",
@@ -463,6 +509,11 @@ static int counted_finish(void *rec, struct profile *p)
 	uprobe_redeploy_free(&r->redeploy);
 	hist_session_destroy(r->hs);
 	r->hs = NULL;
+	if (r->uprobe_cost_later) {
+		trap_cost_measure_keep(MECH_UPROBE, &r->uprobe_cost);
+		announce_uprobe_cost(&r->uprobe_cost);
+		r->uprobe_cost_later = false;
+	}
 	/* Sampled sites come after the counted ones, which are numbered as the probes. */
 	if (r->sampler) {
 		size_t counted = p->nr_sites;

@@ -20,6 +20,12 @@ struct record_counted_args {
 	uint32_t hz;
 	size_t nr_debuginfo;
 	bool no_callers; /* --no-callers: entry sites count no callers */
+	/*
+	 * --callers: uprobe entry sites count their callers too. Off by default: exact callers
+	 * cost a uprobe's program two hash lookups and a read of user memory per call, which
+	 * took it from under bpftrace's hist() to above it (docs/benchmarks.md#callers).
+	 */
+	bool user_callers;
 };
 
 /*

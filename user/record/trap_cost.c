@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "hist_session.h"
 #include "kernel/ksyms.h"
+#include "kernel/trap_cache.h"
 #include "lib/log.h"
 #include "trap_cost.h"
 
@@ -18,6 +19,8 @@
 #define MIN_CALLS 200
 #define MAX_CALLS 200000
 #define KERNEL_TARGET "__x64_sys_getppid"
+/* The measuring method's version, in the cache's key: raise it when the method changes. */
+#define TRAP_COST_METHOD 1
 
 /* The uprobe's target: a real call that does next to nothing. */
 __attribute__((noinline, used)) void trap_cost_target(volatile unsigned long *x)
@@ -117,7 +120,7 @@ void trap_cost_measure(enum probe_mech mech, struct trap_cost *c)
 	int r;
 
 	memset(c, 0, sizeof(*c));
-	hs = hist_session_open(&none, 1, false);
+	hs = hist_session_open(&none, 1, 0);
 	if (!hs) {
 		snprintf(c->why, sizeof(c->why), "the BPF program does not load");
 		return;
@@ -148,9 +151,101 @@ void trap_cost_measure(enum probe_mech mech, struct trap_cost *c)
 	if (c->hit_ns < 0)
 		c->hit_ns = 0;
 	c->measured = true;
+	c->measured_at = (uint64_t)time(NULL);
 	p_debug("%s hit: %.0f ns of trap and %.0f ns of BPF (%lu calls x %d rounds; %.0f ns a call "
 		"without the probe)",
 		probe_mech_name(mech), c->hit_ns, c->bpf_ns, n, ROUNDS, off);
 out:
 	hist_session_destroy(hs);
+}
+
+/* What the cached figures were measured with: this method and this BPF object. */
+static int cache_key(struct trap_cache_key *k)
+{
+	char method[64];
+
+	snprintf(method, sizeof(method), "trap_cost %d, hist.bpf %016llx", TRAP_COST_METHOD,
+		 (unsigned long long)hist_session_object_digest());
+	return trap_cache_key_here(method, k);
+}
+
+static void cache_read(const char *path, const struct trap_cache_key *k, struct trap_cache *tc)
+{
+	char why[256];
+	int err = trap_cache_load(path, k, tc, why, sizeof(why));
+
+	if (err == -EINVAL || err == -EPERM || err == -EFBIG)
+		p_info("trap cost cache %s ignored (%s): measuring again", path, why);
+	else if (err && err != -ENOENT)
+		p_debug("trap cost cache %s not used: %s", path, why);
+}
+
+bool trap_cost_cached(enum probe_mech mech, bool need_bpf_apart, struct trap_cost *c)
+{
+	const char *path = trap_cache_path();
+	const struct trap_cache_entry *e;
+	struct trap_cache_key k;
+	struct trap_cache tc;
+
+	memset(c, 0, sizeof(*c));
+	if (!path || cache_key(&k))
+		return false;
+	cache_read(path, &k, &tc);
+	e = trap_cache_find(&tc, probe_mech_name(mech));
+	if (!e || (need_bpf_apart && !e->bpf_counted))
+		return false;
+	c->hit_ns = e->hit_ns;
+	c->bpf_ns = e->bpf_ns;
+	c->bpf_counted = e->bpf_counted;
+	c->measured = c->from_cache = true;
+	c->measured_at = e->measured;
+	p_debug("%s hit: %.0f ns of trap and %.0f ns of BPF, from the cache %s",
+		probe_mech_name(mech), c->hit_ns, c->bpf_ns, path);
+	return true;
+}
+
+void trap_cost_measure_keep(enum probe_mech mech, struct trap_cost *c)
+{
+	const char *path = trap_cache_path();
+	struct trap_cache_entry e = { 0 };
+	struct trap_cache_key k;
+	struct trap_cache tc;
+	char why[256];
+
+	trap_cost_measure(mech, c);
+	if (!c->measured || !path || cache_key(&k))
+		return;
+	/* The other mechanisms' entries are kept: read again, this one replaced. */
+	if (trap_cache_load(path, &k, &tc, why, sizeof(why)))
+		memset(&tc, 0, sizeof(tc));
+	snprintf(e.mech, sizeof(e.mech), "%s", probe_mech_name(mech));
+	e.hit_ns = c->hit_ns < TRAP_CACHE_MAX_NS ? c->hit_ns : TRAP_CACHE_MAX_NS;
+	e.bpf_ns = c->bpf_ns < TRAP_CACHE_MAX_NS ? c->bpf_ns : TRAP_CACHE_MAX_NS;
+	e.bpf_counted = c->bpf_counted;
+	e.measured = c->measured_at;
+	if (trap_cache_put(&tc, &e) || trap_cache_store(path, &k, &tc, why, sizeof(why)))
+		p_debug("the %s trap cost is not kept for later runs: %s", probe_mech_name(mech),
+			why);
+	else
+		p_debug("%s trap cost kept in %s for the later runs of this boot",
+			probe_mech_name(mech), path);
+}
+
+void trap_cost_get(enum probe_mech mech, bool need_bpf_apart, struct trap_cost *c)
+{
+	if (!trap_cost_cached(mech, need_bpf_apart, c))
+		trap_cost_measure_keep(mech, c);
+}
+
+void trap_cost_origin(const struct trap_cost *c, char *buf, size_t len)
+{
+	time_t t = (time_t)c->measured_at;
+	struct tm tm;
+
+	if (!c->from_cache || !gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "measured just now on copyprof's own code");
+		return;
+	}
+	snprintf(buf, len, "measured at %02d:%02d:%02d UTC this boot, from the cache %s",
+		 tm.tm_hour, tm.tm_min, tm.tm_sec, trap_cache_path() ?: "");
 }

@@ -20,7 +20,7 @@ cd "$TMP"
 expect_exit 2 "$COPYPROF" calibrate --quick --mix-site-budget 2 -o x.json
 expect_err "--mix-site-budget applies to --mix \(a profile's sites\)"
 
-expect_exit 0 "$COPYPROF" record --uprobe "$WL:wl_copy" -o p.json -- "$WL" paths=4096:20000:0 \
+expect_exit 0 "$COPYPROF" record --callers --uprobe "$WL:wl_copy" -o p.json -- "$WL" paths=4096:20000:0 \
 	copy=16:50
 expect_eq "callers" "$(jq -c '[.sites[0].callers[] | [.symbol, .calls, .bytes]]' p.json)" \
 	'[["wl_path_a",20000,81920000],["main",50,800]]'

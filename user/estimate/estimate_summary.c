@@ -405,10 +405,13 @@ static void say_program(struct para *p, const struct est_report *r,
 	    "For the program: its copy time, modelled, is %.2f%% of its own CPU time (%.3f s "
 	    "recorded less "
 	    "%.3f s of uprobe traps%s), so %s would change its CPU time by %+.2f%% (95%% CI %+.2f "
-	    "to %+.2f%%); copyprof verify measures that by running it.",
+	    "to %+.2f%%)%s",
 	    pg.share_pct, pg.cpu_s, pg.probe_cpu_s,
 	    pg.probe_cpu_s > EST_PROGRAM_TRAP_SHARE * pg.cpu_s ? ", most of it: uncertain" : "",
-	    fr->rows[pg.row].pol.name, pg.pct, pg.lo, pg.hi);
+	    fr->rows[pg.row].pol.name, pg.pct, pg.lo, pg.hi,
+	    /* verify moves glibc's tunable; a kernel's threshold needs the kernel rebuilt */
+	    fr->impls && fr->impls->glibc ? "; copyprof verify measures that by running it."
+					  : "; only a kernel built with it can show that.");
 }
 
 char *est_summary_text(const struct est_report *r, const struct est_family_result *fr)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* spikeload.c: a size table's calls timed in-process, REP MOVSB against the C library's memcpy */
+/* spikeload.c: a size table's calls made (for a uprobe) or timed, REP MOVSB against memcpy */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,14 @@ __attribute__((noinline)) void *sl_movsb(void *dst, const void *src, size_t n)
 	void *d = dst;
 
 	__asm__ volatile("rep movsb" : "+D"(d), "+S"(src), "+c"(n) : : "memory");
+	return dst;
+}
+
+/* The probed copy: its three arguments as memcpy's. */
+__attribute__((noinline)) void *sl_copy(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+	__asm__ volatile("" ::: "memory");
 	return dst;
 }
 
@@ -50,7 +58,7 @@ struct call {
 };
 
 static size_t len[MAX_ROWS];
-static double cdf[MAX_ROWS];
+static double cdf[MAX_ROWS], weight[MAX_ROWS];
 static int nrows;
 
 /* "size,count" rows (a header line and '#' comments skipped) into len[] and cdf[]. */
@@ -68,6 +76,7 @@ static int read_table(const char *path, size_t *maxl)
 		if (sscanf(line, "%llu,%lf", &s, &w) != 2 || !(w > 0))
 			continue;
 		len[nrows] = s;
+		weight[nrows] = w;
 		sum += w;
 		cdf[nrows++] = sum;
 		*maxl = s > *maxl ? s : *maxl;
@@ -132,6 +141,39 @@ static double pass(const struct call *c, size_t nc, copy_fn fn)
 	return (now_ns() - t0) / (double)nc;
 }
 
+/* run TABLE: every row's count of sl_copy calls of its size, all rows' calls shuffled. */
+static int run(const char *path)
+{
+	size_t maxl = 0, total = 0, i = 0, j;
+	uint64_t s = 0x2545F4914F6CDD1DULL;
+	size_t *order;
+	char *buf;
+	int k;
+
+	if (read_table(path, &maxl))
+		return 2;
+	for (k = 0; k < nrows; k++)
+		total += (size_t)weight[k];
+	order = calloc(total, sizeof(*order));
+	buf = aligned_alloc(4096, 2 * maxl + 8192);
+	if (!order || !buf)
+		return 1;
+	memset(buf, 3, 2 * maxl + 8192);
+	for (k = 0; k < nrows; k++)
+		for (j = 0; j < (size_t)weight[k]; j++)
+			order[i++] = len[k];
+	for (i = total - 1; i > 0; i--) {
+		size_t t = order[i];
+
+		j = rng(&s) % (i + 1);
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < total; i++)
+		sl_copy(buf + maxl + 4096, buf, order[i]);
+	return 0;
+}
+
 /*
  * TABLE WS ROUNDS: REP MOVSB's ns a call against the C library's memcpy on calls drawn from the
  * size table, paired in each round (the same calls, each pass in an order of its own, the
@@ -147,8 +189,11 @@ int main(int argc, char **argv)
 	uint64_t s = 0x9E3779B97F4A7C15ULL;
 	int b;
 
+	if (argc == 3 && !strcmp(argv[1], "run"))
+		return run(argv[2]);
 	if (argc != 4 || read_table(argv[1], &maxl)) {
-		fprintf(stderr, "usage: spikeload TABLE WS ROUNDS (TABLE: size,count rows)\n");
+		fprintf(stderr,
+			"usage: spikeload TABLE WS ROUNDS | run TABLE (TABLE: size,count rows)\n");
 		return 2;
 	}
 	ws = strtoul(argv[2], NULL, 0);

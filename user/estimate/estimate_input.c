@@ -99,7 +99,16 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 		n[b] = (double)slots[b].count;
 		bytes[b] = (double)slots[b].bytes;
 	}
-	in->nr_sites++; /* freed with the input from here on, label and buckets alike */
+	in->nr_sites++;		    /* freed with the input from here on, label and buckets alike */
+	if (first && s->exact.nr) { /* as the alignments: once, on the site's first row */
+		v->exact = malloc(s->exact.nr * sizeof(*v->exact));
+		if (!v->exact)
+			return -ENOMEM;
+		for (b = 0; b < s->exact.nr; b++)
+			v->exact[b] = (struct est_exact){ .len = s->exact.v[b].len,
+							  .n = (double)s->exact.v[b].calls };
+		v->nr_exact = s->exact.nr;
+	}
 	return set_buckets(v, n, bytes);
 }
 

@@ -17,7 +17,7 @@ int est_exact_collect(const struct est_costs *c, const struct est_input *in, enu
 {
 	struct est_exact_list l = { 0 };
 	size_t i;
-	uint32_t j, k;
+	uint32_t j;
 	int err = 0;
 
 	for (i = 0; !err && i < in->nr_sites; i++) {
@@ -25,19 +25,12 @@ int est_exact_collect(const struct est_costs *c, const struct est_input *in, enu
 
 		if (s->family != f)
 			continue;
-		/* Both lists ascend: each exact length meets its bucket once. */
-		for (j = 0, k = 0; !err && j < s->nr_exact; j++) {
-			uint32_t b = cp_bucket_of(s->exact[j].len);
-			double mean;
-
-			while (k < s->nr_buckets && s->buckets[k].b < b)
-				k++;
-			if (k == s->nr_buckets || s->buckets[k].b != b)
-				continue; /* no bucket to hold it: not a length of the mix */
-			mean = s->buckets[k].bytes / s->buckets[k].n;
-			err = est_exact_add(&l, s->exact[j].len,
-					    s->exact[j].n * est_calls_per_unit(c, in, s, mean));
-		}
+		/* A site's list is on its first row, its buckets maybe on several (callers). */
+		for (j = 0; !err && j < s->nr_exact; j++)
+			err = est_exact_add(
+				&l, s->exact[j].len,
+				s->exact[j].n *
+					est_calls_per_unit(c, in, s, (double)s->exact[j].len));
 	}
 	if (err) {
 		est_exact_list_free(&l);

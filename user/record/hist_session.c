@@ -71,6 +71,8 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
 	bpf_map__set_max_entries(hs->skel->maps.dists, nr_sites * CP_NBUCKETS);
+	bpf_map__set_max_entries(hs->skel->maps.exacts, nr_sites * CP_EXACT_PER_SITE);
+	bpf_map__set_max_entries(hs->skel->maps.exact_used, nr_sites);
 	/*
 	 * Under lockdown=confidentiality libbpf turns bpf_probe_read_user into bpf_probe_read
 	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
@@ -382,6 +384,27 @@ static int collect_dist(struct hist_session *hs, uint32_t id, struct profile_sit
 	return err;
 }
 
+/* Site @id's exact lengths into @site: the table's entries of the site, one walk over it. */
+static int collect_exact(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	int fd = bpf_map__fd(hs->skel->maps.exacts), err = 0;
+	struct exact_key key, next;
+	bool first = true;
+	uint64_t n;
+
+	site->exact.recorded = true;
+	while (!err && !bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
+		first = false;
+		key = next;
+		if (key.site != id)
+			continue;
+		if (bpf_map_lookup_elem(fd, &key, &n))
+			continue; /* gone between the two calls: never, the table only grows */
+		err = site_exact_add(&site->exact, key.len, n);
+	}
+	return err;
+}
+
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
 	struct hist_slot *slots = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*slots));
@@ -425,6 +448,11 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 	err = collect_dist(hs, id, site);
 	if (err) {
 		p_err("cannot read the distances of site %u: %s", id, strerror(-err));
+		goto out;
+	}
+	err = collect_exact(hs, id, site);
+	if (err) {
+		p_err("cannot read the exact lengths of site %u: %s", id, strerror(-err));
 		goto out;
 	}
 	profile_site_sum(site);

@@ -384,24 +384,55 @@ static int collect_dist(struct hist_session *hs, uint32_t id, struct profile_sit
 	return err;
 }
 
-/* Site @id's exact lengths into @site: the table's entries of the site, one walk over it. */
+/*
+ * The whole exact-length table into @keys and @vals (@max each): one BPF_MAP_LOOKUP_BATCH where
+ * the kernel has it, else a walk of the keys. The number of entries, or -errno.
+ */
+static long dump_exacts(int fd, uint32_t max, struct exact_key *keys, uint64_t *vals)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct exact_key in, out, *prev = NULL;
+	uint32_t got = 0, n;
+	int err;
+
+	for (;;) {
+		n = max - got;
+		err = bpf_map_lookup_batch(fd, prev, &out, keys + got, vals + got, &n, &opts);
+		if (err && errno != ENOENT)
+			break;
+		got += n;
+		if (err || got == max)
+			return got;
+		in = out;
+		prev = &in;
+	}
+	/* No batches (before 5.6): key by key. */
+	for (got = 0; got < max; got++) {
+		if (bpf_map_get_next_key(fd, got ? &keys[got - 1] : NULL, &keys[got]))
+			break;
+		if (bpf_map_lookup_elem(fd, &keys[got], &vals[got]))
+			return -errno;
+	}
+	return got;
+}
+
+/* Site @id's exact lengths into @site, from one dump of the table. */
 static int collect_exact(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
-	int fd = bpf_map__fd(hs->skel->maps.exacts), err = 0;
-	struct exact_key key, next;
-	bool first = true;
-	uint64_t n;
+	uint32_t max = bpf_map__max_entries(hs->skel->maps.exacts);
+	struct exact_key *keys = calloc(max, sizeof(*keys));
+	uint64_t *vals = calloc(max, sizeof(*vals));
+	long n = keys && vals ? dump_exacts(bpf_map__fd(hs->skel->maps.exacts), max, keys, vals)
+			      : -ENOMEM;
+	int err = n < 0 ? (int)n : 0;
+	long i;
 
 	site->exact.recorded = true;
-	while (!err && !bpf_map_get_next_key(fd, first ? NULL : &key, &next)) {
-		first = false;
-		key = next;
-		if (key.site != id)
-			continue;
-		if (bpf_map_lookup_elem(fd, &key, &n))
-			continue; /* gone between the two calls: never, the table only grows */
-		err = site_exact_add(&site->exact, key.len, n);
-	}
+	for (i = 0; !err && i < n; i++)
+		if (keys[i].site == id)
+			err = site_exact_add(&site->exact, keys[i].len, vals[i]);
+	free(keys);
+	free(vals);
 	return err;
 }
 

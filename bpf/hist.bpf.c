@@ -200,7 +200,9 @@ static __always_inline void count_dist(__u32 key, __u64 dst, __u64 src, const st
 /*
  * One call of @len bytes at @site by its exact length: one lookup where the length has its
  * slot; a new length takes one of the site's CP_EXACT_PER_SITE slots while there are any. Two
- * CPUs entering the same length at once: the second's insert fails and it adds to the first's.
+ * CPUs entering the same length at once: the second's insert fails and it adds to the first's;
+ * one that finds the slots gone looks again, and adds where another CPU has just entered it
+ * (only a call between the other's taking the last slot and its insert is missed).
  */
 static __always_inline void count_exact(__u32 site, __u64 len)
 {
@@ -212,11 +214,11 @@ static __always_inline void count_exact(__u32 site, __u64 len)
 	c = bpf_map_lookup_elem(&exacts, &k);
 	if (!c) {
 		used = bpf_map_lookup_elem(&exact_used, &site);
-		if (!used || *used >= CP_EXACT_PER_SITE ||
-		    __sync_fetch_and_add(used, 1) >= CP_EXACT_PER_SITE)
+		if (used && *used < CP_EXACT_PER_SITE &&
+		    __sync_fetch_and_add(used, 1) < CP_EXACT_PER_SITE &&
+		    !bpf_map_update_elem(&exacts, &k, &one, BPF_NOEXIST))
 			return;
-		if (!bpf_map_update_elem(&exacts, &k, &one, BPF_NOEXIST))
-			return;
+		/* Entered by another CPU meanwhile (its insert first, or the last slot its). */
 		c = bpf_map_lookup_elem(&exacts, &k);
 	}
 	if (c)

@@ -131,6 +131,18 @@ static __inline __u32 cp_dist_class(__u64 dst, __u64 src)
 	return CP_DIST_OTHER;
 }
 
+/*
+ * Exact lengths: a site's calls per length from CP_EXACT_LIMIT, for the first
+ * CP_EXACT_PER_SITE distinct lengths the site copies (a spike is among them: it is met early),
+ * each counted exactly from its first call; the other lengths are in the buckets only.
+ */
+#define CP_EXACT_PER_SITE 64
+struct exact_key {
+	__u64 len;
+	__u32 site;
+	__u32 pad;
+};
+
 /* Low six address bits of destination and source, counted per site. */
 struct align_slot {
 	__u64 dst;

@@ -38,6 +38,22 @@ struct {
 	__type(value, struct dist_slot);
 } dists SEC(".maps");
 
+/* (site, length) -> calls for lengths from CP_EXACT_LIMIT; sized nr_sites * CP_EXACT_PER_SITE. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CP_EXACT_PER_SITE);
+	__type(key, struct exact_key);
+	__type(value, __u64);
+} exacts SEC(".maps");
+
+/* site -> the distinct lengths it has taken in exacts (at most CP_EXACT_PER_SITE enter). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} exact_used SEC(".maps");
+
 /*
  * Entry sites: (site, caller, bucket) -> calls and bytes. A hash shared by all CPUs, with
  * atomic adds; calls that find it full are counted in caller_misses, never silently lost.
@@ -182,6 +198,34 @@ static __always_inline void count_dist(__u32 key, __u64 dst, __u64 src, const st
 }
 
 /*
+ * One call of @len bytes at @site by its exact length: one lookup where the length has its
+ * slot; a new length takes one of the site's CP_EXACT_PER_SITE slots while there are any. Two
+ * CPUs entering the same length at once: the second's insert fails and it adds to the first's;
+ * one that finds the slots gone looks again, and adds where another CPU has just entered it
+ * (only a call between the other's taking the last slot and its insert is missed).
+ */
+static __always_inline void count_exact(__u32 site, __u64 len)
+{
+	struct exact_key k = { .len = len, .site = site };
+	__u64 one = 1, *c, *used;
+
+	if (len < CP_EXACT_LIMIT)
+		return;
+	c = bpf_map_lookup_elem(&exacts, &k);
+	if (!c) {
+		used = bpf_map_lookup_elem(&exact_used, &site);
+		if (used && *used < CP_EXACT_PER_SITE &&
+		    __sync_fetch_and_add(used, 1) < CP_EXACT_PER_SITE &&
+		    !bpf_map_update_elem(&exacts, &k, &one, BPF_NOEXIST))
+			return;
+		/* Entered by another CPU meanwhile (its insert first, or the last slot its). */
+		c = bpf_map_lookup_elem(&exacts, &k);
+	}
+	if (c)
+		__sync_fetch_and_add(c, 1);
+}
+
+/*
  * One call of @len bytes to the caller table @map (callers, ucallers) at @key, with atomic
  * adds; a full table counts the call in caller_misses instead of dropping it.
  */
@@ -305,6 +349,7 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 		__sync_fetch_and_add(calls, 1);
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_dist(key, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
+	count_exact(site, len);
 	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	else if (targ_user_callers && cfg->caller_stack == CP_CALLER_USER)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "measure/paired_stats.h"
 #include "measure/replay_mix.h"
 #include "measure/replay_regions.h"
+#include "estimate/estimate_input.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -177,7 +179,8 @@ static void test_plan(void **state)
 	bytes[cp_bucket_of(16)] = 1600;
 	calls[cp_bucket_of(4096)] = 10;
 	bytes[cp_bucket_of(4096)] = 40960;
-	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, NULL, &warm, true), 0);
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, NULL, NULL, 0, &warm, true),
+			 0);
 	rows(&fr, w, t, 7);
 	assert_int_equal(paired_plan_make(&fr, &mx, &pl), 0);
 	/* today = always (movsb), T=0, T=32..2048, T=8192..never, and the A/A control. */
@@ -220,7 +223,8 @@ static void test_distance_draws(void **state)
 	dst[32] = src[0] = 400;
 	for (i = 0; i < CP_NR_DIST; i++)
 		dist[b * CP_NR_DIST + i] = 100;
-	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, &warm, true), 0);
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, NULL, 0, &warm, true),
+			 0);
 	assert_true(mx.dist_recorded);
 	assert_int_equal(replay_regions_alloc(&rg, 256 << 10, 0, mx.max_len, false, false), 0);
 	for (i = 0; i < 4000; i++) {
@@ -248,7 +252,8 @@ static void test_distance_draws(void **state)
 	replay_mix_free(&mx);
 	/* A bucket without rows: the sides independent (-1). */
 	memset(dist, 0, sizeof(dist));
-	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, &warm, true), 0);
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, NULL, 0, &warm, true),
+			 0);
 	assert_false(mx.dist_recorded);
 	{
 		struct replay_draw d;
@@ -471,6 +476,91 @@ static void test_control_settled(void **state)
 	assert_true(isnan(ctl.delta_pct));
 }
 
+/* @k of @n draws within five standard deviations of the binomial mean @n * @p. */
+static void assert_binomial(long k, long n, double p)
+{
+	double mu = n * p, sd = sqrt(n * p * (1 - p));
+
+	assert_true(fabs((double)k - mu) <= 5 * sd + 1);
+}
+
+/*
+ * Exact lengths: a size table with a spike (a third of its calls at 1000 B, the rest spread)
+ * is drawn as itself, every length at its own share; a bucket whose calls are partly exact
+ * draws those as themselves and smooths only the rest around the rest's own mean.
+ */
+static void test_exact_draws(void **state)
+{
+	double calls[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 };
+	struct est_cache warm = { .w = { 1, 0, 0 }, .label = "warm" };
+	static long seen[4096];
+	char path[] = "/tmp/cp_exact_XXXXXX";
+	struct est_exact ex[1] = { { 1000, 300 } };
+	long spike = 0, n = 300000, i, in_rest = 0;
+	struct est_input in;
+	struct replay_mix mx;
+	uint64_t seed = 11, len;
+	uint32_t k;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "size,count\n1000,%d\n", 3 * 1024);
+	for (len = 100; len < 4096; len += 4) /* 999 lengths, 2 calls each */
+		if (len != 1000)
+			fprintf(f, "%llu,2\n", (unsigned long long)len);
+	fprintf(f, "1000,2\n");
+	fclose(f);
+	assert_int_equal(est_input_from_hist(path, EST_MEMCPY, &in), 0);
+	unlink(path);
+	assert_int_equal(in.sites[0].nr_exact, 999);
+	for (k = 0; k < in.sites[0].nr_buckets; k++) {
+		calls[in.sites[0].buckets[k].b] = in.sites[0].buckets[k].n;
+		bytes[in.sites[0].buckets[k].b] = in.sites[0].buckets[k].bytes;
+	}
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, NULL, in.sites[0].exact,
+					 in.sites[0].nr_exact, &warm, true),
+			 0);
+	assert_true(mx.exact_calls == mx.calls);
+	for (i = 0; i < n; i++) {
+		struct replay_draw d;
+
+		replay_mix_draw(&mx, &seed, &d);
+		assert_true(d.n >= 100 && d.n < 4096 && d.n % 4 == 0);
+		seen[d.n]++;
+	}
+	/* 3074 of 5070 calls at 1000 B; any other length 2 of 5070. */
+	assert_binomial(seen[1000], n, 3074.0 / 5070);
+	for (len = 100; len < 4096; len += 4)
+		if (len != 1000)
+			assert_binomial(seen[len], n, 2.0 / 5070);
+	replay_mix_free(&mx);
+	est_input_free(&in);
+
+	/* [960, 1024): 300 calls at 1000 exactly, 100 more of mean 970 smoothed in 960..980. */
+	memset(calls, 0, sizeof(calls));
+	memset(bytes, 0, sizeof(bytes));
+	calls[cp_bucket_of(1000)] = 400;
+	bytes[cp_bucket_of(1000)] = 300 * 1000 + 100 * 970;
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, NULL, NULL, NULL, ex, 1, &warm, true),
+			 0);
+	assert_int_equal(mx.nr, 2);
+	assert_true(mx.exact_calls == 300);
+	for (i = 0; i < 40000; i++) {
+		struct replay_draw d;
+
+		replay_mix_draw(&mx, &seed, &d);
+		spike += d.n == 1000;
+		in_rest += d.n >= 960 && d.n <= 980;
+	}
+	assert_binomial(spike, 40000, 0.75);
+	assert_int_equal(spike + in_rest, 40000);
+	replay_mix_free(&mx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_small_group_joined),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_distance_draws),
+		cmocka_unit_test(test_exact_draws),
 		cmocka_unit_test(test_mixmeas_json),
 		cmocka_unit_test(test_policy_key),
 	};

@@ -159,6 +159,7 @@ int agent_sites_read(struct agent_sites *t)
 		sparse_hist_clear(&s->buckets);
 		site_align_clear(&s->align);
 		site_dist_clear(&s->dist);
+		site_exact_clear(&s->exact);
 		if (hist_session_collect(t->hs, s->id, s))
 			return -EIO;
 	}

@@ -96,6 +96,8 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	json_object_object_add(c, "cold_bytes", json_object_new_uint64(m->cold_bytes));
 	jsonw_put_str(c, "alignment", m->alignment);
 	jsonw_put_str(c, "distance", m->distance);
+	if (isfinite(m->exact_pct))
+		json_object_object_add(c, "lengths_exact_pct", num(m->exact_pct));
 	json_object_object_add(c, "chunk_calls", json_object_new_uint64(m->chunk_calls));
 	json_object_object_add(c, "warmup_calls", json_object_new_uint64(m->warmup_calls));
 	json_object_object_add(c, "batches", json_object_new_uint64(m->batches));
@@ -184,6 +186,9 @@ static int strings_from_json(json_object *o, struct mixmeas *m)
 								     : strdup("not recorded");
 	if (!m->cache || !m->alignment || !m->distance)
 		return -EINVAL;
+	if (jsonr_num(c, "lengths_exact_pct", &m->exact_pct) || !(m->exact_pct >= 0) ||
+	    m->exact_pct > 100)
+		m->exact_pct = NAN;
 	m->ws_bytes = jsonr_u64_or(c, "working_set_bytes", 0);
 	m->cold_bytes = jsonr_u64_or(c, "cold_bytes", 0);
 	m->chunk_calls = jsonr_u64_or(c, "chunk_calls", 0);

@@ -72,6 +72,9 @@ struct mixmeas {
 	uint64_t cold_bytes; /* a flushed side's region (random lines, far larger than the LLC) */
 	char *alignment;     /* "recorded" (the profile's address alignments) or "uniform" */
 	char *distance;	     /* "recorded" (the profile's distance classes) or "not recorded" */
+	/* Percent of calls drawn at their own lengths (below 64 B, and the input's exact lengths),
+	 * the rest uniform within their buckets; NAN: not stored (older files: exact below 64 B) */
+	double exact_pct;
 	uint64_t chunk_calls;
 	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
 	uint64_t batches;      /* the rounds' batches, each in memory mapped afresh */

@@ -101,6 +101,7 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 	out->alignment = dup_or_null(last->alignment, &err);
 	out->distance = dup_or_null(last->distance, &err);
 	out->ws_bytes = last->ws_bytes;
+	out->exact_pct = last->exact_pct;
 	out->cold_bytes = last->cold_bytes;
 	out->chunk_calls = last->chunk_calls;
 	out->warmup_calls = last->warmup_calls;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "estimate_digest.h"
+#include "estimate_exact.h"
 #include "lib/fnv.h"
 #include "profile/profile_align.h"
 #include "profile/profile_dist.h"
@@ -70,6 +71,15 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 			h = add(h, key, c[CP_DIST_ZERO], c[CP_DIST_AHEAD]);
 			h = add(h, key, c[CP_DIST_BEHIND], c[CP_DIST_OTHER]);
 		}
+	/* Exact lengths (a size table's) only where present: profiles keep their digests. */
+	for (i = 0; i < in->nr_sites; i++) {
+		const struct est_site *s = &in->sites[i];
+
+		for (k = 0; s->family == f && k < s->nr_exact; k++) {
+			snprintf(key, sizeof(key), "x%llu", (unsigned long long)s->exact[k].len);
+			h = add(h, key, s->exact[k].n, 0);
+		}
+	}
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 

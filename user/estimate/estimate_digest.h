@@ -13,7 +13,8 @@
  * measurement of family @f of @in under, and that estimate looks it up by: the family, whether
  * the weights are calls or samples, today's implementation @today (and, for glibc's, the
  * threshold @knob it ran with; UINT64_MAX: none), the cache state, and every
- * bucket's raw weight and summed length and every alignment count over the family's sites: only
+ * bucket's raw weight and summed length, every exact length's weight (where the input has them)
+ * and every alignment count over the family's sites: only
  * what the profile recorded, never a figure computed from a cost model (a sampled profile's
  * inferred calls change with the model's rounding and would never match). The policies are not
  * in it: estimate matches them by name, and a row the measurement lacks is only modelled.

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "estimate_exact.h"
 #include "estimate_input.h"
 #include "lib/line_reader.h"
 #include "lib/log.h"
@@ -98,7 +99,16 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 		n[b] = (double)slots[b].count;
 		bytes[b] = (double)slots[b].bytes;
 	}
-	in->nr_sites++; /* freed with the input from here on, label and buckets alike */
+	in->nr_sites++;		    /* freed with the input from here on, label and buckets alike */
+	if (first && s->exact.nr) { /* as the alignments: once, on the site's first row */
+		v->exact = malloc(s->exact.nr * sizeof(*v->exact));
+		if (!v->exact)
+			return -ENOMEM;
+		for (b = 0; b < s->exact.nr; b++)
+			v->exact[b] = (struct est_exact){ .len = s->exact.v[b].len,
+							  .n = (double)s->exact.v[b].calls };
+		v->nr_exact = s->exact.nr;
+	}
 	return set_buckets(v, n, bytes);
 }
 
@@ -232,6 +242,7 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 {
 	const char *slash = strrchr(path, '/');
 	double *n = calloc(CP_NBUCKETS, sizeof(*n)), *bytes = calloc(CP_NBUCKETS, sizeof(*bytes));
+	struct est_exact_list ex = { 0 };
 	struct est_site *s;
 	struct line_reader r;
 	size_t lineno = 0, rows = 0;
@@ -292,6 +303,10 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 			s->counted = false;
 		n[cp_bucket_of(size)] += w;
 		bytes[cp_bucket_of(size)] += w * (double)size;
+		if (est_exact_add(&ex, size, w)) {
+			err = -ENOMEM;
+			goto out;
+		}
 		rows++;
 	}
 	if (more < 0) {
@@ -301,8 +316,13 @@ int est_input_from_hist(const char *path, enum est_family family, struct est_inp
 		err = -EINVAL;
 	} else {
 		err = set_buckets(s, n, bytes);
+		est_exact_finish(&ex);
+		s->exact = ex.v;
+		s->nr_exact = (uint32_t)ex.nr;
+		ex.v = NULL;
 	}
 out:
+	est_exact_list_free(&ex);
 	line_reader_free(&r);
 	fclose(f);
 	free(n);
@@ -319,6 +339,7 @@ void est_input_free(struct est_input *in)
 	for (i = 0; i < in->nr_sites; i++) {
 		free(in->sites[i].label);
 		free(in->sites[i].buckets);
+		free(in->sites[i].exact);
 	}
 	free(in->sites);
 	free(in->name);

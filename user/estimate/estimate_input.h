@@ -15,6 +15,7 @@ struct profile_glibc;
 struct profile_site;
 struct site_align; /* profile/profile_align.h */
 struct site_dist;  /* profile/profile_dist.h */
+struct est_exact;  /* estimate_exact.h */
 
 /* One non-empty length bucket of a site. */
 struct est_bucket {
@@ -39,6 +40,10 @@ struct est_site {
 	const struct site_dist *dist; /* NULL: not recorded, or not this row */
 	struct est_bucket *buckets;   /* ascending by bucket; owned by the input */
 	uint32_t nr_buckets;
+	/* lengths known exactly (a size table's), counted within their buckets too: ascending by
+	 * length, owned by the input; none for a profile (estimate_exact.h) */
+	struct est_exact *exact;
+	uint32_t nr_exact;
 };
 
 /* One thing to estimate: a profile, one group of a merged profile, or a --hist table. */
@@ -75,7 +80,8 @@ int est_inputs_from_profile(const struct profile *p, const char *name, struct es
 /*
  * Reads a size table as one site of @family: "size,count" CSV rows or fleetbench's
  * "size<TAB>probability" rows (any weight: a probability is a relative call count), '#'
- * comments and a non-numeric header line allowed. 0, or -errno/-EINVAL after printing why.
+ * comments and a non-numeric header line allowed. Every size is kept exact as well (the
+ * EST_MAX_EXACT with the most calls, estimate_exact.h). 0, or -errno/-EINVAL after printing why.
  */
 int est_input_from_hist(const char *path, enum est_family family, struct est_input *in);
 void est_input_free(struct est_input *in);

@@ -10,9 +10,11 @@
 #include "sites/copy_paths.h"
 #include "estimate_acc.h"
 #include "estimate_ci.h"
+#include "estimate_lengths.h"
 #include "estimate_cost.h"
 #include "estimate_digest.h"
 #include "estimate_dist.h"
+#include "estimate_lengths.h"
 #include "estimate_model.h"
 #include "estimate_today.h"
 #include "profile/profile_glibc.h"
@@ -344,6 +346,11 @@ int est_family_evaluate(const struct est_input *in, enum est_family f, struct co
 	}
 	memcpy(r->bucket_calls, a->bucket_calls, sizeof(a->bucket_calls));
 	memcpy(r->bucket_bytes, a->bucket_bytes, sizeof(a->bucket_bytes));
+	if (est_exact_collect(&c, in, f, r)) {
+		free(a);
+		err = -ENOMEM;
+		goto out_costs;
+	}
 	est_dist_window(&c, &pol[0], r);
 	r->beyond_calls = a->beyond;
 	r->split_buckets = a->split;

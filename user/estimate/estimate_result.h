@@ -12,6 +12,7 @@
 #include "costmodel/mixmeas.h"
 #include "estimate_policy.h"
 
+struct est_exact;
 struct est_site;
 
 /* Thresholds whose total is within this fraction of the best one count as "as good". */
@@ -103,10 +104,12 @@ struct est_family_result {
 	bool split_buckets;	   /* a threshold fell inside a bucket (costed by assumption) */
 	struct est_site_row *sites;
 	size_t nr_sites;
-	double *site_ns;      /* nr_sites x nr_rows: each site's total under each policy */
-	double *bucket_calls; /* CP_NBUCKETS: calls per bucket over the family's sites ... */
-	double *bucket_bytes; /* ... and their lengths: what --validate replays */
-	char digest[17];      /* of the recorded mix (est_mix_digest()) */
+	double *site_ns;	 /* nr_sites x nr_rows: each site's total under each policy */
+	double *bucket_calls;	 /* CP_NBUCKETS: calls per bucket over the family's sites ... */
+	double *bucket_bytes;	 /* ... and their lengths: what --validate replays */
+	struct est_exact *exact; /* calls at exact lengths within those buckets, ascending ... */
+	size_t nr_exact;	 /* ... (estimate_exact.h): drawn as themselves */
+	char digest[17];	 /* of the recorded mix (est_mix_digest()) */
 	/* The recorded pointer distances, calls per class (enum cp_dist_class) over the family's
 	 * sites; dist_recorded false: none recorded (the modelled costs are at distance 0). */
 	bool dist_recorded;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "estimate_dist.h"
+#include "estimate_lengths.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -207,15 +208,17 @@ static void say_input(struct para *p, const struct est_report *r,
 }
 
 /* How the replay drew each call's length (measure/replay_mix.c), and its alignments. */
-static const char *drawn_words(const struct mixmeas *mm)
+static const char *drawn_words(const struct mixmeas *mm, char *buf, size_t len)
 {
-	return !strcmp(mm->alignment, "recorded")
-		       ? "lengths drawn from the mix's buckets in proportion to their calls, exact "
-			 "below 64 B and from 64 B uniform around each bucket's recorded mean "
-			 "within the bucket, alignments as recorded"
-		       : "lengths drawn from the mix's buckets in proportion to their calls, exact "
-			 "below 64 B and from 64 B uniform around each bucket's recorded mean "
-			 "within the bucket, alignments uniform";
+	char lengths[200];
+
+	snprintf(
+		buf, len,
+		"lengths drawn from the mix's buckets in proportion to their calls, %s, alignments "
+		"%s",
+		est_lengths_words(mm, lengths, sizeof(lengths)) + strlen("lengths "),
+		!strcmp(mm->alignment, "recorded") ? "as recorded" : "uniform");
+	return buf;
 }
 
 /* The paired measurement's conditions, as measured: cache, working set, lengths, quiet share. */
@@ -225,7 +228,7 @@ static void say_source(struct para *p, const struct est_report *r,
 	const struct mixmeas *mm = fr->meas;
 	const char *cpu = r->m->meta.cpu_model ?: "an unnamed CPU";
 	char q[NUM_FORMAT_LEN], n[NUM_FORMAT_LEN], apart[64], ws[24], cold[24], cw[48] = "";
-	char sit[160] = "", dw[160];
+	char sit[160] = "", dw[160], drawn[320];
 	double share;
 
 	if (!mm) {
@@ -247,9 +250,9 @@ static void say_source(struct para *p, const struct est_report *r,
 	    "measured by copyprof as a paired replay of this mix on %s (%s caches, random "
 	    "offsets in %s per side%s; %s, %s;%s each policy against today's code in the same "
 	    "round; the answer from the %s of %s rounds (%.1f%%) %s%s):",
-	    cpu, mm->cache, num_format_bytes(mm->ws_bytes, ws, sizeof(ws)), cw, drawn_words(mm),
-	    est_dist_words(fr, dw, sizeof(dw)), sit, num_format(mm->quiet_rounds, q),
-	    num_format(mm->rounds, n), share,
+	    cpu, mm->cache, num_format_bytes(mm->ws_bytes, ws, sizeof(ws)), cw,
+	    drawn_words(mm, drawn, sizeof(drawn)), est_dist_words(fr, dw, sizeof(dw)), sit,
+	    num_format(mm->quiet_rounds, q), num_format(mm->rounds, n), share,
 	    mm->quiet_tolerance > MIXMEAS_QUIET_TOLERANCE + 1e-9
 		    ? "with the fastest reference, no quiet window holding enough"
 		    : "that found the core quiet",

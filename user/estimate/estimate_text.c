@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "estimate_dist.h"
+#include "estimate_lengths.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -44,7 +45,8 @@ static const char *batches_words(const struct mixmeas *mm, char *buf, size_t len
 static void print_source(FILE *f, const struct est_family_result *fr)
 {
 	const struct mixmeas *mm = fr->meas;
-	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN], apart[64], batches[160];
+	char ws[24], cold[24], n[NUM_FORMAT_LEN], c[NUM_FORMAT_LEN], apart[64], batches[160],
+		lengths[200];
 	/* Since batches ran in processes of their own, each judged against its own fastest. */
 	const char *fastest = mm && mm->code_places ? "its batch's fastest" : "its fastest";
 
@@ -78,6 +80,7 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 	fprintf(f, "; alignments %s\n",
 		!strcmp(mm->alignment, "recorded") ? "as the profile recorded them"
 						   : "uniform (the input records none)");
+	fprintf(f, "    %s\n", est_lengths_words(mm, lengths, sizeof(lengths)));
 	est_dist_print(f, fr, "    ");
 	if (mm->calls_note)
 		fprintf(f, "    %s\n", mm->calls_note);

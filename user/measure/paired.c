@@ -181,6 +181,7 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->cache = strdup(o->cache->label);
 	out->alignment = strdup(mx->aligned_recorded ? "recorded" : "uniform");
 	out->distance = strdup(mx->dist_recorded ? "recorded" : "not recorded");
+	out->exact_pct = mx->calls > 0 ? 100 * mx->exact_calls / mx->calls : NAN;
 	out->ws_bytes = run->ws_bytes;
 	out->cold_bytes = run->cold_bytes;
 	out->batches = run->nr_batches;
@@ -281,7 +282,7 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 	int err;
 
 	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align, dist,
-			      o->cache, fi->has_src);
+			      fr->exact, fr->nr_exact, o->cache, fi->has_src);
 	if (err == -ENOENT)
 		p_err("replay: %s has no calls to replay", est_family(fr->family)->name);
 	if (!err && mx.left_out)

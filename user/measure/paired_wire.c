@@ -11,7 +11,7 @@
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */
 #define WIRE_ROUNDS 0x52525043u /* "CPRR" */
-#define WIRE_VERSION 4u /* 4: the mix's distance classes; 3: the slot's length from round 1 */
+#define WIRE_VERSION 5u		/* 5: exact lengths, entries one length wide; 4: distance classes */
 #define WIRE_MAX_ROUNDS (1u << 22)
 #define WIRE_MAX_CHUNK (1u << 20)
 #define WIRE_MAX_BYTES (1ULL << 40)
@@ -147,7 +147,7 @@ static bool cdf_ok(const double *cdf, size_t n)
 	return true;
 }
 
-/* Bucket @k's lengths as replay_mix_init() leaves them: its draws within max_len. */
+/* Entry @k's lengths as replay_mix_init() leaves them: its draws within max_len. */
 static bool bucket_ok(const struct replay_mix *mx, size_t k)
 {
 	double lo = (double)mx->lo[k], top = (double)(mx->hi[k] - 1), m = mx->mean[k];
@@ -171,7 +171,7 @@ static const char *get_mix(struct wire *w, struct replay_mix *mx)
 	get(w, &mx->calls, sizeof(mx->calls));
 	if (!w->ok)
 		return "a mix cut short";
-	if (nr < 1 || nr > CP_NBUCKETS || mx->max_len > REPLAY_MAX_SIZE)
+	if (nr < 1 || nr > REPLAY_MAX_ENTRIES || mx->max_len > REPLAY_MAX_SIZE)
 		return "a mix of no or too many buckets, or too long a length";
 	if (!cdf_ok(mx->dst_cdf, 64) || !cdf_ok(mx->src_cdf, 64) ||
 	    !cdf_ok(mx->cache_cdf, COSTMODEL_NR_CACHES))

@@ -49,22 +49,45 @@ static bool any(const double *v, size_t n)
 	return false;
 }
 
+/* Appends an entry [@lo, @hi) of @calls calls of mean @mean; its distance row that of @drow. */
+static void add_entry(struct replay_mix *mx, double *w, uint64_t lo, uint64_t hi, double calls,
+		      double mean, const double *drow)
+{
+	size_t n = mx->nr++;
+	double half = fmin(mean - (double)lo, (double)(hi - 1) - mean);
+
+	mx->lo[n] = lo;
+	mx->hi[n] = hi;
+	mx->mean[n] = mean;
+	w[n] = calls;
+	if (mx->dist_cdf && drow && any(drow, CP_NR_DIST)) {
+		make_cdf(mx->dist_cdf[n], drow, CP_NR_DIST);
+		mx->dist_recorded = true;
+	}
+	mx->calls += calls;
+	if (hi - lo == 1)
+		mx->exact_calls += calls;
+	if ((uint64_t)ceil(mean + half) > mx->max_len)
+		mx->max_len = (uint64_t)ceil(mean + half);
+}
+
 int replay_mix_init(struct replay_mix *mx, const double *calls, const double *bytes,
 		    const double *dst_align, const double *src_align, const double *dist,
-		    const struct est_cache *cache, bool has_src)
+		    const struct est_exact *exact, size_t nr_exact, const struct est_cache *cache,
+		    bool has_src)
 {
+	size_t cap = CP_NBUCKETS + (nr_exact < EST_MAX_EXACT ? nr_exact : EST_MAX_EXACT), j = 0;
 	double *w = NULL, cw[COSTMODEL_NR_CACHES];
-	size_t n = 0;
 	int b;
 
 	memset(mx, 0, sizeof(*mx));
-	mx->lo = calloc(CP_NBUCKETS, sizeof(*mx->lo));
-	mx->hi = calloc(CP_NBUCKETS, sizeof(*mx->hi));
-	mx->mean = calloc(CP_NBUCKETS, sizeof(*mx->mean));
-	mx->cdf = calloc(CP_NBUCKETS, sizeof(*mx->cdf));
+	mx->lo = calloc(cap, sizeof(*mx->lo));
+	mx->hi = calloc(cap, sizeof(*mx->hi));
+	mx->mean = calloc(cap, sizeof(*mx->mean));
+	mx->cdf = calloc(cap, sizeof(*mx->cdf));
 	if (dist && has_src)
-		mx->dist_cdf = calloc(CP_NBUCKETS, sizeof(*mx->dist_cdf));
-	w = calloc(CP_NBUCKETS, sizeof(*w));
+		mx->dist_cdf = calloc(cap, sizeof(*mx->dist_cdf));
+	w = calloc(cap, sizeof(*w));
 	if (!mx->lo || !mx->hi || !mx->mean || !mx->cdf || !w ||
 	    (dist && has_src && !mx->dist_cdf)) {
 		free(w);
@@ -72,36 +95,43 @@ int replay_mix_init(struct replay_mix *mx, const double *calls, const double *by
 	}
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		uint64_t lo = hist_bucket_lo(b), hi = hist_bucket_hi(b);
-		double mean, half;
+		const double *drow = dist ? &dist[b * CP_NR_DIST] : NULL;
+		double mean, rest = calls[b], rest_bytes = bytes[b];
 
-		if (!(calls[b] > 0))
+		while (j < nr_exact && exact[j].len < lo)
+			j++;
+		if (!(calls[b] > 0)) {
+			while (j < nr_exact && exact[j].len < hi)
+				j++;
 			continue;
+		}
 		if (lo > REPLAY_MAX_SIZE) {
 			mx->left_out++;
 			continue;
 		}
-		mean = bytes[b] / calls[b];
+		/* The bucket's exact lengths as themselves, within its calls ... */
+		for (; j < nr_exact && exact[j].len < hi && mx->nr < cap; j++) {
+			double n = fmin(exact[j].n, rest);
+
+			if (!(n > 0))
+				continue;
+			add_entry(mx, w, exact[j].len, exact[j].len + 1, n, (double)exact[j].len,
+				  drow);
+			rest -= n;
+			rest_bytes -= n * (double)exact[j].len;
+		}
+		/* ... and the rest smoothed around its own mean (none left: no entry). */
+		if (!(rest > 1e-9 * calls[b]))
+			continue;
+		mean = rest_bytes / rest;
 		if (!(mean >= (double)lo) || mean > (double)(hi - 1))
 			mean = ((double)lo + (double)(hi - 1)) / 2;
-		half = fmin(mean - (double)lo, (double)(hi - 1) - mean);
-		mx->lo[n] = lo;
-		mx->hi[n] = hi;
-		mx->mean[n] = mean;
-		w[n] = calls[b];
-		if (mx->dist_cdf && any(&dist[b * CP_NR_DIST], CP_NR_DIST)) {
-			make_cdf(mx->dist_cdf[n], &dist[b * CP_NR_DIST], CP_NR_DIST);
-			mx->dist_recorded = true;
-		}
-		mx->calls += calls[b];
-		if ((uint64_t)ceil(mean + half) > mx->max_len)
-			mx->max_len = (uint64_t)ceil(mean + half);
-		n++;
+		add_entry(mx, w, lo, hi, rest, mean, drow);
 	}
-	mx->nr = n;
-	if (n)
-		make_cdf(mx->cdf, w, n);
+	if (mx->nr)
+		make_cdf(mx->cdf, w, mx->nr);
 	free(w);
-	if (!n)
+	if (!mx->nr)
 		return -ENOENT;
 	mx->aligned_recorded = any(dst_align, 64) || any(src_align, 64);
 	make_cdf(mx->dst_cdf, any(dst_align, 64) ? dst_align : NULL, 64);

@@ -397,7 +397,8 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 		return -ENOMEM;
 	if (sum_buckets(&d->buckets, &s->buckets, "count", "bytes", d) ||
 	    (s->align.recorded && sum_align(d, &s->align)) ||
-	    (s->dist.recorded && sum_dist(d, &s->dist)))
+	    (s->dist.recorded && sum_dist(d, &s->dist)) ||
+	    (s->exact.recorded && site_exact_sum(&d->exact, &s->exact)))
 		return -ENOMEM;
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
 	SUM(d->calls, s->calls, "calls", d);

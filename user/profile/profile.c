@@ -122,6 +122,7 @@ void profile_site_clear(struct profile_site *s)
 	sparse_hist_free(&s->buckets);
 	site_align_free(&s->align);
 	site_dist_free(&s->dist);
+	site_exact_free(&s->exact);
 	sample_site_info_free(s->sample);
 	free(s->mux);
 	source_pos_free(s->source);

@@ -72,6 +72,8 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	bpf_map__set_max_entries(hs->skel->maps.hists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.aligns, nr_sites * CP_ALIGN_SLOTS);
 	bpf_map__set_max_entries(hs->skel->maps.dists, nr_sites * CP_NBUCKETS);
+	bpf_map__set_max_entries(hs->skel->maps.exacts, nr_sites * CP_EXACT_PER_SITE);
+	bpf_map__set_max_entries(hs->skel->maps.exact_used, nr_sites);
 	/*
 	 * Under lockdown=confidentiality libbpf turns bpf_probe_read_user into bpf_probe_read
 	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
@@ -386,6 +388,58 @@ static int collect_dist(struct hist_session *hs, uint32_t id, struct profile_sit
 	return err;
 }
 
+/*
+ * The whole exact-length table into @keys and @vals (@max each): one BPF_MAP_LOOKUP_BATCH where
+ * the kernel has it, else a walk of the keys. The number of entries, or -errno.
+ */
+static long dump_exacts(int fd, uint32_t max, struct exact_key *keys, uint64_t *vals)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct exact_key in, out, *prev = NULL;
+	uint32_t got = 0, n;
+	int err;
+
+	for (;;) {
+		n = max - got;
+		err = bpf_map_lookup_batch(fd, prev, &out, keys + got, vals + got, &n, &opts);
+		if (err && errno != ENOENT)
+			break;
+		got += n;
+		if (err || got == max)
+			return got;
+		in = out;
+		prev = &in;
+	}
+	/* No batches (before 5.6): key by key. */
+	for (got = 0; got < max; got++) {
+		if (bpf_map_get_next_key(fd, got ? &keys[got - 1] : NULL, &keys[got]))
+			break;
+		if (bpf_map_lookup_elem(fd, &keys[got], &vals[got]))
+			return -errno;
+	}
+	return got;
+}
+
+/* Site @id's exact lengths into @site, from one dump of the table. */
+static int collect_exact(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	uint32_t max = bpf_map__max_entries(hs->skel->maps.exacts);
+	struct exact_key *keys = calloc(max, sizeof(*keys));
+	uint64_t *vals = calloc(max, sizeof(*vals));
+	long n = keys && vals ? dump_exacts(bpf_map__fd(hs->skel->maps.exacts), max, keys, vals)
+			      : -ENOMEM;
+	int err = n < 0 ? (int)n : 0;
+	long i;
+
+	site->exact.recorded = true;
+	for (i = 0; !err && i < n; i++)
+		if (keys[i].site == id)
+			err = site_exact_add(&site->exact, keys[i].len, vals[i]);
+	free(keys);
+	free(vals);
+	return err;
+}
+
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
 	struct hist_slot *slots = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*slots));
@@ -429,6 +483,11 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 	err = collect_dist(hs, id, site);
 	if (err) {
 		p_err("cannot read the distances of site %u: %s", id, strerror(-err));
+		goto out;
+	}
+	err = collect_exact(hs, id, site);
+	if (err) {
+		p_err("cannot read the exact lengths of site %u: %s", id, strerror(-err));
 		goto out;
 	}
 	profile_site_sum(site);

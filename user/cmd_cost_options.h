@@ -30,7 +30,7 @@ struct cmd_cost_options {
 	const char *model; /* the last -m, or NULL */
 	struct est_cache cache;
 	bool cache_set;
-	int family; /* an enum est_family, or -1: every family */
+	int family; /* an enum copy_family, or -1: every family */
 	uint64_t threshold;
 	bool threshold_set;
 };

@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct est_input in;
 	/* The family only labels the one site: the first byte picks it, the parse is the same. */
-	enum est_family f = (enum est_family)(size ? data[0] % EST_NR_FAMILIES : 0);
+	enum copy_family f = (enum copy_family)(size ? data[0] % EST_NR_FAMILIES : 0);
 
 	if (est_input_from_hist(fuzz_file(data, size), f, &in))
 		return 0;

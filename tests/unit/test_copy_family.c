@@ -93,13 +93,13 @@ static void costed_as(void **state)
 {
 	static const struct {
 		enum copy_family f;
-		enum est_family e;
+		enum copy_family e;
 	} rows[] = {
-		{ CF_MEMCPY, EST_MEMCPY },    { CF_MEMMOVE, EST_MEMMOVE },
-		{ CF_MEMSET, EST_MEMSET },    { CF_CLEAR_USER, EST_CLEAR_USER },
-		{ CF_COPY_USER, EST_MEMCPY }, { CF_MOVS, EST_MEMCPY },
-		{ CF_STOS, EST_MEMSET },      { CF_LEAF, EST_MEMCPY },
-		{ CF_FUNCTION, EST_MEMCPY },  { CF_NONE, EST_MEMCPY },
+		{ CF_MEMCPY, CF_MEMCPY },    { CF_MEMMOVE, CF_MEMMOVE },
+		{ CF_MEMSET, CF_MEMSET },    { CF_CLEAR_USER, CF_CLEAR_USER },
+		{ CF_COPY_USER, CF_MEMCPY }, { CF_MOVS, CF_MEMCPY },
+		{ CF_STOS, CF_MEMSET },	     { CF_LEAF, CF_MEMCPY },
+		{ CF_FUNCTION, CF_MEMCPY },  { CF_NONE, CF_MEMCPY },
 	};
 	size_t i;
 
@@ -108,8 +108,8 @@ static void costed_as(void **state)
 
 		assert_int_equal(est_site_family(&s), rows[i].e);
 	}
-	assert_string_equal(est_family(EST_CLEAR_USER)->name, "clear_user");
-	assert_int_equal(est_family_parse("memset"), EST_MEMSET);
+	assert_string_equal(est_family(CF_CLEAR_USER)->name, "clear_user");
+	assert_int_equal(est_family_parse("memset"), CF_MEMSET);
 	assert_int_equal(est_family_parse("copy_user"), -1);
 }
 

@@ -42,7 +42,7 @@ static void hand_computed(void **state)
 
 	est_options_default(&o);
 	input(&in, false);
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	assert_int_equal(est_family_evaluate(&in, CF_MEMCPY, m, "t", &o, &r), 0);
 	check_exact_totals(&r);
 	assert_true(r.dispatch_measured);
 	/* Knots inside [1024,1152) lie on a straight line: costing at the mean is exact. */
@@ -69,7 +69,7 @@ static void time_weighted_becomes_calls(void **state)
 
 	est_options_default(&o);
 	input(&in, true);
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	assert_int_equal(est_family_evaluate(&in, CF_MEMCPY, m, "t", &o, &r), 0);
 	check_exact_totals(&r);
 	NEAR(r.share, 0.25);
 	est_family_result_free(&r);
@@ -87,7 +87,7 @@ static void mixed_cache(void **state)
 	est_options_default(&o);
 	assert_int_equal(est_cache_parse("mixed=1,0,1", &o.cache), 0);
 	input(&in, false);
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	assert_int_equal(est_family_evaluate(&in, CF_MEMCPY, m, "t", &o, &r), 0);
 	/* Every cost is 1.5 times the warm one; no dispatch curve, so no dispatch cost. */
 	NEAR(row(&r, "today")->total_ns, 1.5 * TODAY);
 	NEAR(row(&r, "T=1024")->total_ns, 1.5 * (T1024 - 1110));
@@ -109,12 +109,12 @@ static void missing_curve(void **state)
 	input(&in, false);
 	/* No src-flushed curves at all. */
 	assert_int_equal(est_cache_parse("src-flushed", &o.cache), 0);
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), -ENOENT);
+	assert_int_equal(est_family_evaluate(&in, CF_MEMCPY, m, "t", &o, &r), -ENOENT);
 	est_family_result_free(&r);
 	/* No clear_user curves. */
 	est_options_default(&o);
-	in.sites[0].family = EST_CLEAR_USER;
-	assert_int_equal(est_family_evaluate(&in, EST_CLEAR_USER, m, "t", &o, &r), -ENOENT);
+	in.sites[0].family = CF_CLEAR_USER;
+	assert_int_equal(est_family_evaluate(&in, CF_CLEAR_USER, m, "t", &o, &r), -ENOENT);
 	est_family_result_free(&r);
 	est_input_free(&in);
 	costmodel_free(m);
@@ -131,7 +131,7 @@ static void split_threshold(void **state)
 	est_options_default(&o);
 	assert_int_equal(est_thresholds_parse("1088", &o, why, sizeof(why)), 0);
 	input(&in, false);
-	assert_int_equal(est_family_evaluate(&in, EST_MEMCPY, m, "t", &o, &r), 0);
+	assert_int_equal(est_family_evaluate(&in, CF_MEMCPY, m, "t", &o, &r), 0);
 	/* T=1088 splits [1024,1152) in halves, costed at 1055.5 (loop) and 1119.5 (string). */
 	NEAR(row(&r, "T=1088")->total_ns, 1000 * 11 + 50 * (10 + 0.1 * (1055.5 - 64) + 1) +
 						  50 * (30 + 0.05 * (1119.5 - 64) + 1) +
@@ -165,7 +165,7 @@ static void options_parse(void **state)
 	assert_int_equal(est_cache_parse("mixed=0,0,0", &c), -EINVAL);
 	assert_int_equal(est_cache_parse("mixed=1,2", &c), -EINVAL);
 	assert_int_equal(est_cache_parse("cold", &c), -EINVAL);
-	assert_int_equal(est_family_parse("clear_user"), EST_CLEAR_USER);
+	assert_int_equal(est_family_parse("clear_user"), CF_CLEAR_USER);
 	assert_int_equal(est_family_parse("strcpy"), -1);
 }
 
@@ -190,7 +190,7 @@ static void hist_tables(void **state)
 	assert_non_null(f);
 	fputs("size,count\n16,1000\n1100,100\n4096,10\n", f);
 	fclose(f);
-	assert_int_equal(est_input_from_hist(path, EST_MEMCPY, &in), 0);
+	assert_int_equal(est_input_from_hist(path, CF_MEMCPY, &in), 0);
 	NEAR(bucket(&in.sites[0], 16).n, 1000);
 	assert_int_equal(in.sites[0].nr_buckets, 3);
 	NEAR(bucket(&in.sites[0], cp_bucket_of(1100)).bytes, 110000);
@@ -200,19 +200,19 @@ static void hist_tables(void **state)
 	f = fopen(path, "w");
 	fputs("# size\tprobability\n0\t0.25\n64\t0.5\n65\t0.25\n", f);
 	fclose(f);
-	assert_int_equal(est_input_from_hist(path, EST_MEMSET, &in), 0);
+	assert_int_equal(est_input_from_hist(path, CF_MEMSET, &in), 0);
 	NEAR(bucket(&in.sites[0], 0).n, 0.25);
 	NEAR(bucket(&in.sites[0], 64).n, 0.75);
 	assert_int_equal(in.sites[0].nr_buckets, 2);
 	NEAR(bucket(&in.sites[0], 64).bytes, 0.5 * 64 + 0.25 * 65);
 	assert_false(in.sites[0].counted); /* probabilities: no counting error */
-	assert_int_equal(in.sites[0].family, EST_MEMSET);
+	assert_int_equal(in.sites[0].family, CF_MEMSET);
 	est_input_free(&in);
 
 	f = fopen(path, "w");
 	fputs("16,1000\nlots,2\n", f);
 	fclose(f);
-	assert_int_equal(est_input_from_hist(path, EST_MEMCPY, &in), -EINVAL);
+	assert_int_equal(est_input_from_hist(path, CF_MEMCPY, &in), -EINVAL);
 	unlink(path);
 }
 

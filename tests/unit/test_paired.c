@@ -149,7 +149,7 @@ static void rows(struct est_family_result *fr, struct est_row *w, const uint64_t
 	size_t i, n = 0;
 
 	memset(fr, 0, sizeof(*fr));
-	fr->family = EST_MEMCPY;
+	fr->family = CF_MEMCPY;
 	fr->today_impl = "movsb";
 	w[n++] = (struct est_row){ .pol = { .kind = POLICY_TODAY, .name = "today" } };
 	w[n++] = (struct est_row){ .pol = { .kind = POLICY_ALWAYS, .name = "always" } };
@@ -514,7 +514,7 @@ static void test_exact_draws(void **state)
 			fprintf(f, "%llu,2\n", (unsigned long long)len);
 	fprintf(f, "1000,2\n");
 	fclose(f);
-	assert_int_equal(est_input_from_hist(path, EST_MEMCPY, &in), 0);
+	assert_int_equal(est_input_from_hist(path, CF_MEMCPY, &in), 0);
 	unlink(path);
 	assert_int_equal(in.sites[0].nr_exact, 999);
 	for (k = 0; k < in.sites[0].nr_buckets; k++) {

@@ -26,7 +26,7 @@ static void add_mux_error(struct est_acc *a, const double *site_total, size_t np
 	a->scc += e2 * t * t;
 }
 
-void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est_family f,
+void est_acc_run(const struct est_costs *c, const struct est_input *in, enum copy_family f,
 		 const struct est_policy *pol, size_t np, const struct est_site *only,
 		 struct est_acc *a, bool full)
 {

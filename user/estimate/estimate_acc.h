@@ -25,7 +25,7 @@ struct est_acc {
  * Costs every bucket of family @f in @in (only site @only if not NULL) under @np policies.
  * Without @full only totals and calls are summed (the uncertainty loop's fast path).
  */
-void est_acc_run(const struct est_costs *c, const struct est_input *in, enum est_family f,
+void est_acc_run(const struct est_costs *c, const struct est_input *in, enum copy_family f,
 		 const struct est_policy *pol, size_t np, const struct est_site *only,
 		 struct est_acc *a, bool full);
 

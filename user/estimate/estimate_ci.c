@@ -168,7 +168,7 @@ static size_t merge_cells(struct cell *v, size_t n)
 
 /* The family's cells, sorted by bucket; @first[b] is the first cell of bucket b. */
 static struct cell *make_cells(const struct est_costs *c, const struct est_input *in,
-			       enum est_family f, size_t *nr, size_t *first)
+			       enum copy_family f, size_t *nr, size_t *first)
 {
 	struct cell *v = NULL;
 	size_t i, n = 0, cap = 0, nk = 0;
@@ -300,7 +300,7 @@ static int collect_sets(const struct est_costs *c, struct point_set *sets, size_
  * (bench/scale.sh). Where the dispatch curve also stands in for the string op (a model of
  * published figures), its points are costed over every cell.
  */
-int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est_family f,
+int est_calib_variance(struct est_costs *c, const struct est_input *in, enum copy_family f,
 		       const struct costmodel *m, const struct est_policy *pol, size_t np,
 		       struct est_family_result *r)
 {

@@ -15,7 +15,7 @@
  * of every policy's ratio to today is summed in quadrature (docs/estimate.md#uncertainty).
  * The points are restored. 0 or -ENOMEM.
  */
-int est_calib_variance(struct est_costs *c, const struct est_input *in, enum est_family f,
+int est_calib_variance(struct est_costs *c, const struct est_input *in, enum copy_family f,
 		       const struct costmodel *m, const struct est_policy *pol, size_t np,
 		       struct est_family_result *r);
 

@@ -19,7 +19,7 @@
 
 /* What is missing, in @why: the caller says it as an error, or as what it leaves out. */
 static int missing(char *why, size_t len, const char *model_name, const char *impl,
-		   enum costmodel_cache cache, enum est_family f, const char *role)
+		   enum costmodel_cache cache, enum copy_family f, const char *role)
 {
 	snprintf(why, len,
 		 "cost model %s has no curve for %s in cache state %s (%s of %s): measure it with "
@@ -189,7 +189,7 @@ static void track_max(struct est_costs *c, const struct costmodel_curve *cv)
 }
 
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
-		      enum est_family f, const char *today_impl, const struct est_cache *cache)
+		      enum copy_family f, const char *today_impl, const struct est_cache *cache)
 {
 	char why[512];
 	int err = est_costs_try(c, m, model_name, f, today_impl, cache, why, sizeof(why));
@@ -200,7 +200,7 @@ int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char
 }
 
 int est_costs_try(struct est_costs *c, const struct costmodel *m, const char *model_name,
-		  enum est_family f, const char *today_impl, const struct est_cache *cache,
+		  enum copy_family f, const char *today_impl, const struct est_cache *cache,
 		  char *why, size_t why_len)
 {
 	const struct est_family_impls *fi = est_impls_for(f, today_impl);

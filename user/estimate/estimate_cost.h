@@ -22,7 +22,7 @@
  * string(n) + d_hi (that is how a model built from the seed's published figures is used).
  */
 struct est_costs {
-	enum est_family family;
+	enum copy_family family;
 	const struct est_family_impls *fi; /* the policy set (est_impls_for() today's code) */
 	double w[COSTMODEL_NR_CACHES]; /* normalised weights, src-flushed folded into warm if no src */
 	const struct costmodel_curve *loop[COSTMODEL_NR_CACHES];
@@ -55,10 +55,10 @@ struct est_costs {
  * implementation and cache state @m lacks and returns -ENOENT if one is missing.
  */
 int est_costs_resolve(struct est_costs *c, const struct costmodel *m, const char *model_name,
-		      enum est_family f, const char *today_impl, const struct est_cache *cache);
+		      enum copy_family f, const char *today_impl, const struct est_cache *cache);
 /* est_costs_resolve() that prints nothing: what is missing goes into @why. */
 int est_costs_try(struct est_costs *c, const struct costmodel *m, const char *model_name,
-		  enum est_family f, const char *today_impl, const struct est_cache *cache,
+		  enum copy_family f, const char *today_impl, const struct est_cache *cache,
 		  char *why, size_t why_len);
 void est_costs_release(struct est_costs *c);
 /*

@@ -24,7 +24,7 @@ struct diff_costs {
  * The replica side @k's profile ran for family @f: its recorded dispatch, else the table's;
  * NULL when its CPU flags are unknown.
  */
-static const char *code_of(const struct profile *p, enum est_family f)
+static const char *code_of(const struct profile *p, enum copy_family f)
 {
 	const char *name = est_family(f)->name;
 	const struct profile_dispatch_entry *e;
@@ -43,7 +43,7 @@ static const char *code_of(const struct profile *p, enum est_family f)
 }
 
 static struct est_costs *costs_of(struct diff_costs *dc, const struct profile_diff *d, int k,
-				  enum est_family f, int *err)
+				  enum copy_family f, int *err)
 {
 	char why[512];
 
@@ -90,7 +90,7 @@ static const struct est_policy today = { .kind = POLICY_TODAY, .name = "today" }
 static int site_ns(struct diff_costs *dc, const struct profile_diff *d, int k,
 		   const struct profile_site *s, struct diff_row *r)
 {
-	enum est_family f = est_site_family(s);
+	enum copy_family f = est_site_family(s);
 	struct est_costs *own, *before = NULL;
 	struct est_site one = { .family = f, .time_weighted = s->sample != NULL };
 	struct hist_slot buckets[CP_NBUCKETS];

@@ -17,8 +17,8 @@ static uint64_t add(uint64_t h, const char *key, double a, double b)
 	return fnv1a64_str(h, buf);
 }
 
-void est_mix_digest(const struct est_input *in, enum est_family f, const char *today, uint64_t knob,
-		    const struct est_options *o, char *out, size_t len)
+void est_mix_digest(const struct est_input *in, enum copy_family f, const char *today,
+		    uint64_t knob, const struct est_options *o, char *out, size_t len)
 {
 	double n[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 }, dst[64], src[64];
 	double dist[CP_NBUCKETS * CP_NR_DIST];
@@ -83,7 +83,7 @@ void est_mix_digest(const struct est_input *in, enum est_family f, const char *t
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }
 
-bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst, double *src)
+bool est_family_alignments(const struct est_input *in, enum copy_family f, double *dst, double *src)
 {
 	bool any = false;
 	size_t i;
@@ -108,7 +108,7 @@ bool est_family_alignments(const struct est_input *in, enum est_family f, double
 	return any;
 }
 
-bool est_family_distances(const struct est_input *in, enum est_family f, double *dist)
+bool est_family_distances(const struct est_input *in, enum copy_family f, double *dist)
 {
 	bool any = false;
 	size_t i;

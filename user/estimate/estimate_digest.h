@@ -19,16 +19,17 @@
  * inferred calls change with the model's rounding and would never match). The policies are not
  * in it: estimate matches them by name, and a row the measurement lacks is only modelled.
  */
-void est_mix_digest(const struct est_input *in, enum est_family f, const char *today, uint64_t knob,
-		    const struct est_options *o, char *out, size_t len);
+void est_mix_digest(const struct est_input *in, enum copy_family f, const char *today,
+		    uint64_t knob, const struct est_options *o, char *out, size_t len);
 
 /* The family's address alignments summed over its sites; false (all 0) if none recorded. */
-bool est_family_alignments(const struct est_input *in, enum est_family f, double *dst, double *src);
+bool est_family_alignments(const struct est_input *in, enum copy_family f, double *dst,
+			   double *src);
 /*
  * The family's calls by pointer distance class (enum cp_dist_class) per length bucket, summed
  * over the sites that recorded them, into @dist (CP_NBUCKETS x CP_NR_DIST, row-major); false
  * (all 0) if no site of the family recorded distances.
  */
-bool est_family_distances(const struct est_input *in, enum est_family f, double *dist);
+bool est_family_distances(const struct est_input *in, enum copy_family f, double *dist);
 
 #endif

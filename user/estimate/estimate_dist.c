@@ -8,7 +8,7 @@
 #include "lib/num_format.h"
 #include "profile/profile_dist.h"
 
-void est_dist_fill(const struct est_input *in, enum est_family f, struct est_family_result *fr)
+void est_dist_fill(const struct est_input *in, enum copy_family f, struct est_family_result *fr)
 {
 	double *d = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*d));
 	int b, c;

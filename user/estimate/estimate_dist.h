@@ -10,7 +10,7 @@
 #include "estimate_result.h"
 
 /* @in's distance classes of family @f summed over buckets into @fr (dist_recorded, dist_calls). */
-void est_dist_fill(const struct est_input *in, enum est_family f, struct est_family_result *fr);
+void est_dist_fill(const struct est_input *in, enum copy_family f, struct est_family_result *fr);
 /*
  * What the short-distance windows cost today's code (@today) on the calls recorded in them,
  * by @c's distance curves (est_costs_set_dist()), into @r's dist_modelled, dist_window_calls

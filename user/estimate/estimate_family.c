@@ -7,34 +7,34 @@
 
 /* The names are the one table's (sites/copy_family.h). */
 static const struct est_family_impls families[EST_NR_FAMILIES] = {
-	[EST_MEMCPY] = { copy_family_names[CF_MEMCPY], "memcpy_orig", "movsb", "erms_threshold",
-			 "REP MOVSB", true, "erms_threshold" },
-	[EST_MEMMOVE] = { copy_family_names[CF_MEMMOVE], "memmove_orig", "memmove_erms", NULL,
-			  "REP MOVSB", true },
-	[EST_CLEAR_USER] = { copy_family_names[CF_CLEAR_USER], "rep_stos_alternative", "rep_stosb",
-			     NULL, "REP STOSB", false },
-	[EST_MEMSET] = { copy_family_names[CF_MEMSET], "memset_orig", "stosb", NULL, "REP STOSB",
-			 false },
+	[CF_MEMCPY] = { copy_family_names[CF_MEMCPY], "memcpy_orig", "movsb", "erms_threshold",
+			"REP MOVSB", true, "erms_threshold" },
+	[CF_MEMMOVE] = { copy_family_names[CF_MEMMOVE], "memmove_orig", "memmove_erms", NULL,
+			 "REP MOVSB", true },
+	[CF_CLEAR_USER] = { copy_family_names[CF_CLEAR_USER], "rep_stos_alternative", "rep_stosb",
+			    NULL, "REP STOSB", false },
+	[CF_MEMSET] = { copy_family_names[CF_MEMSET], "memset_orig", "stosb", NULL, "REP STOSB",
+			false },
 };
 
-const struct est_family_impls *est_family(enum est_family f)
+const struct est_family_impls *est_family(enum copy_family f)
 {
-	return &families[f < EST_NR_FAMILIES ? f : EST_MEMCPY];
+	return &families[(unsigned int)f < EST_NR_FAMILIES ? f : CF_MEMCPY];
 }
 
 /* What a family is costed as: copy_user and inline rep movs as memcpy, inline rep stos as memset. */
-static enum est_family costed_as(enum copy_family f)
+static enum copy_family costed_as(enum copy_family f)
 {
 	switch (f) {
 	case CF_MEMMOVE:
-		return EST_MEMMOVE;
+		return CF_MEMMOVE;
 	case CF_MEMSET:
 	case CF_STOS:
-		return EST_MEMSET;
+		return CF_MEMSET;
 	case CF_CLEAR_USER:
-		return EST_CLEAR_USER;
+		return CF_CLEAR_USER;
 	default:
-		return EST_MEMCPY;
+		return CF_MEMCPY;
 	}
 }
 
@@ -48,7 +48,7 @@ int est_family_parse(const char *s)
 	return (int)costed_as(f);
 }
 
-enum est_family est_site_family(const struct profile_site *s)
+enum copy_family est_site_family(const struct profile_site *s)
 {
 	/* The site's own family (profile.h; a reader infers it for older profiles). */
 	return costed_as(s->family);

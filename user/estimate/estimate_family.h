@@ -4,10 +4,19 @@
 #define CP_ESTIMATE_FAMILY_H
 
 #include <stdbool.h>
+#include "sites/copy_family.h"
 
 struct profile_site;
 
-enum est_family { EST_MEMCPY, EST_MEMMOVE, EST_CLEAR_USER, EST_MEMSET, EST_NR_FAMILIES };
+/*
+ * estimate costs four of the copy families (sites/copy_family.h, the one family enum):
+ * CF_MEMCPY, CF_MEMMOVE, CF_MEMSET and CF_CLEAR_USER, the first four, so that arrays over the
+ * costed families are indexed by the family itself. Every other family is costed as one of them
+ * (est_site_family()).
+ */
+#define EST_NR_FAMILIES (CF_CLEAR_USER + 1)
+_Static_assert(CF_MEMCPY == 0 && CF_MEMMOVE < EST_NR_FAMILIES && CF_MEMSET < EST_NR_FAMILIES,
+	       "the costed families are copy_family's first four");
 
 /* What a family's policies are built from: "the loop below T, the string op from T". */
 struct est_family_impls {
@@ -26,12 +35,12 @@ struct est_family_impls {
 	const char *tunable; /* "glibc.cpu.x86_rep_movsb_threshold" */
 };
 
-const struct est_family_impls *est_family(enum est_family f);
+const struct est_family_impls *est_family(enum copy_family f);
 /* -1 if @s names no family. */
 int est_family_parse(const char *s);
 /* What est_family_parse() takes, for a usage message. */
 #define EST_FAMILY_HINT "give memcpy, memmove, clear_user or memset"
 /* The family a profile site belongs to (docs/estimate.md#families). */
-enum est_family est_site_family(const struct profile_site *s);
+enum copy_family est_site_family(const struct profile_site *s);
 
 #endif

@@ -41,7 +41,7 @@ static void make_glibc_sets(void)
 	}
 }
 
-const struct est_family_impls *est_impls_for(enum est_family f, const char *today_impl)
+const struct est_family_impls *est_impls_for(enum copy_family f, const char *today_impl)
 {
 	size_t i;
 

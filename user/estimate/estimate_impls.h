@@ -12,6 +12,6 @@
  * that replica's vector code below T (the `_vec` row), its REP MOVSB or REP STOSB above T (the
  * `_movsb`/`_stosb` row), its own threshold as the knob, no "always".
  */
-const struct est_family_impls *est_impls_for(enum est_family f, const char *today_impl);
+const struct est_family_impls *est_impls_for(enum copy_family f, const char *today_impl);
 
 #endif

@@ -238,7 +238,7 @@ static int parse_row(char *line, unsigned long long *size, double *w)
 	return *end ? -1 : 1;
 }
 
-int est_input_from_hist(const char *path, enum est_family family, struct est_input *in)
+int est_input_from_hist(const char *path, enum copy_family family, struct est_input *in)
 {
 	const char *slash = strrchr(path, '/');
 	double *n = calloc(CP_NBUCKETS, sizeof(*n)), *bytes = calloc(CP_NBUCKETS, sizeof(*bytes));
@@ -347,7 +347,7 @@ void est_input_free(struct est_input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-bool est_input_has_family(const struct est_input *in, enum est_family f)
+bool est_input_has_family(const struct est_input *in, enum copy_family f)
 {
 	size_t i;
 
@@ -357,7 +357,7 @@ bool est_input_has_family(const struct est_input *in, enum est_family f)
 	return false;
 }
 
-bool est_input_counted(const struct est_input *in, enum est_family f)
+bool est_input_counted(const struct est_input *in, enum copy_family f)
 {
 	size_t i;
 

@@ -27,7 +27,7 @@ struct est_bucket {
 /* One site's histogram for one family: its non-empty buckets only (issue 23). */
 struct est_site {
 	char *label; /* "vmlinux:ZSTD_decompressStream+0x794 (kprobe)" */
-	enum est_family family;
+	enum copy_family family;
 	bool time_weighted; /* n[] are samples (time-weighted), not calls */
 	bool counted;	    /* n[] are event counts: Poisson counting error applies */
 	bool user;	    /* a uprobe in a user-space program (not the kernel's code) */
@@ -83,10 +83,10 @@ int est_inputs_from_profile(const struct profile *p, const char *name, struct es
  * comments and a non-numeric header line allowed. Every size is kept exact as well (the
  * EST_MAX_EXACT with the most calls, estimate_exact.h). 0, or -errno/-EINVAL after printing why.
  */
-int est_input_from_hist(const char *path, enum est_family family, struct est_input *in);
+int est_input_from_hist(const char *path, enum copy_family family, struct est_input *in);
 void est_input_free(struct est_input *in);
-bool est_input_has_family(const struct est_input *in, enum est_family f);
+bool est_input_has_family(const struct est_input *in, enum copy_family f);
 /* False if a site of family @f has relative weights (a probability table), not counts. */
-bool est_input_counted(const struct est_input *in, enum est_family f);
+bool est_input_counted(const struct est_input *in, enum copy_family f);
 
 #endif

@@ -12,7 +12,7 @@
 #include "estimate_result.h"
 #include "lib/hist.h"
 
-int est_exact_collect(const struct est_costs *c, const struct est_input *in, enum est_family f,
+int est_exact_collect(const struct est_costs *c, const struct est_input *in, enum copy_family f,
 		      struct est_family_result *r)
 {
 	struct est_exact_list l = { 0 };

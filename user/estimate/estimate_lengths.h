@@ -15,7 +15,7 @@ struct mixmeas;
  * Family @f's exact lengths over its sites, as calls (a time-weighted site's samples converted
  * as its bucket's), into @r's exact and nr_exact. 0 or -ENOMEM.
  */
-int est_exact_collect(const struct est_costs *c, const struct est_input *in, enum est_family f,
+int est_exact_collect(const struct est_costs *c, const struct est_input *in, enum copy_family f,
 		      struct est_family_result *r);
 
 /* The share of @r's calls a replay draws at their own lengths: below 64 B and listed exact. */

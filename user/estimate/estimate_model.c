@@ -143,7 +143,7 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 }
 
 /* Each site's total under every policy (what the per-site table shows at r->at). */
-static int site_rows(const struct est_costs *c, const struct est_input *in, enum est_family f,
+static int site_rows(const struct est_costs *c, const struct est_input *in, enum copy_family f,
 		     const struct est_policy *pol, size_t np, struct est_family_result *r)
 {
 	struct est_acc *a = malloc(sizeof(*a));
@@ -230,7 +230,7 @@ static int glibc_policies(const struct est_input *in, const struct est_options *
  * here: the reader already refused a time that is not positive, and no fixed ceiling stands
  * in for a machine nobody measured (docs/calibrate.md#measured-limits).
  */
-static int check_limits(const struct costmodel *m, enum est_family f, char *why, size_t len)
+static int check_limits(const struct costmodel *m, enum copy_family f, char *why, size_t len)
 {
 	char reason[256];
 	size_t i, j;
@@ -254,7 +254,7 @@ static int check_limits(const struct costmodel *m, enum est_family f, char *why,
 	return 0;
 }
 
-int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
+int est_family_evaluate(const struct est_input *in, enum copy_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r)
 {

@@ -14,7 +14,7 @@
  * -ENOENT if @m lacks a needed curve (printed, naming the implementation and cache state), or
  * -ENOMEM.
  */
-int est_family_evaluate(const struct est_input *in, enum est_family f, struct costmodel *m,
+int est_family_evaluate(const struct est_input *in, enum copy_family f, struct costmodel *m,
 			const char *model_name, const struct est_options *o,
 			struct est_family_result *r);
 

@@ -138,7 +138,7 @@ int est_today_add(struct est_options *o, const char *impl, char *why, size_t len
 		snprintf(why, len, "not an asm-ref replica (copyprof calibrate --help lists them)");
 		return -EINVAL;
 	}
-	if (f == EST_MEMCPY && o->today[f] &&
+	if (f == CF_MEMCPY && o->today[f] &&
 	    asmref_find(o->today[f])->knob == ASMREF_KNOB_GLIBC_MOVSB)
 		o->today[f] = NULL; /* implied by a glibc memmove (below): a memcpy given wins */
 	if (o->today[f] && strcmp(o->today[f], a->name)) {
@@ -148,8 +148,8 @@ int est_today_add(struct est_options *o, const char *impl, char *why, size_t len
 	}
 	o->today[f] = a->name;
 	/* glibc's memcpy is its memmove's code: a glibc memmove is memcpy's today too */
-	if (a->knob == ASMREF_KNOB_GLIBC_MOVSB && !o->today[EST_MEMCPY])
-		o->today[EST_MEMCPY] = a->name;
+	if (a->knob == ASMREF_KNOB_GLIBC_MOVSB && !o->today[CF_MEMCPY])
+		o->today[CF_MEMCPY] = a->name;
 	return 0;
 }
 
@@ -160,7 +160,7 @@ void est_today_args(const struct est_options *o, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (f = 0; f < EST_NR_FAMILIES && n < len; f++)
-		if (o->today[f] && (f != EST_MEMMOVE || !o->today[EST_MEMCPY] ||
-				    strcmp(o->today[f], o->today[EST_MEMCPY])))
+		if (o->today[f] && (f != CF_MEMMOVE || !o->today[CF_MEMCPY] ||
+				    strcmp(o->today[f], o->today[CF_MEMCPY])))
 			n += (size_t)snprintf(buf + n, len - n, " --today %s", o->today[f]);
 }

@@ -74,7 +74,7 @@ struct est_site_measured {
 };
 
 struct est_family_result {
-	enum est_family family;
+	enum copy_family family;
 	const struct est_family_impls *impls; /* the policy set: the kernel's or glibc's */
 	/* glibc's policy set: the threshold the process ran with (meta.glibc, or assumed), and
 	 * glibc's default; thresholds of --thresholds glibc would ignore */

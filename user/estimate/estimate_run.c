@@ -38,7 +38,7 @@ static int read_inputs(struct est_run *run, const char *const *profiles, size_t 
 		err = est_inputs_from_profile(
 			run->profile, nr_profiles == 1 ? profiles[0] : "merged profiles", &v, &n);
 	if (!err && hist) {
-		err = est_input_from_hist(hist, family >= 0 ? family : EST_MEMCPY, &table);
+		err = est_input_from_hist(hist, family >= 0 ? family : CF_MEMCPY, &table);
 		if (!err) {
 			struct est_input *nv = realloc(v, (n + 1) * sizeof(*v));
 
@@ -138,7 +138,7 @@ static void adopt_model_machine(struct est_input *in, const struct costmodel *m)
 
 /* The command that measures this input's mix into its cost model. */
 static void measure_command(const struct est_run *run, const struct est_input *in,
-			    const char *model_name, enum est_family f, char *buf, size_t len)
+			    const char *model_name, enum copy_family f, char *buf, size_t len)
 {
 	const struct est_options *o = &run->opts.o;
 	bool fleet = !(run->hist_path && in == &run->ins[run->nr_ins - 1]) &&
@@ -238,8 +238,9 @@ static void apply_site_measured(const struct costmodel *m, const char *family,
  * every figure is modelled, and @fr says why. Never measures anything.
  */
 static void apply_measured(const struct est_run *run, const struct est_options *o,
-			   const struct est_input *in, enum est_family f, const struct costmodel *m,
-			   const char *model_name, struct est_family_result *fr)
+			   const struct est_input *in, enum copy_family f,
+			   const struct costmodel *m, const char *model_name,
+			   struct est_family_result *fr)
 {
 	const struct mixmeas *mm, *one[1];
 	size_t i;
@@ -313,7 +314,7 @@ static bool same_best(const struct est_family_result *a, const struct est_family
  * gives another verdict, @fr says so: measured against measured where both states were
  * measured, else modelled against modelled (never one against the other).
  */
-static void cache_check(const struct est_run *run, const struct est_input *in, enum est_family f,
+static void cache_check(const struct est_run *run, const struct est_input *in, enum copy_family f,
 			struct costmodel *m, const char *model_name, struct est_family_result *fr)
 {
 	struct est_options o = run->opts.o, here = run->opts.o;

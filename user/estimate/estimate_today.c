@@ -10,7 +10,7 @@
 #include "lib/log.h"
 #include "lib/machine.h"
 
-int est_today_of(const struct est_input *in, enum est_family f, const char *given,
+int est_today_of(const struct est_input *in, enum copy_family f, const char *given,
 		 struct copy_path *today)
 {
 	const struct est_family_impls *fi = est_family(f);

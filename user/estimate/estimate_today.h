@@ -20,7 +20,7 @@
  * CPU flags are unknown (import-perf of another host's perf.data): never assumed absent.
  * Returns 0 or -ENOENT.
  */
-int est_today_of(const struct est_input *in, enum est_family f, const char *given,
+int est_today_of(const struct est_input *in, enum copy_family f, const char *given,
 		 struct copy_path *today);
 /* Where today's glibc threshold came from (JSON: "tunables", "default_recorded", "version_rule"). */
 enum est_glibc_from {

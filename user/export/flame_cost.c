@@ -66,7 +66,7 @@ void flame_costs_free(struct flame_costs *fc)
 }
 
 /* The costs of family @f in group @g, resolved as est_family_evaluate() does. */
-static struct est_costs *costs_of(struct flame_costs *fc, size_t g, enum est_family f, int *err)
+static struct est_costs *costs_of(struct flame_costs *fc, size_t g, enum copy_family f, int *err)
 {
 	size_t k = g * EST_NR_FAMILIES + f;
 	struct copy_path today;
@@ -91,7 +91,7 @@ int flame_costs_bucket(struct flame_costs *fc, const struct profile_site *s,
 		       double *at_ns)
 {
 	size_t g = s->group < fc->nr_ins ? s->group : 0;
-	enum est_family f = est_site_family(s);
+	enum copy_family f = est_site_family(s);
 	struct est_input in = fc->ins[g];
 	struct est_bucket one = { .b = b, .n = (double)slot->count, .bytes = (double)slot->bytes };
 	struct est_costs *c;

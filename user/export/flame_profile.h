@@ -27,7 +27,7 @@ enum flame_weight flame_default_weight(const struct profile *p);
 
 struct flame_opts {
 	enum flame_weight weight;
-	int family;		   /* an enum est_family, or -1: every family */
+	int family;		   /* an enum copy_family, or -1: every family */
 	struct flame_costs *costs; /* FLAME_TIME: today's (and the threshold's) cost per bucket */
 	bool no_comm;		   /* samples: no process root frame (--no-comm) */
 };

@@ -63,6 +63,26 @@ int est_matrix_footprint_cell(const struct est_family_result *fr)
 	return -1;
 }
 
+void est_matrix_collapse(struct est_family_result *fr)
+{
+	int own = est_matrix_footprint_cell(fr);
+	struct est_cell keep;
+	size_t i;
+
+	if (own < 0 || (size_t)own >= fr->nr_cells)
+		return;
+	keep = fr->cells[own];
+	for (i = 0; i < fr->nr_cells; i++) {
+		if (i == (size_t)own)
+			continue;
+		if (fr->cells[i].pooled)
+			mixmeas_free(fr->cells[i].pooled);
+		free(fr->cells[i].pooled);
+	}
+	fr->cells[0] = keep;
+	fr->nr_cells = 1;
+}
+
 size_t est_matrix_shown(const struct est_options *o, const struct est_family_result *fr)
 {
 	size_t i, best = 0;

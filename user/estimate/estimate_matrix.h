@@ -43,6 +43,8 @@ size_t est_matrix_shown(const struct est_options *o, const struct est_family_res
  * decides (docs/estimate.md#conditions says what is assumed instead).
  */
 int est_matrix_footprint_cell(const struct est_family_result *fr);
+/* Where est_matrix_footprint_cell() names a cell, @fr keeps that one alone; else nothing. */
+void est_matrix_collapse(struct est_family_result *fr);
 /* "warm, 8 KiB a side; warm, 256 KiB a side; dst-flushed, 256 KiB a side": every cell's. */
 void est_matrix_conditions_text(const struct est_family_result *fr, char *buf, size_t len);
 /* The cells as a JSON array: each condition, its verdict, and the contested policy's figure. */

@@ -223,22 +223,7 @@ static const struct mixmeas *cells(const struct est_options *o, const struct cos
 	}
 	if (!fr->nr_cells)
 		return NULL;
-	/* The workload's own condition, where recorded: it alone decides (none is, yet). */
-	i = est_matrix_footprint_cell(fr) >= 0 ? (size_t)est_matrix_footprint_cell(fr) : 0;
-	if (est_matrix_footprint_cell(fr) >= 0 && i) {
-		struct est_cell own = fr->cells[i];
-
-		fr->cells[i] = fr->cells[0];
-		fr->cells[0] = own;
-	}
-	if (est_matrix_footprint_cell(fr) >= 0) {
-		for (i = 1; i < fr->nr_cells; i++)
-			if (fr->cells[i].pooled)
-				mixmeas_free(fr->cells[i].pooled);
-		for (i = 1; i < fr->nr_cells; i++)
-			free(fr->cells[i].pooled);
-		fr->nr_cells = 1;
-	}
+	est_matrix_collapse(fr);
 	fr->shown = est_matrix_shown(o, fr);
 	return fr->cells[fr->shown].meas;
 }

@@ -39,6 +39,7 @@ struct calibrate_args {
 	struct est_run_opts mix_opts;
 	struct paired_opts paired; /* --mix-budget, --mix-chunk, --mix-ws, --seed */
 	bool site_budget_given;	   /* --mix-site-budget */
+	bool one_condition;	   /* --mix-cache or --mix-ws: that condition, not the matrix */
 	unsigned int sittings;	   /* --sittings: the mixes measured this many times ... */
 	double sitting_gap_s;	   /* ... this many seconds apart */
 	const char *sitting_opt;   /* the one of them given, for "applies to --mix" */
@@ -110,17 +111,19 @@ static const struct argp_option options[] = {
 	  "model" },
 	{ "hist", OPT_HIST, "FILE", 0, "... or this size table's (as estimate --hist)" },
 	{ "mix-cache", OPT_MIX_CACHE, "STATE", 0,
-	  "--mix/--hist: each call's cache state, as estimate --cache will ask for it: warm "
-	  "(default), src-flushed, dst-flushed or mixed=W,S,D" },
+	  "--mix/--hist: measure in this cache state alone, as estimate --cache will ask for it "
+	  "(warm, src-flushed, dst-flushed or mixed=W,S,D), not in the default matrix: warm at a "
+	  "quarter of L2 a side, warm at a quarter of L1d, cold destinations "
+	  "(docs/calibrate.md#conditions)" },
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "--mix/--hist: the candidate thresholds (as estimate --thresholds)" },
 	{ "today", OPT_TODAY, "IMPL", 0,
 	  "--mix/--hist: today's code of IMPL's family is this replica (as estimate --today; "
 	  "repeat for other families)" },
 	{ "mix-budget", OPT_MIX_BUDGET, "SECONDS", 0,
-	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3); more, up to 4 "
-	  "times as long, until 100 rounds found the core quiet and the A/A control's interval "
-	  "lies within +-0.5 points" },
+	  "--mix/--hist: seconds of rounds per family (default 10, --quick 3), split evenly "
+	  "between the conditions (at least 1 s each); more, up to 4 times as long, until 100 "
+	  "rounds found the core quiet and the A/A control's interval lies within +-0.5 points" },
 	{ "mix-site-budget", OPT_MIX_SITE_BUDGET, "SECONDS", 0,
 	  "--mix: seconds for the hottest sites' own mixes in all, per family, after the whole "
 	  "mix (default as --mix-budget; 0: none); which sites: docs/calibrate.md#per-site-mixes, "
@@ -128,7 +131,8 @@ static const struct argp_option options[] = {
 	{ "mix-chunk", OPT_MIX_CHUNK, "CALLS", 0,
 	  "--mix/--hist: calls per round (default 4096, fewer for long copies)" },
 	{ "mix-ws", OPT_MIX_WS, "BYTES", 0,
-	  "--mix/--hist: the warm working set per side, K/M suffixes (default a quarter of L2)" },
+	  "--mix/--hist: measure at this warm working set per side alone, K/M suffixes (with "
+	  "--mix-cache's state, default warm), not in the default matrix" },
 	{ "seed", OPT_SEED, "N", 0, "--mix/--hist: the seed the calls are drawn with" },
 	{ "sittings", OPT_SITTINGS, "N", 0,
 	  "--mix/--hist: measure the mixes N times (default 1, at most 8), --sitting-gap apart: "
@@ -154,6 +158,8 @@ static const char doc[] =
 	"  copyprof calibrate -i cm.json --mix profile.json -o cm.json\n"
 	"  copyprof calibrate -i cm.json --hist Fleet.txt --mix-budget 30 -o cm.json\n"
 	"  copyprof calibrate -i cm.json --mix profile.json --sittings 2  # for a commit\n"
+	"  copyprof calibrate -i cm.json --mix profile.json --mix-ws 8K -o cm.json  # one "
+	"condition\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure (CPU unavailable, wrong bytes, "
 	"interrupted, a batch's process that stopped answering, another calibrate "
@@ -355,6 +361,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_MIX_CACHE:
 		if (est_cache_parse(arg, &a->mix_opts.o.cache))
 			argp_error(state, "--mix-cache %s: " EST_CACHE_HINT, arg);
+		a->one_condition = true;
 		break;
 	case OPT_THRESHOLDS:
 		if (est_thresholds_parse(arg, &a->mix_opts.o, why, sizeof(why)))
@@ -377,6 +384,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MIX_WS:
 		a->paired.ws_bytes = parse_size(state, "--mix-ws", arg);
+		a->one_condition = true;
 		break;
 	case OPT_SEED:
 		a->paired.seed = parse_count(state, "--seed", arg, 1, UINT64_MAX - 1);
@@ -509,9 +517,15 @@ static void mix_name(const struct calibrate_args *a, char *buf, size_t len)
 static int measure_mix(struct calibrate_args *a, struct est_run *run, struct costmodel *m,
 		       const char *name)
 {
+	struct paired_condition c[PAIRED_MAX_CONDITIONS];
+	size_t n = 1;
 	char what[512];
 	int err;
 
+	if (a->one_condition)
+		c[0] = (struct paired_condition){ run->opts.o.cache, a->paired.ws_bytes };
+	else
+		n = paired_matrix_default(c);
 	run->models[0] = m;
 	run->model_names[0] = name;
 	run->nr_models = 1;
@@ -524,7 +538,7 @@ static int measure_mix(struct calibrate_args *a, struct est_run *run, struct cos
 		a->paired.seed = 0x9e3779b97f4a7c15ULL;
 	a->paired.cpu = a->plan.cpu;
 	mix_name(a, what, sizeof(what));
-	err = paired_measure_inputs(run, &a->paired, what, a->sittings, a->sitting_gap_s);
+	err = paired_measure_inputs(run, &a->paired, c, n, what, a->sittings, a->sitting_gap_s);
 	run->models[0] = NULL; /* the caller's */
 	run->nr_models = 0;
 	if (err == -EINTR)

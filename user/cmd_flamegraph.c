@@ -277,7 +277,14 @@ static void verdict_of(const struct flamegraph_args *a, struct est_run *run, cha
 		if (a->cost.threshold_set && flame_costs_measured(fc, &r))
 			p_warn("no memory for the frames' measurements: drawn not measured");
 		for (i = 0; i < r.nr_fam && c < clen; i++) {
-			if (r.fam[i].meas)
+			if (r.fam[i].meas && est_verdict(&r.fam[i]) == EST_VERDICT_DEPENDS)
+				c += (size_t)snprintf(corr + c, clen - c,
+						      "%s%s measured in %zu conditions that read "
+						      "differently: no frame coloured as measured",
+						      c ? ", " : "",
+						      est_family(r.fam[i].family)->name,
+						      r.fam[i].nr_cells);
+			else if (r.fam[i].meas)
 				c += (size_t)snprintf(corr + c, clen - c,
 						      "%s%s's verdict measured (a paired replay "
 						      "of this mix)",

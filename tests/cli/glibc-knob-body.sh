@@ -59,7 +59,7 @@ truth() {
 pairs() {
 	local c
 	for c in $(seq $((RUNS + 1)) $((RUNS + $1))); do
-		"$COPYPROF" calibrate -i cm.json --mix p.json --mix-budget 2 -o "mix$c.json" \
+		"$COPYPROF" calibrate --mix-cache warm -i cm.json --mix p.json --mix-budget 2 -o "mix$c.json" \
 			> /dev/null 2> cal.err || fail "calibrate --mix failed: $(cat cal.err)"
 		"$COPYPROF" estimate -i p.json -m "mix$c.json" --json > "est$c.json" 2> est.err ||
 			fail "estimate on the measured mix failed: $(cat est.err)"

@@ -43,18 +43,18 @@ jq -r "$F.measurement.why" out |
 	fail "before: why: $(jq -r "$F.measurement.why" out)"
 
 # calibrate --hist, then estimate --hist: the stored measurement is the answer.
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 -o cm.json
 expect_err "memcpy: [0-9]+ rounds in [0-9]+ s \([0-9]+ on a quiet core\), most on CPU [0-9]+, A/A control [-+][0-9.]+% \([-+][0-9.]+ \.\. [-+][0-9.]+\)$"
 expect_err "calibrate --mix: memcpy: stored under mix [0-9a-f]{16}$"
 expect_eq "one entry" "$(jq '.paired | length' cm.json)" 1
 # Each batch runs on the quietest CPU the process may run on: confined to one, on that one;
 # --cpu N: on N.
 last=$(($(nproc) - 1))
-expect_exit 0 taskset -c "$last" "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 \
+expect_exit 0 taskset -c "$last" "$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 \
 	-o cm1.json
 expect_eq "confined to CPU $last: measured there" "$(jq '.paired[-1].conditions.cpu' cm1.json)" "$last"
 expect_err "most on CPU $last, A/A"
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 0 -o cm1.json
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 --cpu 0 -o cm1.json
 expect_eq "--cpu 0: measured there" "$(jq '.paired[-1].conditions.cpu' cm1.json)" 0
 # 8 batches, then more of the same length while quiet rounds are too few or the A/A control
 # wider than +-0.5 points, up to 4 times as long.
@@ -82,7 +82,7 @@ expect_out "^    in 2 sittings, the first [0-9]+ s before the last: each figure 
 expect_out "its 95% CI spanning theirs"
 # --sittings 3 in one command: three sittings of the mix, --sitting-gap apart, beside the one
 # cm.json holds, pooled alike.
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --sittings 3 \
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 --sittings 3 \
 	--sitting-gap 1 -o cm4.json
 expect_err "calibrate --mix: sitting 3 of 3 in 1 s"
 expect_err "its sitting 4 under the same conditions: estimate pools them \(today's code [0-9.]+, [0-9.]+, [0-9.]+, [0-9.]+ ns a call in them\)"
@@ -93,7 +93,7 @@ expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm4.json --json
 expect_eq "--sittings 3: pooled" "$(jq "$F.measurement.sittings" out)" 4
 # A signal in the pause between sittings: nothing written.
 rm -f cm5.json
-"$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --sittings 2 --sitting-gap 600 \
+"$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 --sittings 2 --sitting-gap 600 \
 	-o cm5.json 2> sig.err &
 pid=$!
 await grep -q 'sitting 2 of 2' sig.err
@@ -108,7 +108,7 @@ expect_err "--sittings applies to --mix/--hist"
 expect_exit 2 "$COPYPROF" calibrate -i cm.json --hist short.csv --sittings 9
 expect_err "--sittings 9: give a whole number from 1 to 8"
 # Another measurement of the mix (another chunk) replaces its sittings.
-expect_exit 0 "$COPYPROF" calibrate -i cm1.json --hist short.csv --mix-budget 1 --mix-chunk 1024 \
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i cm1.json --hist short.csv --mix-budget 1 --mix-chunk 1024 \
 	-o cm3.json
 expect_eq "other conditions: one sitting" "$(jq '[.paired[] | .conditions.chunk_calls]' -c cm3.json)" "[1024]"
 # Each batch in a process of its own: with address-space randomisation on, each has its code
@@ -121,7 +121,7 @@ else
 	echo "# randomize_va_space is 0 here: the per-batch places are checked under setarch -R only"
 fi
 if command -v setarch > /dev/null; then
-	expect_exit 0 setarch -R "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 \
+	expect_exit 0 setarch -R "$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 \
 		--mix-chunk 512 -o norand.json
 	expect_eq "no randomisation: one code place" "$(jq '.paired[-1].conditions.code_places' norand.json)" 1
 	expect_exit 0 "$COPYPROF" estimate --hist short.csv -m norand.json
@@ -132,7 +132,7 @@ expect_exit 2 env COPYPROF_REPLAY_BATCH=1 "$COPYPROF" < /dev/null
 expect_err "replay: a batch's process: not a batch of this copyprof$"
 head -c 4096 /dev/urandom > noise.bin
 expect_exit 2 env COPYPROF_REPLAY_BATCH=1 "$COPYPROF" < noise.bin
-expect_exit 1 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 --cpu 5000 -o cm2.json
+expect_exit 1 "$COPYPROF" calibrate --mix-cache warm -i cm.json --hist short.csv --mix-budget 1 --cpu 5000 -o cm2.json
 expect_err "cannot pin to CPU 5000: this machine's CPUs are [0-9]"
 [ ! -e cm2.json ] || fail "a failed calibrate --hist wrote cm2.json"
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m cm.json --json
@@ -192,7 +192,7 @@ expect_eq "other T: T=48 modelled" \
 # the same --today asks for it (a uprobe on unknown code is never guessed from its name).
 expect_exit 1 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m cm.json --family memcpy
 expect_err "uprobes on app_copy, whose code copyprof does not replicate: say what it runs with --today IMPL"
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --mix "$G/profile-synthetic.json" --family memcpy \
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i cm.json --mix "$G/profile-synthetic.json" --family memcpy \
 	--today libc_memcpy --mix-budget 1 -o cm.json
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic.json" -m cm.json --family memcpy \
 	--today libc_memcpy --json
@@ -206,7 +206,7 @@ jq -r "$F.measurement.why" out | grep -q -- "--mix .*profile-synthetic.json --fa
 
 # A sampled profile: replayed in proportion to samples over today's cost, a change of time;
 # no inferred call count in the verdict or the commit paragraph.
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --mix "$G/profile-synthetic-sampled.json" \
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i cm.json --mix "$G/profile-synthetic-sampled.json" \
 	--mix-budget 1 -o cm.json
 expect_exit 0 "$COPYPROF" estimate -i "$G/profile-synthetic-sampled.json" -m cm.json --json
 expect_eq "sampled: applied" "$(jq "$F.measurement.applied" out)" true
@@ -256,7 +256,7 @@ expect_err "a \"protocol\" is incomplete or out of range"
 # A file from before the protocol was recorded still reads; a new sitting replaces it, said.
 jq '.paired |= map(del(.protocol))' cm.json > old.json
 expect_exit 0 "$COPYPROF" estimate --hist short.csv -m old.json
-expect_exit 0 "$COPYPROF" calibrate -i old.json --hist short.csv --mix-budget 1 -o old2.json
+expect_exit 0 "$COPYPROF" calibrate --mix-cache warm -i old.json --hist short.csv --mix-budget 1 -o old2.json
 expect_err "was made under another version of the measurement protocol: the new measurement replaces it"
 expect_eq "sittings kept after a new protocol's" \
 	"$(jq --arg d "$(jq -r '.paired[0].digest' old.json)" \

@@ -25,7 +25,9 @@ expect_exit 0 "$COPYPROF" record --callers --uprobe "$WL:wl_copy" -o p.json -- "
 expect_eq "callers" "$(jq -c '[.sites[0].callers[] | [.symbol, .calls, .bytes]]' p.json)" \
 	'[["wl_path_a",20000,81920000],["main",50,800]]'
 
-"$COPYPROF" calibrate --quick --today libc_memcpy --mix p.json -o cm.json > /dev/null 2> err.txt
+# One condition (warm, the reference) as before the matrix: the sites are measured in it alone;
+# the matrix and what a verdict that depends does to the frames: t0150.
+"$COPYPROF" calibrate --quick --mix-cache warm --today libc_memcpy --mix p.json -o cm.json > /dev/null 2> err.txt
 rc=$?
 grep -q "invariant TSC" err.txt && skip "no invariant TSC: $(tail -n 1 err.txt)"
 [ "$rc" -eq 0 ] || fatal "calibrate --quick --mix exited $rc: $(tail -n 3 err.txt)"
@@ -94,3 +96,20 @@ expect_eq "main's frame hatched" "$fill" "url(#unmeasured)"
 xmllint --xpath "string(//*[local-name()='text'][@id='totals'])" f.svg | grep -q "at $P the whole mix measured" &&
 	pass "the header's figure is the measured whole" ||
 	fail "the header's figure is not the measured whole: $(xmllint --xpath "string(//*[local-name()='text'][@id='totals'])" f.svg)"
+
+# Measured in two conditions that read differently (a second whole entry at 8 KiB a side; every
+# figure set by hand, every A/A control +-0.1): the verdict depends, and no frame is coloured as
+# measured, the site's own figure holding in one condition only.
+cost='{"delta_pct": 20, "ci_low": 19, "ci_high": 21}'
+jq --arg p "$P" --argjson c "$cost" '
+	def set(f): .policies |= map(if .name == "today" then . else .quiet = (.name | f) end);
+	.paired |= map(.control = {delta_pct: 0, ci_low: -0.1, ci_high: 0.1})
+	| .paired |= (. + [.[] | select(.site == null) | .conditions.working_set_bytes = 8192
+		| set(if . == $p then {delta_pct: -20, ci_low: -21, ci_high: -19} else $c end)])
+	| .paired |= map(if .site == null and .conditions.working_set_bytes != 8192
+		then set($c) else . end)' cm.json > dep.json || fatal "jq: cannot write dep.json"
+expect_exit 0 "$COPYPROF" estimate -i p.json -m dep.json --today libc_memcpy --json
+expect_eq "two conditions: depends" "$(jq -r "$F.verdict.kind" out)" depends
+expect_exit 0 "$COPYPROF" flamegraph -i p.json -m dep.json --today libc_memcpy --threshold "$T" -o f.svg
+expect_eq "depends: wl_path_a's frame" "$(class copyload:wl_path_a+)" not-measured
+expect_eq "depends: the root" "$(class all)" not-measured

@@ -93,7 +93,7 @@ for i in $(seq 1 15); do
 	order="32 0"
 	[ $((i % 2)) -eq 0 ] && order="0 32"
 	for d in $order; do
-		"$COPYPROF" calibrate -i cm.json --mix "d$d.json" --today libc_memcpy --mix-budget 1 \
+		"$COPYPROF" calibrate --mix-cache warm -i cm.json --mix "d$d.json" --today libc_memcpy --mix-budget 1 \
 			-o "c${d}_$i.json" > /dev/null 2> err.txt ||
 			fatal "calibrate --mix d$d failed: $(cat err.txt)"
 		"$COPYPROF" estimate -i "d$d.json" -m "c${d}_$i.json" --today libc_memcpy --json \

@@ -155,9 +155,81 @@ static void no_difference_words(void **state)
 			    "no threshold differs from today's code beyond the measurement noise");
 }
 
+/*
+ * A mix measured in several conditions (constructed figures, the shape glibc's knob measured on
+ * an Intel Xeon: T=4096 -19.5% with 8 KiB a side, +2.2% at 256 KiB): a verdict only where every
+ * condition reads the same; else "depends", each condition's figure and interval, nothing to
+ * ship.
+ */
+static void matrix(void **state)
+{
+	struct est_row rows[2] = { make_row(POLICY_TODAY, 0, 0, 0, 0),
+				   make_row(POLICY_THRESHOLD, 4096, 2.2, 2.0, 2.3) };
+	const struct est_family_impls glibc = { .glibc = true,
+						.tunable = "glibc.cpu.x86_rep_movsb_threshold" };
+	struct mixmeas big, small;
+	struct mixmeas_row br[2], sr[2];
+	struct est_family_result fr;
+	char buf[EST_VERDICT_TEXT_LEN];
+	const struct policy_key t = { POLICY_THRESHOLD, 4096 };
+
+	(void)state;
+	memset(&big, 0, sizeof(big));
+	memset(br, 0, sizeof(br));
+	br[1].key = t;
+	br[1].quiet = (struct mixmeas_figure){ 2.2, 2.0, 2.3 };
+	big.rows = br;
+	big.nr_rows = 2;
+	big.cache = "warm";
+	big.ws_bytes = 262144;
+	small = big;
+	memcpy(sr, br, sizeof(sr));
+	sr[1].quiet = (struct mixmeas_figure){ -19.5, -19.6, -18.9 };
+	small.rows = sr;
+	small.ws_bytes = 8192;
+	memset(&fr, 0, sizeof(fr));
+	fr.rows = rows;
+	fr.nr_rows = 2;
+	fr.best = 0;
+	fr.at = 1;
+	fr.meas = &big;
+	fr.impls = &glibc;
+	fr.today_knob = 2112;
+	fr.nr_cells = 2;
+	fr.cells[0] = (struct est_cell){ .meas = &big, .kind = EST_VERDICT_KEEP_TODAY };
+	fr.cells[1] = (struct est_cell){ .meas = &small, .kind = EST_VERDICT_SAVES, .best = t };
+	assert_false(est_verdict_holds_across(&fr));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_DEPENDS);
+	assert_string_equal(est_verdict_name(EST_VERDICT_DEPENDS), "depends");
+	est_verdict_text(&fr, buf, sizeof(buf));
+	assert_string_equal(buf, "it depends on the working set: warm, 256 KiB a side: T=4096 "
+				 "costs 2.20% (95% CI 2.00 .. 2.30); warm, 8 KiB a side: T=4096 "
+				 "saves 19.50% (95% CI 18.90 .. 19.60)");
+	assert_int_equal(est_glibc_advice(&fr, buf, sizeof(buf)), EST_GLIBC_DEPENDS);
+	/* The same verdict everywhere holds, with the shown condition's figures. */
+	fr.cells[1].kind = EST_VERDICT_KEEP_TODAY;
+	fr.cells[1].best = (struct policy_key){ POLICY_TODAY, 0 };
+	assert_true(est_verdict_holds_across(&fr));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);
+	assert_int_equal(est_glibc_advice(&fr, buf, sizeof(buf)), EST_GLIBC_KEEP);
+	/* No difference in one, keep today's code in the other: not one verdict. */
+	fr.cells[1].kind = EST_VERDICT_NO_DIFFERENCE;
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_DEPENDS);
+	/* A saving in both, but by other thresholds: which to ship depends. */
+	fr.cells[0].kind = EST_VERDICT_SAVES;
+	fr.cells[0].best = (struct policy_key){ POLICY_THRESHOLD, 8192 };
+	fr.cells[1].kind = EST_VERDICT_SAVES;
+	fr.cells[1].best = t;
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_DEPENDS);
+	/* One condition: its own verdict, as before the matrix. */
+	fr.nr_cells = 1;
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(matrix),
 		cmocka_unit_test(saving_inside_the_control),
 		cmocka_unit_test(cost_inside_the_control),
 		cmocka_unit_test(no_difference_words),

@@ -89,17 +89,17 @@ static void stored(void **state)
 	assert_int_equal(costmodel_store_paired(&m, &x), 1);
 	sitting(&x, 1100, 2, 1, 3, 4096);
 	assert_int_equal(costmodel_store_paired(&m, &x), 2);
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 2);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, NULL, s, 8), 2);
 	assert_true(s[0]->when == 1000 && s[1]->when == 1100);
 	sitting(&x, 1200, 3, 2, 4, 2048); /* another chunk: another measurement */
 	assert_int_equal(costmodel_store_paired(&m, &x), 1);
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 1);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, NULL, s, 8), 1);
 	assert_true(s[0]->chunk_calls == 2048);
 	for (i = 0; i < 9; i++) {
 		sitting(&x, 2000 + i, 1, 0, 2, 2048);
 		costmodel_store_paired(&m, &x);
 	}
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 8);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, NULL, s, 8), 8);
 	assert_true(s[0]->when == 2001 && s[7]->when == 2008); /* the oldest dropped */
 	assert_int_equal(m.nr_paired, 8);
 	for (i = 0; i < (int)m.nr_paired; i++)
@@ -130,13 +130,14 @@ static void site_apart(void **state)
 			    "another mix, today's code or weighting");
 	assert_int_equal(costmodel_store_paired(&m, &x), 1);
 	assert_int_equal(m.nr_paired, 2);
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, s, 8), 1);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, NULL, s, 8), 1);
 	assert_true(s[0]->when == 1000);
 	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1",
-						   "app:app_copy+0x0 <- main+0x10 (uprobe)", s, 8),
+						   "app:app_copy+0x0 <- main+0x10 (uprobe)", NULL,
+						   s, 8),
 			 1);
 	assert_true(s[0]->when == 1100);
-	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", "other", s, 8), 0);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", "other", NULL, s, 8), 0);
 	o = mixmeas_to_json(&m.paired[1]);
 	assert_int_equal(mixmeas_from_json(o, "test", &back), 0);
 	assert_string_equal(back.site, "app:app_copy+0x0 <- main+0x10 (uprobe)");
@@ -194,12 +195,58 @@ static void protocol_apart(void **state)
 	mixmeas_free(&b);
 }
 
+/*
+ * Cells of a matrix (calibrate --mix's conditions): the same mix in another cache state or
+ * working set is kept beside, never pooled and never replacing; each condition's sittings pool
+ * among themselves alone; a cell that differs in anything else (the chunk) replaces them all.
+ */
+static void conditions_apart(void **state)
+{
+	struct costmodel m;
+	struct mixmeas x;
+	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS], *c[4];
+	char buf[64];
+	int i;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	sitting(&x, 1000, 18, 17, 19, 4096); /* warm, 256 KiB a side */
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	sitting(&x, 1100, -19, -20, -18, 4096);
+	x.ws_bytes = 8192;
+	assert_string_equal(mixmeas_why_apart(&m.paired[0], &x), MIXMEAS_OTHER_CELL);
+	assert_true(mixmeas_other_cell(&m.paired[0], &x));
+	assert_int_equal(costmodel_store_paired(&m, &x), 1); /* its own first sitting */
+	sitting(&x, 1200, -13, -14, -12, 4096);
+	free(x.cache);
+	x.cache = strdup("dst-flushed");
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	sitting(&x, 1300, 17, 16, 18, 4096); /* warm, 256 KiB again: a second sitting of it */
+	assert_int_equal(costmodel_store_paired(&m, &x), 2);
+	assert_int_equal(m.nr_paired, 4);
+	assert_int_equal(costmodel_paired_conditions(&m, "memcpy", "d1", NULL, c, 4), 3);
+	assert_string_equal(mixmeas_condition(c[0], buf, sizeof(buf)), "warm, 256 KiB a side");
+	assert_string_equal(mixmeas_condition(c[1], buf, sizeof(buf)), "warm, 8 KiB a side");
+	assert_string_equal(mixmeas_condition(c[2], buf, sizeof(buf)),
+			    "dst-flushed, 256 KiB a side");
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, c[0], s, 8), 2);
+	assert_true(s[0]->when == 1000 && s[1]->when == 1300);
+	assert_int_equal(costmodel_paired_sittings(&m, "memcpy", "d1", NULL, c[1], s, 8), 1);
+	assert_true(s[0]->when == 1100);
+	/* Another chunk: not a cell of the same matrix; it replaces every condition. */
+	sitting(&x, 1400, 1, 0, 2, 2048);
+	assert_int_equal(costmodel_store_paired(&m, &x), 1);
+	assert_int_equal(m.nr_paired, 1);
+	for (i = 0; i < (int)m.nr_paired; i++)
+		mixmeas_free(&m.paired[i]);
+	free(m.paired);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(pooled_two),
-		cmocka_unit_test(stored),
-		cmocka_unit_test(protocol_apart),
+		cmocka_unit_test(pooled_two), cmocka_unit_test(conditions_apart),
+		cmocka_unit_test(stored),     cmocka_unit_test(protocol_apart),
 		cmocka_unit_test(site_apart),
 	};
 

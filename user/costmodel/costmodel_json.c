@@ -108,12 +108,14 @@ static json_object *curve_to_json(const struct costmodel_curve *c)
 	return o;
 }
 
-/* True if @e may join the entries before it: as a sitting of theirs, or the first. */
-/* Why @e cannot join the sittings already read for its mix, or NULL if it can. */
+/*
+ * Why @e cannot join the sittings already read for its mix in its condition, or NULL if it can
+ * (the first of another condition starts a cell of its own: mixmeas_why_apart()).
+ */
 static const char *sitting_misfit(const struct costmodel *m, const struct mixmeas *e)
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
-	size_t i, n = costmodel_paired_sittings(m, e->family, e->digest, e->site, s,
+	size_t i, n = costmodel_paired_sittings(m, e->family, e->digest, e->site, e, s,
 						MIXMEAS_MAX_SITTINGS);
 	const char *why;
 

@@ -21,6 +21,12 @@ static void drop(struct costmodel *m, size_t i)
 	m->nr_paired--;
 }
 
+/* A sitting of @mm's mix in @mm's own condition (cache state and working set). */
+static bool cell_of(const struct mixmeas *e, const struct mixmeas *mm)
+{
+	return of(e, mm->family, mm->digest, mm->site) && mixmeas_same_condition(e, mm);
+}
+
 int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 {
 	struct mixmeas *v;
@@ -33,6 +39,10 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 			continue;
 		}
 		why = mixmeas_why_apart(&m->paired[i], mm);
+		if (why && !strcmp(why, MIXMEAS_OTHER_CELL)) {
+			i++; /* another condition of the matrix: kept beside, never pooled */
+			continue;
+		}
 		if (why) {
 			/* another measurement of the mix: the new one replaces it */
 			p_info("a stored sitting of this %s mix was made under %s: the new "
@@ -45,7 +55,7 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 		i++;
 	}
 	for (i = 0; kept >= MIXMEAS_MAX_SITTINGS && i < m->nr_paired;)
-		if (of(&m->paired[i], mm->family, mm->digest, mm->site)) {
+		if (cell_of(&m->paired[i], mm)) {
 			drop(m, i); /* the oldest first */
 			kept--;
 		} else {
@@ -61,12 +71,40 @@ int costmodel_store_paired(struct costmodel *m, struct mixmeas *mm)
 }
 
 size_t costmodel_paired_sittings(const struct costmodel *m, const char *family, const char *digest,
-				 const char *site, const struct mixmeas **out, size_t max)
+				 const char *site, const struct mixmeas *like,
+				 const struct mixmeas **out, size_t max)
 {
+	const struct mixmeas *first = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < m->nr_paired && n < max; i++)
-		if (of(&m->paired[i], family, digest, site))
-			out[n++] = &m->paired[i];
+	for (i = 0; i < m->nr_paired && n < max; i++) {
+		const struct mixmeas *e = &m->paired[i];
+
+		if (!of(e, family, digest, site))
+			continue;
+		if (!first)
+			first = like ?: e;
+		if (mixmeas_same_condition(e, first))
+			out[n++] = e;
+	}
+	return n;
+}
+
+size_t costmodel_paired_conditions(const struct costmodel *m, const char *family,
+				   const char *digest, const char *site, const struct mixmeas **out,
+				   size_t max)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < m->nr_paired && n < max; i++) {
+		const struct mixmeas *e = &m->paired[i];
+
+		if (!of(e, family, digest, site))
+			continue;
+		for (k = 0; k < n && !mixmeas_same_condition(out[k], e); k++)
+			;
+		if (k == n)
+			out[n++] = e;
+	}
 	return n;
 }

@@ -8,6 +8,7 @@
 #include "lib/jsonr.h"
 #include "lib/jsonw.h"
 #include "lib/log.h"
+#include "lib/num_format.h"
 #include "mixmeas.h"
 
 void mixmeas_free(struct mixmeas *m)
@@ -60,6 +61,15 @@ const char *mixmeas_sittings_apart(const struct mixmeas *m, char *buf, size_t le
 		snprintf(buf, len, "the first %.0f min before the last", d / 60);
 	else
 		snprintf(buf, len, "the first %.1f h before the last", d / 3600);
+	return buf;
+}
+
+const char *mixmeas_condition(const struct mixmeas *mm, char *buf, size_t len)
+{
+	char ws[24];
+
+	snprintf(buf, len, "%s, %s a side", mm->cache ? mm->cache : "cache state not recorded",
+		 num_format_bytes(mm->ws_bytes, ws, sizeof(ws)));
 	return buf;
 }
 

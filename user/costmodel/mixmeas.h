@@ -111,6 +111,9 @@ bool mixmeas_seldom_quiet(const struct mixmeas *m);
 /* How far apart pooled sittings were: "the first 6 min before the last", or "at times not recorded". */
 const char *mixmeas_sittings_apart(const struct mixmeas *m, char *buf, size_t len);
 
+/* Its condition, for people: "warm, 8 KiB a side", "dst-flushed, 512 KiB a side". */
+const char *mixmeas_condition(const struct mixmeas *m, char *buf, size_t len);
+
 json_object *mixmeas_to_json(const struct mixmeas *m);
 /*
  * Reads one entry of a cost model's "paired" array into @m (strings copied). Returns 0, or

@@ -20,10 +20,8 @@ const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b)
 	    !same_str(a->site, b->site) || !same_str(a->today, b->today) ||
 	    !same_str(a->weight, b->weight))
 		return "another mix, today's code or weighting";
-	if (!same_str(a->cache, b->cache) || !same_str(a->alignment, b->alignment) ||
-	    !same_str(a->distance, b->distance) || a->ws_bytes != b->ws_bytes ||
-	    a->cold_bytes != b->cold_bytes || a->chunk_calls != b->chunk_calls ||
-	    a->warmup_calls != b->warmup_calls)
+	if (!same_str(a->alignment, b->alignment) || !same_str(a->distance, b->distance) ||
+	    a->chunk_calls != b->chunk_calls || a->warmup_calls != b->warmup_calls)
 		return "other conditions";
 	if (a->protocol.version != b->protocol.version)
 		return "another version of the measurement protocol";
@@ -34,7 +32,23 @@ const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b)
 	for (i = 0; i < a->nr_rows; i++)
 		if (!mixmeas_row_find(b, &a->rows[i].key))
 			return "other policies";
+	/* Last: everything else alike, the two are cells of one matrix (never pooled). */
+	if (!mixmeas_same_condition(a, b))
+		return MIXMEAS_OTHER_CELL;
 	return NULL;
+}
+
+bool mixmeas_same_condition(const struct mixmeas *a, const struct mixmeas *b)
+{
+	return same_str(a->cache, b->cache) && a->ws_bytes == b->ws_bytes &&
+	       a->cold_bytes == b->cold_bytes;
+}
+
+bool mixmeas_other_cell(const struct mixmeas *a, const struct mixmeas *b)
+{
+	const char *why = mixmeas_why_apart(a, b);
+
+	return why && !strcmp(why, MIXMEAS_OTHER_CELL);
 }
 
 bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b)

@@ -17,8 +17,18 @@
  * Sittings of the same thing pool; anything else replaces.
  */
 bool mixmeas_same_measurement(const struct mixmeas *a, const struct mixmeas *b);
-/* Why @a and @b are not sittings of one measurement ("other conditions", ...), or NULL. */
+/*
+ * Why @a and @b are not sittings of one measurement ("other conditions", ...), or NULL. When
+ * they differ only in the cache state or the working set (the condition a measurement stands
+ * for: calibrate --mix measures a matrix of them, docs/calibrate.md#conditions), the reason is
+ * MIXMEAS_OTHER_CELL: two cells of one matrix, kept side by side and never pooled.
+ */
 const char *mixmeas_why_apart(const struct mixmeas *a, const struct mixmeas *b);
+#define MIXMEAS_OTHER_CELL "another cache state or working set"
+/* True if @a and @b were replayed in the same cache state, working set and cold region. */
+bool mixmeas_same_condition(const struct mixmeas *a, const struct mixmeas *b);
+/* True if @a and @b are cells of one matrix: alike in everything but the condition. */
+bool mixmeas_other_cell(const struct mixmeas *a, const struct mixmeas *b);
 
 /*
  * The sittings @s[0..n) (n >= 1, all mixmeas_same_measurement(), oldest first) as one

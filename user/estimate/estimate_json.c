@@ -7,6 +7,7 @@
 #include "estimate_dist.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
+#include "estimate_matrix.h"
 #include "estimate_program.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
@@ -158,6 +159,12 @@ static json_object *site_measured_to_json(const struct est_family_result *fr,
 	json_object_object_add(o, "rounds", json_object_new_uint64(sm.meas->rounds));
 	json_object_object_add(o, "quiet_rounds", json_object_new_uint64(sm.meas->quiet_rounds));
 	json_object_object_add(o, "sittings", json_object_new_uint64(sm.meas->sittings));
+	/* The whole measured in several conditions: the site's figure holds in its own alone. */
+	if (fr->nr_cells > 1) {
+		char c[96];
+
+		put_str(o, "condition", mixmeas_condition(sm.meas, c, sizeof(c)));
+	}
 	return o;
 }
 
@@ -234,6 +241,9 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 				fr->rows[i].delta_pct - fr->rows[1].delta_pct);
 	if (k == EST_VERDICT_NOT_MEASURED)
 		put_str(v, "measure_command", fr->measure_cmd[0] ? fr->measure_cmd : NULL);
+	/* Several conditions measured: each one's reading, the verdict only where all agree. */
+	if (fr->nr_cells > 1)
+		json_object_object_add(v, "conditions", est_matrix_to_json(fr));
 	switch (est_glibc_advice(fr, text, sizeof(text))) {
 	case EST_GLIBC_NOT_GLIBC:
 	case EST_GLIBC_UNMEASURED: /* no advice, and nothing to ship, from a model */

@@ -27,6 +27,11 @@ void est_family_result_free(struct est_family_result *r)
 	if (r->pooled)
 		mixmeas_free(r->pooled);
 	free(r->pooled);
+	for (i = 0; i < r->nr_cells; i++) {
+		if (r->cells[i].pooled)
+			mixmeas_free(r->cells[i].pooled);
+		free(r->cells[i].pooled);
+	}
 	memset(r, 0, sizeof(*r));
 }
 

@@ -73,6 +73,18 @@ struct est_site_measured {
 	const struct mixmeas *meas;
 };
 
+/*
+ * One condition (cache state, working set per side) the mix was measured in, and what its own
+ * figures read there (estimate_matrix.h): a matrix's verdict holds only where every cell's does.
+ */
+#define EST_MAX_CELLS 4
+struct est_cell {
+	const struct mixmeas *meas; /* its one sitting, or @pooled */
+	struct mixmeas *pooled;	    /* owned: its sittings pooled (mixmeas_pool()) */
+	int kind;		    /* enum est_verdict_kind of this condition's figures alone */
+	struct policy_key best;	    /* its cheapest policy (POLICY_TODAY: today's code) */
+};
+
 struct est_family_result {
 	enum copy_family family;
 	const struct est_family_impls *impls; /* the policy set: the kernel's or glibc's */
@@ -123,6 +135,9 @@ struct est_family_result {
 	 * and why not: then every figure is modelled. */
 	const struct mixmeas *meas;
 	struct mixmeas *pooled; /* owned: several sittings pooled (mixmeas_pool()), meas is it */
+	/* Every condition the mix was measured in; @meas is cells[shown]'s, the rows its figures */
+	struct est_cell cells[EST_MAX_CELLS];
+	size_t nr_cells, shown;
 	char meas_why[640];
 	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
 	/*

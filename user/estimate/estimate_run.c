@@ -10,6 +10,7 @@
 #include "estimate_digest.h"
 #include "estimate_dist.h"
 #include "estimate_model.h"
+#include "estimate_matrix.h"
 #include "estimate_run.h"
 #include "estimate_verdict.h"
 #include "lib/log.h"
@@ -174,27 +175,57 @@ static void measure_command(const struct est_run *run, const struct est_input *i
 }
 
 /*
- * The model's measurement of @fr's mix: its one sitting, or its sittings pooled into
- * @fr->pooled (mixmeas_pool(): intervals that span them all); NULL if none, or no memory to
- * pool them (said in meas_why).
+ * The model's measurement of @fr's mix in the condition of @like: its one sitting, or its
+ * sittings pooled into @c->pooled (mixmeas_pool(): intervals that span them all); NULL if none,
+ * or no memory to pool them (said in meas_why).
  */
 static const struct mixmeas *sittings(const struct costmodel *m, const char *family,
-				      struct est_family_result *fr)
+				      struct est_family_result *fr, const struct mixmeas *like,
+				      struct est_cell *c)
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
-	size_t n = costmodel_paired_sittings(m, family, fr->digest, NULL, s, MIXMEAS_MAX_SITTINGS);
+	size_t n = costmodel_paired_sittings(m, family, fr->digest, NULL, like, s,
+					     MIXMEAS_MAX_SITTINGS);
 
 	if (n < 2)
 		return n ? s[0] : NULL;
-	fr->pooled = calloc(1, sizeof(*fr->pooled));
-	if (!fr->pooled || mixmeas_pool(s, n, fr->pooled)) {
-		free(fr->pooled);
-		fr->pooled = NULL;
+	c->pooled = calloc(1, sizeof(*c->pooled));
+	if (!c->pooled || mixmeas_pool(s, n, c->pooled)) {
+		free(c->pooled);
+		c->pooled = NULL;
 		snprintf(fr->meas_why, sizeof(fr->meas_why), "no memory to pool its %zu sittings",
 			 n);
 		return NULL;
 	}
-	return fr->pooled;
+	return c->pooled;
+}
+
+/*
+ * Every condition the model measured @fr's mix in, each a cell (its sittings pooled) with its
+ * own reading (estimate_matrix.h); fr->meas is the shown cell's. Returns it, or NULL.
+ */
+static const struct mixmeas *cells(const struct est_options *o, const struct costmodel *m,
+				   const char *family, struct est_family_result *fr)
+{
+	const struct mixmeas *cond[EST_MAX_CELLS];
+	size_t i, n = costmodel_paired_conditions(m, family, fr->digest, NULL, cond, EST_MAX_CELLS);
+
+	for (i = 0; i < n; i++) {
+		struct est_cell *c = &fr->cells[fr->nr_cells];
+
+		memset(c, 0, sizeof(*c));
+		c->meas = sittings(m, family, fr, cond[i], c);
+		if (!c->meas)
+			return NULL;
+		fr->nr_cells++;
+		if (est_matrix_read_cell(o, fr, c))
+			return NULL;
+	}
+	if (!fr->nr_cells)
+		return NULL;
+	est_matrix_collapse(fr);
+	fr->shown = est_matrix_shown(o, fr);
+	return fr->cells[fr->shown].meas;
 }
 
 /*
@@ -216,7 +247,7 @@ static void apply_site_measured(const struct costmodel *m, const char *family,
 			row->meas = fr->meas;
 			break;
 		}
-		n = costmodel_paired_sittings(m, family, fr->digest, row->site->label, s,
+		n = costmodel_paired_sittings(m, family, fr->digest, row->site->label, fr->meas, s,
 					      MIXMEAS_MAX_SITTINGS);
 		if (n < 2) {
 			row->meas = n ? s[0] : NULL;
@@ -243,7 +274,6 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 			   struct est_family_result *fr)
 {
 	const struct mixmeas *mm, *one[1];
-	size_t i;
 
 	est_mix_digest(in, f, fr->today_impl, fr->impls->glibc ? fr->today_knob : UINT64_MAX, o,
 		       fr->digest, sizeof(fr->digest));
@@ -255,8 +285,8 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 	if (run->opts.model_only) {
 		snprintf(fr->meas_why, sizeof(fr->meas_why), "--model-only");
 		fr->meas_stored =
-			m->measured &&
-			costmodel_paired_sittings(m, est_family(f)->name, fr->digest, NULL, one, 1);
+			m->measured && costmodel_paired_sittings(m, est_family(f)->name, fr->digest,
+								 NULL, NULL, one, 1);
 		return;
 	}
 	if (!m->measured) {
@@ -264,7 +294,11 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 			 "the cost model is built from published figures, not measured on a CPU");
 		return;
 	}
-	mm = sittings(m, est_family(f)->name, fr);
+	mm = cells(o, m, est_family(f)->name, fr);
+	if (!mm && !fr->meas_why[0] && fr->nr_cells) {
+		snprintf(fr->meas_why, sizeof(fr->meas_why), "no memory to read its conditions");
+		return;
+	}
 	if (!mm && !fr->meas_why[0]) {
 		snprintf(fr->meas_why, sizeof(fr->meas_why),
 			 "this mix was not measured on %.80s; measure it with: %.400s",
@@ -276,25 +310,7 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 		return;
 	fr->meas = mm;
 	fr->measure_cmd[0] = '\0';
-	for (i = 0; i < fr->nr_rows; i++) {
-		struct est_row *w = &fr->rows[i];
-		struct policy_key key = est_policy_key(&w->pol);
-		const struct mixmeas_row *mr = mixmeas_row_find(mm, &key);
-
-		if (w->pol.kind == POLICY_ORACLE)
-			continue;
-		if (!mr || !isfinite(mr->quiet.delta_pct)) {
-			fr->unmeasured++;
-			continue;
-		}
-		w->measured = true;
-		w->ci_known = true;
-		w->delta_pct = mr->quiet.delta_pct;
-		w->ci_low = w->pol.kind == POLICY_TODAY ? 0 : mr->quiet.ci_low;
-		w->ci_high = w->pol.kind == POLICY_TODAY ? 0 : mr->quiet.ci_high;
-		w->busy_pct = mr->busy.delta_pct;
-	}
-	est_family_choose_best(o, fr);
+	est_matrix_apply(o, fr, mm);
 	apply_site_measured(m, est_family(f)->name, fr);
 }
 

@@ -10,6 +10,7 @@
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
+#include "estimate_matrix.h"
 #include "estimate_program.h"
 #include "estimate_summary.h"
 #include "estimate_verdict.h"
@@ -353,12 +354,39 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 	}
 	case EST_VERDICT_NOT_MEASURED:
 		return; /* say_modelled() */
+	case EST_VERDICT_DEPENDS: {
+		char words[EST_VERDICT_TEXT_LEN];
+
+		est_verdict_text(fr, words, sizeof(words));
+		words[0] = 'I';
+		say(p,
+		    "%s. The profile records no footprint, so which of these the copies find is "
+		    "not known: no verdict and nothing to ship.",
+		    words);
+		return;
+	}
 	}
 	if (at != best && fr->best > 0 && at->measured) {
 		policy_words(pol, sizeof(pol), at, op, fr->impls && fr->impls->glibc);
 		claim(what, sizeof(what), at, "it");
 		say(p, "%s would %s.", pol, what);
 	}
+}
+
+/* A verdict that holds in several measured conditions: which, and whose figures are shown. */
+static void say_conditions(struct para *p, const struct est_family_result *fr)
+{
+	char all[EST_VERDICT_TEXT_LEN], shown[96];
+
+	if (fr->nr_cells < 2 || est_verdict(fr) == EST_VERDICT_DEPENDS ||
+	    est_verdict(fr) == EST_VERDICT_TOO_FEW_SAMPLES)
+		return;
+	est_matrix_conditions_text(fr, all, sizeof(all));
+	say(p,
+	    "The verdict holds in each of the %zu conditions of cache state and working set the "
+	    "mix was measured in (%s), the profile recording none of its own; the figures are "
+	    "those of %s.",
+	    fr->nr_cells, all, mixmeas_condition(fr->meas, shown, sizeof(shown)));
 }
 
 /*
@@ -430,11 +458,13 @@ char *est_summary_text(const struct est_report *r, const struct est_family_resul
 	} else {
 		say_source(&p, r, fr);
 		say_verdict(&p, fr, fr->impls->string_op);
+		say_conditions(&p, fr);
 		if (est_verdict(fr) != EST_VERDICT_TOO_FEW_SAMPLES)
 			say_bounds(&p, fr);
 		say_program(&p, r, fr);
 	}
-	if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED)
+	if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED &&
+	    est_verdict(fr) != EST_VERDICT_DEPENDS)
 		say(&p, "To ship: %s.", line);
 	s = open_memstream(&text, &len);
 	for (i = 0; i < p.n; i++) {

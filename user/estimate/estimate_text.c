@@ -10,6 +10,7 @@
 #include "estimate_input.h"
 #include "estimate_options.h"
 #include "estimate_summary.h"
+#include "estimate_matrix.h"
 #include "estimate_program.h"
 #include "estimate_text.h"
 #include "profile/profile_glibc.h"
@@ -341,6 +342,18 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 
 	est_verdict_text(fr, v, sizeof(v));
 	fprintf(f, "\n  verdict: %s\n", v);
+	if (fr->nr_cells > 1) {
+		char all[EST_VERDICT_TEXT_LEN], shown[96];
+
+		est_matrix_conditions_text(fr, all, sizeof(all));
+		fprintf(f, "  conditions: measured in %zu (%s); %s; the rows above are %s\n",
+			fr->nr_cells, all,
+			est_verdict(fr) == EST_VERDICT_DEPENDS
+				? "the verdict differs between them: the profile records no "
+				  "footprint to choose one"
+				: "the verdict holds in every one",
+			mixmeas_condition(fr->meas, shown, sizeof(shown)));
+	}
 	est_threshold_str(fr->flat_lo, lo, sizeof(lo));
 	est_threshold_str(fr->flat_hi, hi, sizeof(hi));
 	if (est_verdict(fr) == EST_VERDICT_NOT_MEASURED) {
@@ -541,6 +554,14 @@ static void print_sites(FILE *f, const struct est_report *r, const struct est_fa
 		: counted	? "calls"
 				: "weight",
 		counted ? "today ms" : "today ns", "share", "measured at T (95% CI)", "modelled");
+	if (fr->nr_cells > 1 && fr->meas) {
+		char c[96];
+
+		fprintf(f,
+			"    (each site's own mix measured in one condition, %s, of the %zu the "
+			"whole was measured in: a site's verdict holds there only)\n",
+			mixmeas_condition(fr->meas, c, sizeof(c)), fr->nr_cells);
+	}
 	for (i = 0; i < fr->nr_sites; i++) {
 		const struct est_site_row *s = &fr->sites[i];
 		char n[32];
@@ -575,7 +596,8 @@ void est_print_text(FILE *f, const struct est_report *r, bool verbose)
 		if (fr->best < 0 || !fr->nr_rows)
 			continue;
 		print_best(f, fr);
-		if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED)
+		if (est_glibc_advice(fr, line, sizeof(line)) > EST_GLIBC_UNMEASURED &&
+		    est_verdict(fr) != EST_VERDICT_DEPENDS)
 			fprintf(f, "  to ship: %s\n", line);
 		print_program(f, r, fr);
 		print_notes(f, r, fr);

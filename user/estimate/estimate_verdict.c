@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "costmodel/mixmeas.h"
 #include "estimate_verdict.h"
 
 /* A policy that runs the same code as today on this mix: its delta is exactly 0. */
@@ -37,11 +38,108 @@ enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
 	return EST_VERDICT_KEEP_TODAY;
 }
 
+/* The verdict across the conditions a mix was measured in (estimate_matrix.h). */
+bool est_verdict_holds_across(const struct est_family_result *fr)
+{
+	size_t i;
+
+	for (i = 1; i < fr->nr_cells; i++) {
+		const struct est_cell *a = &fr->cells[0], *b = &fr->cells[i];
+
+		if (a->kind != b->kind ||
+		    (a->kind == EST_VERDICT_SAVES && !policy_key_same(&a->best, &b->best)))
+			return false;
+	}
+	return true;
+}
+
+/* The policy the cells disagree on: the first saving cell's, else the rows' cheapest other. */
+struct policy_key est_verdict_contested(const struct est_family_result *fr)
+{
+	size_t i;
+
+	for (i = 0; i < fr->nr_cells; i++)
+		if (fr->cells[i].kind == EST_VERDICT_SAVES)
+			return fr->cells[i].best;
+	return est_policy_key(&fr->rows[fr->at >= 0 ? fr->at : 0].pol);
+}
+
+/* "saves", "costs" or "within the noise": @f read against @mm's A/A control. */
+static const char *reading(const struct mixmeas *mm, const struct mixmeas_figure *f)
+{
+	struct est_row w = { .delta_pct = f->delta_pct,
+			     .ci_low = f->ci_low,
+			     .ci_high = f->ci_high,
+			     .measured = true };
+	struct est_family_result one = { .meas = mm };
+
+	return est_row_saves(&one, &w) ? "saves" : est_row_costs(&one, &w) ? "costs" : "noise";
+}
+
+/* What the cells differ in: "working set", "cache state" or both. */
+static const char *differ_in(const struct est_family_result *fr)
+{
+	bool ws = false, cache = false;
+	size_t i;
+
+	for (i = 1; i < fr->nr_cells; i++) {
+		const struct mixmeas *a = fr->cells[0].meas, *b = fr->cells[i].meas;
+
+		ws |= a->ws_bytes != b->ws_bytes;
+		cache |= !a->cache || !b->cache || strcmp(a->cache, b->cache);
+	}
+	return ws && cache ? "working set and cache state" : ws ? "working set" : "cache state";
+}
+
+static void depends_text(const struct est_family_result *fr, char *buf, size_t len)
+{
+	struct policy_key p = est_verdict_contested(fr);
+	char name[POLICY_NAME_LEN], cond[96];
+	size_t i, n;
+
+	policy_key_name(&p, name, sizeof(name));
+	n = (size_t)snprintf(buf, len, "it depends on the %s:", differ_in(fr));
+	for (i = 0; i < fr->nr_cells && n < len; i++) {
+		const struct mixmeas *mm = fr->cells[i].meas;
+		const struct mixmeas_row *r = mixmeas_row_find(mm, &p);
+		const char *sep = i ? ";" : "";
+		const char *how;
+
+		mixmeas_condition(mm, cond, sizeof(cond));
+		if (!r || !isfinite(r->quiet.delta_pct)) {
+			n += (size_t)snprintf(buf + n, len - n, "%s %s: %s not measured", sep, cond,
+					      name);
+			continue;
+		}
+		how = reading(mm, &r->quiet);
+		if (!strcmp(how, "saves"))
+			n += (size_t)snprintf(buf + n, len - n,
+					      "%s %s: %s saves %.2f%% (95%% CI %.2f .. %.2f)", sep,
+					      cond, name, -r->quiet.delta_pct, -r->quiet.ci_high,
+					      -r->quiet.ci_low);
+		else if (!strcmp(how, "costs"))
+			n += (size_t)snprintf(buf + n, len - n,
+					      "%s %s: %s costs %.2f%% (95%% CI %.2f .. %.2f)", sep,
+					      cond, name, r->quiet.delta_pct, r->quiet.ci_low,
+					      r->quiet.ci_high);
+		else
+			n += (size_t)snprintf(buf + n, len - n,
+					      "%s %s: %s %+.2f%%, no difference beyond the noise "
+					      "(95%% CI %+.2f .. %+.2f)",
+					      sep, cond, name, r->quiet.delta_pct, r->quiet.ci_low,
+					      r->quiet.ci_high);
+	}
+}
+
 enum est_verdict_kind est_verdict(const struct est_family_result *fr)
 {
 	enum est_verdict_kind k = est_figures_read(fr);
 
-	return k == EST_VERDICT_TOO_FEW_SAMPLES || fr->meas ? k : EST_VERDICT_NOT_MEASURED;
+	if (k != EST_VERDICT_TOO_FEW_SAMPLES && !fr->meas)
+		return EST_VERDICT_NOT_MEASURED;
+	if (k != EST_VERDICT_TOO_FEW_SAMPLES && fr->nr_cells > 1 && !est_verdict_holds_across(fr))
+		return EST_VERDICT_DEPENDS;
+	return k;
 }
 
 /* Appends @name to @names (the first three; the rest counted in @n). */
@@ -93,8 +191,8 @@ void est_no_difference_words(const struct est_family_result *fr, const char *tod
 
 const char *est_verdict_name(enum est_verdict_kind k)
 {
-	static const char *const names[] = { "saves", "no_difference", "keep_today",
-					     "too_few_samples", "not_measured" };
+	static const char *const names[] = { "saves",		"no_difference", "keep_today",
+					     "too_few_samples", "not_measured",	 "depends" };
 
 	return names[k];
 }
@@ -144,6 +242,9 @@ void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
 	case EST_VERDICT_NOT_MEASURED:
 		not_measured_text(fr, buf, len);
 		break;
+	case EST_VERDICT_DEPENDS:
+		depends_text(fr, buf, len);
+		break;
 	}
 }
 
@@ -163,6 +264,14 @@ enum est_glibc_action est_glibc_advice(const struct est_family_result *fr, char 
 		if (len)
 			line[0] = '\0';
 		return EST_GLIBC_UNMEASURED;
+	}
+	if (est_verdict(fr) == EST_VERDICT_DEPENDS) {
+		snprintf(line, len,
+			 "nothing to ship: the verdict depends on the working set and cache state "
+			 "the copies find (keep today's setting, %s=%llu, unless the workload's "
+			 "condition is known)",
+			 name, (unsigned long long)fr->today_knob);
+		return EST_GLIBC_DEPENDS;
 	}
 	if (est_verdict(fr) != EST_VERDICT_SAVES || !b || b->pol.kind != POLICY_THRESHOLD) {
 		snprintf(line, len,

@@ -16,24 +16,39 @@ enum est_verdict_kind {
 	EST_VERDICT_KEEP_TODAY,	     /* every other policy costs more (or runs the same code) */
 	EST_VERDICT_TOO_FEW_SAMPLES, /* a sampled family with fewer than EST_MIN_SAMPLES */
 	EST_VERDICT_NOT_MEASURED,    /* no paired measurement of this mix: modelled, no verdict */
+	EST_VERDICT_DEPENDS, /* measured in several conditions that read differently (matrix) */
 };
 
 /*
  * The verdict (docs/estimate.md#the-verdict), in the way benchstat and criterion report "no
  * change": @fr->best is the cheapest policy the kernel could run (today, always, each T; never
  * the oracle) among the rows the paired measurement of this mix measured; it is named as a
- * saving only when its whole 95% interval lies below today. Without that measurement
+ * saving only when its whole 95% interval lies below today. A mix measured in several
+ * conditions (cache state, working set: estimate_matrix.h) has a verdict only where every
+ * condition reads the same (a saving by the same policy); else EST_VERDICT_DEPENDS. Without that measurement
  * (@fr->meas NULL, --model-only) there is none: EST_VERDICT_NOT_MEASURED. The per-length
  * model had the wrong sign on AMD Zen 5 (T=4096 modelled -46%, measured +16%, and the program
  * took 8.7% more CPU with it): a model's figure decides nothing.
  */
 enum est_verdict_kind est_verdict(const struct est_family_result *fr);
 /*
+ * True if every condition @fr's mix was measured in (@fr->cells, estimate_matrix.h) reads the
+ * same verdict, a saving by the same policy: only then is there one.
+ */
+bool est_verdict_holds_across(const struct est_family_result *fr);
+/*
+ * The policy the conditions are compared on: the first saving cell's cheapest, else the rows'
+ * cheapest other than today's. EST_VERDICT_DEPENDS's text gives its figure and interval in every
+ * condition: "it depends on the working set and cache state: warm, 8 KiB a side: T=4096 saves
+ * 19.47% (95% CI 18.86 .. 19.60); warm, 256 KiB a side: T=4096 costs 2.20% (95% CI ...)".
+ */
+struct policy_key est_verdict_contested(const struct est_family_result *fr);
+/*
  * What the figures alone read, whatever their source (est_verdict() without the measurement
  * rule): to compare two modelled states, never to print as a verdict.
  */
 enum est_verdict_kind est_figures_read(const struct est_family_result *fr);
-/* "saves", "no_difference", "keep_today", "too_few_samples", "not_measured" */
+/* "saves", "no_difference", "keep_today", "too_few_samples", "not_measured", "depends" */
 const char *est_verdict_name(enum est_verdict_kind k);
 /*
  * The sentence: "T=512 saves 9.35% (95% CI 8.1 .. 10.6)", "no threshold differs from today's
@@ -64,6 +79,7 @@ enum est_glibc_action {
 	EST_GLIBC_KEEP,	      /* no saving: keep today's setting, nothing to ship */
 	EST_GLIBC_DROP,	      /* the saving is glibc's default: drop the tunable */
 	EST_GLIBC_SET,	      /* the saving needs a GLIBC_TUNABLES line: @line is it */
+	EST_GLIBC_DEPENDS,    /* the verdict depends on the conditions: nothing to ship */
 };
 
 /*

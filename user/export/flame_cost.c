@@ -12,6 +12,7 @@
 #include "estimate/estimate_today.h"
 #include "estimate/estimate_result.h"
 #include "estimate/estimate_run.h"
+#include "estimate/estimate_verdict.h"
 #include "flame_cost.h"
 
 int flame_costs_init(struct flame_costs *fc, const struct profile *p, struct costmodel *m,
@@ -165,9 +166,15 @@ int flame_costs_measured(struct flame_costs *fc, const struct est_report *r)
 
 	for (i = 0; i < r->nr_fam; i++) {
 		const struct est_family_result *fr = &r->fam[i];
+		/* Measured in conditions that read differently: the sites' figures hold in one of
+		 * them only (their own measurement's), so no colour claims a verdict. */
+		bool depends = est_verdict(fr) == EST_VERDICT_DEPENDS;
 
 		for (j = 0; j < fr->nr_sites; j++) {
 			struct est_site_measured sm = est_site_measured(fr, &fr->sites[j]);
+
+			if (depends)
+				sm.verdict = EST_SITE_NOT_MEASURED;
 
 			k = flame_costs_site_mark(fc, fr->sites[j].site->label);
 			if (k < 0)
@@ -176,7 +183,8 @@ int flame_costs_measured(struct flame_costs *fc, const struct est_report *r)
 				set_figure(&fc->sites[k - 1], site_meas[sm.verdict], &sm.fig);
 		}
 	}
-	if (r->nr_fam == 1 && r->fam[0].at > 0 && r->fam[0].rows[r->fam[0].at].measured) {
+	if (r->nr_fam == 1 && r->fam[0].at > 0 && r->fam[0].rows[r->fam[0].at].measured &&
+	    est_verdict(&r->fam[0]) != EST_VERDICT_DEPENDS) {
 		const struct est_family_result *fr = &r->fam[0];
 		const struct est_row *w = &fr->rows[fr->at];
 		struct mixmeas_figure fig = { w->delta_pct, w->ci_low, w->ci_high };

@@ -50,7 +50,9 @@ static void say_sittings(const struct costmodel *m, const struct est_family_resu
 {
 	const struct mixmeas *s[MIXMEAS_MAX_SITTINGS];
 	const char *fam = est_family(fr->family)->name;
-	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, NULL, s, MIXMEAS_MAX_SITTINGS);
+	size_t i, n = costmodel_paired_sittings(m, fam, fr->digest, NULL,
+						&m->paired[m->nr_paired - 1], s,
+						MIXMEAS_MAX_SITTINGS);
 	char ns[MIXMEAS_MAX_SITTINGS * 12] = "";
 	size_t k = 0;
 
@@ -110,20 +112,54 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 	return err < 0 ? err : 0;
 }
 
-/* Every family of every input, measured once: one sitting. */
-static int one_sitting(struct est_run *run, const struct paired_opts *po, const char *what)
+/*
+ * @fr's mix in every condition of @c[0..n), its budget split evenly between them (at least
+ * PAIRED_MIN_CONDITION_S each), each stored as a measurement of its own condition.
+ */
+static int measure_conditions(struct est_run *run, const struct est_input *in,
+			      const struct est_family_result *fr, const struct paired_opts *po,
+			      const struct paired_condition *c, size_t n, const char *what)
 {
+	struct paired_opts one = *po;
+	char words[96];
+	size_t k;
+	int err = 0;
+
+	one.budget_s = po->budget_s / (double)n;
+	if (one.budget_s < PAIRED_MIN_CONDITION_S)
+		one.budget_s = PAIRED_MIN_CONDITION_S;
+	for (k = 0; k < n && !err; k++) {
+		one.cache = &c[k].cache;
+		one.ws_bytes = c[k].ws_bytes;
+		if (n > 1)
+			p_info("calibrate --mix: %s: condition %zu of %zu: %s, %.1f s of the "
+			       "budget (docs/calibrate.md#conditions)",
+			       est_family(fr->family)->name, k + 1, n,
+			       paired_condition_words(&c[k], words, sizeof(words)), one.budget_s);
+		err = measure_family(run, in, fr, &one, what);
+	}
+	return err;
+}
+
+/* Every family of every input, measured once in every condition: one sitting. */
+static int one_sitting(struct est_run *run, const struct paired_opts *po,
+		       const struct paired_condition *c, size_t n, const char *what)
+{
+	struct paired_opts ref = *po;
 	size_t i, j;
 	int err = 0;
 
+	/* The sites' own mixes: in the reference condition (the first) alone. */
+	ref.cache = &c[0].cache;
+	ref.ws_bytes = c[0].ws_bytes;
 	for (i = 0; i < run->nr_ins && !err; i++) {
 		struct est_report r;
 
 		err = est_run_input(run, i, &r);
 		for (j = 0; !err && j < r.nr_fam; j++) {
-			err = measure_family(run, &run->ins[i], &r.fam[j], po, what);
+			err = measure_conditions(run, &run->ins[i], &r.fam[j], po, c, n, what);
 			if (!err)
-				err = paired_measure_sites(run, &run->ins[i], &r.fam[j], po,
+				err = paired_measure_sites(run, &run->ins[i], &r.fam[j], &ref,
 							   po->site_budget_s, what);
 		}
 		est_report_free(&r);
@@ -141,7 +177,8 @@ static int pause_for(double s)
 	return stop_requested() ? -EINTR : 0;
 }
 
-int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, const char *what,
+int paired_measure_inputs(struct est_run *run, const struct paired_opts *po,
+			  const struct paired_condition *c, size_t n, const char *what,
 			  unsigned int sittings, double gap_s)
 {
 	char why[256];
@@ -161,7 +198,7 @@ int paired_measure_inputs(struct est_run *run, const struct paired_opts *po, con
 			err = pause_for(gap_s);
 		}
 		if (!err)
-			err = one_sitting(run, po, what);
+			err = one_sitting(run, po, c, n, what);
 	}
 	return err;
 }

@@ -33,6 +33,17 @@ size_t replay_default_ws(void)
 	return l2 >= 64 * 1024 ? l2 / 4 : 256 * 1024;
 }
 
+size_t replay_small_ws(void)
+{
+	size_t l1d = caches_here().l1d, ws = 4096;
+
+	if (!l1d)
+		return 8192;
+	while (2 * ws <= l1d / 4)
+		ws *= 2;
+	return ws;
+}
+
 size_t replay_default_cold(void)
 {
 	struct machine_caches c = caches_here();

@@ -24,6 +24,13 @@ struct replay_regions {
 /* The default warm working set per side: a quarter of the L2 of the CPU this runs on (256 KiB
  * if unknown: lib/machine.h's machine_caches_of()). */
 size_t replay_default_ws(void);
+/*
+ * The small warm working set per side, the one a workload that reuses a few buffers copies
+ * within: a quarter of the L1d of the CPU this runs on, rounded down to a power of two (8 KiB
+ * on a 32 or 48 KiB L1d; 8 KiB if unknown), so that both sides and the replay's own data stay
+ * in L1d. The warm region still grows to fit the longest call (replay_regions_alloc()).
+ */
+size_t replay_small_ws(void);
 /* The default cold region: 8 times the last-level cache, at least 256 MiB. */
 size_t replay_default_cold(void);
 

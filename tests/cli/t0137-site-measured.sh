@@ -26,7 +26,7 @@ expect_eq "callers" "$(jq -c '[.sites[0].callers[] | [.symbol, .calls, .bytes]]'
 	'[["wl_path_a",20000,81920000],["main",50,800]]'
 
 # One condition (warm, the reference) as before the matrix: the sites are measured in it alone;
-# the matrix and what a verdict that depends does to the frames: t0150.
+# the matrix and what a verdict that depends does to the frames: t0151.
 "$COPYPROF" calibrate --quick --mix-cache warm --today libc_memcpy --mix p.json -o cm.json > /dev/null 2> err.txt
 rc=$?
 grep -q "invariant TSC" err.txt && skip "no invariant TSC: $(tail -n 1 err.txt)"

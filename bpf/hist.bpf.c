@@ -209,7 +209,8 @@ static __always_inline void count_exact(__u32 site, __u64 len)
 	struct exact_key k = { .len = len, .site = site };
 	__u64 one = 1, *c, *used;
 
-	if (len < CP_EXACT_LIMIT)
+	/* Lengths past the buckets' range (a pointer read as a length) are not kept exactly. */
+	if (len < CP_EXACT_LIMIT || len >= (1ULL << CP_MAX_LOG2))
 		return;
 	c = bpf_map_lookup_elem(&exacts, &k);
 	if (!c) {

@@ -73,6 +73,8 @@ int est_exact_add(struct est_exact_list *l, uint64_t len, double n)
 
 void est_exact_finish(struct est_exact_list *l)
 {
+	if (!l->nr) /* no rows, and maybe no array: qsort wants one */
+		return;
 	merge_equal(l);
 	keep_top(l, EST_MAX_EXACT);
 	qsort(l->v, l->nr, sizeof(*l->v), by_len);

@@ -14,7 +14,8 @@ int site_exact_add(struct site_exact *e, uint64_t len, uint64_t calls)
 	uint32_t i;
 
 	e->recorded = true;
-	if (!calls || len < CP_EXACT_LIMIT)
+	/* Past the buckets' range (2^CP_MAX_LOG2) a length is not kept exactly, as in hist.bpf.c. */
+	if (!calls || len < CP_EXACT_LIMIT || len >= (1ULL << CP_MAX_LOG2))
 		return 0;
 	for (i = 0; i < e->nr && e->v[i].len < len; i++)
 		;

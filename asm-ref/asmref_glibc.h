@@ -71,6 +71,15 @@ struct asmref_glibc_choice {
  */
 void asmref_glibc_choose(const struct asmref_cpu *c, enum asmref_glibc_func f,
 			 struct asmref_glibc_choice *out);
+/*
+ * The same for glibc 2.@minor: ifunc-memmove.h and the Intel and AMD preferences of
+ * init_cpu_features read the same at the 2.36 and 2.41 tags; ifunc-memset.h from 2.40 on also
+ * takes the _erms form without ERMS where Avoid_Non_Temporal_Memset is clear, which is not
+ * modelled (glibc_symbol NULL, why says). Where glibc decides by Intel's per-model
+ * Fast_Unaligned_Copy (SSSE3 without AVX2), glibc_symbol is NULL too.
+ */
+void asmref_glibc_choose_in(const struct asmref_cpu *c, enum asmref_glibc_func f,
+			    unsigned int minor, struct asmref_glibc_choice *out);
 
 /*
  * The replica of a glibc implementation symbol: "__memmove_avx512_unaligned_erms" and its

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* glibc_select.c: glibc 2.36's choice of memmove and memset implementation, and our replicas */
+/* glibc_select.c: glibc's choice of memmove and memset implementation (2.36-2.41), our replicas */
 #include <stdio.h>
 #include <string.h>
 
@@ -116,10 +116,17 @@ static void pick(enum asmref_glibc_func f, const char *suffix, const char *why,
 void asmref_glibc_choose(const struct asmref_cpu *c, enum asmref_glibc_func f,
 			 struct asmref_glibc_choice *out)
 {
+	asmref_glibc_choose_in(c, f, 36, out);
+}
+
+void asmref_glibc_choose_in(const struct asmref_cpu *c, enum asmref_glibc_func f,
+			    unsigned int minor, struct asmref_glibc_choice *out)
+{
 	/*
-	 * init_cpu_features' preferences, Intel only: AVX-512 frequency drops make glibc avoid
-	 * zmm registers unless the CPU also has AVX-VNNI (Sapphire Rapids on) or is a Xeon Phi
-	 * (AVX512ER, which instead avoids vzeroupper, as RTM does: it aborts transactions).
+	 * init_cpu_features' preferences, Intel only (2.36 and 2.41 alike): AVX-512 frequency
+	 * drops make glibc avoid zmm registers unless the CPU also has AVX-VNNI (Sapphire Rapids
+	 * on) or is a Xeon Phi (AVX512ER, which instead avoids vzeroupper, as RTM does: it aborts
+	 * transactions). AMD sets neither, so Zen 4 and Zen 5 run the AVX-512 code.
 	 */
 	bool no_avx512 = c->intel && !c->avx512er && !c->avx_vnni;
 	bool no_vzeroupper = c->intel && (c->avx512er || c->rtm);
@@ -127,6 +134,12 @@ void asmref_glibc_choose(const struct asmref_cpu *c, enum asmref_glibc_func f,
 	bool evex_ok = c->avx512vl && (f == ASMREF_GLIBC_MEMMOVE || (c->avx512bw && c->bmi2));
 
 	*out = (struct asmref_glibc_choice){ 0 };
+	if (f == ASMREF_GLIBC_MEMSET && minor >= 40 && !c->erms) {
+		/* 2.40 on: memset's _erms forms also when Avoid_Non_Temporal_Memset is clear. */
+		out->why = "glibc 2.40+ memset without ERMS: its _erms form or not by the "
+			   "Avoid_Non_Temporal_Memset preference (not modelled)";
+		return;
+	}
 	if (c->avx512f && !no_avx512) {
 		if (evex_ok)
 			pick(f, c->erms ? "avx512_unaligned_erms" : "avx512_unaligned",
@@ -159,6 +172,11 @@ void asmref_glibc_choose(const struct asmref_cpu *c, enum asmref_glibc_func f,
 		if (out->why)
 			return;
 		/* AVX2 with vzeroupper avoided: on to the SSE rules, as glibc falls through. */
+	}
+	if (f == ASMREF_GLIBC_MEMMOVE && c->ssse3 && c->amd) {
+		/* AMD never sets Fast_Unaligned_Copy (Intel sets it by model: not modelled). */
+		pick(f, "ssse3", "no AVX2, SSSE3, AMD (no Fast_Unaligned_Copy)", out);
+		return;
 	}
 	if (f == ASMREF_GLIBC_MEMMOVE && c->ssse3) {
 		/* ssse3 unless glibc's Fast_Unaligned_Copy preference, which this does not model. */

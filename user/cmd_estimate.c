@@ -91,7 +91,9 @@ static const struct argp_option options[] = {
 	{ "today", OPT_TODAY, "IMPL", 0,
 	  "Today's code of IMPL's family is this replica (e.g. memcpy_orig, libc_memcpy; repeat "
 	  "for other families), not the kernel's live dispatch or the probed replica; needed for "
-	  "a uprobe on code copyprof does not replicate" },
+	  "a uprobe on code copyprof does not replicate. 'glibc': memcpy, memmove and memset run "
+	  "what the IFUNC of the input's glibc version picks on this CPU (--hist, a profile "
+	  "that names no variant)" },
 	{ "validate", OPT_VALIDATE, NULL, 0,
 	  "MEASURES: an independent paired replay of the mix on this CPU (a new seed and "
 	  "buffers), printed against the estimate (the one mode of estimate that times "
@@ -129,6 +131,7 @@ static const char doc[] =
 	"  copyprof estimate -i copyprof.json -m cm.json --model-only\n"
 	"  copyprof estimate -i glibc-app.json -m cm.json  # glibc's threshold\n"
 	"  copyprof estimate -i app.json -m cm.json --today memcpy_orig  # user space\n"
+	"  copyprof estimate --hist sizes.txt -m cm.json --today glibc  # glibc's IFUNC pick\n"
 	"  copyprof estimate -i copyprof.json --validate   # measures: calibrate --quick\n"
 	"  copyprof estimate --prometheus http://prom:9090 --range 7d \\\n"
 	"      --selector '{job=\"copyprof\"}' -m costmodels/   # one model per CPU\n"

@@ -321,6 +321,83 @@ static void test_rules(void **state)
 	assert_null(ch.replica);
 }
 
+/* Picks of glibc 2.36 and 2.41 (the same selectors) on other machines, as read in glibc. */
+static void expect_pick(const struct asmref_cpu *c, enum asmref_glibc_func f, unsigned int minor,
+			const char *want)
+{
+	struct asmref_glibc_choice ch;
+
+	asmref_glibc_choose_in(c, f, minor, &ch);
+	if (want)
+		assert_string_equal(ch.glibc_symbol, want);
+	else
+		assert_null(ch.glibc_symbol);
+	assert_non_null(ch.why);
+}
+
+static void test_rules_by_version(void **state)
+{
+	static const unsigned int minors[] = { 36, 41 };
+	/* Zen 4: AVX-512 (F, VL, BW), ERMS and FSRM; AMD sets no Prefer_No_AVX512. */
+	const struct asmref_cpu zen4 = { .amd = true,
+					 .sse2 = true,
+					 .ssse3 = true,
+					 .avx = true,
+					 .avx2 = true,
+					 .avx512f = true,
+					 .avx512vl = true,
+					 .avx512bw = true,
+					 .bmi2 = true,
+					 .erms = true,
+					 .fsrm = true };
+	/* An AVX2-only Intel (Alder Lake P-cores as booted: no AVX-512, AVX-VNNI, no TSX). */
+	const struct asmref_cpu adl = { .intel = true,
+					.sse2 = true,
+					.ssse3 = true,
+					.avx = true,
+					.avx2 = true,
+					.avx_vnni = true,
+					.bmi2 = true,
+					.erms = true,
+					.fsrm = true };
+	struct asmref_cpu c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(minors) / sizeof(minors[0]); i++) {
+		unsigned int v = minors[i];
+
+		expect_pick(&zen4, ASMREF_GLIBC_MEMMOVE, v, "__memmove_avx512_unaligned_erms");
+		expect_pick(&zen4, ASMREF_GLIBC_MEMSET, v, "__memset_avx512_unaligned_erms");
+		c = zen4; /* Zen 5: AVX-VNNI too; the same code */
+		c.avx_vnni = true;
+		expect_pick(&c, ASMREF_GLIBC_MEMMOVE, v, "__memmove_avx512_unaligned_erms");
+		expect_pick(&adl, ASMREF_GLIBC_MEMMOVE, v, "__memmove_avx_unaligned_erms");
+		expect_pick(&adl, ASMREF_GLIBC_MEMSET, v, "__memset_avx2_unaligned_erms");
+		c = adl; /* with TSX (Skylake client): RTM forms before Prefer_No_VZEROUPPER */
+		c.rtm = true;
+		expect_pick(&c, ASMREF_GLIBC_MEMMOVE, v, "__memmove_avx_unaligned_erms_rtm");
+		/* SSE2 only (no SSSE3): sse2 forms on either vendor. */
+		c = (struct asmref_cpu){ .intel = true, .sse2 = true, .erms = true };
+		expect_pick(&c, ASMREF_GLIBC_MEMMOVE, v, "__memmove_sse2_unaligned_erms");
+		expect_pick(&c, ASMREF_GLIBC_MEMSET, v, "__memset_sse2_unaligned_erms");
+		c.erms = false;
+		expect_pick(&c, ASMREF_GLIBC_MEMMOVE, v, "__memmove_sse2_unaligned");
+		/* SSSE3 without AVX2: AMD never sets Fast_Unaligned_Copy; Intel by model. */
+		c = (struct asmref_cpu){ .amd = true, .sse2 = true, .ssse3 = true, .erms = true };
+		expect_pick(&c, ASMREF_GLIBC_MEMMOVE, v, "__memmove_ssse3");
+		c.amd = false;
+		c.intel = true;
+		expect_pick(&c, ASMREF_GLIBC_MEMMOVE, v, NULL);
+	}
+	/* memset without ERMS (Zen 2): 2.36 takes the plain form; 2.41's is not modelled. */
+	c = zen4;
+	c.avx512f = c.avx512vl = c.avx512bw = c.erms = c.fsrm = false;
+	expect_pick(&c, ASMREF_GLIBC_MEMSET, 36, "__memset_avx2_unaligned");
+	expect_pick(&c, ASMREF_GLIBC_MEMSET, 41, NULL);
+	expect_pick(&c, ASMREF_GLIBC_MEMMOVE, 41, "__memmove_avx_unaligned");
+}
+
 /*
  * The rules on this CPU agree with the loader's own choice for this process: the name of the
  * code memmove and memset are bound to (needs libc6-dbg for the names).
@@ -389,6 +466,7 @@ int main(void)
 	tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_knobs);
 	tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_replica_of);
 	tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_rules);
+	tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_rules_by_version);
 	tests[nt++] = (struct CMUnitTest)cmocka_unit_test(test_choice_here);
 	for (i = 0; i < asmref_count(); i++) {
 		const struct asmref_impl *impl = asmref_get(i);

@@ -296,6 +296,9 @@ static json_object *family_to_json(const struct est_report *r, const struct est_
 	put_str(today, "impl", fr->today_impl);
 	put_str(today, "why", fr->today_why);
 	json_object_object_add(today, "approximate", json_object_new_boolean(fr->today_approx));
+	put_str(today, "from", est_today_from_name(fr->today_src.from));
+	put_str(today, "glibc_symbol", fr->today_src.glibc_symbol);
+	put_str(today, "ifunc_rule", fr->today_src.rule[0] ? fr->today_src.rule : NULL);
 	json_object_object_add(o, "today", today);
 	if (fr->impls->glibc) {
 		json_object *g = json_object_new_object();

@@ -269,7 +269,7 @@ int est_family_evaluate(const struct est_input *in, enum copy_family f, struct c
 	memset(r, 0, sizeof(*r));
 	r->family = f;
 	r->share = -1;
-	err = est_today_of(in, f, o->today[f], &today);
+	err = est_today_of(in, f, o->today[f], &m->meta.machine, &today, &r->today_src);
 	if (err)
 		return err;
 	r->today_impl = today.impl;

@@ -129,16 +129,37 @@ void est_threshold_str(uint64_t t, char *buf, size_t len)
 		snprintf(buf, len, "%llu", (unsigned long long)t);
 }
 
+/* --today glibc: the three families glibc serves, unless one already has a replica. */
+static int today_glibc(struct est_options *o, char *why, size_t len)
+{
+	static const enum copy_family fams[] = { CF_MEMCPY, CF_MEMMOVE, CF_MEMSET };
+	size_t i;
+
+	for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
+		if (o->today[fams[i]] && strcmp(o->today[fams[i]], EST_TODAY_GLIBC)) {
+			snprintf(why, len, "%s already has today's code %s: one --today per family",
+				 est_family(fams[i])->name, o->today[fams[i]]);
+			return -EINVAL;
+		}
+	for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++)
+		o->today[fams[i]] = EST_TODAY_GLIBC;
+	return 0;
+}
+
 int est_today_add(struct est_options *o, const char *impl, char *why, size_t len)
 {
 	const struct asmref_impl *a = asmref_find(impl);
 	int f = a ? est_family_parse(a->family) : -1;
 
+	if (!strcmp(impl, EST_TODAY_GLIBC))
+		return today_glibc(o, why, len);
 	if (f < 0) {
-		snprintf(why, len, "not an asm-ref replica (copyprof calibrate --help lists them)");
+		snprintf(why, len,
+			 "not an asm-ref replica (copyprof calibrate --help lists them) nor "
+			 "'" EST_TODAY_GLIBC "'");
 		return -EINVAL;
 	}
-	if (f == CF_MEMCPY && o->today[f] &&
+	if (f == CF_MEMCPY && o->today[f] && asmref_find(o->today[f]) &&
 	    asmref_find(o->today[f])->knob == ASMREF_KNOB_GLIBC_MOVSB)
 		o->today[f] = NULL; /* implied by a glibc memmove (below): a memcpy given wins */
 	if (o->today[f] && strcmp(o->today[f], a->name)) {
@@ -160,7 +181,9 @@ void est_today_args(const struct est_options *o, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (f = 0; f < EST_NR_FAMILIES && n < len; f++)
-		if (o->today[f] && (f != CF_MEMMOVE || !o->today[CF_MEMCPY] ||
-				    strcmp(o->today[f], o->today[CF_MEMCPY])))
+		if (o->today[f] &&
+		    (f != CF_MEMMOVE || !o->today[CF_MEMCPY] ||
+		     strcmp(o->today[f], o->today[CF_MEMCPY])) &&
+		    (f == CF_MEMCPY || strcmp(o->today[f], EST_TODAY_GLIBC)))
 			n += (size_t)snprintf(buf + n, len - n, " --today %s", o->today[f]);
 }

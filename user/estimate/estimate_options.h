@@ -24,13 +24,20 @@ struct est_cache {
 /* "warm", "src-flushed", "dst-flushed" or "mixed=W,S,D". Returns 0 or -EINVAL. */
 int est_cache_parse(const char *s, struct est_cache *c);
 
+/*
+ * --today glibc: memcpy's, memmove's and memset's today is glibc's implementation that the
+ * IFUNC of the input's glibc version picks on its CPU (est_today_of()).
+ */
+#define EST_TODAY_GLIBC "glibc"
+
 struct est_options {
 	struct est_cache cache;
 	uint64_t thresholds[EST_MAX_THRESHOLDS];
 	size_t nr_thresholds;
 	bool thresholds_given; /* --thresholds, not the default list */
 	int family;	       /* -1: every family the input has */
-	/* --today IMPL per family (an asm-ref name of that family), or NULL: from facts */
+	/* --today IMPL per family (an asm-ref name of that family, or EST_TODAY_GLIBC), or
+	 * NULL: from facts */
 	const char *today[EST_NR_FAMILIES];
 	bool at_set; /* per-site breakdown at @at rather than at the best threshold */
 	uint64_t at;

@@ -95,6 +95,7 @@ struct est_family_result {
 	struct est_glibc_today glibc; /* glibc's: its version, and where today's came from */
 	size_t refused_thresholds;
 	const char *today_impl;
+	struct est_today_src today_src; /* where today_impl came from */
 	char today_why[256];
 	bool today_approx, today_guessed;
 	bool dispatch_measured; /* the dispatch cost came from a measured replica */

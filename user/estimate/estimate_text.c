@@ -167,6 +167,8 @@ static void print_head(FILE *f, const struct est_report *r, const struct est_fam
 		fprintf(f, ", %.2f s recorded", in->duration_s);
 	fprintf(f, "\n  today: %s (%s)%s\n", fr->today_impl, fr->today_why,
 		fr->today_approx ? " [approximation]" : "");
+	if (fr->today_src.rule[0])
+		fprintf(f, "  glibc's IFUNC: %s\n", fr->today_src.rule);
 	if (fr->impls->glibc)
 		print_glibc(f, fr, r->in);
 	if (fr->refused_thresholds)

@@ -6,21 +6,101 @@
 #include "asmref.h"
 #include "asmref_glibc.h"
 #include "profile/profile_glibc.h"
+#include "estimate_options.h"
 #include "estimate_today.h"
 #include "lib/log.h"
 #include "lib/machine.h"
 
-int est_today_of(const struct est_input *in, enum copy_family f, const char *given,
-		 struct copy_path *today)
+const char *est_today_from_name(enum est_today_from f)
+{
+	static const char *const names[] = { "given", "probed", "kernel", "ifunc_rule" };
+
+	return f < sizeof(names) / sizeof(names[0]) ? names[f] : "?";
+}
+
+/* --today glibc: the replica of what the IFUNC of the input's glibc picks on its CPU. */
+static int today_by_ifunc(const struct est_input *in, enum copy_family f,
+			  const struct machine *model_cpu, struct copy_path *today,
+			  struct est_today_src *src)
 {
 	const struct est_family_impls *fi = est_family(f);
+	const struct machine *m = &in->meta.machine;
+	const struct profile_glibc *g = in->glibc;
+	struct asmref_glibc_choice ch;
+	const struct glibc_rules *r;
+	struct asmref_cpu vec;
+	char version[64];
+	bool exact;
+
+	if (f != CF_MEMCPY && f != CF_MEMMOVE && f != CF_MEMSET) {
+		p_err("%s: --today " EST_TODAY_GLIBC " names glibc's memcpy, memmove and memset, "
+		      "not %s",
+		      in->name, fi->name);
+		return -ENOENT;
+	}
+	if (!m->known && model_cpu && model_cpu->known)
+		m = model_cpu;
+	r = glibc_rules_find(g && g->major ? g->major : 2, g && g->major ? g->minor : 0, &exact);
+	if (g && g->major && exact)
+		snprintf(version, sizeof(version), "glibc %u.%u", r->major, r->minor);
+	else if (g && g->major)
+		snprintf(version, sizeof(version), "glibc %u.%u (not known: %u.%u's rule)",
+			 g->major, g->minor, r->major, r->minor);
+	else
+		snprintf(version, sizeof(version), "glibc version not recorded: %u.%u's rule",
+			 r->major, r->minor);
+	/* The machine block records no vector features: only this CPU's are read (CPUID). */
+	if (!m->known || !machine_same_cpu(m, machine_this())) {
+		p_err("%s: --today " EST_TODAY_GLIBC
+		      " (%s): glibc's IFUNC decides by AVX2, AVX-512 "
+		      "and RTM, %s; only this machine's are read: give the replica with --today "
+		      "(e.g. glibc_memmove_avx512)",
+		      in->name, version,
+		      !m->known ? "and neither the input nor the cost model records its machine"
+				: "which the machine block of another CPU does not record");
+		return -ENOENT;
+	}
+	asmref_cpu_detect(&vec);
+	asmref_glibc_choose_in(&vec, f == CF_MEMSET ? ASMREF_GLIBC_MEMSET : ASMREF_GLIBC_MEMMOVE,
+			       r->minor, &ch);
+	if (!ch.replica) {
+		p_err("%s: %s's IFUNC picks %s on this CPU (%s), whose code copyprof does not "
+		      "replicate: give today's code with --today IMPL",
+		      in->name, version, ch.glibc_symbol ?: "an implementation not modelled",
+		      ch.why);
+		return -ENOENT;
+	}
+	today->impl = ch.replica->name;
+	snprintf(today->why, sizeof(today->why), "%.40s, glibc %u.%u's IFUNC rule for %s",
+		 ch.glibc_symbol, r->major, r->minor,
+		 m == model_cpu ? "the cost model's CPU" : "this CPU");
+	if (src) {
+		src->from = EST_TODAY_FROM_IFUNC_RULE;
+		src->glibc_symbol = ch.glibc_symbol;
+		snprintf(src->rule, sizeof(src->rule),
+			 "%.60s: %.150s; assumed: no glibc.cpu.hwcaps tunable", version, ch.why);
+	}
+	return 0;
+}
+
+int est_today_of(const struct est_input *in, enum copy_family f, const char *given,
+		 const struct machine *model_cpu, struct copy_path *today,
+		 struct est_today_src *src)
+{
+	const struct est_family_impls *fi = est_family(f);
+	struct est_today_src none;
 	const char *fn = NULL;
 	size_t i;
 
 	memset(today, 0, sizeof(*today));
+	src = src ?: &none;
+	memset(src, 0, sizeof(*src));
+	if (given && !strcmp(given, EST_TODAY_GLIBC))
+		return today_by_ifunc(in, f, model_cpu, today, src);
 	if (given) {
 		today->impl = asmref_find(given) ? asmref_find(given)->name : fi->loop;
 		snprintf(today->why, sizeof(today->why), "given with --today");
+		src->from = EST_TODAY_FROM_GIVEN;
 		return 0;
 	}
 	for (i = 0; i < in->nr_sites; i++) {
@@ -33,6 +113,7 @@ int est_today_of(const struct est_input *in, enum copy_family f, const char *giv
 		fn = fn ?: in->sites[i].symbol ?: "?";
 	}
 	if (!fn) {
+		src->from = EST_TODAY_FROM_KERNEL;
 		if (copy_path_today(fi->name, &in->meta, today) == -ENODATA) {
 			p_err("%s: today's code of %s is unknown: %s; say what this kernel runs "
 			      "with "
@@ -43,8 +124,10 @@ int est_today_of(const struct est_input *in, enum copy_family f, const char *giv
 		}
 		return 0;
 	}
+	src->from = EST_TODAY_FROM_PROBED;
 	if (asmref_glibc_replica_of(fn)) {
 		today->impl = asmref_glibc_replica_of(fn)->name;
+		src->glibc_symbol = fn;
 		snprintf(today->why, sizeof(today->why),
 			 "the probed function %.60s is glibc's code", fn);
 		return 0;

@@ -75,7 +75,8 @@ static struct est_costs *costs_of(struct flame_costs *fc, size_t g, enum copy_fa
 	*err = 0;
 	if (fc->resolved[k])
 		return &fc->costs[k];
-	*err = est_today_of(&fc->ins[g], f, fc->today ? fc->today[f] : NULL, &today);
+	*err = est_today_of(&fc->ins[g], f, fc->today ? fc->today[f] : NULL,
+			    fc->m ? &fc->m->meta.machine : NULL, &today, NULL);
 	if (*err)
 		return NULL;
 	*err = est_costs_resolve(&fc->costs[k], fc->m, fc->model_name, f, today.impl, &fc->cache);

@@ -6,6 +6,7 @@
 #include "calib_session.h"
 #include "estimate/estimate_impls.h"
 #include "estimate/estimate_today.h"
+#include "lib/machine.h"
 #include "calib_quick.h"
 #include "lib/log.h"
 
@@ -50,7 +51,8 @@ int calib_quick_for_inputs(const struct est_input *ins, size_t nr, const struct 
 			if (!est_input_has_family(&ins[i], f))
 				continue;
 			/* Today's code decides the policy set (the kernel's, or glibc's). */
-			err = est_today_of(&ins[i], f, o->today[f], &today);
+			/* No cost model: it is measured here, on this machine. */
+			err = est_today_of(&ins[i], f, o->today[f], machine_this(), &today, NULL);
 			fi = est_impls_for(f, err ? NULL : today.impl);
 			err = err ?: add_impl(&plan, fi->loop) ?: add_impl(&plan, fi->string) ?:
 			      add_impl(&plan, fi->dispatch) ?: add_impl(&plan, today.impl);

@@ -42,15 +42,16 @@ overlap() {
 	check "$name: lock file removed" test ! -e ".$name.lock"
 }
 
-# In place: the model read is the model written.
-overlap cm.json "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
+# In place: the model read is the model written. One condition (--mix-cache warm): one entry
+# a measurement (the default matrix stores three).
+overlap cm.json "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-cache warm --mix-budget 1 -o cm.json
 expect_eq "in place: the first's measurement" "$(jq '.paired | length' cm.json)" 1
-expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-budget 1 -o cm.json
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --hist short.csv --mix-cache warm --mix-budget 1 -o cm.json
 expect_eq "in place: the second, run after, joins it" "$(jq '.paired | length' cm.json)" 2
 
 # From scratch, twice to one new file.
 overlap same.json "$COPYPROF" calibrate --quick --impl $IMPLS --cache warm --sizes 64 \
-	--hist short.csv --mix-budget 1 -o same.json
+	--hist short.csv --mix-cache warm --mix-budget 1 -o same.json
 expect_eq "-o same.json: the first's model" "$(jq '.paired | length' same.json)" 1
 check "no lock file is left" test -z "$(ls -A | grep '\.lock$')"
 exit 0

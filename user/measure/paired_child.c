@@ -44,12 +44,13 @@ static pid_t start(char **env, int to_child[2], int from_child[2])
 }
 
 /*
- * A batch's process that gives no answer (stopped by SIGSTOP, a frozen cgroup or a debugger,
- * or starved) is killed once it has had its slot (the batch's slot_s) and
- * PAIRED_CHILD_GRACE times that slot more, but never less than PAIRED_CHILD_GRACE_MIN_S more:
- * a batch ends its own rounds at the slot's end, so what it may still need is to map its
- * memory, start and write its rounds back, which takes well under a second. Generous on
- * purpose, so that a slow or busy machine is never mistaken for a stopped batch.
+ * A batch's process that gives no answer (stopped by SIGSTOP, a frozen cgroup or a debugger) is
+ * killed once it has had its slot (the batch's slot_s) and then, for PAIRED_CHILD_GRACE times
+ * that slot more, but never less than PAIRED_CHILD_GRACE_MIN_S, has used no CPU time at all: a
+ * batch ends its own rounds at the slot's end, so what it may still need is to map its memory,
+ * start and write its rounds back, which takes well under a second. A process that still runs,
+ * however slowly (a busy or niced machine starves it), is waited for: only one that makes no
+ * progress is taken for stopped.
  */
 #define PAIRED_CHILD_GRACE 10
 #define PAIRED_CHILD_GRACE_MIN_S 30.0
@@ -57,14 +58,63 @@ static pid_t start(char **env, int to_child[2], int from_child[2])
 /* The batch's process the deadline is watching (0: none), and whether it was killed. */
 static volatile sig_atomic_t watched_pid;
 static volatile sig_atomic_t watch_fired;
+/* Past the slot, a tick a second: the seconds since its CPU time last moved, and that time. */
+static volatile sig_atomic_t idle_s, grace_ticks;
+static unsigned long long last_cpu;
+
+/*
+ * utime + stime of @pid in clock ticks, from /proc/PID/stat, with only async-signal-safe calls;
+ * 0 when it cannot be read (then the process counts as making no progress).
+ */
+static unsigned long long cpu_ticks(pid_t pid)
+{
+	char path[32] = "/proc/", digits[12], buf[512];
+	unsigned long long v[2] = { 0, 0 };
+	int n = 0, k = 6, fd, field = 2;
+	ssize_t len;
+	char *c;
+
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) && n < (int)sizeof(digits));
+	while (n)
+		path[k++] = digits[--n];
+	memcpy(path + k, "/stat", 6);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	c = strrchr(buf, ')'); /* the command's name may hold spaces and parentheses */
+	for (; c && *c && field <= 15; c++) {
+		if (*c == ' ')
+			field++;
+		else if (field >= 14 && *c >= '0' && *c <= '9')
+			v[field - 14] = v[field - 14] * 10 + (unsigned long long)(*c - '0');
+	}
+	return v[0] + v[1];
+}
 
 static void on_deadline(int sig)
 {
+	unsigned long long cpu;
+
 	(void)sig;
-	if (watched_pid > 0) {
-		kill((pid_t)watched_pid, SIGKILL); /* a stopped process is killed too */
-		watch_fired = 1;
+	if (watched_pid <= 0)
+		return;
+	cpu = cpu_ticks((pid_t)watched_pid);
+	if (cpu != last_cpu) {
+		last_cpu = cpu;
+		idle_s = 0;
+		return;
 	}
+	if (++idle_s < grace_ticks)
+		return;
+	kill((pid_t)watched_pid, SIGKILL); /* a stopped process is killed too */
+	watch_fired = 1;
 }
 
 struct watch {
@@ -76,17 +126,22 @@ struct watch {
 static int watch_start(struct watch *w, const struct paired_batch *b, pid_t pid)
 {
 	struct sigaction sa = { .sa_handler = on_deadline, .sa_flags = SA_RESTART };
-	double slot = b->slot_s, left;
-	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+	double slot = b->slot_s;
+	/* From the slot's end (at least a second after the start), a tick a second. */
+	struct itimerval it = { { 1, 0 }, { 1, 0 } };
 
 	if (slot < 0)
 		slot = 0;
 	w->grace_s = PAIRED_CHILD_GRACE * slot;
 	if (w->grace_s < PAIRED_CHILD_GRACE_MIN_S)
 		w->grace_s = PAIRED_CHILD_GRACE_MIN_S;
-	left = slot + w->grace_s;
-	it.it_value.tv_sec = (time_t)left;
-	it.it_value.tv_usec = (suseconds_t)((left - (double)(time_t)left) * 1e6);
+	if (slot >= 1) {
+		it.it_value.tv_sec = (time_t)slot;
+		it.it_value.tv_usec = (suseconds_t)((slot - (double)(time_t)slot) * 1e6);
+	}
+	grace_ticks = (sig_atomic_t)w->grace_s;
+	idle_s = 0;
+	last_cpu = cpu_ticks(pid);
 	watched_pid = pid;
 	watch_fired = 0;
 	if (sigaction(SIGALRM, &sa, &w->old))
@@ -185,10 +240,10 @@ static int exchange(pid_t pid, const struct paired_batch *b, int to, int from,
 	status = wait_watched(pid, &w);
 	/* Rounds that all came back stand: only a batch without them failed. */
 	if (watch_fired && err && !stop_requested()) {
-		p_err("replay: batch %zu's process %d gave no answer %.0f s past the end of its "
-		      "slot "
+		p_err("replay: batch %zu's process %d gave no answer and used no CPU for %.0f s "
+		      "past the end of its slot "
 		      "(%d times the slot, at least %.0f s): killed; stopped (SIGSTOP, a frozen "
-		      "cgroup, a debugger) or starved, it counts as a failed batch",
+		      "cgroup, a debugger), it counts as a failed batch",
 		      run->nr_batches, (int)pid, w.grace_s, PAIRED_CHILD_GRACE,
 		      PAIRED_CHILD_GRACE_MIN_S);
 		return -ETIMEDOUT;

@@ -334,3 +334,16 @@ char *paired_calls_note(const struct est_family_result *fr, const struct est_opt
 		return NULL;
 	return s;
 }
+
+const char *paired_control_text(const struct mixmeas *mm, char *buf, size_t n)
+{
+	if (isnan(mm->control.delta_pct))
+		snprintf(buf, n,
+			 "A/A control not known: %llu quiet rounds, fewer than the %d a figure "
+			 "needs (nothing measured)",
+			 (unsigned long long)mm->quiet_rounds, MIXMEAS_MIN_ROUNDS);
+	else
+		snprintf(buf, n, "A/A control %+.2f%% (%+.2f .. %+.2f)", mm->control.delta_pct,
+			 mm->control.ci_low, mm->control.ci_high);
+	return buf;
+}

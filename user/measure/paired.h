@@ -42,6 +42,12 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   struct mixmeas *out);
 
 /*
+ * "A/A control +0.24% (-0.15 .. +0.97)" of @mm into @buf (@n bytes), or, with fewer quiet rounds
+ * than a figure needs, that it is not known and why: never a NaN printed. @buf.
+ */
+const char *paired_control_text(const struct mixmeas *mm, char *buf, size_t n);
+
+/*
  * How a sampled family's calls were drawn (the assumption its replay stands on), for the entry's
  * "calls_note"; NULL for counted calls (or no memory). Caller frees.
  */

@@ -73,6 +73,7 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 			  const char *what)
 {
 	double dst[64], src[64], *dist = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
+	char control[160];
 	bool aligned = est_family_alignments(in, fr->family, dst, src);
 	bool far = dist && est_family_distances(in, fr->family, dist);
 	struct mixmeas mm;
@@ -98,10 +99,10 @@ static int measure_family(struct est_run *run, const struct est_input *in,
 		return -ENOMEM;
 	}
 	p_info("calibrate --mix: %s: %llu rounds in %.0f s (%llu on a quiet core), most on CPU %d, "
-	       "A/A control %+.2f%% (%+.2f .. %+.2f)",
+	       "%s",
 	       est_family(fr->family)->name, (unsigned long long)mm.rounds, mm.time_s,
-	       (unsigned long long)mm.quiet_rounds, mm.cpu, mm.control.delta_pct, mm.control.ci_low,
-	       mm.control.ci_high);
+	       (unsigned long long)mm.quiet_rounds, mm.cpu,
+	       paired_control_text(&mm, control, sizeof(control)));
 	err = costmodel_store_paired(run->models[0], &mm);
 	mixmeas_free(&mm);
 	if (err == 1)

@@ -40,6 +40,7 @@ static int measure_one(struct est_run *run, const struct est_input *in,
 	struct est_input one = *in;
 	struct est_family_result sfr;
 	double dst[64], src[64], *dist = malloc(CP_NBUCKETS * CP_NR_DIST * sizeof(*dist));
+	char control[160];
 	struct mixmeas mm;
 	bool aligned, far;
 	int err;
@@ -74,11 +75,10 @@ static int measure_one(struct est_run *run, const struct est_input *in,
 		mixmeas_free(&mm);
 		return -ENOMEM;
 	}
-	p_info("calibrate --mix: site %s: %llu rounds in %.0f s (%llu on a quiet core), A/A "
-	       "control %+.2f%% (%+.2f .. %+.2f)",
+	p_info("calibrate --mix: site %s: %llu rounds in %.0f s (%llu on a quiet core), %s",
 	       site->label, (unsigned long long)mm.rounds, mm.time_s,
-	       (unsigned long long)mm.quiet_rounds, mm.control.delta_pct, mm.control.ci_low,
-	       mm.control.ci_high);
+	       (unsigned long long)mm.quiet_rounds,
+	       paired_control_text(&mm, control, sizeof(control)));
 	err = costmodel_store_paired(run->models[0], &mm);
 	mixmeas_free(&mm);
 	return err < 0 ? err : 0;

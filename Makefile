@@ -254,7 +254,7 @@ $(OUTPUT)/tests/fuzz_paired_wire: tests/fuzz/fuzz_paired_wire.c $(FUZZ_WIRE_OBJS
 # Workloads are ordinary dynamically linked PIE programs, as user code is; zeroread keeps frame
 # pointers, so that the kernel's walk of its user stack finds its frames (record --user-stacks).
 $(OUTPUT)/tests/zeroread: WL_CFLAGS := -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer
-$(OUTPUT)/tests/%: tests/workload/%.c
+$(OUTPUT)/tests/%: tests/workload/%.c tests/workload/wl_common.h
 	$(call msg,CC-WL,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -O2 -g -Wall -fPIE -pie $(WL_CFLAGS) $< -o $@

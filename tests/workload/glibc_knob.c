@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "wl_common.h"
 
 /*
  * copy mode: CALLS memcpy calls (glibc's, through a volatile pointer: never inlined) with
@@ -38,14 +39,6 @@ static unsigned char *src, *dst;
 static double cdf[MAX_SIZES];
 static unsigned long sizes[MAX_SIZES];
 static size_t nsizes;
-
-static uint64_t rng(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
 
 static double unit(uint64_t *s)
 {

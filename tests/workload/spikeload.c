@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "wl_common.h"
 
 #define MAX_ROWS 8192
 
@@ -27,29 +28,6 @@ __attribute__((noinline)) void *sl_copy(void *dst, const void *src, size_t n)
 
 typedef void *(*copy_fn)(void *, const void *, size_t);
 static copy_fn volatile libc_copy = memcpy; /* called, never inlined */
-
-static uint64_t rng(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ULL;
-}
-
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 struct call {
 	char *dst;

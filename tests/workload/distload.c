@@ -76,11 +76,11 @@ static int timing(int argc, char **argv)
 {
 	size_t ws = strtoul(argv[2], NULL, 0), rounds = strtoul(argv[3], NULL, 0), len[16];
 	unsigned int dist = (unsigned int)strtoul(argv[4], NULL, 0);
-	int nl = 0, k, b;
+	int nl = 0, k;
 	size_t nc = 1024, r;
 	struct call *c0 = calloc(nc, sizeof(*c0)), *c1 = calloc(nc, sizeof(*c1));
 	char *dbuf = aligned_alloc(PAGE, ws), *sbuf = aligned_alloc(PAGE, ws);
-	double *pct = calloc(rounds, sizeof(double)), blk[5], t0, t1, ns0 = 0, ns1 = 0;
+	double *pct = calloc(rounds, sizeof(double)), t0, t1, ns0 = 0, ns1 = 0;
 	uint64_t s = 0x9E3779B97F4A7C15ULL;
 
 	for (k = 5; k < argc && nl < 16; k++)
@@ -105,16 +105,7 @@ static int timing(int argc, char **argv)
 		ns0 += t0;
 		ns1 += t1;
 	}
-	for (b = 0; b < 5; b++) {
-		size_t lo = rounds * b / 5, hi = rounds * (b + 1) / 5;
-
-		qsort(pct + lo, hi - lo, sizeof(double), cmp);
-		blk[b] = pct[lo + (hi - lo) / 2];
-	}
-	qsort(pct, rounds, sizeof(double), cmp);
-	qsort(blk, 5, sizeof(double), cmp);
-	printf("%.3f %.3f %.3f %.3f\n", pct[rounds / 2], (blk[4] - blk[0]) / 2, ns0 / rounds,
-	       ns1 / rounds);
+	wl_report(pct, rounds, ns0, ns1);
 	return 0;
 }
 

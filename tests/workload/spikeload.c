@@ -163,9 +163,8 @@ int main(int argc, char **argv)
 	size_t ws, rounds, nc = 4096, maxl = 0, r;
 	struct call *c0, *c1;
 	char *dbuf, *sbuf;
-	double *pct, blk[5], t0, t1, ns0 = 0, ns1 = 0;
+	double *pct, t0, t1, ns0 = 0, ns1 = 0;
 	uint64_t s = 0x9E3779B97F4A7C15ULL;
-	int b;
 
 	if (argc == 3 && !strcmp(argv[1], "run"))
 		return run(argv[2]);
@@ -201,15 +200,6 @@ int main(int argc, char **argv)
 		ns0 += t0;
 		ns1 += t1;
 	}
-	for (b = 0; b < 5; b++) {
-		size_t lo = rounds * b / 5, hi = rounds * (b + 1) / 5;
-
-		qsort(pct + lo, hi - lo, sizeof(double), cmp);
-		blk[b] = pct[lo + (hi - lo) / 2];
-	}
-	qsort(pct, rounds, sizeof(double), cmp);
-	qsort(blk, 5, sizeof(double), cmp);
-	printf("%.3f %.3f %.3f %.3f\n", pct[rounds / 2], (blk[4] - blk[0]) / 2, ns0 / rounds,
-	       ns1 / rounds);
+	wl_report(pct, rounds, ns0, ns1);
 	return 0;
 }

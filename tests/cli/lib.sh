@@ -73,6 +73,23 @@ check() {
 }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root for BPF (CI runs as root)"; }
 need_cmd() { command -v "$1" >/dev/null || skip "needs $1 (make deps installs it)"; }
+# need_glibc_root: Debian 13's glibc in a root (scripts/glibc-root.sh, cached between runs): the
+# root in R, its libc in LIBC, the libc's build id in LIBC_ID and its debug file in LIBC_DBG; a
+# folder of this test's inside the root, removed at exit, in work (its path as the root sees it).
+# Skips when the root cannot be fetched; fatal when it lacks the libc or its debug file.
+need_glibc_root() {
+	R=$("$ROOT/scripts/glibc-root.sh" 2> "$TMP/glibc-root.err") ||
+		skip "Debian 13's glibc could not be fetched: $(cat "$TMP/glibc-root.err")"
+	R=$(realpath "$R")
+	LIBC=$R/usr/lib/x86_64-linux-gnu/libc.so.6
+	[ -r "$LIBC" ] || fatal "$R holds no usr/lib/x86_64-linux-gnu/libc.so.6"
+	LIBC_ID=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
+	LIBC_DBG=$R/usr/lib/debug/.build-id/${LIBC_ID:0:2}/${LIBC_ID:2}.debug
+	[ -r "$LIBC_DBG" ] || fatal "the root has no debug file for its libc (build id $LIBC_ID)"
+	work=/tmp/cp-$(basename "$0" .sh)-$$
+	mkdir -p "$R$work"
+	exit_hooks+=("rm -rf '$R$work'")
+}
 
 # expect_exit CODE CMD...: run CMD, keep its stderr in $TMP/err and stdout in $TMP/out.
 expect_exit() {

@@ -17,16 +17,10 @@ need_cmd readelf
 need_cmd chroot
 cd "$TMP"
 
-R=$("$ROOT/scripts/glibc-root.sh" 2> setup.err) ||
-	skip "Debian 13's glibc could not be fetched: $(cat setup.err)"
-R=$(realpath "$R")
-LIBC=$R/usr/lib/x86_64-linux-gnu/libc.so.6
-[ -r "$LIBC" ] || fatal "$R holds no usr/lib/x86_64-linux-gnu/libc.so.6"
+need_glibc_root
 "$R/lib64/ld-linux-x86-64.so.2" "$LIBC" > banner.txt 2>&1 || true
 grep -q 'release version 2\.41\.' banner.txt || fatal "the root's libc is not 2.41: $(head -1 banner.txt)"
-id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
-[ -r "$R/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ] ||
-	fatal "the root has no debug file for its libc's build id $id"
+id=$LIBC_ID
 [ ! -e "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" ] ||
 	echo "note: the host has this build id's debug file too"
 
@@ -56,9 +50,6 @@ int main(int argc, char **argv)
 }
 C
 cc -O2 -o cw cw.c || fatal "cannot build the workload"
-work=/tmp/cp-t0126-$$
-mkdir -p "$R$work"
-trap 'rm -rf "$R$work"' EXIT
 cp cw "$R$work/cw"
 chroot "$R" "$work/cw" 5:1 || fatal "the host-built program does not run under chroot $R"
 CALLS=$((10 + 4 + 3))
@@ -66,7 +57,7 @@ BYTES=$((100 * 10 + 3000 * 4 + 5000 * 3))
 
 # Which implementation 2.41 picks here: every memmove one the root's debug file names, probed at
 # once; all calls land in one.
-impls=$(readelf -sW "$R/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" |
+impls=$(readelf -sW "$LIBC_DBG" |
 	awk '$4 == "FUNC" && $8 ~ /^__memmove_(avx512|evex|avx|sse2)_unaligned_erms$/ { print $8 }' | sort -u)
 [ -n "$impls" ] || fatal "the root's debug file names no __memmove_*_unaligned_erms"
 args=()

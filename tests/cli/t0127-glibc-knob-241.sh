@@ -17,18 +17,10 @@ GK="$OUT_DIR/tests/glibc_knob"
 F='.inputs[0].families[0]'
 cd "$TMP"
 
-R=$("$ROOT/scripts/glibc-root.sh" 2> setup.err) ||
-	skip "Debian 13's glibc could not be fetched: $(cat setup.err)"
-R=$(realpath "$R")
-LIBC=$R/usr/lib/x86_64-linux-gnu/libc.so.6
-id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
-DBG=$R/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
-[ -r "$DBG" ] || fatal "the root has no debug file for its libc (build id $id)"
+need_glibc_root
+DBG=$LIBC_DBG
 knob=$(readelf -sW "$DBG" 2> /dev/null | awk '$8 == "__x86_rep_movsb_threshold" { print "0x" $2 }')
 [ -n "$knob" ] || fatal "2.41's debug file names no __x86_rep_movsb_threshold"
-work=/tmp/cp-t0127-$$
-mkdir -p "$R$work"
-trap 'rm -rf "$R$work"' EXIT
 cp "$GK" "$R$work/glibc_knob"
 
 # The implementation 2.41 runs here: every candidate probed at once on a short run.

@@ -65,11 +65,7 @@ expect_exit 2 "$COPYPROF" estimate -i host.json -m "$CM" --today glibc --today m
 expect_err "memcpy already has today's code glibc: one --today per family"
 
 # Debian 13's 2.41, in a chroot: which implementation counts the calls, all probed at once.
-R=$("$ROOT/scripts/glibc-root.sh" 2> setup.err) ||
-	skip "Debian 13's glibc could not be fetched: $(cat setup.err)"
-R=$(realpath "$R")
-LIBC=$R/usr/lib/x86_64-linux-gnu/libc.so.6
-id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
+need_glibc_root
 cat > cw.c <<'C'
 #include <stdio.h>
 #include <string.h>
@@ -84,11 +80,8 @@ int main(void)
 }
 C
 cc -O2 -o cw cw.c || fatal "cannot build the workload"
-work=/tmp/cp-t0171-$$
-mkdir -p "$R$work"
-trap 'rm -rf "$R$work"' EXIT
 cp cw "$R$work/cw"
-impls=$(readelf -sW "$R/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" |
+impls=$(readelf -sW "$LIBC_DBG" |
 	awk '$4 == "FUNC" && $8 ~ /^__memmove_(avx512|evex|avx|sse2)_unaligned_erms(_rtm)?$/ { print $8 }' |
 	sort -u)
 [ -n "$impls" ] || fatal "the root's debug file names no __memmove_*_unaligned_erms"

@@ -212,8 +212,20 @@ static void matrix(void **state)
 	assert_true(est_verdict_holds_across(&fr));
 	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);
 	assert_int_equal(est_glibc_advice(&fr, buf, sizeof(buf)), EST_GLIBC_KEEP);
-	/* No difference in one, keep today's code in the other: not one verdict. */
+	/* No difference in one, keep today's code in the other: keep today's code, the weaker. */
 	fr.cells[1].kind = EST_VERDICT_NO_DIFFERENCE;
+	assert_true(est_verdict_holds_across(&fr));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_NO_DIFFERENCE);
+	est_verdict_text(&fr, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "keep today's code: no threshold saves in any of the 2 conditions "
+			    "measured (warm, 256 KiB a side: every threshold costs more; warm, "
+			    "8 KiB a side: none saves beyond the noise)");
+	assert_int_equal(est_glibc_advice(&fr, buf, sizeof(buf)), EST_GLIBC_KEEP);
+	/* A saving in one, no difference in the other: which to ship depends. */
+	fr.cells[1].kind = EST_VERDICT_SAVES;
+	fr.cells[1].best = t;
+	fr.cells[0].kind = EST_VERDICT_NO_DIFFERENCE;
 	assert_int_equal(est_verdict(&fr), EST_VERDICT_DEPENDS);
 	/* A saving in both, but by other thresholds: which to ship depends. */
 	fr.cells[0].kind = EST_VERDICT_SAVES;

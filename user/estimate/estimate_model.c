@@ -114,7 +114,8 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 				best = w->delta_pct;
 			r->best = (int)i;
 		}
-		if (w->delta_pct < cheapest) {
+		/* The cheapest other policy: one that runs other code than today's. */
+		if (w->delta_pct < cheapest && !est_row_runs_today(w)) {
 			cheapest = w->delta_pct;
 			other = (int)i;
 		}

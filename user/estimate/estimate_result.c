@@ -66,6 +66,11 @@ bool est_row_saves(const struct est_family_result *r, const struct est_row *w)
 	return w->ci_high < noise_low(r, w);
 }
 
+bool est_row_runs_today(const struct est_row *w)
+{
+	return fabs(w->delta_pct) < 1e-9 && fabs(w->ci_low) < 1e-9 && fabs(w->ci_high) < 1e-9;
+}
+
 bool est_row_costs(const struct est_family_result *r, const struct est_row *w)
 {
 	return w->ci_low > noise_high(r, w);

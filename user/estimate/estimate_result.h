@@ -184,6 +184,8 @@ size_t est_family_timed_policies(const struct est_family_result *r);
  * 0 and, where measured, the measurement's A/A control's interval; else neither (the noise).
  */
 bool est_row_saves(const struct est_family_result *r, const struct est_row *w);
+/* A row that runs today's very code on this mix ("always" where today is the string op): exactly 0. */
+bool est_row_runs_today(const struct est_row *w);
 bool est_row_costs(const struct est_family_result *r, const struct est_row *w);
 /*
  * Site @s's own measured figure at @r->at (the row the per-site table names), and its verdict

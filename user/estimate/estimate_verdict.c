@@ -6,12 +6,6 @@
 #include "costmodel/mixmeas.h"
 #include "estimate_verdict.h"
 
-/* A policy that runs the same code as today on this mix: its delta is exactly 0. */
-static bool same_as_today(const struct est_row *w)
-{
-	return fabs(w->delta_pct) < 1e-9 && fabs(w->ci_low) < 1e-9 && fabs(w->ci_high) < 1e-9;
-}
-
 /* A row the verdict reads: not the oracle, and measured where a measurement applies. */
 static bool counts(const struct est_family_result *fr, const struct est_row *w)
 {
@@ -30,7 +24,7 @@ enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
 	for (i = 1; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 
-		if (!counts(fr, w) || same_as_today(w))
+		if (!counts(fr, w) || est_row_runs_today(w))
 			continue;
 		if (!est_row_costs(fr, w))
 			return EST_VERDICT_NO_DIFFERENCE;
@@ -38,19 +32,42 @@ enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
 	return EST_VERDICT_KEEP_TODAY;
 }
 
+/*
+ * What a cell tells the user to do: ship its best policy (saves), keep today's code (keep today,
+ * no difference) or nothing yet. Two cells that read "every threshold costs more" and "none
+ * saves beyond the noise" tell the same thing: keep today's code.
+ */
+static bool same_decision(const struct est_cell *a, const struct est_cell *b)
+{
+	bool keep_a = a->kind == EST_VERDICT_KEEP_TODAY || a->kind == EST_VERDICT_NO_DIFFERENCE;
+	bool keep_b = b->kind == EST_VERDICT_KEEP_TODAY || b->kind == EST_VERDICT_NO_DIFFERENCE;
+
+	if (keep_a || keep_b)
+		return keep_a && keep_b;
+	return a->kind == b->kind &&
+	       (a->kind != EST_VERDICT_SAVES || policy_key_same(&a->best, &b->best));
+}
+
 /* The verdict across the conditions a mix was measured in (estimate_matrix.h). */
 bool est_verdict_holds_across(const struct est_family_result *fr)
 {
 	size_t i;
 
-	for (i = 1; i < fr->nr_cells; i++) {
-		const struct est_cell *a = &fr->cells[0], *b = &fr->cells[i];
-
-		if (a->kind != b->kind ||
-		    (a->kind == EST_VERDICT_SAVES && !policy_key_same(&a->best, &b->best)))
+	for (i = 1; i < fr->nr_cells; i++)
+		if (!same_decision(&fr->cells[0], &fr->cells[i]))
 			return false;
-	}
 	return true;
+}
+
+/* True if the cells agree on keeping today's code but not on why (some within the noise). */
+static bool keep_for_mixed_reasons(const struct est_family_result *fr)
+{
+	size_t i;
+
+	for (i = 1; i < fr->nr_cells; i++)
+		if (fr->cells[i].kind != fr->cells[0].kind)
+			return true;
+	return false;
 }
 
 /* The policy the cells disagree on: the first saving cell's, else the rows' cheapest other. */
@@ -131,15 +148,38 @@ static void depends_text(const struct est_family_result *fr, char *buf, size_t l
 	}
 }
 
+/* "keep today's code: no threshold saves in any of the 3 conditions measured (cond: ...; ...)" */
+static void keep_everywhere_text(const struct est_family_result *fr, char *buf, size_t len)
+{
+	char cond[96];
+	size_t i, n;
+
+	n = (size_t)snprintf(buf, len,
+			     "keep today's code: no threshold saves in any of the %zu conditions "
+			     "measured (",
+			     fr->nr_cells);
+	for (i = 0; i < fr->nr_cells && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s: %s", i ? "; " : "",
+				      mixmeas_condition(fr->cells[i].meas, cond, sizeof(cond)),
+				      fr->cells[i].kind == EST_VERDICT_KEEP_TODAY
+					      ? "every threshold costs more"
+					      : "none saves beyond the noise");
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
 enum est_verdict_kind est_verdict(const struct est_family_result *fr)
 {
 	enum est_verdict_kind k = est_figures_read(fr);
 
 	if (k != EST_VERDICT_TOO_FEW_SAMPLES && !fr->meas)
 		return EST_VERDICT_NOT_MEASURED;
-	if (k != EST_VERDICT_TOO_FEW_SAMPLES && fr->nr_cells > 1 && !est_verdict_holds_across(fr))
+	if (k == EST_VERDICT_TOO_FEW_SAMPLES || fr->nr_cells < 2)
+		return k;
+	if (!est_verdict_holds_across(fr))
 		return EST_VERDICT_DEPENDS;
-	return k;
+	/* Keep today's code everywhere: the weaker reading where the cells differ in it. */
+	return keep_for_mixed_reasons(fr) ? EST_VERDICT_NO_DIFFERENCE : k;
 }
 
 /* Appends @name to @names (the first three; the rest counted in @n). */
@@ -169,7 +209,7 @@ void est_no_difference_words(const struct est_family_result *fr, const char *tod
 	for (i = 1; i < fr->nr_rows; i++) {
 		const struct est_row *w = &fr->rows[i];
 
-		if (!counts(fr, w) || same_as_today(w))
+		if (!counts(fr, w) || est_row_runs_today(w))
 			continue;
 		if (est_row_costs(fr, w))
 			add_name(costs, sizeof(costs), &nc, w->pol.name);
@@ -229,7 +269,10 @@ void est_verdict_text(const struct est_family_result *fr, char *buf, size_t len)
 			 -b->delta_pct, -b->ci_high, -b->ci_low);
 		break;
 	case EST_VERDICT_NO_DIFFERENCE:
-		est_no_difference_words(fr, "today's code", buf, len);
+		if (fr->nr_cells > 1 && keep_for_mixed_reasons(fr))
+			keep_everywhere_text(fr, buf, len);
+		else
+			est_no_difference_words(fr, "today's code", buf, len);
 		break;
 	case EST_VERDICT_KEEP_TODAY:
 		snprintf(buf, len, "every threshold costs more: keep today's code");

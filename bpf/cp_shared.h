@@ -185,4 +185,24 @@ static __inline __u32 cp_bucket_of(__u64 len)
 	       (__u32)((len >> (m - CP_SUB_BITS)) & (CP_SUBS - 1));
 }
 
+/*
+ * The copy-time share (copy_share.h): the traced tasks' CPU time sampled, each sample put where
+ * it fell: inside a probed copy function (user mode, or the kernel serving a fault there), in
+ * the uprobes' own traps (the kernel at a probe's int3, or the out-of-line single step), or
+ * elsewhere (the program's own other work). Ranges are (inode, file offsets [lo, hi)).
+ */
+#define CP_SHARE_RANGES 8
+enum cp_share_slot {
+	CP_SHARE_COPY = 0,
+	CP_SHARE_OWN,
+	CP_SHARE_TRAP,
+	CP_NR_SHARE,
+};
+
+struct share_range {
+	__u64 ino;
+	__u64 lo;
+	__u64 hi;
+};
+
 #endif /* CP_SHARED_H */

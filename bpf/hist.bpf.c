@@ -387,4 +387,6 @@ int cp_perf(struct bpf_perf_event_data *ctx)
 	return count_copy(ctx, (struct pt_regs *)&ctx->regs, true);
 }
 
+#include "copy_share.h"
+
 char LICENSE[] SEC("license") = "GPL";

@@ -9,6 +9,7 @@
 #include "cmd_cost_options.h"
 #include "cmd_options.h"
 #include "cmd_verify_predict.h"
+#include "verify_share.h"
 #include "commands.h"
 #include "lib/glibc_thresholds.h"
 #include "lib/glibc_tunables.h"
@@ -284,6 +285,7 @@ int cmd_verify(int argc, char **argv)
 	struct verify_prediction pr = { 0 };
 	struct verify_env env = { 0 };
 	struct verify_result r = { 0 };
+	struct verify_share share = { 0 };
 	uint64_t threshold;
 	int ret = EXIT_RUNTIME;
 
@@ -306,15 +308,23 @@ int cmd_verify(int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
+	if (pr.has_profile && verify_share_open(&share, pr.run.profile)) {
+		args.run.around_a = verify_share_around_a;
+		args.run.around_ctx = &share;
+	}
 	if (verify_run(&args.run, &r))
 		goto out;
 	verify_prediction_untraced(&pr, args.run.argv, &r);
+	if (share.hs)
+		est_program_untraced_share(pr.fr, share.sum[CP_SHARE_COPY], share.sum[CP_SHARE_OWN],
+					   &pr.pg);
 	if (args.common.json)
 		print_json(&args, &env, &r, &pr);
 	else
 		print_text(&args, &env, &r, &pr);
 	ret = EXIT_OK;
 out:
+	verify_share_close(&share);
 	verify_result_free(&r);
 	verify_prediction_free(&pr);
 	free(env.b);

@@ -162,6 +162,13 @@ void verify_prediction_json(json_object *o, const struct verify_prediction *pr,
 	json_object_object_add(o, "predicted_ci_low", json_object_new_double(lo));
 	json_object_object_add(o, "predicted_ci_high", json_object_new_double(hi));
 	json_object_object_add(o, "copy_share_pct", json_object_new_double(pr->pg.share_pct));
+	jsonw_put_str(o, "copy_share_from",
+		      pr->pg.from == EST_SHARE_UNTRACED ? "sampled_untraced"
+		      : pr->pg.from == EST_SHARE_TRACED ? "sampled_traced"
+							: "modelled");
+	if (pr->pg.from != EST_SHARE_MODELLED)
+		json_object_object_add(o, "copy_share_samples",
+				       json_object_new_uint64(pr->pg.samples));
 	json_object_object_add(o, "copy_pct", json_object_new_double(pr->pg.copy_pct));
 	json_object_object_add(o, "program_cpu_s", json_object_new_double(pr->pg.own_cpu_s));
 	if (!r)

@@ -137,11 +137,32 @@ P='.inputs[0].families[0].program'
 cp out est.json
 expect_eq "program figure known" "$(jq "$P.known" est.json)" true
 expect_eq "its policy" "$(jq -r "$P.policy" est.json)" "T=$T"
-check "own CPU = recorded - traps" jq -e "($P.cpu_s - $P.probe_cpu_s - $P.own_cpu_s | fabs) < 0.001" est.json
+# The copies' share sampled while recorded (meta.copy_share): the traps' samples apart, the
+# program's own time and its copies' from the samples.
+check "the recording sampled the copies' share" jq -e '.meta.copy_share.hz > 0 and
+	.meta.copy_share.copy_samples + .meta.copy_share.own_samples > 0 and
+	.meta.copy_share.trap_samples >= 0' p.json
+expect_eq "the share's source" "$(jq -r "$P.copy_share_from" est.json)" sampled_traced
+check "own CPU and copy time = samples / hz" jq -e --slurpfile p p.json "\$p[0].meta.copy_share as \$c |
+	($P.own_cpu_s * \$c.hz - \$c.copy_samples - \$c.own_samples | fabs) < 0.001 and
+	($P.copy_s * \$c.hz - \$c.copy_samples | fabs) < 0.001 and
+	$P.copy_share_samples == \$c.copy_samples + \$c.own_samples" est.json
+# Without the samples (a profile before them): modelled copies over recorded less traps.
+jq 'del(.meta.copy_share)' p.json > unsampled.json
+expect_exit 0 "$COPYPROF" estimate -i unsampled.json -m cm.json --threshold "$T" --json
+expect_eq "no samples: modelled" "$(jq -r "$P.copy_share_from" out)" modelled
+check "own CPU = recorded - traps" jq -e "($P.cpu_s - $P.probe_cpu_s - $P.own_cpu_s | fabs) < 0.001" out
+# The share follows the program: copies alone against the same copies beside a loop of awk.
+"$COPYPROF" record --uprobe "$impl" -o copies.json -- "$GK" dist=dist.txt calls=20000 > /dev/null 2> c.err ||
+	fatal "record failed: $(cat c.err)"
+share() { jq '.meta.copy_share | .copy_samples / (.copy_samples + .own_samples)' "$1"; }
+echo "# copies' share: alone $(share copies.json), beside awk $(share p.json)"
+check "copies alone take a larger share than beside awk's loop" \
+	jq -en "$(share copies.json) > 5 * $(share p.json) and $(share p.json) < 0.2"
 check "predicted = copy share x copy change" \
 	jq -e "($P.copy_share_pct * $P.copy_pct / 100 - $P.predicted_pct | fabs) < 0.001" est.json
 check "the commit paragraph carries the figure" \
-	jq -e '.inputs[0].families[0].summary | test("For the program: its copy time, modelled, is [0-9.]+% of its own CPU time .* would change its CPU time by [-+][0-9.]+% \\(95% CI")' est.json
+	jq -e '.inputs[0].families[0].summary | test("For the program: its copy time, sampled while recorded \\([0-9]+ samples, .*\\), is [0-9.]+% of its own CPU time, so .* would change its CPU time by [-+][0-9.]+% \\(95% CI")' est.json
 expect_exit 0 "$COPYPROF" estimate -i p.json -m cm.json --threshold "$T"
 expect_out "the program: copy time is [0-9.]+% of the program's CPU .* T=$T would change the program's CPU by"
 
@@ -150,6 +171,9 @@ check "over the recording's CPU time: estimate's figure" \
 	jq -e --slurpfile e est.json "(.predicted_recording_pct - \$e[0]$P.predicted_pct | fabs) < 0.001" out
 # The recorded command itself: its CPU time measured untraced here is the one compared.
 expect_eq "the CPU time from" "$(jq -r .predicted_cpu_from out)" "untraced runs"
+# ... and the copies' share sampled in those runs A, not in the traced recording.
+expect_eq "the share sampled untraced" "$(jq -r .copy_share_from out)" sampled_untraced
+check "from the runs' samples" jq -e '.copy_share_samples > 0' out
 check "over the untraced runs' CPU time" jq -e '(.program_cpu_s - .cpu_a_s | fabs) < 1e-9 and
 	(.copy_share_pct * .copy_pct / 100 - .predicted_pct | fabs) < 0.001' out
 check "agree is a boolean, its rule said" jq -e '(.agree | type == "boolean") and (.agree_rule | length > 0)' out

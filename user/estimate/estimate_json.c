@@ -274,6 +274,9 @@ static json_object *program_to_json(const struct est_report *r, const struct est
 	put_num(o, "own_cpu_s", pg.own_cpu_s);
 	put_num(o, "copy_s", pg.copy_s);
 	put_num(o, "copy_share_pct", pg.share_pct);
+	put_str(o, "copy_share_from", pg.from == EST_SHARE_TRACED ? "sampled_traced" : "modelled");
+	if (pg.from == EST_SHARE_TRACED)
+		json_object_object_add(o, "copy_share_samples", json_object_new_uint64(pg.samples));
 	put_str(o, "policy", fr->rows[pg.row].pol.name);
 	json_object_object_add(o, "measured", json_object_new_boolean(pg.measured));
 	put_num(o, "copy_pct", pg.copy_pct);

@@ -29,6 +29,12 @@ struct est_program {
 	bool ci_known;
 	double lo, hi; /* the row's interval scaled the same way */
 	bool untraced; /* own_cpu_s measured without probes (est_program_untraced()) */
+	/*
+	 * Where copy_s comes from: modelled (today's row over the recorded calls), or sampled
+	 * (meta.copy_share while recorded, traps left out; or verify's runs without probes).
+	 */
+	enum est_share_from { EST_SHARE_MODELLED, EST_SHARE_TRACED, EST_SHARE_UNTRACED } from;
+	uint64_t samples; /* sampled: the samples the share is of (copy + own) */
 };
 
 /*
@@ -45,6 +51,12 @@ struct est_program {
  */
 void est_program_untraced(const struct est_family_result *fr, double own_cpu_s,
 			  struct est_program *pg);
+/*
+ * The share sampled in verify's runs without probes and without the threshold (@copy of
+ * @copy + @own samples) instead of the recording's, after est_program_untraced().
+ */
+void est_program_untraced_share(const struct est_family_result *fr, uint64_t copy, uint64_t own,
+				struct est_program *pg);
 /*
  * The row the figure is of: the best policy, or, when that is today's code, the row the
  * estimate names beside it (the cheapest other, or --threshold's).

@@ -188,8 +188,9 @@ static void say_input(struct para *p, const struct est_report *r,
 	char when[200] = "";
 
 	if (fr->samples > 0)
-		snprintf(what, sizeof(what), "%s samples in %s",
-			 count_sum_format(count_sum_from_double(fr->samples), n), fam);
+		snprintf(what, sizeof(what), "%s sample%s in %s",
+			 count_sum_format(count_sum_from_double(fr->samples), n),
+			 fr->samples == 1 ? "" : "s", fam);
 	else if (est_input_counted(in, fr->family))
 		snprintf(what, sizeof(what), "%s %s calls",
 			 count_sum_format(count_sum_from_double(fr->calls), n), fam);
@@ -432,6 +433,18 @@ static void say_program(struct para *p, const struct est_report *r,
 	est_program_figure(r->in, fr, est_program_row(fr), &pg);
 	if (!pg.known || !pg.measured || !pg.ci_known)
 		return;
+	if (pg.from == EST_SHARE_TRACED) {
+		say(p,
+		    "For the program: its copy time, sampled while recorded (%llu samples, the "
+		    "uprobes' traps left out; they slow the copies, so the share reads high), is "
+		    "%.2f%% of its own CPU time, so %s would change its CPU time by %+.2f%% (95%% "
+		    "CI %+.2f to %+.2f%%)%s",
+		    (unsigned long long)pg.samples, pg.share_pct, fr->rows[pg.row].pol.name, pg.pct,
+		    pg.lo, pg.hi,
+		    fr->impls && fr->impls->glibc ? "; copyprof verify measures that by running it."
+						  : "; only a kernel built with it can show that.");
+		return;
+	}
 	say(p,
 	    "For the program: its copy time, modelled, is %.2f%% of its own CPU time (%.3f s "
 	    "recorded less "

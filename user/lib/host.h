@@ -7,6 +7,18 @@
 #include <stddef.h>
 #include "machine.h"
 
+/*
+ * A recording's CPU samples of the traced programs (record_share.h), at @hz: in the probed copy
+ * functions (@copy, their faults included), elsewhere in the programs (@own) and in the
+ * uprobes' traps (@trap). copy / (copy + own) is the copies' share of the programs' own time,
+ * measured, traps left out; copy / hz their seconds.
+ */
+struct copy_share {
+	bool known;
+	uint32_t hz;
+	uint64_t copy, own, trap;
+};
+
 struct host_meta {
 	char *tool_version;
 	char *kernel;
@@ -27,6 +39,7 @@ struct host_meta {
 	 */
 	bool cpu_known;
 	double cpu_s, probe_cpu_s;
+	struct copy_share copy_share; /* the copies' share of that time, sampled; .known */
 	struct machine machine; /* vendor, family, model, caches ...; .known false in old files */
 };
 

@@ -144,6 +144,19 @@ static int run_once(const struct verify_opts *o, const char *tunables, const cha
 	return 0;
 }
 
+/* A counted run A, with the caller's hook around it. */
+static int run_a(const struct verify_opts *o, const char *what, double *cpu, double *wall)
+{
+	int err;
+
+	if (o->around_a)
+		o->around_a(o->around_ctx, true);
+	err = run_once(o, o->tunables_a, what, cpu, wall);
+	if (o->around_a)
+		o->around_a(o->around_ctx, false);
+	return err;
+}
+
 /* Pair @i (0-based): A then B when even, B then A when odd. */
 static int run_pair(const struct verify_opts *o, size_t i, struct verify_result *r)
 {
@@ -155,9 +168,9 @@ static int run_pair(const struct verify_opts *o, size_t i, struct verify_result 
 	snprintf(wb, sizeof(wb), "pair %zu, run B (with the threshold)", i + 1);
 	if (b_first)
 		err = run_once(o, o->tunables_b, wb, &r->cpu_b[i], &r->wall_b[i])
-			      ?: run_once(o, o->tunables_a, wa, &r->cpu_a[i], &r->wall_a[i]);
+			      ?: run_a(o, wa, &r->cpu_a[i], &r->wall_a[i]);
 	else
-		err = run_once(o, o->tunables_a, wa, &r->cpu_a[i], &r->wall_a[i])
+		err = run_a(o, wa, &r->cpu_a[i], &r->wall_a[i])
 			      ?: run_once(o, o->tunables_b, wb, &r->cpu_b[i], &r->wall_b[i]);
 	return err;
 }

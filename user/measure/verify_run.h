@@ -24,6 +24,9 @@ struct verify_opts {
 	double max_seconds;	/* no new pair after this long (once VERIFY_MIN_PAIRS are done) */
 	double target_width;	/* stop once the interval is at most this wide (points) */
 	bool progress;		/* a line on stderr per pair */
+	/* Called before (true) and after (false) each counted run A, or NULL: verify_share.h. */
+	void (*around_a)(void *ctx, bool before);
+	void *around_ctx;
 };
 
 struct verify_result {

@@ -12,6 +12,7 @@
 #include "lib/log.h"
 #include "lib/outfile.h"
 #include "profile.h"
+#include "profile_share.h"
 #include "profile_args.h"
 #include "profile_mux.h"
 
@@ -33,6 +34,8 @@ static json_object *meta_to_json(const struct host_meta *m, const struct sample_
 		json_object_object_add(o, "cpu_s", json_object_new_double(m->cpu_s));
 		json_object_object_add(o, "probe_cpu_s", json_object_new_double(m->probe_cpu_s));
 	}
+	if (m->copy_share.known)
+		json_object_object_add(o, "copy_share", copy_share_to_json(&m->copy_share));
 	profile_args_to_json(o);
 	sample_meta_to_json(sample, o);
 	if (dispatch)

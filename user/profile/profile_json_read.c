@@ -10,6 +10,7 @@
 #include "lib/jsonr.h"
 #include "lib/jsonr_stream.h"
 #include "lib/log.h"
+#include "profile_share.h"
 #include "lib/machine_json.h"
 #include "profile.h"
 #include "profile_args.h"
@@ -92,7 +93,8 @@ static int meta_from_json(json_object *o, struct host_meta *m, const char *name)
 	m->command = jsonr_str(o, "command");
 	m->ended_by = jsonr_str(o, "ended_by");
 	machine_json_get(o, m);
-	return duration_from_json(o, &m->duration_s, name, "meta ") ?: cpu_from_json(o, m, name);
+	return duration_from_json(o, &m->duration_s, name, "meta ") ?: cpu_from_json(o, m, name)
+									 ?: copy_share_from_json(o, &m->copy_share, name);
 }
 
 /* A profile being read: what was seen so far, for the checks that span its members. */

@@ -28,6 +28,7 @@ struct hist_session {
 	int *umulti;		     /* one uprobe_multi link fd per site, or -1 */
 	bool has_umulti;	     /* cp_uprobe_multi is loaded */
 	struct task_follow follow;   /* the command's descendants */
+	struct bpf_link **share;     /* one per CPU: the copy-time share sampler, or NULL */
 	uint32_t nr_sites;
 	int nr_cpus;
 };
@@ -98,6 +99,7 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	else
 		bpf_program__set_autoload(hs->skel->progs.cp_uprobe_multi, false);
 	hs->skel->rodata->targ_filter_cgroup = filter->cgroup_fd > 0;
+	bpf_program__set_autoload(hs->skel->progs.cp_copy_share, filter->copy_share);
 	err = hist_bpf__load(hs->skel);
 	if (err) {
 		feature_explain_load_error(err);
@@ -662,6 +664,73 @@ int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint6
 	return 0;
 }
 
+int hist_session_share_range(struct hist_session *hs, uint32_t i, uint64_t ino, uint64_t lo,
+			     uint64_t hi)
+{
+	struct share_range r = { .ino = ino, .lo = lo, .hi = hi };
+	int err;
+
+	if (i >= CP_SHARE_RANGES)
+		return -E2BIG;
+	err = bpf_map__update_elem(hs->skel->maps.share_ranges, &i, sizeof(i), &r, sizeof(r), 0);
+	if (err)
+		p_err("cannot set the copy-time share's range %u: %s", i, strerror(-err));
+	return err;
+}
+
+int hist_session_share_start(struct hist_session *hs, unsigned int hz)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.size = sizeof(attr),
+					.config = PERF_COUNT_SW_CPU_CLOCK,
+					.sample_freq = hz,
+					.freq = 1 };
+	int cpu, fd;
+
+	hs->share = calloc((size_t)hs->nr_cpus, sizeof(*hs->share));
+	if (!hs->share)
+		return -ENOMEM;
+	for (cpu = 0; cpu < hs->nr_cpus; cpu++) {
+		fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == ENODEV)
+			continue; /* an offline CPU */
+		if (fd < 0) {
+			p_err("cannot sample CPU %d for the copy-time share: %s", cpu,
+			      strerror(errno));
+			return -errno;
+		}
+		hs->share[cpu] = bpf_program__attach_perf_event(hs->skel->progs.cp_copy_share, fd);
+		if (!hs->share[cpu]) {
+			int err = -errno;
+
+			close(fd);
+			p_err("cannot attach the copy-time share sampler on CPU %d: %s", cpu,
+			      strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+int hist_session_share_read(struct hist_session *hs, uint64_t counts[CP_NR_SHARE])
+{
+	uint64_t *v = calloc((size_t)hs->nr_cpus, sizeof(*v));
+	uint32_t k;
+	int cpu, err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (k = 0; k < CP_NR_SHARE && !err; k++) {
+		counts[k] = 0;
+		err = bpf_map__lookup_elem(hs->skel->maps.share_counts, &k, sizeof(k), v,
+					   sizeof(*v) * (size_t)hs->nr_cpus, 0);
+		for (cpu = 0; !err && cpu < hs->nr_cpus; cpu++)
+			counts[k] += v[cpu];
+	}
+	free(v);
+	return err;
+}
+
 uint64_t hist_session_object_digest(void)
 {
 	size_t sz = 0, i;
@@ -690,6 +759,9 @@ void hist_session_destroy(struct hist_session *hs)
 	free(hs->umulti);
 	for (i = 0; hs->cpu_links && i < (size_t)hs->nr_sites * hs->nr_cpus; i++)
 		bpf_link__destroy(hs->cpu_links[i]);
+	for (i = 0; hs->share && i < (size_t)hs->nr_cpus; i++)
+		bpf_link__destroy(hs->share[i]);
+	free(hs->share);
 	hist_bpf__destroy(hs->skel);
 	free(hs->links);
 	free(hs->cpu_links);

@@ -17,6 +17,7 @@ struct hist_filter {
 	const char *comm; /* NULL: every command name */
 	bool inherit;	  /* with @tgid: and the processes it starts, theirs too (task_follow.h) */
 	int cgroup_fd;	  /* a cgroup v2 directory (kernel/cgroup.h): its tasks and below; 0: any */
+	bool copy_share;  /* load the copy-time share sampler (hist_session_share_start()) */
 };
 
 /* Which entry sites will count their callers (hist_session_open()'s @callers). */
@@ -106,6 +107,16 @@ int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint6
 /* A digest (FNV-1a) of the BPF object every session loads: what a stored BPF figure was made on. */
 uint64_t hist_session_object_digest(void);
 /* Detaches every probe and frees the session; NULL is fine. */
+/*
+ * The copy-time share (bpf/copy_share.h): range @i (< CP_SHARE_RANGES) is the copy function
+ * at file offsets [@lo, @hi) of the file with inode @ino; then the filter's tasks are sampled
+ * at @hz on every CPU (cpu-clock) until the session is destroyed, and read() sums the samples
+ * by enum cp_share_slot. Needs filter->copy_share at open.
+ */
+int hist_session_share_range(struct hist_session *hs, uint32_t i, uint64_t ino, uint64_t lo,
+			     uint64_t hi);
+int hist_session_share_start(struct hist_session *hs, unsigned int hz);
+int hist_session_share_read(struct hist_session *hs, uint64_t counts[CP_NR_SHARE]);
 void hist_session_destroy(struct hist_session *hs);
 
 #endif

@@ -61,6 +61,10 @@ int probe_site_resolve(struct probe_site *s)
 		}
 		s->resolved_path = f.path;
 		s->file_offset = f.file_offset;
+		if (f.size && f.file_offset >= f.offset) {
+			s->func_lo = f.file_offset - f.offset;
+			s->func_hi = s->func_lo + f.size;
+		}
 		s->vaddr = f.vaddr + f.offset;
 		f.path = NULL;
 		elf_func_free(&f);

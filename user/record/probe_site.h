@@ -19,10 +19,11 @@ struct probe_site {
 	uint64_t vaddr;		 /* uprobe: symbol + offset as a link address (DWARF) */
 	uint64_t file_dev;	 /* uprobe: the file attached (st_dev, st_ino; uprobe_redeploy.h) */
 	uint64_t file_ino;
-	bool callers_off;	 /* an entry site that is told to count no callers (record) */
-	uint64_t kaddr;		 /* kernel: the instruction's address (hwbp) */
-	enum copy_family family; /* what the copies here are (the planner's, or the entry's) */
-	char *note;		 /* why this mechanism was chosen, for the summary */
+	uint64_t func_lo, func_hi; /* uprobe: the function holding it, as file offsets; 0 unknown */
+	bool callers_off;	   /* an entry site that is told to count no callers (record) */
+	uint64_t kaddr;		   /* kernel: the instruction's address (hwbp) */
+	enum copy_family family;   /* what the copies here are (the planner's, or the entry's) */
+	char *note;		   /* why this mechanism was chosen, for the summary */
 };
 
 const char *probe_mech_name(enum probe_mech m);

@@ -18,6 +18,7 @@
 #include "hwbp_mux.h"
 #include "probe_site.h"
 #include "record_counted.h"
+#include "record_share.h"
 #include "record_dispatch.h"
 #include "record_mixed.h"
 #include "record_run.h"
@@ -41,6 +42,7 @@ struct counted_recorder {
 	struct cgroup_ref cg;		 /* --cgroup, opened */
 	struct uprobe_redeploy redeploy; /* uprobe files replaced under their paths */
 	double next_follow, next_sweep;
+	bool share; /* the copy-time share is sampled (record_share.h) */
 };
 
 /* How often a uprobe site's path is checked for a replaced file, and old files' maps for users. */
@@ -306,10 +308,14 @@ static int counted_open(void *rec, uint32_t tgid)
 {
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
-	struct hist_filter filter = { .tgid = tgid,
-				      .comm = a->run.comm,
-				      .inherit = a->run.command && !a->run.no_inherit,
-				      .cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0 };
+	struct hist_filter filter = {
+		.tgid = tgid,
+		.comm = a->run.comm,
+		.inherit = a->run.command && !a->run.no_inherit,
+		.cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0,
+		/* the copies' share of a traced program's time: one program */
+		.copy_share = tgid && uses(a, MECH_UPROBE)
+	};
 
 	/*
 	 * Kernel copies made on the command's behalf often run in other tasks (btrfs
@@ -325,6 +331,8 @@ static int counted_open(void *rec, uint32_t tgid)
 	}
 	if (uses(a, MECH_UPROBE))
 		uprobe_cost_start(r);
+	if (filter.copy_share)
+		r->share = record_share_start(r->hs, a->sites, a->nr_sites);
 	if (r->sampler) {
 		p_info("sampling the functions of %zu site(s) no probe can take, in the same "
 		       "recording",
@@ -504,6 +512,8 @@ static int counted_finish(void *rec, struct profile *p)
 		return -EIO;
 	if (scale_mux(r, p))
 		return -ENOMEM;
+	if (r->share)
+		record_share_finish(r->hs, &p->meta);
 	hwbp_mux_free(r->mux);
 	r->mux = NULL;
 	uprobe_redeploy_free(&r->redeploy);

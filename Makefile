@@ -74,7 +74,8 @@ FUZZERS   := $(patsubst tests/fuzz/%.c,$(OUTPUT)/tests/%,$(wildcard tests/fuzz/*
 # The parser fuzzers link the library built again with clang and the sanitizers, into its own
 # folder and archive (only the objects a target needs are linked). fuzz_asmref needs asm-ref only.
 FUZZ_LIB_SRCS := $(wildcard user/lib/*.c user/kernel/*.c user/sites/*.c user/profile/*.c \
-		 user/import/*.c user/costmodel/*.c user/measure/calib_*.c user/estimate/*.c flamegraph/*.c) \
+		 user/import/*.c user/costmodel/*.c user/measure/calib_*.c user/measure/measure_*.c \
+		 user/estimate/*.c flamegraph/*.c) \
 		 asm-ref/cpu_features.c
 FUZZ_OBJDIR   := $(OUTPUT)/fuzz-obj
 FUZZ_LIB      := $(FUZZ_OBJDIR)/libcopyprof-fuzz.a

@@ -64,7 +64,7 @@ jq -e "$F.validation.state_gap_pct | type == \"number\"" v.json > /dev/null ||
 expect_out "^    state: today's code ran [-+][0-9.]+% against the measurement's time a call"
 jq '(.paired[0].policies[] | select(.name == "today") | .ns_per_call) |= (. / 1000)' cm.json > fast.json
 expect_exit 0 "$COPYPROF" estimate --hist mix.csv -m fast.json --thresholds 64 --validate --json
-expect_eq "another state: replayed again" "$(grep -c "the machine is in another state; replaying again" err)" 2
+expect_eq "another state: replayed again" "$(grep -c "the machine is in another state; measuring again" err)" 2
 jq -e "$F.validation.state_gap_pct > 10000" out > /dev/null ||
 	fail "another state: gap $(jq "$F.validation.state_gap_pct" out)"
 expect_exit 0 "$COPYPROF" estimate --hist mix.csv -m fast.json --thresholds 64 --validate

@@ -241,12 +241,24 @@ expect_err "never pooled: more sittings than are kept \(at most 8 sittings"
 
 # Every stored measurement carries its protocol (every constant of the measurement, and its
 # version), and sittings of two protocols are never pooled: the reader says which differs.
-expect_eq "the protocol's version, stored" "$(jq '.paired[0].protocol.version' cm.json)" 1
+expect_eq "the protocol's version, stored" "$(jq '.paired[0].protocol.version' cm.json)" 2
 expect_eq "the protocol's quiet rounds wanted, stored" \
 	"$(jq '.paired[0].protocol.min_quiet' cm.json)" 100
-jq '.paired += [.paired[0] | .protocol.version = 2]' cm.json > bad.json
+# The retry rule's constants (measure_retry.h), recorded from version 2 on.
+expect_eq "the protocol's measurements in all, stored" \
+	"$(jq '.paired[0].protocol.retry_tries' cm.json)" 2
+expect_eq "the protocol's budget factor again, stored" \
+	"$(jq '.paired[0].protocol.retry_budget' cm.json)" 2
+# Version 1 recorded no retry rule: it still reads alone, and is never pooled with version 2.
+jq '.paired |= map(.protocol |= (.version = 1 | del(.retry_tries, .retry_budget)))' cm.json > v1.json
+expect_exit 0 "$COPYPROF" estimate --hist short.csv -m v1.json
+jq '.paired += [.paired[0] | .protocol |= (.version = 1 | del(.retry_tries, .retry_budget))]' \
+	cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
 expect_err "not sittings of one measurement, so never pooled: another version of the measurement protocol"
+jq '.paired[0].protocol |= del(.retry_tries)' cm.json > bad.json
+expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
+expect_err "a \"protocol\" is incomplete or out of range"
 jq '.paired += [.paired[0] | .protocol.settled_pct = 0.25]' cm.json > bad.json
 expect_exit 1 "$COPYPROF" estimate --hist short.csv -m bad.json
 expect_err "never pooled: other constants of the measurement protocol"

@@ -23,6 +23,8 @@
 	X(cpu_candidates)                                                                          \
 	X(cpu_turns)                                                                               \
 	X(cpu_passes)
+/* ... those recorded from version 2 on (the retry rule's), ... */
+#define PROTOCOL_U64_V2(X) X(retry_tries) X(retry_budget)
 /* ... and the fractions and points. */
 #define PROTOCOL_NUM(X) X(impossible_pct) X(settled_pct) X(place_spread) X(seldom_quiet)
 
@@ -47,6 +49,8 @@ void measure_protocol_current(struct measure_protocol *p)
 		.cpu_candidates = PAIRED_CPU_CANDIDATES,
 		.cpu_turns = PAIRED_CPU_TURNS,
 		.cpu_passes = PAIRED_CPU_PASSES,
+		.retry_tries = MEASURE_RETRY_PAIRED_TRIES,
+		.retry_budget = MEASURE_RETRY_PAIRED_BUDGET,
 		.impossible_pct = PAIRED_IMPOSSIBLE_PCT,
 		.settled_pct = PAIRED_SETTLED_PCT,
 		.place_spread = PAIRED_PLACE_SPREAD,
@@ -65,6 +69,7 @@ bool measure_protocol_same(const struct measure_protocol *a, const struct measur
 	if (a->f != b->f)                                                                          \
 		return false;
 	PROTOCOL_U64(SAME)
+	PROTOCOL_U64_V2(SAME)
 	PROTOCOL_NUM(SAME)
 #undef SAME
 	for (i = 0; i < MEASURE_QUIET_STEPS; i++)
@@ -95,6 +100,7 @@ json_object *measure_protocol_to_json(const struct measure_protocol *p)
 #define PUT_U64(f) json_object_object_add(o, #f, json_object_new_uint64(p->f));
 #define PUT_NUM(f) json_object_object_add(o, #f, json_object_new_double(p->f));
 	PROTOCOL_U64(PUT_U64)
+	PROTOCOL_U64_V2(PUT_U64)
 	PROTOCOL_NUM(PUT_NUM)
 #undef PUT_U64
 #undef PUT_NUM
@@ -143,6 +149,12 @@ int measure_protocol_from_json(json_object *o, const char *where, struct measure
 	if (!err && (jsonr_num(o, #f, &p->f) || !isfinite(p->f) || p->f < 0))                      \
 		err = -EINVAL;
 	PROTOCOL_U64(GET_U64)
+	if (p->version >= 2) {
+		PROTOCOL_U64_V2(GET_U64)
+	} else { /* version 1 measured with the same rule, which it did not record */
+		p->retry_tries = 2;
+		p->retry_budget = 2;
+	}
 	PROTOCOL_NUM(GET_NUM)
 #undef GET_U64
 #undef GET_NUM
@@ -150,7 +162,7 @@ int measure_protocol_from_json(json_object *o, const char *where, struct measure
 		err = ladder_from_json(o, p);
 	if (err) {
 		p_err("%s: a \"protocol\" is incomplete or out of range (version 1 or later, and "
-		      "every constant of the measurement: docs/costmodel-format.md#protocol)",
+		      "every constant of its version: docs/costmodel-format.md#protocol)",
 		      where);
 		memset(p, 0, sizeof(*p));
 	}

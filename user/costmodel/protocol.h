@@ -20,7 +20,7 @@
  * an Intel Xeon at different times): each says so, and docs/calibrate.md#assumptions-still-constant says how
  * to derive it again.
  */
-#define MEASURE_PROTOCOL_VERSION 1
+#define MEASURE_PROTOCOL_VERSION 2 /* 2: the retry rule's constants recorded (1: the same values) */
 
 /* Calls per round, fewer for long copies (PAIRED_CHUNK_BYTES), never fewer than the minimum. */
 #define PAIRED_CHUNK 4096
@@ -104,6 +104,49 @@
 #define PAIRED_CPU_TURNS 2	/* turns over the candidates ... */
 #define PAIRED_CPU_PASSES 4	/* ... each of this many timed reference passes */
 
+/*
+ * The measurement layer's one plausibility rule (measure/measure_retry.h): a measurement that
+ * its judging finds implausible is measured again, up to this many measurements in all, then
+ * refused with the reason measured. A paired measurement (an A/A control or a dispatch off
+ * beyond noise, paired.h): twice in all, the second with a new seed and this many times the
+ * budget before it (recorded in every stored measurement).
+ */
+#define MEASURE_RETRY_PAIRED_TRIES 2
+#define MEASURE_RETRY_PAIRED_BUDGET 2
+/*
+ * A curve's points (calibrate, calib_judge.h: below this machine's measured floor, or
+ * CALIB_NEIGHBOUR_FACTOR off both neighbours and not reproduced): the judging and two more,
+ * each failing point measured again from scratch with at least this many runs (or --runs), so
+ * that it has an interval to be compared with. Curves do not record a protocol yet.
+ */
+#define MEASURE_RETRY_CURVE_TRIES 3
+#define MEASURE_RETRY_CURVE_MIN_RUNS 3
+/*
+ * A point this many times off both of its neighbours (in the same direction) is suspect: it
+ * is measured again, and kept if it reproduces (calib_point_reproduces()). Not a physical
+ * rule: sizes are at most 2x apart, so a 3x jump off both neighbours is more often a
+ * disturbance than a cost, but a Zen 5 showed a real one (libc_memcpy dst-flushed 256 B).
+ */
+#define CALIB_NEIGHBOUR_FACTOR 3.0
+/*
+ * estimate --validate's replay, while today's code runs beyond EST_VALIDATE_STATE_PCT of the
+ * stored measurement's time a call (the machine in another state): this many in all, each
+ * with a seed of its own; then the nearest is kept, its gap stated (never refused: the gap is
+ * the finding). Not stored: --validate writes no measurement.
+ */
+#define MEASURE_RETRY_VALIDATE_TRIES 3
+/*
+ * --validate checks the estimate only in the machine's state the estimate was measured in:
+ * today's code, on the same mix under the same conditions, runs within this many percent of
+ * the stored measurement's time per call, or the replay is taken again (the nearest kept, its
+ * gap stated). On the development VM a memset replay found the core quiet in 131 of 6,247
+ * rounds, ran today's code at 5.07 ns a call against the estimate's 3.95 (+28%), and read every
+ * threshold 12% lower (T=32 +264% against +301%): a contended core compresses every ratio
+ * towards 1, and its A/A control (+0.00%) cannot see it. The same code's time per call matched
+ * within 0.05-0.4% on the short mixes and 4.8% on btrfs's long copies.
+ */
+#define EST_VALIDATE_STATE_PCT 10.0
+
 /* The protocol a measurement was made under: the constants above, as recorded. */
 struct measure_protocol {
 	unsigned int version; /* 0: not recorded (measurements made before the protocol) */
@@ -111,6 +154,7 @@ struct measure_protocol {
 	uint64_t min_quiet, max_budgets, batches;
 	uint64_t min_rounds, bootstrap, min_group;
 	uint64_t cpu_candidates, cpu_turns, cpu_passes;
+	uint64_t retry_tries, retry_budget; /* from version 2 (version 1: 2 and 2, the same) */
 	double impossible_pct, settled_pct, place_spread, seldom_quiet;
 	double quiet_ladder[MEASURE_QUIET_STEPS];
 };

@@ -28,21 +28,6 @@ static int missing(char *why, size_t len, const char *model_name, const char *im
 	return -ENOENT;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static uint64_t curve_threshold(const struct costmodel_curve *d)
 {
 	return d->threshold >= 0 ? (uint64_t)d->threshold : DISPATCH_DEFAULT_T;
@@ -70,7 +55,7 @@ static double combine(double *v, double *var, size_t n, double *sd)
 	*sd = 0; /* unknown */
 	for (i = 0; i < n; i++) {
 		if (var[i] <= 0)
-			return median(v, n);
+			return median_sorted(v, n); /* n > i: never the NAN of no values */
 		s += v[i] / var[i];
 		sw += 1 / var[i];
 	}

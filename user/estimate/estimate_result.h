@@ -164,17 +164,7 @@ struct est_family_result {
 	const struct mixmeas *validation; /* its conditions (owned by the caller) */
 };
 
-/*
- * --validate checks the estimate only in the machine's state the estimate was measured in:
- * today's code, on the same mix under the same conditions, runs within this many percent of
- * the stored measurement's time per call, or the replay is taken again (the nearest kept, its
- * gap stated). On the development VM a memset replay found the core quiet in 131 of 6,247
- * rounds, ran today's code at 5.07 ns a call against the estimate's 3.95 (+28%), and read every
- * threshold 12% lower (T=32 +264% against +301%): a contended core compresses every ratio
- * towards 1, and its A/A control (+0.00%) cannot see it. The same code's time per call matched
- * within 0.05-0.4% on the short mixes and 4.8% on btrfs's long copies.
- */
-#define EST_VALIDATE_STATE_PCT 10.0
+/* EST_VALIDATE_STATE_PCT: costmodel/protocol.h, with the retry rule it belongs to. */
 
 void est_family_result_free(struct est_family_result *r);
 /* The rows that run code other than today's row itself: every one but today and the oracle. */

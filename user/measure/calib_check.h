@@ -7,14 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "costmodel/costmodel_limits.h"
+#include "costmodel/protocol.h"
 
-/*
- * A point this many times off both of its neighbours (in the same direction) is suspect: it
- * is measured again, and kept if it reproduces (calib_point_reproduces()). Not a physical
- * rule: sizes are at most 2x apart, so a 3x jump off both neighbours is more often a
- * disturbance than a cost, but a Zen 5 showed a real one (libc_memcpy dst-flushed 256 B).
- */
-#define CALIB_NEIGHBOUR_FACTOR 3.0
+/* CALIB_NEIGHBOUR_FACTOR: costmodel/protocol.h, with the retry rule that uses it. */
 
 /* A point below this machine's measured floor is refused: costmodel_limits_check(). */
 

@@ -40,8 +40,9 @@ struct calib_judge {
  * (docs/calibrate.md#measured-limits). A point off both neighbours (calib_check.h) whose
  * measurement again agrees with the one before (calib_point_reproduces()) is real: kept, with
  * a warning that names it. A point below the floor, or off its neighbours and not reproduced,
- * is measured again, up to two more times; then the model is refused with a message that names
- * the point and the limits, and blames the timer only when two measurements of the point
+ * is measured again by the measurement layer's one rule (measure_retry.h), up to
+ * MEASURE_RETRY_CURVE_TRIES judgings in all; then the model is refused with a message that
+ * names the point and the limits, and blames the timer only when two measurements of the point
  * disagree. Returns 0, -ERANGE (refused, printed), -EINTR, or -errno.
  */
 int calib_judge_points(const struct calib_judge *j, struct costmodel_limits *lim);

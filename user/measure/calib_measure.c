@@ -11,6 +11,7 @@
 #include "lib/log.h"
 #include "lib/machine.h"
 #include "lib/stop.h"
+#include "lib/median.h"
 
 #define GUARD 64 /* bytes checked on each side of the destination */
 #define MAX_SAMPLES 1024
@@ -169,7 +170,7 @@ int calib_measure(const struct calib_timer *t, const struct asmref_impl *impl,
 		v[i] = timed_calls(t, impl, b, n, k) / k;
 	}
 	/* A flushed call is timed alone, to within one TSC step: average the steps out. */
-	*ticks = cache == COSTMODEL_WARM ? calib_median(v, nr)
+	*ticks = cache == COSTMODEL_WARM ? median_sorted(v, nr)
 					 : calib_robust_mean(v, nr, t->quantum);
 	return 0;
 }

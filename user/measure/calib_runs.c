@@ -4,6 +4,7 @@
 #include <string.h>
 #include "calib_runs.h"
 #include "calib_stats.h"
+#include "lib/median.h"
 
 double calib_runs_median(const struct calib_runs *rs, size_t k)
 {
@@ -11,7 +12,7 @@ double calib_runs_median(const struct calib_runs *rs, size_t k)
 	int n = rs->n[k] < 1024 ? rs->n[k] : 1024;
 
 	memcpy(w, &rs->ticks[k * (size_t)rs->max], (size_t)n * sizeof(*w));
-	return calib_median(w, (size_t)n);
+	return median_sorted(w, (size_t)n);
 }
 
 double calib_runs_rel_ci(const struct calib_runs *rs, size_t k)

@@ -13,7 +13,7 @@ struct calib_runs {
 	size_t nr_sizes, nr_points;
 };
 
-/* The median over point @k's runs (TSC ticks a call; 0 without runs). */
+/* The median over point @k's runs (TSC ticks a call; NAN without runs). */
 double calib_runs_median(const struct calib_runs *rs, size_t k);
 /* Half-width of the point's 95% interval over its median (INFINITY: too few runs). */
 double calib_runs_rel_ci(const struct calib_runs *rs, size_t k);

@@ -23,6 +23,7 @@
 #include "lib/progress.h"
 #include "lib/stop.h"
 #include "lib/host.h"
+#include "lib/median.h"
 
 /* Per measurement: how many timed samples, and how long one warm batch should last. */
 static const struct calib_sampling sampling_full = { .samples = 21, .flushed_samples = 151 };
@@ -416,7 +417,7 @@ static void report_spread(const struct costmodel *m, double secs)
 		       100 * CALIB_TARGET_CI, worst->ns > 0 ? 100 * worst->ci / worst->ns : 0,
 		       worst_c->name, costmodel_cache_name(worst_c->cache),
 		       (unsigned long long)worst->size, worst->runs,
-		       big ? 100 * calib_median(rel, n) : 0);
+		       big ? 100 * median_sorted(rel, n) : 0);
 	free(rel);
 }
 

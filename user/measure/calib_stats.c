@@ -6,11 +6,6 @@
 #include "calib_stats.h"
 #include "lib/median.h"
 
-double calib_median(double *v, size_t n)
-{
-	return n ? median_sorted(v, n) : 0;
-}
-
 double calib_robust_mean(double *v, size_t n, double quantum)
 {
 	double cut, sum = 0;
@@ -18,7 +13,7 @@ double calib_robust_mean(double *v, size_t n, double quantum)
 
 	if (!n)
 		return 0;
-	cut = calib_median(v, n) * 1.25 + 2 * quantum;
+	cut = median_sorted(v, n) * 1.25 + 2 * quantum;
 	for (i = 0; i < n && v[i] <= cut; i++)
 		sum += v[i];
 	return sum / (double)i; /* i >= 1: the smallest sample is below the cut */
@@ -32,13 +27,13 @@ double calib_median_ci(const double *v, size_t n)
 	if (n < 2)
 		return INFINITY;
 	memcpy(w, v, m * sizeof(*w));
-	med = calib_median(w, m);
+	med = median_sorted(w, m);
 	if (m < 5) {
 		sigma = (w[m - 1] - w[0]) / tippett_d2(m);
 	} else {
 		for (i = 0; i < m; i++)
 			w[i] = fabs(w[i] - med);
-		sigma = 1.4826 * calib_median(w, m);
+		sigma = 1.4826 * median_sorted(w, m);
 	}
 	/* The median's standard error is about 1.2533 sigma / sqrt(n). */
 	return 1.96 * 1.2533 * sigma / sqrt((double)m);

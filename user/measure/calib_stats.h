@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* calib_stats.h: the two estimators calibrate uses: median, and a mean that drops outliers */
+/* calib_stats.h: calibrate's own estimators: a mean that drops outliers, the median's interval */
 #ifndef CP_CALIB_STATS_H
 #define CP_CALIB_STATS_H
 
 #include <stddef.h>
 
-/* Median of @v[0..n) (sorts @v in place); 0 for n == 0. */
-double calib_median(double *v, size_t n);
+/* The median itself is lib/median.h's median_sorted() (NAN for no values), as everywhere. */
 /*
  * Mean of the samples at or below median * 1.25 + 2 * @quantum (sorts @v in place). When the
  * timer ticks in steps of @quantum, a single short call reads as a whole number of steps; which

@@ -7,6 +7,7 @@
 #include "calib_timer.h"
 #include "lib/log.h"
 #include "lib/machine.h"
+#include "lib/median.h"
 
 #define OVERHEAD_ROUNDS 7
 #define OVERHEAD_TRIES 2001 /* pairs of reads for the TSC step, then for the overhead */
@@ -63,7 +64,7 @@ int calib_timer_init(struct calib_timer *t, unsigned int ms)
 	t->rdtscp = here->rdtscp;
 	for (i = 0; i < 3; i++)
 		hz[i] = tsc_hz_once(ms);
-	t->tsc_hz = calib_median(hz, 3);
+	t->tsc_hz = median_sorted(hz, 3);
 
 	ov = malloc(OVERHEAD_TRIES * sizeof(*ov));
 	if (!ov)
@@ -88,7 +89,7 @@ int calib_timer_init(struct calib_timer *t, unsigned int ms)
 		}
 		rounds[r] = calib_robust_mean(ov, OVERHEAD_TRIES, t->quantum);
 	}
-	t->overhead = calib_median(rounds, OVERHEAD_ROUNDS);
+	t->overhead = median_sorted(rounds, OVERHEAD_ROUNDS);
 	free(ov);
 	p_debug("timer: %s, TSC %.1f MHz (tries %.1f/%.1f/%.1f), step %.0f ticks, overhead %.1f "
 		"ticks",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "lib/median.h"
+#include "measure_retry.h"
 #include "calib_measure.h"
 #include "lib/log.h"
 #include "paired.h"
@@ -270,6 +271,57 @@ static int measure_once(const struct est_family_result *fr, const struct paired_
 	return err;
 }
 
+/* One paired measurement as the retry rule (measure_retry.h) takes it. */
+struct paired_attempt {
+	const struct est_family_result *fr;
+	const struct paired_plan *pl;
+	const struct replay_mix *mx;
+	const struct paired_memory *mem;
+	const struct paired_opts *o;
+	struct mixmeas *out;
+	int verdict;   /* the last measurement's: 0, or -EDOM (why says why) */
+	char why[320]; /* why it is physically impossible */
+};
+
+/*
+ * Measurement @attempt: the first with the options' seed and budget, each again with another
+ * seed and MEASURE_RETRY_PAIRED_BUDGET times the budget before it.
+ */
+static int measure_attempt(void *ctx, int attempt)
+{
+	struct paired_attempt *a = ctx;
+	double budget = a->o->budget_s;
+	uint64_t seed = a->o->seed ^ (0x5851f42d4c957f2dULL * (uint64_t)attempt);
+	int i, err;
+
+	for (i = 0; i < attempt; i++)
+		budget *= MEASURE_RETRY_PAIRED_BUDGET;
+	if (attempt > 0)
+		mixmeas_free(a->out);
+	err = measure_once(a->fr, a->pl, a->mx, a->mem, a->o, budget, seed, a->out, a->why,
+			   sizeof(a->why));
+	a->verdict = err == -EDOM ? err : 0;
+	return err == -EDOM ? 0 : err;
+}
+
+/* The measurement's own check (check(), in summarise()): an A/A control or dispatch off. */
+static int judge_attempt(void *ctx, int attempt, bool last, char *why, size_t len)
+{
+	struct paired_attempt *a = ctx;
+
+	(void)attempt;
+	if (!a->verdict)
+		return 0;
+	if (last)
+		snprintf(why, len,
+			 "%s again: physically impossible, refused (is the machine changing "
+			 "speed? try a longer --mix-budget or another --cpu)",
+			 a->why);
+	else
+		snprintf(why, len, "%s", a->why);
+	return -EDOM;
+}
+
 int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		   const double *src_align, const double *dist, const struct paired_opts *o,
 		   struct mixmeas *out)
@@ -278,7 +330,7 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 	struct paired_memory mem;
 	struct replay_mix mx;
 	struct paired_plan pl;
-	char why[320] = "";
+	char what[64];
 	int err;
 
 	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align, dist,
@@ -301,21 +353,21 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 		.cold_dst =
 			mx.cache_cdf[COSTMODEL_DST_FLUSHED] > mx.cache_cdf[COSTMODEL_SRC_FLUSHED],
 	};
-	if (!err)
-		err = measure_once(fr, &pl, &mx, &mem, o, o->budget_s, o->seed, out, why,
-				   sizeof(why));
-	if (err == -EDOM) {
-		p_warn("replay: %s: %s; measuring again", est_family(fr->family)->name, why);
-		mixmeas_free(out);
-		err = measure_once(fr, &pl, &mx, &mem, o, 2 * o->budget_s,
-				   o->seed ^ 0x5851f42d4c957f2dULL, out, why, sizeof(why));
-		if (err == -EDOM) {
-			p_err("replay: %s: %s again: physically impossible, refused (is the "
-			      "machine "
-			      "changing speed? try a longer --mix-budget or another --cpu)",
-			      est_family(fr->family)->name, why);
+	if (!err) {
+		struct paired_attempt a = { fr, &pl, &mx, &mem, o, out, 0, "" };
+		struct measure_retry rule = {
+			.what = what,
+			.tries = MEASURE_RETRY_PAIRED_TRIES,
+			.refuse = true,
+			.measure = measure_attempt,
+			.judge = judge_attempt,
+			.ctx = &a,
+		};
+
+		snprintf(what, sizeof(what), "replay: %s", est_family(fr->family)->name);
+		err = measure_retry_run(&rule);
+		if (err == -EDOM)
 			mixmeas_free(out);
-		}
 	}
 	replay_mix_free(&mx);
 	return err;

@@ -32,8 +32,9 @@ struct paired_opts {
  * previous round's calls. Every replica's bytes are checked first. Fills @out's figures and
  * conditions (the caller sets digest, input, weight and calls_note).
  *
- * A physically impossible result is measured once more (a new seed, twice the budget), then
- * refused: the A/A control, or T=0 (the dispatch, then the string op) against `always` (the
+ * A physically impossible result is measured again by the measurement layer's one rule
+ * (measure_retry.h: MEASURE_RETRY_PAIRED_TRIES in all, each again with a new seed and
+ * MEASURE_RETRY_PAIRED_BUDGET times the budget), then refused: the A/A control, or T=0 (the dispatch, then the string op) against `always` (the
  * string op alone) cheaper, off by more than PAIRED_IMPOSSIBLE_PCT and twice the interval.
  * Returns 0, -EDOM (refused, printed), -EINTR (a stop was asked for), or -errno after printing.
  */

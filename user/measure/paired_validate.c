@@ -6,6 +6,7 @@
 #include <string.h>
 #include "estimate/estimate_digest.h"
 #include "lib/log.h"
+#include "measure_retry.h"
 #include "paired_validate.h"
 
 /* Today's time per call in @m against @ref's, in percent; NAN if either lacks it. */
@@ -20,40 +21,80 @@ static double state_gap_pct(const struct mixmeas *ref, const struct mixmeas *m)
 	return 100 * (b->ns_per_call / a->ns_per_call - 1);
 }
 
+/* The replay as the retry rule (measure_retry.h) takes it: the nearest state kept. */
+struct validate_attempt {
+	struct est_family_result *fr;
+	const double *dst, *src, *dist;
+	struct paired_opts *o;
+	struct mixmeas *out; /* the replay nearest the stored state so far */
+	double gap, best;    /* the last replay's state gap, and the kept one's (percent) */
+};
+
+/* Replay @attempt, each with a seed of its own; the one nearest the stored state kept. */
+static int replay_attempt(void *ctx, int attempt)
+{
+	struct validate_attempt *a = ctx;
+	struct mixmeas m;
+	int err;
+
+	if (attempt > 0)
+		a->o->seed += 0x9e3779b97f4a7c15ULL;
+	err = paired_measure(a->fr, a->dst, a->src, a->dist, a->o, &m);
+	if (err)
+		return err;
+	a->gap = state_gap_pct(a->fr->meas, &m);
+	if (attempt == 0 || fabs(a->gap) < fabs(a->best)) {
+		mixmeas_free(a->out);
+		*a->out = m;
+		a->best = a->gap;
+	} else {
+		mixmeas_free(&m);
+	}
+	return 0;
+}
+
+/* Implausible as a check of the estimate: the kept replay beyond EST_VALIDATE_STATE_PCT. */
+static int judge_state(void *ctx, int attempt, bool last, char *why, size_t len)
+{
+	struct validate_attempt *a = ctx;
+
+	(void)attempt;
+	(void)last;
+	if (!(fabs(a->best) > EST_VALIDATE_STATE_PCT))
+		return 0;
+	snprintf(why, len,
+		 "today's code ran %+.1f%% against the measurement's time a call: the machine is "
+		 "in another state",
+		 a->gap);
+	return -EDOM;
+}
+
 /*
- * The replay into @out: again, with another seed, while today's code runs more than
- * EST_VALIDATE_STATE_PCT off the stored measurement's time; the nearest kept.
+ * The replay into @out, by the measurement layer's one rule: again, with another seed, while
+ * today's code runs more than EST_VALIDATE_STATE_PCT off the stored measurement's time, up to
+ * MEASURE_RETRY_VALIDATE_TRIES in all; then the nearest kept, its gap stated (not refused).
  */
 static int replay(struct est_family_result *fr, const double *dst, const double *src,
 		  const double *dist, struct paired_opts *o, struct mixmeas *out)
 {
-	struct mixmeas m;
-	double gap, best = NAN;
-	int err = 0, t;
+	struct validate_attempt a = { fr, dst, src, dist, o, out, NAN, NAN };
+	struct measure_retry rule = {
+		.what = "validate",
+		.tries = MEASURE_RETRY_VALIDATE_TRIES,
+		.refuse = false,
+		.measure = replay_attempt,
+		.judge = judge_state,
+		.ctx = &a,
+	};
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	for (t = 0; t < PAIRED_VALIDATE_TRIES && !err; t++, o->seed += 0x9e3779b97f4a7c15ULL) {
-		err = paired_measure(fr, dst, src, dist, o, &m);
-		if (err)
-			break;
-		gap = state_gap_pct(fr->meas, &m);
-		if (t == 0 || fabs(gap) < fabs(best)) {
-			mixmeas_free(out);
-			*out = m;
-			best = gap;
-		} else {
-			mixmeas_free(&m);
-		}
-		if (!(fabs(best) > EST_VALIDATE_STATE_PCT))
-			break;
-		if (t + 1 < PAIRED_VALIDATE_TRIES)
-			p_info("validate: today's code ran %+.1f%% against the measurement's time "
-			       "a call: the machine is in another state; replaying again",
-			       gap);
-	}
+	err = measure_retry_run(&rule);
+	if (err == MEASURE_RETRY_KEPT)
+		err = 0; /* the nearest kept: the text says it checks the state, not the estimate */
 	if (err)
 		mixmeas_free(out);
-	fr->validate_state_pct = best;
+	fr->validate_state_pct = a.best;
 	return err;
 }
 

@@ -13,9 +13,8 @@
 
 /*
  * Replays in all while today's code runs beyond EST_VALIDATE_STATE_PCT of the stored
- * measurement's time per call (estimate_result.h says why), each with a seed of its own.
+ * measurement's time per call: MEASURE_RETRY_VALIDATE_TRIES (costmodel/protocol.h, with why).
  */
-#define PAIRED_VALIDATE_TRIES 3
 
 /*
  * Measures @fr's mix afresh (paired_measure() with @po, but PAIRED_VALIDATE_SEED and new
@@ -23,7 +22,7 @@
  * it), and sets @fr's validate_pct/lo/hi per row (NAN where not replayed), its noise floor
  * (the larger of the A/A control's offset and half-interval), @fr->validate_state_pct (today's
  * time per call in the replay against the stored measurement's, in percent; NAN: none stored)
- * and @fr->validation = @out. Replayed again while that gap exceeds EST_VALIDATE_STATE_PCT.
+ * and @fr->validation = @out. Replayed again while that gap exceeds EST_VALIDATE_STATE_PCT (measure_retry.h).
  * Returns 0, or -errno after printing why.
  */
 int paired_validate_family(const struct est_input *in, struct est_family_result *fr,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* verify_run.c: a command run with and without a setting, interleaved, its CPU time compared */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -180,7 +181,7 @@ static double median_of(const double *v, size_t n)
 	double *t = malloc((n + 1) * sizeof(*t)), m;
 
 	if (!t)
-		return 0;
+		return NAN; /* no memory: no median, as for no values */
 	memcpy(t, v, n * sizeof(*t));
 	m = median_select(t, n);
 	free(t);

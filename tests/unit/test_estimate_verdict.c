@@ -233,6 +233,16 @@ static void matrix(void **state)
 	fr.cells[1].kind = EST_VERDICT_SAVES;
 	fr.cells[1].best = t;
 	assert_int_equal(est_verdict(&fr), EST_VERDICT_DEPENDS);
+	/* A condition that measured nothing neither agrees nor disagrees: the others decide. */
+	fr.cells[0].kind = EST_VERDICT_NOT_MEASURED;
+	assert_true(est_verdict_holds_across(&fr));
+	assert_int_equal(est_verdict(&fr), est_figures_read(&fr));
+	fr.cells[0].kind = EST_VERDICT_KEEP_TODAY;
+	fr.cells[1].kind = EST_VERDICT_NOT_MEASURED;
+	assert_true(est_verdict_holds_across(&fr));
+	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);
+	fr.cells[1].kind = EST_VERDICT_NO_DIFFERENCE;
+	fr.cells[1].best = t;
 	/* One condition: its own verdict, as before the matrix. */
 	fr.nr_cells = 1;
 	assert_int_equal(est_verdict(&fr), EST_VERDICT_KEEP_TODAY);

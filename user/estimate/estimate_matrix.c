@@ -51,7 +51,8 @@ int est_matrix_read_cell(const struct est_options *o, const struct est_family_re
 	tmp.meas = c->meas;
 	tmp.nr_cells = 0; /* the cell's own figures alone */
 	est_matrix_apply(o, &tmp, c->meas);
-	c->kind = est_figures_read(&tmp);
+	c->kind = tmp.unmeasured >= est_family_timed_policies(&tmp) ? EST_VERDICT_NOT_MEASURED
+								    : est_figures_read(&tmp);
 	c->best = est_policy_key(&tmp.rows[tmp.best > 0 ? tmp.best : 0].pol);
 	free(tmp.rows);
 	return 0;
@@ -93,6 +94,13 @@ size_t est_matrix_shown(const struct est_options *o, const struct est_family_res
 
 		if (!mm->cache || strcmp(mm->cache, o->cache.label))
 			continue;
+		/* A cell that measured nothing (too few quiet rounds) is never the one shown. */
+		if (found && fr->cells[i].kind == EST_VERDICT_NOT_MEASURED)
+			continue;
+		if (found && fr->cells[best].kind == EST_VERDICT_NOT_MEASURED) {
+			best = i;
+			continue;
+		}
 		if (!found || mm->ws_bytes > fr->cells[best].meas->ws_bytes)
 			best = i;
 		found = true;
@@ -108,8 +116,20 @@ void est_matrix_conditions_text(const struct est_family_result *fr, char *buf, s
 	if (len)
 		buf[0] = '\0';
 	for (i = 0; i < fr->nr_cells && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "; " : "",
-				      mixmeas_condition(fr->cells[i].meas, cond, sizeof(cond)));
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s", i ? "; " : "",
+				      mixmeas_condition(fr->cells[i].meas, cond, sizeof(cond)),
+				      fr->cells[i].kind == EST_VERDICT_NOT_MEASURED
+					      ? " (nothing measured: too few quiet rounds)"
+					      : "");
+}
+
+size_t est_matrix_measured_cells(const struct est_family_result *fr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < fr->nr_cells; i++)
+		n += fr->cells[i].kind != EST_VERDICT_NOT_MEASURED;
+	return n;
 }
 
 static json_object *num(double v)

@@ -385,9 +385,11 @@ static void say_conditions(struct para *p, const struct est_family_result *fr)
 	est_matrix_conditions_text(fr, all, sizeof(all));
 	say(p,
 	    "The verdict holds in each of the %zu conditions of cache state and working set the "
-	    "mix was measured in (%s), the profile recording none of its own; the figures are "
+	    "mix was measured in%s (%s), the profile recording none of its own; the figures are "
 	    "those of %s.",
-	    fr->nr_cells, all, mixmeas_condition(fr->meas, shown, sizeof(shown)));
+	    est_matrix_measured_cells(fr),
+	    est_matrix_measured_cells(fr) < fr->nr_cells ? " that measured something" : "", all,
+	    mixmeas_condition(fr->meas, shown, sizeof(shown)));
 }
 
 /*

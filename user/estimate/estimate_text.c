@@ -348,12 +348,14 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 		char all[EST_VERDICT_TEXT_LEN], shown[96];
 
 		est_matrix_conditions_text(fr, all, sizeof(all));
-		fprintf(f, "  conditions: measured in %zu (%s); %s; the rows above are %s\n",
+		fprintf(f, "  conditions: measured in %zu (%s); %s%s; the rows above are %s\n",
 			fr->nr_cells, all,
 			est_verdict(fr) == EST_VERDICT_DEPENDS
 				? "the verdict differs between them: the profile records no "
 				  "footprint to choose one"
 				: "the verdict holds in every one",
+			est_matrix_measured_cells(fr) < fr->nr_cells ? " that measured something"
+								     : "",
 			mixmeas_condition(fr->meas, shown, sizeof(shown)));
 	}
 	est_threshold_str(fr->flat_lo, lo, sizeof(lo));

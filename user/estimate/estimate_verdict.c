@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "costmodel/mixmeas.h"
+#include "estimate_matrix.h"
 #include "estimate_verdict.h"
 
 /* A row the verdict reads: not the oracle, and measured where a measurement applies. */
@@ -49,12 +50,26 @@ static bool same_decision(const struct est_cell *a, const struct est_cell *b)
 }
 
 /* The verdict across the conditions a mix was measured in (estimate_matrix.h). */
-bool est_verdict_holds_across(const struct est_family_result *fr)
+/* The first cell that measured something, or NULL. */
+static const struct est_cell *first_measured(const struct est_family_result *fr)
 {
 	size_t i;
 
-	for (i = 1; i < fr->nr_cells; i++)
-		if (!same_decision(&fr->cells[0], &fr->cells[i]))
+	for (i = 0; i < fr->nr_cells; i++)
+		if (fr->cells[i].kind != EST_VERDICT_NOT_MEASURED)
+			return &fr->cells[i];
+	return NULL;
+}
+
+/* Over the cells that measured something: a cell that measured nothing neither agrees nor not. */
+bool est_verdict_holds_across(const struct est_family_result *fr)
+{
+	const struct est_cell *a = first_measured(fr);
+	size_t i;
+
+	for (i = 0; a && i < fr->nr_cells; i++)
+		if (fr->cells[i].kind != EST_VERDICT_NOT_MEASURED &&
+		    !same_decision(a, &fr->cells[i]))
 			return false;
 	return true;
 }
@@ -62,10 +77,11 @@ bool est_verdict_holds_across(const struct est_family_result *fr)
 /* True if the cells agree on keeping today's code but not on why (some within the noise). */
 static bool keep_for_mixed_reasons(const struct est_family_result *fr)
 {
+	const struct est_cell *a = first_measured(fr);
 	size_t i;
 
-	for (i = 1; i < fr->nr_cells; i++)
-		if (fr->cells[i].kind != fr->cells[0].kind)
+	for (i = 0; a && i < fr->nr_cells; i++)
+		if (fr->cells[i].kind != EST_VERDICT_NOT_MEASURED && fr->cells[i].kind != a->kind)
 			return true;
 	return false;
 }
@@ -157,12 +173,14 @@ static void keep_everywhere_text(const struct est_family_result *fr, char *buf, 
 	n = (size_t)snprintf(buf, len,
 			     "keep today's code: no threshold saves in any of the %zu conditions "
 			     "measured (",
-			     fr->nr_cells);
+			     est_matrix_measured_cells(fr));
 	for (i = 0; i < fr->nr_cells && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s: %s", i ? "; " : "",
 				      mixmeas_condition(fr->cells[i].meas, cond, sizeof(cond)),
 				      fr->cells[i].kind == EST_VERDICT_KEEP_TODAY
 					      ? "every threshold costs more"
+				      : fr->cells[i].kind == EST_VERDICT_NOT_MEASURED
+					      ? "nothing measured"
 					      : "none saves beyond the noise");
 	if (n < len)
 		snprintf(buf + n, len - n, ")");
@@ -172,7 +190,8 @@ enum est_verdict_kind est_verdict(const struct est_family_result *fr)
 {
 	enum est_verdict_kind k = est_figures_read(fr);
 
-	if (k != EST_VERDICT_TOO_FEW_SAMPLES && !fr->meas)
+	if (k != EST_VERDICT_TOO_FEW_SAMPLES &&
+	    (!fr->meas || fr->unmeasured >= est_family_timed_policies(fr)))
 		return EST_VERDICT_NOT_MEASURED;
 	if (k == EST_VERDICT_TOO_FEW_SAMPLES || fr->nr_cells < 2)
 		return k;
@@ -242,7 +261,12 @@ static void not_measured_text(const struct est_family_result *fr, char *buf, siz
 {
 	const char *cpu = fr->model_cpu ? fr->model_cpu : "the cost model's CPU";
 
-	if (fr->model_published)
+	if (fr->meas)
+		snprintf(buf, len,
+			 "none: the paired measurement of this mix measured no policy (too few "
+			 "rounds found the core quiet); measure it again on a quieter CPU%s%s",
+			 fr->measure_cmd[0] ? ": " : "", fr->measure_cmd);
+	else if (fr->model_published)
 		snprintf(buf, len,
 			 "none: modelled on the published curves of %s; a verdict needs a paired "
 			 "measurement of this mix on that CPU",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # t0089-agent-trap-budget: the budget sees what the traced program pays. A uprobe on a hot
-# function (cheap BPF, many hits) goes over --max-overhead 5% through the traps alone: the
+# function (cheap BPF, many hits) goes over --max-overhead 5% through the traps mostly: the
 # agent moves it to sampling and its log line shows the traps over the budget, BPF under it.
 # A scrape exposes each site's estimated cost to the traced processes, which is its hits times
 # the measured cost of a hit; and the traced program's measured slowdown (its CPU time, probed
@@ -34,8 +34,11 @@ line=$(grep "wl_copy|0 moved to sampling of its function" budget.log) || fail "n
 echo "$line"
 traps=$(sed -E 's/.*traced processes. traps ([0-9.]+)%.*/\1/' <<<"$line")
 bpf=$(sed -E 's/.*, BPF ([0-9.]+)% .*/\1/' <<<"$line")
-awk -v t="$traps" -v b="$bpf" 'BEGIN { exit !(t > 5 && b < 5) }' ||
-	fail "not the traps alone: traps $traps%, BPF $bpf% against 5%"
+agent=$(sed -E 's/.*, the agent ([0-9.]+)%.*/\1/' <<<"$line")
+# The traps carry it over: most of the cost, BPF under the budget. (Not "the traps alone over
+# 5%": on a loaded host the agent's own share, 0.77% in one run, tipped 4.89% of traps over.)
+awk -v t="$traps" -v b="$bpf" -v a="$agent" 'BEGIN { exit !(t + b + a > 5 && t > b + a && b < 5) }' ||
+	fail "not the traps: traps $traps%, BPF $bpf%, the agent $agent% against 5%"
 expect_eq "budget actions" "$(metric "$H" copyprof_agent_budget_actions)" 1
 
 # 2. The estimate in a scrape, and the traced program's slowdown against it.

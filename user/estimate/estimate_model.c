@@ -85,7 +85,7 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 {
 	uint64_t t0 = today_threshold(r);
 	double best = 0, cheapest = INFINITY, eps = 1e-9;
-	int other = -1;
+	int other = -1, any = -1; /* any: the first eligible row, where every one runs today's */
 	size_t i;
 
 	r->best = 0;
@@ -114,6 +114,8 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 				best = w->delta_pct;
 			r->best = (int)i;
 		}
+		if (any < 0)
+			any = (int)i;
 		/* The cheapest other policy: one that runs other code than today's. */
 		if (w->delta_pct < cheapest && !est_row_runs_today(w)) {
 			cheapest = w->delta_pct;
@@ -137,7 +139,7 @@ void est_family_choose_best(const struct est_options *o, struct est_family_resul
 	}
 	/* The per-site breakdown: --at, else the best, else (today best) the next cheapest. */
 	if (r->at < 0)
-		r->at = r->best > 0 ? r->best : other >= 0 ? other : 0;
+		r->at = r->best > 0 ? r->best : other >= 0 ? other : any >= 0 ? any : 0;
 	/* A measurement can move the best: the site rows follow the row their table names. */
 	for (i = 0; i < r->nr_sites; i++)
 		r->sites[i].at_ns = r->sites[i].ns[r->at];

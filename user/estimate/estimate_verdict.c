@@ -15,7 +15,7 @@ static bool counts(const struct est_family_result *fr, const struct est_row *w)
 
 enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
 {
-	size_t i;
+	size_t i, others = 0;
 
 	if (fr->samples > 0 && fr->samples < EST_MIN_SAMPLES)
 		return EST_VERDICT_TOO_FEW_SAMPLES;
@@ -27,10 +27,12 @@ enum est_verdict_kind est_figures_read(const struct est_family_result *fr)
 
 		if (!counts(fr, w) || est_row_runs_today(w))
 			continue;
+		others++;
 		if (!est_row_costs(fr, w))
 			return EST_VERDICT_NO_DIFFERENCE;
 	}
-	return EST_VERDICT_KEEP_TODAY;
+	/* Every policy runs today's very code on these lengths: nothing differs, nothing costs. */
+	return others ? EST_VERDICT_KEEP_TODAY : EST_VERDICT_NO_DIFFERENCE;
 }
 
 /*
@@ -234,6 +236,13 @@ void est_no_difference_words(const struct est_family_result *fr, const char *tod
 			add_name(costs, sizeof(costs), &nc, w->pol.name);
 		else
 			add_name(within, sizeof(within), &nw, w->pol.name);
+	}
+	if (!nc && !nw) {
+		snprintf(buf, len,
+			 "no threshold changes the code these copies run: every policy runs %s on "
+			 "every recorded length",
+			 today);
+		return;
 	}
 	if (!nc) {
 		snprintf(buf, len, "no threshold differs from %s beyond the measurement noise",

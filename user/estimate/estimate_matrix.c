@@ -123,14 +123,6 @@ void est_matrix_conditions_text(const struct est_family_result *fr, char *buf, s
 					      : "");
 }
 
-size_t est_matrix_measured_cells(const struct est_family_result *fr)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < fr->nr_cells; i++)
-		n += fr->cells[i].kind != EST_VERDICT_NOT_MEASURED;
-	return n;
-}
 
 static json_object *num(double v)
 {

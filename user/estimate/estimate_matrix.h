@@ -50,7 +50,4 @@ void est_matrix_conditions_text(const struct est_family_result *fr, char *buf, s
 /* The cells as a JSON array: each condition, its verdict, and the contested policy's figure. */
 json_object *est_matrix_to_json(const struct est_family_result *fr);
 
-/* The cells that measured something: a cell whose every policy lacks a figure does not. */
-size_t est_matrix_measured_cells(const struct est_family_result *fr);
-
 #endif

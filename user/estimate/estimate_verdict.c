@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "costmodel/mixmeas.h"
-#include "estimate_matrix.h"
 #include "estimate_verdict.h"
 
 /* A row the verdict reads: not the oracle, and measured where a measurement applies. */
@@ -52,6 +51,15 @@ static bool same_decision(const struct est_cell *a, const struct est_cell *b)
 }
 
 /* The verdict across the conditions a mix was measured in (estimate_matrix.h). */
+size_t est_matrix_measured_cells(const struct est_family_result *fr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < fr->nr_cells; i++)
+		n += fr->cells[i].kind != EST_VERDICT_NOT_MEASURED;
+	return n;
+}
+
 /* The first cell that measured something, or NULL. */
 static const struct est_cell *first_measured(const struct est_family_result *fr)
 {

@@ -36,6 +36,8 @@ enum est_verdict_kind est_verdict(const struct est_family_result *fr);
  * same verdict, a saving by the same policy: only then is there one.
  */
 bool est_verdict_holds_across(const struct est_family_result *fr);
+/* The matrix's cells that measured something: a cell whose every policy lacks a figure did not. */
+size_t est_matrix_measured_cells(const struct est_family_result *fr);
 /*
  * The policy the conditions are compared on: the first saving cell's cheapest, else the rows'
  * cheapest other than today's. EST_VERDICT_DEPENDS's text gives its figure and interval in every

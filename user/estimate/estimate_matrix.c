@@ -123,7 +123,6 @@ void est_matrix_conditions_text(const struct est_family_result *fr, char *buf, s
 					      : "");
 }
 
-
 static json_object *num(double v)
 {
 	return isfinite(v) ? json_object_new_double(v) : NULL;

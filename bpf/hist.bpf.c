@@ -6,6 +6,7 @@
 #include <bpf/bpf_core_read.h>
 #include "cp_shared.h"
 #include "task_filter.h"
+#include "footprint_sample.h"
 
 const volatile __u32 targ_nr_sites = 0;
 /* Off under lockdown=confidentiality: the verifier then never sees bpf_probe_read_kernel. */
@@ -351,6 +352,8 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_dist(key, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_exact(site, len);
+	if (cfg->dst_reg || cfg->src_reg)
+		footprint_sample(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), len);
 	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	else if (targ_user_callers && cfg->caller_stack == CP_CALLER_USER)

@@ -10,6 +10,7 @@
 #include "estimate_input.h"
 #include "estimate_options.h"
 #include "estimate_summary.h"
+#include "estimate_footprint.h"
 #include "estimate_matrix.h"
 #include "estimate_program.h"
 #include "estimate_text.h"
@@ -344,6 +345,11 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 
 	est_verdict_text(fr, v, sizeof(v));
 	fprintf(f, "\n  verdict: %s\n", v);
+	if (fr->footprint_bytes) {
+		char fp[256];
+
+		fprintf(f, "  conditions: %s\n", est_footprint_words(fr, fp, sizeof(fp)));
+	}
 	if (fr->nr_cells > 1) {
 		char all[EST_VERDICT_TEXT_LEN], shown[96];
 

@@ -4,6 +4,7 @@
 #define CP_PAIRED_MATRIX_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "estimate/estimate_options.h"
 
 /*
@@ -21,8 +22,12 @@
  *   [2] dst-flushed, replay_default_ws() a side for the source: every destination line cold.
  *
  * --mix-cache or --mix-ws measures one condition instead, as given (the user knows it).
+ *
+ * A profile that records a footprint (docs/profile-format.md#footprint) implies a condition of
+ * its own (est_footprint_condition()): where the matrix lacks it, it is measured too, a fourth
+ * cell, and estimate keeps that one (est_matrix_footprint_cell()).
  */
-#define PAIRED_MAX_CONDITIONS 3
+#define PAIRED_MAX_CONDITIONS 4
 
 struct paired_condition {
 	struct est_cache cache;
@@ -31,6 +36,11 @@ struct paired_condition {
 
 /* The default matrix into @c[0..PAIRED_MAX_CONDITIONS); how many (the reference first). */
 size_t paired_matrix_default(struct paired_condition *c);
+/*
+ * The condition a recorded footprint of @bytes a side implies on this CPU (its measured L2,
+ * machine_this()), appended to @c[0..@n) unless it is there already. The new count.
+ */
+size_t paired_matrix_add_footprint(struct paired_condition *c, size_t n, uint64_t bytes);
 /* "warm, 8 KiB a side" (the working set as asked: the replay may grow it for long calls). */
 const char *paired_condition_words(const struct paired_condition *c, char *buf, size_t len);
 

@@ -113,7 +113,8 @@ void site_footprint_merge(struct site_footprint *into, const struct site_footpri
 	}
 	into->recorded = true;
 	for (s = 0; s < FOOTPRINT_SIDES; s++) {
-		if (!from->known[s] || (into->known[s] && into->side[s].bytes >= from->side[s].bytes))
+		if (!from->known[s] ||
+		    (into->known[s] && into->side[s].bytes >= from->side[s].bytes))
 			continue;
 		into->known[s] = true;
 		into->side[s] = from->side[s];

@@ -6,6 +6,7 @@
 #include "profile/profile_footprint.h"
 
 #define MIN_WS 4096
+#define MAX_WS (256ULL << 20)
 
 bool est_footprint_condition(uint64_t bytes, uint64_t l2, const char **cache, uint64_t *ws)
 {
@@ -13,12 +14,7 @@ bool est_footprint_condition(uint64_t bytes, uint64_t l2, const char **cache, ui
 
 	if (!bytes || !l2)
 		return false;
-	if (2 * bytes > l2) {
-		*cache = "dst-flushed";
-		*ws = 0;
-		return true;
-	}
-	while (w < bytes)
+	while (w < bytes && w < MAX_WS)
 		w <<= 1;
 	*cache = "warm";
 	*ws = w;
@@ -53,20 +49,12 @@ const char *est_footprint_words(const struct est_family_result *fr, char *buf, s
 		return buf;
 	num_format_bytes(fr->footprint_bytes, b, sizeof(b));
 	num_format_bytes(fr->footprint_l2, l2, sizeof(l2));
-	if (w)
-		snprintf(buf, len,
-			 "working set from the recorded footprint: %s a side (both sides fit the "
-			 "%s L2: warm, %s a side)%s",
-			 b, l2, num_format_bytes(w, ws, sizeof(ws)),
-			 fr->footprint_cell < 0 ? "; calibrate --mix did not measure that condition"
-						: "");
-	else
-		snprintf(buf, len,
-			 "working set from the recorded footprint: %s a side (past the %s L2: "
-			 "every destination line cold, %s)%s",
-			 b, l2, cache,
-			 fr->footprint_cell < 0 ? "; calibrate --mix did not measure that condition"
-						: "");
+	snprintf(buf, len,
+		 "working set from the recorded footprint: %s a side (%s the %s L2): replayed %s "
+		 "within %s a side%s",
+		 b, 2 * fr->footprint_bytes <= fr->footprint_l2 ? "both sides fit" : "past", l2,
+		 cache, num_format_bytes(w, ws, sizeof(ws)),
+		 fr->footprint_cell < 0 ? "; calibrate --mix did not measure that condition" : "");
 	return buf;
 }
 

@@ -68,17 +68,15 @@ int est_matrix_footprint_cell(const struct est_family_result *fr)
 	if (!est_footprint_condition(fr->footprint_bytes, fr->footprint_l2, &cache, &ws))
 		return -1;
 	/*
-	 * Warm: the cell of the smallest working set from that one up (the replay grows a set
-	 * to hold its longest calls, and the stored one is the grown); cold: the cell with the
-	 * largest set.
+	 * The cell of the smallest working set from that one up (the replay grows a set to hold
+	 * its longest calls, and the stored one is the grown), in that cache state.
 	 */
 	for (i = 0; i < fr->nr_cells; i++) {
 		const struct mixmeas *mm = fr->cells[i].meas;
-		uint64_t have = own < 0 ? 0 : fr->cells[own].meas->ws_bytes;
 
-		if (!mm->cache || strcmp(mm->cache, cache) || (ws && mm->ws_bytes < ws))
+		if (!mm->cache || strcmp(mm->cache, cache) || mm->ws_bytes < ws)
 			continue;
-		if (own < 0 || (ws ? mm->ws_bytes < have : mm->ws_bytes > have))
+		if (own < 0 || mm->ws_bytes < fr->cells[own].meas->ws_bytes)
 			own = (int)i;
 	}
 	return own;

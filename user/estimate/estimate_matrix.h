@@ -38,7 +38,7 @@ int est_matrix_read_cell(const struct est_options *o, const struct est_family_re
 size_t est_matrix_shown(const struct est_options *o, const struct est_family_result *fr);
 /*
  * The cell whose condition the profile's own footprint implies (est_footprint_condition():
- * the warm cell of that working set, or the cold cell when it streams past the L2); estimate
+ * the warm cell of that working set); estimate
  * then keeps that cell alone, and its verdict is the answer. -1 where the profile records no
  * footprint, or calibrate did not measure its condition: every measured condition decides
  * (docs/estimate.md#conditions).

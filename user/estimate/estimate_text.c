@@ -357,8 +357,12 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 		fprintf(f, "  conditions: measured in %zu (%s); %s; the rows above are %s\n",
 			fr->nr_cells, all,
 			est_verdict(fr) == EST_VERDICT_DEPENDS
-				? "the verdict differs between them: the profile records no "
-				  "footprint to choose one"
+				? (fr->footprint_bytes ? "the verdict differs between them, and "
+							 "the footprint's "
+							 "own condition was not measured"
+						       : "the verdict differs between them: the "
+							 "profile records "
+							 "no footprint to choose one")
 				: "the verdict holds in every one",
 			mixmeas_condition(fr->meas, shown, sizeof(shown)));
 	}

@@ -31,8 +31,6 @@ size_t paired_matrix_add_footprint(struct paired_condition *c, size_t n, uint64_
 	if (n >= PAIRED_MAX_CONDITIONS ||
 	    !est_footprint_condition(bytes, machine_this()->caches.l2, &cache, &ws))
 		return n;
-	if (!ws)
-		ws = replay_default_ws();
 	for (i = 0; i < n; i++)
 		if (!strcmp(c[i].cache.label, cache) && c[i].ws_bytes == ws)
 			return n;

@@ -24,8 +24,9 @@
  * --mix-cache or --mix-ws measures one condition instead, as given (the user knows it).
  *
  * A profile that records a footprint (docs/profile-format.md#footprint) implies a condition of
- * its own (est_footprint_condition()): where the matrix lacks it, it is measured too, a fourth
- * cell, and estimate keeps that one (est_matrix_footprint_cell()).
+ * its own (est_footprint_condition(): warm within the footprint's working set): where the
+ * matrix lacks it, it is measured too, a fourth cell, and estimate keeps that one
+ * (est_matrix_footprint_cell()).
  */
 #define PAIRED_MAX_CONDITIONS 4
 

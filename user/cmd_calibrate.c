@@ -525,8 +525,8 @@ static int measure_mix(struct calibrate_args *a, struct est_run *run, struct cos
 	if (a->one_condition)
 		c[0] = (struct paired_condition){ run->opts.o.cache, a->paired.ws_bytes };
 	else
-		n = paired_matrix_add_footprint(c, paired_matrix_default(c),
-						est_footprint_bytes_all(run->ins, run->nr_ins));
+		n = paired_matrix_footprint(c, paired_matrix_default(c),
+					    est_footprint_bytes_all(run->ins, run->nr_ins));
 	run->models[0] = m;
 	run->model_names[0] = name;
 	run->nr_models = 1;

@@ -8,9 +8,11 @@
 # measures the condition each footprint implies (warm within a working set of its size, rounded
 # up to a power of two), estimate keeps that cell and says so, and its verdict must be the one glibc's real knob
 # shows in the same workload, in the same process's own access pattern (glibc_knob's truth mode,
-# as t0039): a saving copyprof claims must be a saving the knob shows beyond its interval, and
-# a "keep" must not hide one. No timing is asserted: the knob's own bootstrap interval and A/A
-# control are the allowance.
+# as t0039): a saving copyprof claims must be a saving the knob shows (its whole interval below
+# zero by more than its A/A control), and a "keep" or "no difference" must not hide one. No
+# timing is asserted: the knob's own bootstrap interval and A/A control are the allowance. On
+# this project's AMD EPYC (Zen 3) the two differ: reused, T=4096 saves about 45%; streamed,
+# the knob shows no saving beyond its noise.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -93,8 +95,8 @@ for w in small stream; do
 		"$want"
 	kind=$(jq -r "$F.verdict.kind" "est_$w.json")
 	pol=$(jq -r "$F.verdict.policy // \"\"" "est_$w.json")
-	pct=$(jq -r "[$F.policies[] | select(.name == \"$pol\") | .delta_pct][0] // \"\"" "est_$w.json")
 	[[ $kind == saves && $pol == T=* ]] || pol=T=4096 # the contested threshold otherwise
+	pct=$(jq -r "[$F.policies[] | select(.name == \"$pol\") | .delta_pct][0] // \"\"" "est_$w.json")
 	T=${pol#T=}
 	# shellcheck disable=SC2086
 	"$GK" dist=dist.txt knob="$knob" T="$dflt,$T" rounds=150 ${ARGS[$w]} > "truth_$w.txt" ||
@@ -103,17 +105,20 @@ for w in small stream; do
 	aa=$(awk '$1 == "control" { x = 0; for (i = 2; i <= 4; i++) if (($i < 0 ? -$i : $i) > x)
 		x = $i < 0 ? -$i : $i; print x }' "truth_$w.txt")
 	echo "$w: copyprof $kind ($pol ${pct:-?}%); glibc's knob T=$T vs $dflt: $m% [$lo, $hi], A/A $aa"
-	if [ "$kind" = saves ]; then
-		if awk -v hi="$hi" -v aa="$aa" 'BEGIN { exit !(hi < 0 && -hi > aa) }'; then
-			pass "$w: copyprof's saving with $pol is the knob's ($m%, [$lo, $hi])"
-		else
-			fail "$w: copyprof says $pol saves ${pct}%, the knob shows $m% [$lo, $hi] (A/A $aa)"
-		fi
+	# The knob shows a saving when its whole interval lies below zero by more than its A/A.
+	if awk -v hi="$hi" -v aa="$aa" 'BEGIN { exit !(hi < 0 && -hi > aa) }'; then
+		knob_saves=saves
 	else
-		if awk -v lo="$lo" -v aa="$aa" 'BEGIN { exit !(lo > -aa - 2) }'; then
-			pass "$w: copyprof's $kind, and the knob shows no saving with $pol ($m%)"
-		else
-			fail "$w: copyprof says $kind, the knob saves $m% [$lo, $hi] with $pol"
-		fi
+		knob_saves=no
+	fi
+	echo "$w $kind $knob_saves $m" >> verdicts.txt
+	if [ "$kind" = saves ] && [ $knob_saves = saves ]; then
+		pass "$w: copyprof's saving with $pol is the knob's ($m%, [$lo, $hi], A/A $aa)"
+	elif [ "$kind" = saves ]; then
+		fail "$w: copyprof says $pol saves ${pct}%, the knob shows no saving: $m% [$lo, $hi] (A/A $aa)"
+	elif [ $knob_saves = saves ]; then
+		fail "$w: copyprof says $kind, the knob saves $m% [$lo, $hi] (A/A $aa) with $pol"
+	else
+		pass "$w: copyprof's $kind, and the knob shows no saving with $pol: $m% [$lo, $hi] (A/A $aa)"
 	fi
 done

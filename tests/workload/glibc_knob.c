@@ -43,8 +43,11 @@
 static void *(*volatile copy_fn)(void *, const void *, size_t) = memcpy;
 static unsigned char *src, *dst;
 static size_t ws = WS_DEFAULT;
-static int stream;	 /* walk=stream: each side's calls follow one another */
-static size_t cursor[2]; /* walk=stream: the next offset, destination and source */
+static int stream; /* walk=stream: each side's calls follow one another */
+/* walk=stream: the next offset, destination and source; the source starts half a page on, so
+ * that (dst - src) mod 4096 sits near 2048, never in the short-distance windows of 1..63 B */
+static const size_t cursor_start[2] = { 0, 2048 };
+static size_t cursor[2] = { 0, 2048 };
 static double cdf[MAX_SIZES];
 static unsigned long sizes[MAX_SIZES];
 static size_t nsizes;
@@ -88,13 +91,13 @@ struct call {
 	size_t n;
 };
 
-/* walk=stream: the line-aligned offset of the next @n bytes at @cur, which moves past them. */
-static size_t stream_next(size_t *cur, size_t n)
+/* walk=stream: the offset of side @side's next @n bytes, its cursor moved past them. */
+static size_t stream_next(int side, size_t n)
 {
-	size_t at;
+	size_t *cur = &cursor[side], at;
 
 	if (*cur + n + 128 > ws)
-		*cur = 0;
+		*cur = cursor_start[side];
 	at = *cur;
 	*cur += (n + 64 + 63) & ~(size_t)63;
 	return at;
@@ -117,8 +120,8 @@ static void draw(struct call *c, size_t k, uint64_t *seed)
 		}
 		c[i].n = sizes[lo];
 		if (stream) {
-			c[i].d = dst + stream_next(&cursor[0], c[i].n) + rng(seed) % 64;
-			c[i].s = src + stream_next(&cursor[1], c[i].n) + rng(seed) % 64;
+			c[i].d = dst + stream_next(0, c[i].n) + rng(seed) % 64;
+			c[i].s = src + stream_next(1, c[i].n) + rng(seed) % 64;
 			continue;
 		}
 		c[i].d = dst + (rng(seed) % ((ws - c[i].n) / 64)) * 64 + rng(seed) % 64;

@@ -10,34 +10,32 @@
 
 size_t paired_matrix_default(struct paired_condition *c)
 {
-	static const char *const cache[3] = { "warm", "warm", "dst-flushed" };
+	static const char *const cache[PAIRED_MAX_CONDITIONS] = { "warm", "warm", "dst-flushed" };
 	size_t i;
 
 	memset(c, 0, PAIRED_MAX_CONDITIONS * sizeof(*c));
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < PAIRED_MAX_CONDITIONS; i++)
 		est_cache_parse(cache[i], &c[i].cache);
 	c[0].ws_bytes = replay_default_ws();
 	c[1].ws_bytes = replay_small_ws();
 	c[2].ws_bytes = replay_default_ws();
-	return 3;
+	return PAIRED_MAX_CONDITIONS;
 }
 
-size_t paired_matrix_add_footprint(struct paired_condition *c, size_t n, uint64_t bytes)
+size_t paired_matrix_footprint(struct paired_condition *c, size_t n, uint64_t bytes)
 {
 	const char *cache;
 	uint64_t ws;
-	size_t i;
 
-	if (n >= PAIRED_MAX_CONDITIONS ||
-	    !est_footprint_condition(bytes, machine_this()->caches.l2, &cache, &ws))
+	if (!n || !est_footprint_condition(bytes, machine_this()->caches.l2, &cache, &ws))
 		return n;
-	for (i = 0; i < n; i++)
-		if (!strcmp(c[i].cache.label, cache) && c[i].ws_bytes == ws)
-			return n;
-	memset(&c[n], 0, sizeof(c[n]));
-	est_cache_parse(cache, &c[n].cache);
-	c[n].ws_bytes = ws;
-	return n + 1;
+	/* The reference stays (the sites' own mixes are measured there); the rest give way. */
+	if (!strcmp(c[0].cache.label, cache) && c[0].ws_bytes == ws)
+		return 1;
+	memset(&c[1], 0, sizeof(c[1]));
+	est_cache_parse(cache, &c[1].cache);
+	c[1].ws_bytes = ws;
+	return 2;
 }
 
 const char *paired_condition_words(const struct paired_condition *c, char *buf, size_t len)

@@ -24,11 +24,11 @@
  * --mix-cache or --mix-ws measures one condition instead, as given (the user knows it).
  *
  * A profile that records a footprint (docs/profile-format.md#footprint) implies a condition of
- * its own (est_footprint_condition(): warm within the footprint's working set): where the
- * matrix lacks it, it is measured too, a fourth cell, and estimate keeps that one
- * (est_matrix_footprint_cell()).
+ * its own (est_footprint_condition(): warm within the footprint's working set): it is measured
+ * instead of the matrix, beside the reference, so that its share of the budget is half, and
+ * estimate keeps that cell (est_matrix_footprint_cell()).
  */
-#define PAIRED_MAX_CONDITIONS 4
+#define PAIRED_MAX_CONDITIONS 3
 
 struct paired_condition {
 	struct est_cache cache;
@@ -38,10 +38,12 @@ struct paired_condition {
 /* The default matrix into @c[0..PAIRED_MAX_CONDITIONS); how many (the reference first). */
 size_t paired_matrix_default(struct paired_condition *c);
 /*
- * The condition a recorded footprint of @bytes a side implies on this CPU (its measured L2,
- * machine_this()), appended to @c[0..@n) unless it is there already. The new count.
+ * With a recorded footprint of @bytes a side (0: none, @c left as it is): @c[0..@n), the
+ * default matrix, becomes its reference and the condition the footprint implies
+ * (est_footprint_condition(), this CPU's L2 from machine_this()), unless that is the
+ * reference itself. The new count: 1 or 2 (@n without a footprint).
  */
-size_t paired_matrix_add_footprint(struct paired_condition *c, size_t n, uint64_t bytes);
+size_t paired_matrix_footprint(struct paired_condition *c, size_t n, uint64_t bytes);
 /* "warm, 8 KiB a side" (the working set as asked: the replay may grow it for long calls). */
 const char *paired_condition_words(const struct paired_condition *c, char *buf, size_t len);
 

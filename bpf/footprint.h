@@ -9,8 +9,9 @@
  * the CPUs' rings by time and keeps the last CP_FOOTPRINT_RING of all: each of those is among
  * the last CP_FOOTPRINT_RING of its own CPU, so the union holds them. From them it counts the
  * distinct lines and pages each side touched in that window (profile_footprint.h,
- * docs/profile-format.md#footprint). 64 and 64: the window spans 4,096 calls, and a sample
- * costs one line's store per 64 calls (docs/benchmarks.md#footprint).
+ * docs/profile-format.md#footprint). 64 and 64: the window spans 4,096 calls; a call not
+ * sampled pays one test of the site's call count, which hist.bpf.c keeps anyway, and a sample
+ * a lookup, a clock read and a line's stores (docs/benchmarks.md#footprint).
  */
 #define CP_FOOTPRINT_EVERY 64
 #define CP_FOOTPRINT_RING 64
@@ -24,7 +25,6 @@ struct footprint_sample {
 
 /* One site's ring on one CPU. */
 struct footprint_ring {
-	__u64 calls; /* the site's calls on this CPU */
 	__u64 taken; /* samples written: the next goes to taken % CP_FOOTPRINT_RING */
 	struct footprint_sample s[CP_FOOTPRINT_RING];
 };

@@ -14,16 +14,20 @@ struct {
 } footprints SEC(".maps");
 
 /*
- * One call of @site: every CP_FOOTPRINT_EVERY-th on this CPU goes into the ring. Plain adds:
- * the ring is this CPU's, and a uprobe preempted by another on the same CPU at worst takes
- * one sample twice or skips one, which moves a sampled footprint by nothing that counts.
+ * The @nth call of @site on this CPU (site_calls' count before it, which hist.bpf.c keeps
+ * anyway: the calls not sampled pay one test): every CP_FOOTPRINT_EVERY-th goes into the
+ * ring. A plain add: the ring is this CPU's, and a uprobe preempted by another on the same CPU
+ * at worst overwrites one sample, which moves a sampled footprint by nothing that counts.
  */
-static __always_inline void footprint_sample(__u32 site, __u64 dst, __u64 src, __u64 len)
+static __always_inline void footprint_sample(__u32 site, __u64 nth, __u64 dst, __u64 src, __u64 len)
 {
-	struct footprint_ring *r = bpf_map_lookup_elem(&footprints, &site);
+	struct footprint_ring *r;
 	struct footprint_sample *s;
 
-	if (!r || r->calls++ & (CP_FOOTPRINT_EVERY - 1))
+	if (nth & (CP_FOOTPRINT_EVERY - 1))
+		return;
+	r = bpf_map_lookup_elem(&footprints, &site);
+	if (!r)
 		return;
 	s = &r->s[r->taken++ & (CP_FOOTPRINT_RING - 1)];
 	s->ns = bpf_ktime_get_ns();

@@ -16,9 +16,9 @@
  * 256 MiB), at random offsets in it as the replay places calls: the caches then hold what they
  * hold for the workload, L1 or L2 for a few reused buffers, the L3 or memory for a stream.
  * Not the matrix's cold destination for a footprint past the L2: on an AMD EPYC (Zen 3, KVM)
- * a stream through 64 MiB a side of 2304..3999 B copies read "no difference" or -6..-40% there,
- * run to run, while glibc's real knob showed -59% and the warm 16 MiB replay -55%
- * (docs/calibrate.md#conditions). The replay grows a set to hold its longest calls, and
+ * a stream through 64 MiB a side in REP MOVSB's slow distance window read -40% or -6% ("no
+ * difference") there, run to run, while glibc's real knob showed -52..-61% and the warm replay
+ * at the footprint -43..-55% (docs/calibrate.md#conditions). The replay grows a set to hold its longest calls, and
  * estimate takes the warm cell of the smallest set from this one up. @l2 (this CPU's, measured)
  * only words the statement. *@cache is "warm". False when nothing is known (@bytes or @l2 0).
  */

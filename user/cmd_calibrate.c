@@ -114,8 +114,9 @@ static const struct argp_option options[] = {
 	{ "mix-cache", OPT_MIX_CACHE, "STATE", 0,
 	  "--mix/--hist: measure in this cache state alone, as estimate --cache will ask for it "
 	  "(warm, src-flushed, dst-flushed or mixed=W,S,D), not in the default matrix: warm at a "
-	  "quarter of L2 a side, warm at a quarter of L1d, cold destinations "
-	  "(docs/calibrate.md#conditions)" },
+	  "quarter of L2 a side, warm at a quarter of L1d, cold destinations; or, where the "
+	  "profile records its footprint, that quarter of L2 and warm within the footprint's "
+	  "working set (docs/calibrate.md#conditions)" },
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "--mix/--hist: the candidate thresholds (as estimate --thresholds)" },
 	{ "today", OPT_TODAY, "IMPL", 0,

@@ -49,7 +49,7 @@ struct footprint_call {
  */
 void site_footprint_compute(struct site_footprint *f, struct footprint_call *calls, size_t n,
 			    uint32_t every, bool has_dst, bool has_src);
-/* The larger of @a's and @b's side by side (merge: the larger window holds). */
+/* Merge: per side the larger of @into's and @from's, the window of more samples. */
 void site_footprint_merge(struct site_footprint *into, const struct site_footprint *from);
 /* The per-side bytes a replay should copy within: the larger side's estimate; 0 if unknown. */
 uint64_t site_footprint_bytes(const struct site_footprint *f);

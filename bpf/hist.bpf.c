@@ -6,6 +6,7 @@
 #include <bpf/bpf_core_read.h>
 #include "cp_shared.h"
 #include "task_filter.h"
+#include "footprint_sample.h"
 
 const volatile __u32 targ_nr_sites = 0;
 /* Off under lockdown=confidentiality: the verifier then never sees bpf_probe_read_kernel. */
@@ -314,7 +315,7 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 	const struct site_cfg *cfg;
 	struct hist_slot *slot;
 	struct gprs g;
-	__u64 len, ip, *calls;
+	__u64 len, ip, *calls, nth = 1;
 	__u32 key;
 
 	/*
@@ -346,11 +347,14 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 		__sync_fetch_and_add(&slot->bytes, len);
 	}
 	calls = bpf_map_lookup_elem(&site_calls, &site);
-	if (calls)
-		__sync_fetch_and_add(calls, 1);
+	if (calls) /* the count before this call: footprint_sample() takes every 64th */
+		nth = __sync_fetch_and_add(calls, 1);
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_dist(key, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_exact(site, len);
+	if (cfg->dst_reg || cfg->src_reg)
+		footprint_sample(site, nth, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg),
+				 len);
 	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	else if (targ_user_callers && cfg->caller_stack == CP_CALLER_USER)

@@ -21,6 +21,7 @@
 #include "lib/stop.h"
 #include "estimate/estimate_cost.h"
 #include "estimate/estimate_family.h"
+#include "estimate/estimate_footprint.h"
 #include "estimate/estimate_run.h"
 #include "measure/paired_inputs.h"
 
@@ -113,8 +114,9 @@ static const struct argp_option options[] = {
 	{ "mix-cache", OPT_MIX_CACHE, "STATE", 0,
 	  "--mix/--hist: measure in this cache state alone, as estimate --cache will ask for it "
 	  "(warm, src-flushed, dst-flushed or mixed=W,S,D), not in the default matrix: warm at a "
-	  "quarter of L2 a side, warm at a quarter of L1d, cold destinations "
-	  "(docs/calibrate.md#conditions)" },
+	  "quarter of L2 a side, warm at a quarter of L1d, cold destinations; or, where the "
+	  "profile records its footprint, that quarter of L2 and warm within the footprint's "
+	  "working set (docs/calibrate.md#conditions)" },
 	{ "thresholds", OPT_THRESHOLDS, "LIST", 0,
 	  "--mix/--hist: the candidate thresholds (as estimate --thresholds)" },
 	{ "today", OPT_TODAY, "IMPL", 0,
@@ -524,7 +526,8 @@ static int measure_mix(struct calibrate_args *a, struct est_run *run, struct cos
 	if (a->one_condition)
 		c[0] = (struct paired_condition){ run->opts.o.cache, a->paired.ws_bytes };
 	else
-		n = paired_matrix_default(c);
+		n = paired_matrix_footprint(c, paired_matrix_default(c),
+					    est_footprint_bytes_all(run->ins, run->nr_ins));
 	run->models[0] = m;
 	run->model_names[0] = name;
 	run->nr_models = 1;

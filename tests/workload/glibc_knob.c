@@ -26,9 +26,15 @@
  * (bench/glibc_truth.sh, t0039). Per threshold: the median over quiet rounds (quiet_limit) of
  * its time over the first threshold's in the same round, with a bootstrap interval, and an A/A
  * control.
+ *
+ * ws=BYTES sets the working set per side (256 KiB by default); walk=stream, instead of random
+ * offsets, places each side's calls one after another through it (a cursor per side, a line's
+ * gap between calls, wrapping at the end): "a few small buffers" is ws=8K, "streams through
+ * megabytes" ws=64M walk=stream, with the same lengths (t0174 records both and checks the
+ * footprint copyprof records against them).
  */
 
-#define WS (256 * 1024)
+#define WS_DEFAULT (256 * 1024)
 #define MAX_SIZES 70000
 #define MAX_T 16
 #define BOOT 1000
@@ -36,6 +42,12 @@
 
 static void *(*volatile copy_fn)(void *, const void *, size_t) = memcpy;
 static unsigned char *src, *dst;
+static size_t ws = WS_DEFAULT;
+static int stream; /* walk=stream: each side's calls follow one another */
+/* walk=stream: the next offset, destination and source; the source starts half a page on, so
+ * that (dst - src) mod 4096 sits near 2048, never in the short-distance windows of 1..63 B */
+static const size_t cursor_start[2] = { 0, 2048 };
+static size_t cursor[2] = { 0, 2048 };
 static double cdf[MAX_SIZES];
 static unsigned long sizes[MAX_SIZES];
 static size_t nsizes;
@@ -58,7 +70,7 @@ static int load_dist(const char *path)
 		unsigned long s;
 		double p;
 
-		if (line[0] == '#' || sscanf(line, "%lu %lf", &s, &p) != 2 || s > WS / 2 ||
+		if (line[0] == '#' || sscanf(line, "%lu %lf", &s, &p) != 2 || s > ws / 2 ||
 		    !(p > 0))
 			continue;
 		sizes[nsizes] = s;
@@ -79,6 +91,18 @@ struct call {
 	size_t n;
 };
 
+/* walk=stream: the offset of side @side's next @n bytes, its cursor moved past them. */
+static size_t stream_next(int side, size_t n)
+{
+	size_t *cur = &cursor[side], at;
+
+	if (*cur + n + 128 > ws)
+		*cur = cursor_start[side];
+	at = *cur;
+	*cur += (n + 64 + 63) & ~(size_t)63;
+	return at;
+}
+
 static void draw(struct call *c, size_t k, uint64_t *seed)
 {
 	size_t i, lo, hi;
@@ -95,8 +119,13 @@ static void draw(struct call *c, size_t k, uint64_t *seed)
 				hi = mid;
 		}
 		c[i].n = sizes[lo];
-		c[i].d = dst + (rng(seed) % ((WS - c[i].n) / 64)) * 64 + rng(seed) % 64;
-		c[i].s = src + (rng(seed) % ((WS - c[i].n) / 64)) * 64 + rng(seed) % 64;
+		if (stream) {
+			c[i].d = dst + stream_next(0, c[i].n) + rng(seed) % 64;
+			c[i].s = src + stream_next(1, c[i].n) + rng(seed) % 64;
+			continue;
+		}
+		c[i].d = dst + (rng(seed) % ((ws - c[i].n) / 64)) * 64 + rng(seed) % 64;
+		c[i].s = src + (rng(seed) % ((ws - c[i].n) / 64)) * 64 + rng(seed) % 64;
 	}
 }
 
@@ -299,12 +328,30 @@ static int truth(long *knob, const uint64_t *T, size_t nt, size_t rounds, size_t
 	return 0;
 }
 
+/* "8K", "64M", "4096": bytes, with a K, M or G multiplier. */
+static size_t parse_bytes(const char *v)
+{
+	char *end;
+	unsigned long long n = strtoull(v, &end, 0);
+
+	switch (*end) {
+	case 'K':
+		return n << 10;
+	case 'M':
+		return n << 20;
+	case 'G':
+		return n << 30;
+	}
+	return *end ? 0 : n;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: glibc_knob dist=FILE [calls=N] [seed=S]\n"
-			"       glibc_knob dist=FILE knob=OFFSET T=A,B,... [rounds=R] [chunk=K] "
-			"[seed=S]\n"
-			"  the first T is the baseline; 'never' is accepted\n");
+	fprintf(stderr,
+		"usage: glibc_knob dist=FILE [calls=N] [seed=S] [ws=BYTES] [walk=random|stream]\n"
+		"       glibc_knob dist=FILE knob=OFFSET T=A,B,... [rounds=R] [chunk=K] "
+		"[seed=S]\n"
+		"  the first T is the baseline; 'never' is accepted\n");
 	return 2;
 }
 
@@ -335,6 +382,10 @@ int main(int argc, char **argv)
 			chunk = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[a], "seed"))
 			seed = strtoull(v, NULL, 0) | 1;
+		else if (!strcmp(argv[a], "ws"))
+			ws = parse_bytes(v);
+		else if (!strcmp(argv[a], "walk") && (!strcmp(v, "stream") || !strcmp(v, "random")))
+			stream = !strcmp(v, "stream");
 		else if (!strcmp(argv[a], "knob"))
 			off = strtoull(v, NULL, 0);
 		else if (!strcmp(argv[a], "T"))
@@ -343,12 +394,16 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (!dist || load_dist(dist) || !calls || !chunk || (off && (!nt || !rounds)))
+	if (!dist || ws < 8192 || load_dist(dist) || !calls || !chunk || (off && (!nt || !rounds)))
 		return usage();
-	src = aligned_alloc(4096, WS);
-	dst = aligned_alloc(4096, WS);
-	memset(src, 1, WS);
-	memset(dst, 2, WS);
+	src = aligned_alloc(4096, ws);
+	dst = aligned_alloc(4096, ws);
+	if (!src || !dst) {
+		fprintf(stderr, "glibc_knob: cannot allocate %zu bytes a side\n", ws);
+		return 1;
+	}
+	memset(src, 1, ws);
+	memset(dst, 2, ws);
 	if (off) {
 		if (!dladdr((void *)memcpy, &info) || !info.dli_fbase) {
 			fprintf(stderr, "glibc_knob: cannot find libc's base\n");

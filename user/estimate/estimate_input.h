@@ -38,7 +38,9 @@ struct est_site {
 	const struct site_align *align; /* NULL: none, or not this row */
 	/* pointer distances per bucket (borrowed, profile_dist.h), on the same one row */
 	const struct site_dist *dist; /* NULL: not recorded, or not this row */
-	struct est_bucket *buckets;   /* ascending by bucket; owned by the input */
+	/* bytes touched per window (borrowed, profile_footprint.h), on the same one row */
+	const struct site_footprint *footprint; /* NULL: not recorded, or not this row */
+	struct est_bucket *buckets;		/* ascending by bucket; owned by the input */
 	uint32_t nr_buckets;
 	/* lengths known exactly (a size table's), counted within their buckets too: ascending by
 	 * length, owned by the input; none for a profile (estimate_exact.h) */

@@ -7,6 +7,7 @@
 #include "estimate_dist.h"
 #include "estimate_family.h"
 #include "estimate_json.h"
+#include "estimate_footprint.h"
 #include "estimate_matrix.h"
 #include "estimate_program.h"
 #include "estimate_summary.h"
@@ -244,6 +245,7 @@ static json_object *verdict_to_json(const struct est_family_result *fr)
 	/* Several conditions measured: each one's reading, the verdict only where all agree. */
 	if (fr->nr_cells > 1)
 		json_object_object_add(v, "conditions", est_matrix_to_json(fr));
+	json_object_object_add(v, "footprint", est_footprint_to_json(fr));
 	switch (est_glibc_advice(fr, text, sizeof(text))) {
 	case EST_GLIBC_NOT_GLIBC:
 	case EST_GLIBC_UNMEASURED: /* no advice, and nothing to ship, from a model */

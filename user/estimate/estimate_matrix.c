@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "estimate_footprint.h"
 #include "estimate_matrix.h"
 #include "estimate_model.h"
 #include "estimate_verdict.h"
@@ -60,8 +61,26 @@ int est_matrix_read_cell(const struct est_options *o, const struct est_family_re
 
 int est_matrix_footprint_cell(const struct est_family_result *fr)
 {
-	(void)fr; /* profiles record no footprint yet: every measured condition decides */
-	return -1;
+	const char *cache;
+	uint64_t ws;
+	int own = -1;
+	size_t i;
+
+	if (!est_footprint_condition(fr->footprint_bytes, fr->footprint_l2, &cache, &ws))
+		return -1;
+	/*
+	 * The cell of the smallest working set from that one up (the replay grows a set to hold
+	 * its longest calls, and the stored one is the grown), in that cache state.
+	 */
+	for (i = 0; i < fr->nr_cells; i++) {
+		const struct mixmeas *mm = fr->cells[i].meas;
+
+		if (!mm->cache || strcmp(mm->cache, cache) || mm->ws_bytes < ws)
+			continue;
+		if (own < 0 || mm->ws_bytes < fr->cells[own].meas->ws_bytes)
+			own = (int)i;
+	}
+	return own;
 }
 
 void est_matrix_collapse(struct est_family_result *fr)
@@ -70,6 +89,7 @@ void est_matrix_collapse(struct est_family_result *fr)
 	struct est_cell keep;
 	size_t i;
 
+	fr->footprint_cell = own;
 	if (own < 0 || (size_t)own >= fr->nr_cells)
 		return;
 	keep = fr->cells[own];

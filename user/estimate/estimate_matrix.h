@@ -37,13 +37,17 @@ int est_matrix_read_cell(const struct est_options *o, const struct est_family_re
  */
 size_t est_matrix_shown(const struct est_options *o, const struct est_family_result *fr);
 /*
- * The hook for a recorded footprint: the cell whose condition the profile's own footprint
- * (distinct lines per window, its cache state) matches; estimate then keeps that cell alone,
- * and its verdict is the answer. -1 while profiles record none: every measured condition
- * decides (docs/estimate.md#conditions says what is assumed instead).
+ * The cell whose condition the profile's own footprint implies (est_footprint_condition():
+ * the warm cell of that working set); estimate
+ * then keeps that cell alone, and its verdict is the answer. -1 where the profile records no
+ * footprint, or calibrate did not measure its condition: every measured condition decides
+ * (docs/estimate.md#conditions).
  */
 int est_matrix_footprint_cell(const struct est_family_result *fr);
-/* Where est_matrix_footprint_cell() names a cell, @fr keeps that one alone; else nothing. */
+/*
+ * Where est_matrix_footprint_cell() names a cell, @fr keeps that one alone; else nothing.
+ * Sets fr->footprint_cell to what it named (0 after the collapse, or -1).
+ */
 void est_matrix_collapse(struct est_family_result *fr);
 /* "warm, 8 KiB a side; warm, 256 KiB a side; dst-flushed, 256 KiB a side": every cell's. */
 void est_matrix_conditions_text(const struct est_family_result *fr, char *buf, size_t len);

@@ -139,6 +139,10 @@ struct est_family_result {
 	/* Every condition the mix was measured in; @meas is cells[shown]'s, the rows its figures */
 	struct est_cell cells[EST_MAX_CELLS];
 	size_t nr_cells, shown;
+	/* The recorded footprint, bytes a side (estimate_footprint.h; 0: none), the cost model's
+	 * L2 it is judged against, and the cell it chose (-1: none; after the collapse, 0) */
+	uint64_t footprint_bytes, footprint_l2;
+	int footprint_cell;
 	char meas_why[640];
 	size_t unmeasured; /* rows (not the oracle) the measurement lacks: modelled only */
 	/*

@@ -9,6 +9,7 @@
 #include "costmodel/mixmeas_pool.h"
 #include "estimate_digest.h"
 #include "estimate_dist.h"
+#include "estimate_footprint.h"
 #include "estimate_model.h"
 #include "estimate_matrix.h"
 #include "estimate_run.h"
@@ -278,6 +279,9 @@ static void apply_measured(const struct est_run *run, const struct est_options *
 	est_mix_digest(in, f, fr->today_impl, fr->impls->glibc ? fr->today_knob : UINT64_MAX, o,
 		       fr->digest, sizeof(fr->digest));
 	est_dist_fill(in, f, fr);
+	fr->footprint_bytes = est_footprint_bytes(in, f);
+	fr->footprint_l2 = m->meta.machine.caches.l2;
+	fr->footprint_cell = -1;
 	fr->model_cpu = m->meta.cpu_model;
 	fr->model_published = !m->measured;
 	if (m->measured)

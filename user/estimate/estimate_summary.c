@@ -361,9 +361,11 @@ static void say_verdict(struct para *p, const struct est_family_result *fr, cons
 		est_verdict_text(fr, words, sizeof(words));
 		words[0] = 'I';
 		say(p,
-		    "%s. The profile records no footprint, so which of these the copies find is "
-		    "not known: no verdict and nothing to ship.",
-		    words);
+		    "%s. %s, so which of these the copies find is not known: no verdict and "
+		    "nothing to ship.",
+		    words,
+		    fr->footprint_bytes ? "The condition of the recorded footprint was not measured"
+					: "The profile records no footprint");
 		return;
 	}
 	}

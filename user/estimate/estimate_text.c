@@ -10,6 +10,7 @@
 #include "estimate_input.h"
 #include "estimate_options.h"
 #include "estimate_summary.h"
+#include "estimate_footprint.h"
 #include "estimate_matrix.h"
 #include "estimate_program.h"
 #include "estimate_text.h"
@@ -344,6 +345,11 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 
 	est_verdict_text(fr, v, sizeof(v));
 	fprintf(f, "\n  verdict: %s\n", v);
+	if (fr->footprint_bytes) {
+		char fp[256];
+
+		fprintf(f, "  conditions: %s\n", est_footprint_words(fr, fp, sizeof(fp)));
+	}
 	if (fr->nr_cells > 1) {
 		char all[EST_VERDICT_TEXT_LEN], shown[96];
 
@@ -351,8 +357,12 @@ static void print_best(FILE *f, const struct est_family_result *fr)
 		fprintf(f, "  conditions: measured in %zu (%s); %s%s; the rows above are %s\n",
 			fr->nr_cells, all,
 			est_verdict(fr) == EST_VERDICT_DEPENDS
-				? "the verdict differs between them: the profile records no "
-				  "footprint to choose one"
+				? (fr->footprint_bytes ? "the verdict differs between them, and "
+							 "the footprint's "
+							 "own condition was not measured"
+						       : "the verdict differs between them: the "
+							 "profile records "
+							 "no footprint to choose one")
 				: "the verdict holds in every one",
 			est_matrix_measured_cells(fr) < fr->nr_cells ? " that measured something"
 								     : "",

@@ -4,6 +4,7 @@
 #define CP_PAIRED_MATRIX_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "estimate/estimate_options.h"
 
 /*
@@ -21,6 +22,11 @@
  *   [2] dst-flushed, replay_default_ws() a side for the source: every destination line cold.
  *
  * --mix-cache or --mix-ws measures one condition instead, as given (the user knows it).
+ *
+ * A profile that records a footprint (docs/profile-format.md#footprint) implies a condition of
+ * its own (est_footprint_condition(): warm within the footprint's working set): it is measured
+ * instead of the matrix, beside the reference, so that its share of the budget is half, and
+ * estimate keeps that cell (est_matrix_footprint_cell()).
  */
 #define PAIRED_MAX_CONDITIONS 3
 
@@ -31,6 +37,13 @@ struct paired_condition {
 
 /* The default matrix into @c[0..PAIRED_MAX_CONDITIONS); how many (the reference first). */
 size_t paired_matrix_default(struct paired_condition *c);
+/*
+ * With a recorded footprint of @bytes a side (0: none, @c left as it is): @c[0..@n), the
+ * default matrix, becomes its reference and the condition the footprint implies
+ * (est_footprint_condition(), this CPU's L2 from machine_this()), unless that is the
+ * reference itself. The new count: 1 or 2 (@n without a footprint).
+ */
+size_t paired_matrix_footprint(struct paired_condition *c, size_t n, uint64_t bytes);
 /* "warm, 8 KiB a side" (the working set as asked: the replay may grow it for long calls). */
 const char *paired_condition_words(const struct paired_condition *c, char *buf, size_t len);
 

@@ -400,6 +400,7 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 	    (s->dist.recorded && sum_dist(d, &s->dist)) ||
 	    (s->exact.recorded && site_exact_sum(&d->exact, &s->exact)))
 		return -ENOMEM;
+	site_footprint_merge(&d->footprint, &s->footprint);
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
 	SUM(d->calls, s->calls, "calls", d);
 	SUM(d->bytes, s->bytes, "bytes", d);

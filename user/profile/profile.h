@@ -14,6 +14,7 @@
 #include "sites/copy_family.h"
 #include "profile_align.h"
 #include "profile_dist.h"
+#include "profile_footprint.h"
 #include "profile_exact.h"
 #include "profile_dispatch.h"
 #include "profile_glibc.h"
@@ -59,7 +60,8 @@ struct profile_site {
 	struct site_align align;    /* dst_align/src_align, if recorded (profile_align.h) */
 	struct site_dist dist;	    /* distance classes per bucket, if recorded (profile_dist.h) */
 	struct site_exact exact;    /* calls at exact lengths, if recorded (profile_exact.h) */
-	uint32_t group;		    /* index into profile.groups (0 when the profile has none) */
+	struct site_footprint footprint; /* bytes touched per window, if recorded */
+	uint32_t group; /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */
 	struct source_pos *source; /* NULL when there was no DWARF */

@@ -15,6 +15,7 @@
 #include "kernel/feature.h"
 #include "kernel/uprobe_multi.h"
 #include "hist.skel.h"
+#include "footprint_collect.h"
 #include "hist_session.h"
 #include "lib/fnv.h"
 #include "lib/log.h"
@@ -75,6 +76,7 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	bpf_map__set_max_entries(hs->skel->maps.dists, nr_sites * CP_NBUCKETS);
 	bpf_map__set_max_entries(hs->skel->maps.exacts, nr_sites * CP_EXACT_PER_SITE);
 	bpf_map__set_max_entries(hs->skel->maps.exact_used, nr_sites);
+	bpf_map__set_max_entries(hs->skel->maps.footprints, nr_sites);
 	/*
 	 * Under lockdown=confidentiality libbpf turns bpf_probe_read_user into bpf_probe_read
 	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
@@ -490,6 +492,12 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 	err = collect_exact(hs, id, site);
 	if (err) {
 		p_err("cannot read the exact lengths of site %u: %s", id, strerror(-err));
+		goto out;
+	}
+	err = footprint_collect(bpf_map__fd(hs->skel->maps.footprints),
+				bpf_map__fd(hs->skel->maps.sites), hs->nr_cpus, id, site);
+	if (err) {
+		p_err("cannot read the sampled addresses of site %u: %s", id, strerror(-err));
 		goto out;
 	}
 	profile_site_sum(site);

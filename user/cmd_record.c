@@ -42,7 +42,8 @@ struct record_args {
 	bool callers;	  /* --callers */
 	uint32_t hz;
 	const char *event;
-	const char *cgroup;
+	const char *cgroups[CP_MAX_CGROUP_FILTERS]; /* --cgroup, repeatable */
+	int nr_cgroups;
 	int nr_leaves;
 	const char *debuginfo[KDEBUGINFO_MAX_PATHS]; /* --debuginfo, then --vmlinux */
 	size_t nr_debuginfo;
@@ -84,7 +85,8 @@ static const struct argp_option options[] = {
 	  "With --sample: also count kernel function SYMBOL as a "
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
-	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample)" },
+	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample); "
+	  "repeatable for counted sites: tasks in any of up to 8 directories" },
 	{ "no-callers", OPT_NO_CALLERS, NULL, 0,
 	  "Entry sites (a function's first instruction: kernel or uprobe) count no callers: one "
 	  "map update less per call" },
@@ -231,7 +233,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->nr_leaves++;
 		break;
 	case OPT_CGROUP:
-		a->cgroup = arg;
+		if (a->nr_cgroups == CP_MAX_CGROUP_FILTERS)
+			argp_error(state, "--cgroup %s: at most %d --cgroup directories", arg,
+				   CP_MAX_CGROUP_FILTERS);
+		a->cgroups[a->nr_cgroups++] = arg;
 		break;
 	case OPT_USER_STACKS:
 		a->user_stacks = true;
@@ -369,12 +374,17 @@ int cmd_record(int argc, char **argv)
 			args.run.all_tasks = fb.every_task;
 		}
 	}
+	if (args.sample && args.nr_cgroups > 1) {
+		p_err("--sample takes one --cgroup (%d given): several are for counted sites",
+		      args.nr_cgroups);
+		return EXIT_USAGE;
+	}
 	if (args.sample) {
 		struct record_sample_args rs = {
 			.run = args.run,
 			.hz = args.hz,
 			.event = args.event,
-			.cgroup = args.cgroup,
+			.cgroup = args.nr_cgroups ? args.cgroups[0] : NULL,
 			.fallback = fb.why[0] ? fb.why : NULL,
 			.keep = (const char *const *)fb.keep,
 			.nr_keep = fb.nr_keep,
@@ -391,7 +401,8 @@ int cmd_record(int argc, char **argv)
 		.run = args.run,
 		.sites = args.sites,
 		.nr_sites = args.nr_sites,
-		.cgroup = args.cgroup,
+		.cgroups = args.cgroups,
+		.nr_cgroups = args.nr_cgroups,
 		.debuginfo = args.debuginfo,
 		.nr_debuginfo = args.nr_debuginfo,
 		.sampled = &args.sampled,

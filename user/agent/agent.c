@@ -46,7 +46,7 @@ struct agent {
 	double last_scrape_s;
 	unsigned long long replans;
 	char *cpu_flags;
-	struct cgroup_ref cg; /* --cgroup, opened */
+	struct cgroup_set cg; /* --cgroup, opened */
 	bool closing;	      /* under t.lock: probes detached, nothing more is served */
 };
 
@@ -86,7 +86,7 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	h.last_scrape_s = ag->last_scrape_s;
 	h.replans = ag->replans;
 	h.cpu_flags = ag->cpu_flags;
-	h.cgroup = ag->cg.name;
+	h.cgroup = ag->cg.nr ? ag->cg.v[0].name : NULL;
 	if (w) {
 		export_metrics_put(w, ag->t.view, &o);
 		agent_metrics_put(w, &h);
@@ -426,7 +426,7 @@ int agent_run(struct agent_args *a)
 {
 	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
 	struct web_config web = { 0 };
-	struct agent ag = { .a = a, .cg = { .fd = -1 } };
+	struct agent ag = { .a = a };
 	struct profile *view = NULL;
 	struct probe_site *planned = NULL;
 	int status = EXIT_RUNTIME, nr = 0;
@@ -438,9 +438,10 @@ int agent_run(struct agent_args *a)
 	if (status)
 		goto out_web;
 	status = EXIT_RUNTIME;
-	if (a->cgroup && cgroup_open(a->cgroup, &ag.cg))
+	if (cgroup_set_open(&a->cgroup, a->cgroup ? 1 : 0, &ag.cg))
 		goto out_web;
-	filter.cgroup_fd = ag.cg.fd > 0 ? ag.cg.fd : 0;
+	filter.cgroups = &ag.cg;
+	filter.by_cgroup = true;
 	ag.smp.sa.cgroup = a->cgroup;
 	stop_install_reload();
 	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */
@@ -471,9 +472,10 @@ int agent_run(struct agent_args *a)
 	if (agent_sample_start(&ag.smp, a->sample, a->hz, a->pid, a->comm, &a->plan, (int)ag.t.nr,
 			       &ag.sampled))
 		goto out;
-	ag.sw = (struct agent_switch){
-		.tgid = a->pid, .comm = a->comm, .cgroup_fd = filter.cgroup_fd, .hz = a->hz
-	};
+	ag.sw = (struct agent_switch){ .tgid = a->pid,
+				       .comm = a->comm,
+				       .cgroup_fd = ag.cg.nr ? ag.cg.v[0].fd : 0,
+				       .hz = a->hz };
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
@@ -514,7 +516,7 @@ out:
 	view = NULL;
 	free(ag.cpu_flags);
 out_web:
-	cgroup_close(&ag.cg);
+	cgroup_set_close(&ag.cg);
 	record_plan_sampled_free(&ag.sampled);
 	free(planned);
 	profile_free(view);

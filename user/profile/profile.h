@@ -13,6 +13,7 @@
 #include "kernel/srcline.h"
 #include "sites/copy_family.h"
 #include "profile_align.h"
+#include "profile_cgroup.h"
 #include "profile_dist.h"
 #include "profile_exact.h"
 #include "profile_dispatch.h"
@@ -55,11 +56,12 @@ struct profile_site {
 	enum copy_family family; /* what its copies are; CF_NONE until a writer says */
 	uint64_t calls;
 	uint64_t bytes;
-	struct sparse_hist buckets; /* the non-empty ones (sparse_hist.h) */
-	struct site_align align;    /* dst_align/src_align, if recorded (profile_align.h) */
-	struct site_dist dist;	    /* distance classes per bucket, if recorded (profile_dist.h) */
-	struct site_exact exact;    /* calls at exact lengths, if recorded (profile_exact.h) */
-	uint32_t group;		    /* index into profile.groups (0 when the profile has none) */
+	struct sparse_hist buckets;  /* the non-empty ones (sparse_hist.h) */
+	struct site_align align;     /* dst_align/src_align, if recorded (profile_align.h) */
+	struct site_dist dist;	     /* distance classes per bucket, if recorded (profile_dist.h) */
+	struct site_exact exact;     /* calls at exact lengths, if recorded (profile_exact.h) */
+	struct site_cgroups cgroups; /* calls by cgroup, if recorded (profile_cgroup.h) */
+	uint32_t group;		     /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */
 	struct source_pos *source; /* NULL when there was no DWARF */

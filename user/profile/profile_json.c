@@ -140,6 +140,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "distance", site_dist_to_json(&s->dist));
 	if (s->exact.recorded)
 		json_object_object_add(o, "exact", site_exact_to_json(&s->exact));
+	if (s->cgroups.recorded)
+		json_object_object_add(o, "cgroups", site_cgroups_to_json(&s->cgroups));
 	sample_site_to_json(s->sample, o);
 	site_mux_to_json(s->mux, o);
 	if (s->source)

@@ -144,8 +144,7 @@ static bool parse_systemd(const char *rest, struct part base, struct kube_cgroup
 			return false;
 	}
 	/* kubepods-pod<UID>.slice or kubepods-<QOS>-pod<UID>.slice */
-	if (!part_ends(p, ".slice") || p.n < strlen(prefix) ||
-	    memcmp(p.s, prefix, strlen(prefix)))
+	if (!part_ends(p, ".slice") || p.n < strlen(prefix) || memcmp(p.s, prefix, strlen(prefix)))
 		return false;
 	p.s += strlen(prefix);
 	p.n -= strlen(prefix) + strlen(".slice");

@@ -13,9 +13,9 @@
  * kubelet names pod cgroups by uid only (docs/fleet.md#containers says how to join them).
  */
 struct kube_cgroup {
-	char pod_uid[KUBE_POD_UID_LEN + 1];		/* "d9c1a4e2-...", dashes as the API has */
-	char qos[12];					/* "guaranteed", "burstable", "besteffort" */
-	char container_id[KUBE_CONTAINER_ID_MAX + 1];	/* "" for the pod's own cgroup */
+	char pod_uid[KUBE_POD_UID_LEN + 1];	      /* "d9c1a4e2-...", dashes as the API has */
+	char qos[12];				      /* "guaranteed", "burstable", "besteffort" */
+	char container_id[KUBE_CONTAINER_ID_MAX + 1]; /* "" for the pod's own cgroup */
 	char runtime[16]; /* "containerd", "crio", "docker" when the path says; else "" */
 };
 

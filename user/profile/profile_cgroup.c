@@ -131,8 +131,7 @@ json_object *site_cgroups_to_json(const struct site_cgroups *c)
 	return a;
 }
 
-int site_cgroups_from_json(json_object *a, struct site_cgroups *c, const char *name,
-			   uint32_t site)
+int site_cgroups_from_json(json_object *a, struct site_cgroups *c, const char *name, uint32_t site)
 {
 	size_t i, n;
 
@@ -151,8 +150,8 @@ int site_cgroups_from_json(json_object *a, struct site_cgroups *c, const char *n
 		int err;
 
 		if (jsonr_u64(row, "calls", &calls)) {
-			p_err("%s: site %u: cgroups row %zu needs unsigned integer calls", name, site,
-			      i);
+			p_err("%s: site %u: cgroups row %zu needs unsigned integer calls", name,
+			      site, i);
 			return -EINVAL;
 		}
 		if (json_object_object_get_ex(row, "other", &other) &&
@@ -165,8 +164,8 @@ int site_cgroups_from_json(json_object *a, struct site_cgroups *c, const char *n
 			continue;
 		}
 		if (jsonr_u64(row, "id", &id)) {
-			p_err("%s: site %u: cgroups row %zu needs an unsigned integer id", name, site,
-			      i);
+			p_err("%s: site %u: cgroups row %zu needs an unsigned integer id", name,
+			      site, i);
 			return -EINVAL;
 		}
 		path = jsonr_str(row, "path");

@@ -43,7 +43,6 @@ void site_cgroups_free(struct site_cgroups *c);
  */
 json_object *site_cgroups_to_json(const struct site_cgroups *c);
 /* @a's rows into @c (recorded); @a NULL leaves @c not recorded. 0, -EINVAL (said), -ENOMEM. */
-int site_cgroups_from_json(json_object *a, struct site_cgroups *c, const char *name,
-			   uint32_t site);
+int site_cgroups_from_json(json_object *a, struct site_cgroups *c, const char *name, uint32_t site);
 
 #endif

@@ -71,6 +71,20 @@ expect_eq "--cgroup A: B absent" "$(calls_of a.json "$B")" 0
 expect_eq "--cgroup A --cgroup B: site calls" "$(jq '.sites[0].calls' ab.json)" $((1300 + 4321))
 expect_eq "--cgroup A --cgroup B: per cgroup" "$(jq -c '[.sites[0].cgroups[].calls]' ab.json)" '[4321,1300]'
 
+# The agent: /metrics has one copyprof_site_cgroup_calls series per cgroup, with the pod.
+need_cmd curl
+PA=$(free_port)
+"$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "127.0.0.1:$PA" --max-overhead 0 \
+	--cgroup "$CG-a" 2> agent.log &
+pids+=($!)
+wait_for "the agent" curl -sf "127.0.0.1:$PA/metrics"
+bash run.sh || fail "workloads beside the agent"
+curl -sf "127.0.0.1:$PA/metrics" > metrics.txt || fail "scrape"
+expect_eq "agent: A's series" \
+	"$(grep -c "^copyprof_site_cgroup_calls{.*cgroup=\"$(rel "$A")\",pod_uid=\"$UID_\",qos=\"burstable\",container_id=\"c0ffee01\"} 1300$" metrics.txt)" 1
+expect_eq "agent: --cgroup A, so one cgroup series" "$(grep -c '^copyprof_site_cgroup_calls{' metrics.txt)" 1
+stop_servers
+
 # Bad input: nine directories, and a directory that is not a cgroup v2 one.
 nine=()
 for i in 1 2 3 4 5 6 7 8 9; do nine+=(--cgroup "$CG-a"); done

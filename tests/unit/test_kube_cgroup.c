@@ -44,11 +44,10 @@ static void systemd_layout(void **state)
 		   ".slice/crio-" CID ".scope",
 		   "besteffort", CID, "crio");
 	/* Guaranteed pods have no QoS slice. */
-	expect_pod("/kubepods.slice/kubepods-pod" UID_ ".slice/docker-" CID ".scope",
-		   "guaranteed", CID, "docker");
+	expect_pod("/kubepods.slice/kubepods-pod" UID_ ".slice/docker-" CID ".scope", "guaranteed",
+		   CID, "docker");
 	/* The pod's own cgroup: no container. */
-	expect_pod("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
-		   ".slice",
+	expect_pod("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_ ".slice",
 		   "burstable", "", "");
 	/* kind nests the tree under kubelet.slice; a test's prefix is fine too. */
 	expect_pod("/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-burstable.slice/"

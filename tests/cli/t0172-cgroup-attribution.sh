@@ -30,8 +30,14 @@ export A B
 rel() { echo "${1#"$root"}"; }
 calls_of() { jq --arg p "$(rel "$2")" '[.sites[0].cgroups[] | select(.path == $p) | .calls] | add // 0' "$1"; }
 
-# No filter: every cgroup the command's processes ran in, each exactly.
-"$COPYPROF" record --uprobe a/copyload:wl_copy -o all.json -- bash run.sh 2> all.err ||
+# Without --cgroups (nor --cgroup), no attribution: main's profile, no "cgroups" list.
+"$COPYPROF" record --uprobe a/copyload:wl_copy -o plain.json -- bash run.sh 2> plain.err ||
+	fatal "record: $(cat plain.err)"
+expect_eq "no --cgroups: site calls" "$(jq '.sites[0].calls' plain.json)" $((1234 + 66 + 4321 + 7))
+expect_eq "no --cgroups: no cgroups list" "$(jq '.sites[0] | has("cgroups")' plain.json)" false
+
+# --cgroups, no filter: every cgroup the command's processes ran in, each exactly.
+"$COPYPROF" record --cgroups --uprobe a/copyload:wl_copy -o all.json -- bash run.sh 2> all.err ||
 	fatal "record: $(cat all.err)"
 expect_eq "all: site calls" "$(jq '.sites[0].calls' all.json)" $((1234 + 66 + 4321 + 7))
 expect_eq "all: A's calls" "$(calls_of all.json "$A")" 1300
@@ -101,7 +107,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset > /dev/null; then
 		mkdir -p "$CG-t$i" || fatal "mkdir $CG-t$i"
 		echo "in_cgroup $CG-t$i taskset -c $((i % 2)) a/copyload copy=64:$((100 + i)) || exit 1" >> ten.sh
 	done
-	"$COPYPROF" record --uprobe a/copyload:wl_copy -o ten.json -- \
+	"$COPYPROF" record --cgroups --uprobe a/copyload:wl_copy -o ten.json -- \
 		bash -c "$(head -1 run.sh); . ./ten.sh" 2> ten.err || fatal "record ten: $(cat ten.err)"
 	expect_eq "ten: site calls" "$(jq '.sites[0].calls' ten.json)" $(((101 + 110) * 5))
 	expect_eq "ten: the top 8 exactly" "$(jq -c '[.sites[0].cgroups[] | select(.other | not) | .calls]' ten.json)" \

@@ -441,7 +441,7 @@ int agent_run(struct agent_args *a)
 	if (cgroup_set_open(&a->cgroup, a->cgroup ? 1 : 0, &ag.cg))
 		goto out_web;
 	filter.cgroups = &ag.cg;
-	filter.by_cgroup = true;
+	filter.by_cgroup = a->by_cgroup;
 	ag.smp.sa.cgroup = a->cgroup;
 	stop_install_reload();
 	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */

@@ -23,6 +23,7 @@ struct agent_args {
 	double replan_s;	 /* between periodic re-plans; 0: only on SIGHUP */
 	bool keep_privileges;	 /* do not drop capabilities after attaching */
 	bool sample;		 /* --sample: every copy-family sample, served live */
+	bool by_cgroup;		 /* --cgroups, or --cgroup: copyprof_site_cgroup_calls */
 	uint32_t hz;		 /* --sample=HZ; 0: record's default */
 };
 

@@ -313,7 +313,7 @@ static int counted_open(void *rec, uint32_t tgid)
 		.comm = a->run.comm,
 		.inherit = a->run.command && !a->run.no_inherit,
 		.cgroups = &r->cg,
-		.by_cgroup = true,
+		.by_cgroup = a->by_cgroup,
 		/* the copies' share of a traced program's time: one program */
 		.copy_share = tgid && uses(a, MECH_UPROBE)
 	};

@@ -16,6 +16,7 @@ struct record_counted_args {
 	/* --cgroup (repeatable): count only their tasks and those below them; none: any */
 	const char *const *cgroups;
 	int nr_cgroups;
+	bool by_cgroup; /* --cgroups (or --cgroup): calls by cgroup per site (profile_cgroup.h) */
 	const char *const *debuginfo; /* kernel DWARF for the sites' lines (ksource.h) */
 	/* Functions of the plan no probe can take: sampled at @hz in the same recording. */
 	const struct record_plan_sampled *sampled; /* NULL or empty: no sampling */

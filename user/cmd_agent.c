@@ -46,7 +46,8 @@ static const struct argp_option options[] = {
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads named NAME" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Count (and sample) only tasks in cgroup v2 directory PATH or below it, e.g. a pod's "
-	  "or a service's; copyprof_agent_info names it (label cgroup)" },
+	  "or a service's; repeatable (up to 8: a task in any of them); copyprof_agent_info names "
+	  "them (label cgroup, joined by ','). Turns --cgroups on" },
 	{ "cgroups", OPT_CGROUPS, NULL, 0,
 	  "Count each counted site's calls by the caller's cgroup too: copyprof_site_cgroup_calls, "
 	  "the 8 cgroups with most calls a site and the rest as other, with pod_uid, qos and "
@@ -156,7 +157,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->comm = arg;
 		break;
 	case OPT_CGROUP:
-		a->cgroup = arg;
+		if (a->nr_cgroups == CP_MAX_CGROUP_FILTERS)
+			argp_error(state, "--cgroup %s: at most %d --cgroup directories", arg,
+				   CP_MAX_CGROUP_FILTERS);
+		a->cgroups[a->nr_cgroups++] = arg;
 		a->by_cgroup = true;
 		break;
 	case OPT_CGROUPS:

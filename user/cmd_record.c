@@ -88,7 +88,7 @@ static const struct argp_option options[] = {
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample); "
-	  "repeatable for counted sites: tasks in any of up to 8 directories" },
+	  "repeatable: tasks in any of up to 8 directories. Turns --cgroups on" },
 	{ "cgroups", OPT_CGROUPS, NULL, 0,
 	  "Counted sites count their calls by the caller's cgroup too: the 8 cgroups with most "
 	  "calls a site, the rest as other, with the pod where the path is the kubelet's (on "
@@ -388,17 +388,13 @@ int cmd_record(int argc, char **argv)
 			args.run.all_tasks = fb.every_task;
 		}
 	}
-	if (args.sample && args.nr_cgroups > 1) {
-		p_err("--sample takes one --cgroup (%d given): several are for counted sites",
-		      args.nr_cgroups);
-		return EXIT_USAGE;
-	}
 	if (args.sample) {
 		struct record_sample_args rs = {
 			.run = args.run,
 			.hz = args.hz,
 			.event = args.event,
-			.cgroup = args.nr_cgroups ? args.cgroups[0] : NULL,
+			.cgroups = args.cgroups,
+			.nr_cgroups = args.nr_cgroups,
 			.fallback = fb.why[0] ? fb.why : NULL,
 			.keep = (const char *const *)fb.keep,
 			.nr_keep = fb.nr_keep,

@@ -77,18 +77,23 @@ expect_eq "--cgroup A: B absent" "$(calls_of a.json "$B")" 0
 expect_eq "--cgroup A --cgroup B: site calls" "$(jq '.sites[0].calls' ab.json)" $((1300 + 4321))
 expect_eq "--cgroup A --cgroup B: per cgroup" "$(jq -c '[.sites[0].cgroups[].calls]' ab.json)" '[4321,1300]'
 
-# The agent: /metrics has one copyprof_site_cgroup_calls series per cgroup, with the pod.
+# The agent, --cgroup A --cgroup B: one copyprof_site_cgroup_calls series per cgroup, with the
+# pod; the test's own cgroup's calls are not counted.
 need_cmd curl
 PA=$(free_port)
 "$COPYPROF" agent --uprobe "$TMP/a/copyload:wl_copy" --listen "127.0.0.1:$PA" --max-overhead 0 \
-	--cgroup "$CG-a" 2> agent.log &
+	--cgroup "$CG-a" --cgroup "$B" 2> agent.log &
 pids+=($!)
 wait_for "the agent" curl -sf "127.0.0.1:$PA/metrics"
 bash run.sh || fail "workloads beside the agent"
 curl -sf "127.0.0.1:$PA/metrics" > metrics.txt || fail "scrape"
 expect_eq "agent: A's series" \
 	"$(grep -c "^copyprof_site_cgroup_calls{.*cgroup=\"$(rel "$A")\",pod_uid=\"$UID_\",qos=\"burstable\",container_id=\"c0ffee01\"} 1300$" metrics.txt)" 1
-expect_eq "agent: --cgroup A, so one cgroup series" "$(grep -c '^copyprof_site_cgroup_calls{' metrics.txt)" 1
+expect_eq "agent: B's series" \
+	"$(grep -c "^copyprof_site_cgroup_calls{.*cgroup=\"$(rel "$B")\",pod_uid=\"$UID_\",qos=\"besteffort\",container_id=\"beef02\"} 4321$" metrics.txt)" 1
+expect_eq "agent: --cgroup A --cgroup B, so two cgroup series" "$(grep -c '^copyprof_site_cgroup_calls{' metrics.txt)" 2
+expect_eq "agent: copyprof_agent_info names both" \
+	"$(grep -c "^copyprof_agent_info{.*cgroup=\"$(rel "$CG-a"),$(rel "$B")\"" metrics.txt)" 1
 stop_servers
 
 # Bad input: nine directories, and a directory that is not a cgroup v2 one.
@@ -96,8 +101,8 @@ nine=()
 for i in 1 2 3 4 5 6 7 8 9; do nine+=(--cgroup "$CG-a"); done
 expect_exit 2 "$COPYPROF" record --uprobe a/copyload:wl_copy "${nine[@]}" -d 1 -o x.json
 expect_err "at most 8 --cgroup directories"
-expect_exit 2 "$COPYPROF" record --sample --cgroup "$CG-a" --cgroup "$B" -d 1 -o x.json
-expect_err "--sample takes one --cgroup"
+expect_exit 2 "$COPYPROF" agent --uprobe a/copyload:wl_copy "${nine[@]}"
+expect_err "at most 8 --cgroup directories"
 
 # Ten cgroups, each on one of two CPUs (five a CPU: every one finds a slot on its CPU), calls
 # 101 .. 110: the 8 with most calls listed exactly, the two smallest (101 + 102) in other.

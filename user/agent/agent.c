@@ -47,7 +47,8 @@ struct agent {
 	unsigned long long replans;
 	char *cpu_flags;
 	struct cgroup_set cg; /* --cgroup, opened */
-	bool closing;	      /* under t.lock: probes detached, nothing more is served */
+	char *cg_names; /* their names joined by ',' (copyprof_agent_info's cgroup), or NULL */
+	bool closing;	/* under t.lock: probes detached, nothing more is served */
 };
 
 static char *join_flags(const struct host_meta *m)
@@ -86,7 +87,7 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	h.last_scrape_s = ag->last_scrape_s;
 	h.replans = ag->replans;
 	h.cpu_flags = ag->cpu_flags;
-	h.cgroup = ag->cg.nr ? ag->cg.v[0].name : NULL;
+	h.cgroup = ag->cg_names;
 	if (w) {
 		export_metrics_put(w, ag->t.view, &o);
 		agent_metrics_put(w, &h);
@@ -438,11 +439,13 @@ int agent_run(struct agent_args *a)
 	if (status)
 		goto out_web;
 	status = EXIT_RUNTIME;
-	if (cgroup_set_open(&a->cgroup, a->cgroup ? 1 : 0, &ag.cg))
+	if (cgroup_set_open(a->cgroups, (uint32_t)a->nr_cgroups, &ag.cg) ||
+	    (ag.cg.nr && !(ag.cg_names = cgroup_set_names(&ag.cg))))
 		goto out_web;
 	filter.cgroups = &ag.cg;
 	filter.by_cgroup = a->by_cgroup;
-	ag.smp.sa.cgroup = a->cgroup;
+	ag.smp.sa.cgroups = a->cgroups;
+	ag.smp.sa.nr_cgroups = a->nr_cgroups;
 	stop_install_reload();
 	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */
 	if (feature_check_bpf() || !(view = profile_new()) ||
@@ -472,10 +475,9 @@ int agent_run(struct agent_args *a)
 	if (agent_sample_start(&ag.smp, a->sample, a->hz, a->pid, a->comm, &a->plan, (int)ag.t.nr,
 			       &ag.sampled))
 		goto out;
-	ag.sw = (struct agent_switch){ .tgid = a->pid,
-				       .comm = a->comm,
-				       .cgroup_fd = ag.cg.nr ? ag.cg.v[0].fd : 0,
-				       .hz = a->hz };
+	ag.sw = (struct agent_switch){
+		.tgid = a->pid, .comm = a->comm, .cgroups = &ag.cg, .hz = a->hz
+	};
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
 	agent_budget_start(&ag.budget, a->max_overhead_pct, ag.t.hs);
@@ -517,6 +519,7 @@ out:
 	free(ag.cpu_flags);
 out_web:
 	cgroup_set_close(&ag.cg);
+	free(ag.cg_names);
 	record_plan_sampled_free(&ag.sampled);
 	free(planned);
 	profile_free(view);

@@ -4,6 +4,7 @@
 #define CP_AGENT_H
 
 #include <stdint.h>
+#include "kernel/cgroup.h"
 #include "record/probe_site.h"
 #include "record/record_plan.h"
 
@@ -13,9 +14,11 @@ struct agent_args {
 	struct record_plan_args plan; /* -p, --site, --entry: planned as record plans them */
 	struct probe_site *sites;     /* --uprobe, --kprobe, --hwbp as parsed; taken */
 	int nr_sites;
-	uint32_t pid;		 /* --pid; 0: every process */
-	const char *comm;	 /* --comm */
-	const char *cgroup;	 /* --cgroup: a cgroup v2 directory, its tasks and below */
+	uint32_t pid;	  /* --pid; 0: every process */
+	const char *comm; /* --comm */
+	/* --cgroup (repeatable): cgroup v2 directories, their tasks and below */
+	const char *cgroups[CP_MAX_CGROUP_FILTERS];
+	int nr_cgroups;
 	const char *listen;	 /* ADDR:PORT */
 	const char *web_config;	 /* exporter-toolkit web.config.yml, or NULL */
 	const char *host;	 /* the host label; NULL: the hostname */

@@ -129,6 +129,23 @@ int cgroup_set_filter(int map_fd, const struct cgroup_set *set)
 	return 0;
 }
 
+char *cgroup_set_names(const struct cgroup_set *set)
+{
+	size_t len = 1;
+	uint32_t i;
+	char *s;
+
+	for (i = 0; i < set->nr; i++)
+		len += strlen(set->v[i].name) + 1;
+	s = calloc(1, len);
+	for (i = 0; s && i < set->nr; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, set->v[i].name);
+	}
+	return s;
+}
+
 void cgroup_set_close(struct cgroup_set *set)
 {
 	uint32_t i;

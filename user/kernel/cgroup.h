@@ -34,6 +34,8 @@ struct cgroup_set {
 int cgroup_set_open(const char *const *paths, uint32_t nr, struct cgroup_set *set);
 /* Puts every directory of @set into the cgroup array @map_fd. 0 or -errno, said. */
 int cgroup_set_filter(int map_fd, const struct cgroup_set *set);
+/* The names of @set's directories joined by ',', malloc'd; NULL without memory. */
+char *cgroup_set_names(const struct cgroup_set *set);
 /* Closes the @set->nr directories opened (a zeroed set is fine). */
 void cgroup_set_close(struct cgroup_set *set);
 

@@ -622,19 +622,13 @@ int record_counted_run(const struct record_counted_args *a)
 	int status, i;
 
 	run.all_tasks = run.all_tasks || uses_kernel(a);
-	if (a->sampled && a->sampled->nr && a->nr_cgroups > 1) {
-		p_err("the plan samples functions no probe can take, and sampling takes one "
-		      "--cgroup (%d given)",
-		      a->nr_cgroups);
-		return EXIT_USAGE;
-	}
 	if (a->sampled && a->sampled->nr) {
 		/* Samples are taken from the same tasks the probes count. */
 		r.sa = (struct record_sample_args){ .run = run,
 						    .hz = a->hz,
 						    .poll_ms = 20,
-						    .cgroup =
-							    a->nr_cgroups ? a->cgroups[0] : NULL };
+						    .cgroups = a->cgroups,
+						    .nr_cgroups = a->nr_cgroups };
 		r.sampler = record_sample_new(&r.sa);
 		if (!r.sampler)
 			return EXIT_RUNTIME;

@@ -63,6 +63,14 @@ grep -q "^  cgroups: 3$" report.txt && pass "report's cgroups line" || fail "rep
 "$COPYPROF" report -i all.json --json > again.json || fail "report --json"
 expect_eq "cgroups round trip" "$(jq -S .sites[0].cgroups again.json | md5sum)" "$(jq -S .sites[0].cgroups all.json | md5sum)"
 
+# export: the same family as the agent's, which promtool accepts.
+"$COPYPROF" export -f openmetrics -i all.json -o all.om 2> export.err || fail "export: $(cat export.err)"
+expect_eq "export: B's series" \
+	"$(grep -c "^copyprof_site_cgroup_calls{.*cgroup=\"$(rel "$B")\",pod_uid=\"$UID_\",qos=\"besteffort\",container_id=\"beef02\"} 4321$" all.om)" 1
+if command -v promtool > /dev/null; then
+	check "promtool check metrics accepts the export" promtool check metrics < all.om
+fi
+
 # --cgroup A: filtered in the kernel; B's calls and the test's own are not counted at all.
 "$COPYPROF" record --uprobe a/copyload:wl_copy --cgroup "$CG-a" -o a.json -- bash run.sh 2> a.err ||
 	fatal "record --cgroup: $(cat a.err)"

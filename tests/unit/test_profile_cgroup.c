@@ -89,8 +89,8 @@ static void json_round_trip(void **state)
 
 static void refuses_bad_rows(void **state)
 {
-	const char *bad[] = { "{}", "[{\"id\": 1}]", "[{\"calls\": 1}]", "[{\"id\": -1, \"calls\": 1}]",
-			      "[{\"id\": 1, \"calls\": \"x\"}]" };
+	const char *bad[] = { "{}", "[{\"id\": 1}]", "[{\"calls\": 1}]",
+			      "[{\"id\": -1, \"calls\": 1}]", "[{\"id\": 1, \"calls\": \"x\"}]" };
 	size_t i;
 
 	(void)state;

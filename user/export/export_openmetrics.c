@@ -213,11 +213,11 @@ static void put_cgroups(struct metric_writer *w, const struct om_opts *o, const 
 		return;
 	mw_family(w, FAMILY_CGROUP_CALLS, MW_GAUGE, NULL,
 		  o->live ? "Calls of a counted site by the caller's cgroup v2 (path from the "
-			    "cgroup2 root): the 8 with most calls, the rest as cgroup=\"other\"; "
+			    "cgroup2 root): the 8 with most calls, the rest as cgroup other; "
 			    "pod_uid, qos and container_id where the path is the kubelet's; "
 			    "live counts since the agent started (they only grow)."
 			  : "Calls of a counted site by the caller's cgroup v2 (path from the "
-			    "cgroup2 root): the 8 with most calls, the rest as cgroup=\"other\"; "
+			    "cgroup2 root): the 8 with most calls, the rest as cgroup other; "
 			    "pod_uid, qos and container_id where the path is the kubelet's.");
 	for (i = 0; i < p->nr_sites; i++) {
 		const struct profile_site *s = &p->sites[i];

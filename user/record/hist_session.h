@@ -19,8 +19,8 @@ struct hist_filter {
 	bool inherit;	  /* with @tgid: and the processes it starts, theirs too (task_follow.h) */
 	/* cgroup v2 directories (kernel/cgroup.h): their tasks and below; NULL or none: any */
 	const struct cgroup_set *cgroups;
-	bool by_cgroup; /* attribute each site's calls to the caller's cgroup (cgroup_calls) */
-	bool copy_share;  /* load the copy-time share sampler (hist_session_share_start()) */
+	bool by_cgroup;	 /* attribute each site's calls to the caller's cgroup (cgroup_calls) */
+	bool copy_share; /* load the copy-time share sampler (hist_session_share_start()) */
 };
 
 /* Which entry sites will count their callers (hist_session_open()'s @callers). */

@@ -129,13 +129,18 @@ for _ in range(reps):  # interleaved, so that a shared machine's load falls on a
         res[t].append(ns_per_run(t))
     if base:  # BASE's default may still count callers: each side as it ships, and with --callers
         res["base default"].append(ns_per_run("default", base))
-        res["base callers"].append(ns_per_run("callers", base))
+        if "callers" in tools:
+            res["base callers"].append(ns_per_run("callers", base))
 med = {k: sorted(v)[len(v) // 2] for k, v in res.items() if v}
 if "default" in med and "cgroups" in med:
     print("--cgroups (calls by cgroup): %.0f ns, %+.0f ns a call over the default %.0f ns (ratio %.3f)" %
           (med["cgroups"], med["cgroups"] - med["default"], med["default"],
            med["cgroups"] / med["default"]))
 print("  each run: " + "; ".join("%s %s" % (t, " ".join("%.0f" % x for x in res[t])) for t in tools))
+if base and "default" in med:
+    print("against %s: its default %.0f ns, this default %.0f ns (ratio %.3f); runs %s" %
+          (base, med["base default"], med["default"], med["default"] / med["base default"],
+           " ".join("%.0f" % x for x in res["base default"])))
 if not all(t in med for t in ("default", "callers", "bpftrace")):
     sys.exit(0)
 print("BPF time per event (BPF_ENABLE_STATS, median of %d, 100,000 events): copyprof %.0f ns"
@@ -143,7 +148,7 @@ print("BPF time per event (BPF_ENABLE_STATS, median of %d, 100,000 events): copy
       " copyprof/bpftrace %.2f, --callers/bpftrace %.2f" %
       (reps, med["default"], med["callers"], med["bpftrace"], med["default"] / med["bpftrace"],
        med["callers"] / med["bpftrace"]))
-if base:
+if base and med.get("base callers"):
     print("against %s: default %.0f ns (ratio %.3f), --callers %.0f ns (ratio %.3f)"
           % (base, med["base default"], med["default"] / med["base default"],
              med["base callers"], med["callers"] / med["base callers"]))

@@ -6,6 +6,8 @@
 # hist() too). BPF_ONLY=1 measures only that.
 # The per-event cost is the slope between a small and a large run, so start-up (bpftrace
 # compiles its program) cancels out. Usage: bench/uprobe_overhead.sh [BUILD_DIR] [N_SMALL N_LARGE]
+# The BPF time per event is also measured with --cgroups (calls by cgroup), against the default.
+# BPF_TOOLS="default cgroups": only those of default, cgroups, callers, bpftrace (all by default).
 # BASE=DIR: also the BPF program's time per event of the copyprof in DIR (another build, e.g.
 # of main), interleaved with this one's: what a change to the recorder adds per event.
 set -euo pipefail
@@ -101,7 +103,8 @@ def ns_per_run(tool, binary=cp):
     if tool == "bpftrace":
         cmd = ["bpftrace", "-e", "uprobe:%s:wl_copy { @ = hist(arg2); }" % wl]
     else:
-        cmd = [binary, "record", *(["--callers"] if tool == "callers" else []), "--uprobe",
+        extra = {"callers": ["--callers"], "cgroups": ["--cgroups"]}.get(tool, [])
+        cmd = [binary, "record", *extra, "--uprobe",
                wl + ":wl_copy", "-o", "/dev/null", "-d", "60"]
     rec = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -119,22 +122,33 @@ def ns_per_run(tool, binary=cp):
     finally:
         rec.terminate()
         rec.wait()
-tools = ["default", "callers", "bpftrace"]
+tools = os.environ.get("BPF_TOOLS", "default cgroups callers bpftrace").split()
 res = {t: [] for t in tools + (["base default", "base callers"] if base else [])}
 for _ in range(reps):  # interleaved, so that a shared machine's load falls on all alike
     for t in tools:
         res[t].append(ns_per_run(t))
     if base:  # BASE's default may still count callers: each side as it ships, and with --callers
         res["base default"].append(ns_per_run("default", base))
-        res["base callers"].append(ns_per_run("callers", base))
+        if "callers" in tools:
+            res["base callers"].append(ns_per_run("callers", base))
 med = {k: sorted(v)[len(v) // 2] for k, v in res.items() if v}
+if "default" in med and "cgroups" in med:
+    print("--cgroups (calls by cgroup): %.0f ns, %+.0f ns a call over the default %.0f ns (ratio %.3f)" %
+          (med["cgroups"], med["cgroups"] - med["default"], med["default"],
+           med["cgroups"] / med["default"]))
+print("  each run: " + "; ".join("%s %s" % (t, " ".join("%.0f" % x for x in res[t])) for t in tools))
+if base and "default" in med:
+    print("against %s: its default %.0f ns, this default %.0f ns (ratio %.3f); runs %s" %
+          (base, med["base default"], med["default"], med["default"] / med["base default"],
+           " ".join("%.0f" % x for x in res["base default"])))
+if not all(t in med for t in ("default", "callers", "bpftrace")):
+    sys.exit(0)
 print("BPF time per event (BPF_ENABLE_STATS, median of %d, 100,000 events): copyprof %.0f ns"
       " (default: no uprobe callers), --callers %.0f ns, bpftrace hist() %.0f ns;"
       " copyprof/bpftrace %.2f, --callers/bpftrace %.2f" %
       (reps, med["default"], med["callers"], med["bpftrace"], med["default"] / med["bpftrace"],
        med["callers"] / med["bpftrace"]))
-print("  each run: " + "; ".join("%s %s" % (t, " ".join("%.0f" % x for x in res[t])) for t in tools))
-if base:
+if base and med.get("base callers"):
     print("against %s: default %.0f ns (ratio %.3f), --callers %.0f ns (ratio %.3f)"
           % (base, med["base default"], med["default"] / med["base default"],
              med["base callers"], med["callers"] / med["base callers"]))

@@ -91,6 +91,21 @@ struct ucaller_key {
 	__u32 pad;
 };
 
+/*
+ * Attribution by cgroup (docs/profile-format.md#cgroups): per site and per CPU, the first
+ * CP_CGROUP_SLOTS cgroups (v2 ids: their directory's inode number) that call it each get a slot,
+ * first come; the calls of any other cgroup on that CPU go to other. User space sums the CPUs,
+ * keeps the CP_CGROUP_SLOTS cgroups with most calls and adds the rest to other.
+ */
+#define CP_CGROUP_SLOTS 8
+struct cgroup_slots {
+	__u64 id[CP_CGROUP_SLOTS]; /* 0: free */
+	__u64 calls[CP_CGROUP_SLOTS];
+	__u64 other;
+};
+/* At most this many --cgroup directories filter a recording (task_filter.h). */
+#define CP_MAX_CGROUP_FILTERS 8
+
 /* One histogram slot: calls and their summed length, so bytes are exact per bucket. */
 struct hist_slot {
 	__u64 count;

@@ -14,6 +14,8 @@ const volatile bool targ_callers = false;
 /* Uprobe entry sites count their callers (bpf_probe_read_user, bpf_find_vma: 5.17+); off with
  * targ_callers under lockdown, where libbpf makes bpf_probe_read_user a refused bpf_probe_read. */
 const volatile bool targ_user_callers = false;
+/* Counted sites attribute their calls to the caller's cgroup (cgroup_calls). */
+const volatile bool targ_cgroups = false;
 
 /* site * CP_NBUCKETS + bucket; user space sizes it before load. Per-CPU: no lost counts. */
 struct {
@@ -117,6 +119,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } site_calls SEC(".maps");
+
+/* Per site: calls by cgroup v2 id, CP_CGROUP_SLOTS first come on each CPU (cp_shared.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u32);
+	__type(value, struct cgroup_slots);
+} cgroup_calls SEC(".maps");
 
 /* Multiplexed breakpoints: the breakpointed instruction's address -> site id. */
 struct {
@@ -225,6 +235,31 @@ static __always_inline void count_exact(__u32 site, __u64 len)
 	}
 	if (c)
 		__sync_fetch_and_add(c, 1);
+}
+
+/*
+ * One call at @site to the current task's cgroup: its slot, a free one taken with a
+ * compare-and-swap (a uprobe preempted on this CPU may be taking the same one), or other.
+ */
+static __always_inline void count_cgroup(__u32 site)
+{
+	struct cgroup_slots *t = bpf_map_lookup_elem(&cgroup_calls, &site);
+	__u64 id = bpf_get_current_cgroup_id(), was;
+	int i;
+
+	if (!t)
+		return;
+#pragma unroll
+	for (i = 0; i < CP_CGROUP_SLOTS; i++) {
+		was = t->id[i];
+		if (!was)
+			was = __sync_val_compare_and_swap(&t->id[i], 0, id) ?: id;
+		if (was == id) {
+			__sync_fetch_and_add(&t->calls[i], 1);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&t->other, 1);
 }
 
 /*
@@ -355,6 +390,8 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 	if (cfg->dst_reg || cfg->src_reg)
 		footprint_sample(site, nth, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg),
 				 len);
+	if (targ_cgroups)
+		count_cgroup(site);
 	if (targ_callers && cfg->caller_stack == CP_CALLER_KERNEL)
 		count_caller(site, key - site * CP_NBUCKETS, len, gprs_get(&g, CP_REG_RSP));
 	else if (targ_user_callers && cfg->caller_stack == CP_CALLER_USER)

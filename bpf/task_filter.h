@@ -8,8 +8,10 @@
  * cp_shared.h. The filter globals are defined here so that every program's skeleton has the
  * same rodata fields, set by user space before load: targ_tgid (0: any process), when
  * targ_filter_comm, targ_comm (the task's exact comm, NUL-terminated), and when
- * targ_filter_cgroup, the cgroup v2 whose fd user space puts in task_cgroup[0]: the task must
- * be in it or below it (bpf_current_task_under_cgroup, whatever cgroup namespace it is in).
+ * targ_nr_cgroups is not 0, the cgroups v2 whose fds user space puts in task_cgroup[0 ..
+ * targ_nr_cgroups - 1]: the task must be in one of them or below it
+ * (bpf_current_task_under_cgroup, whatever cgroup namespace it is in). An array of directories
+ * rather than a hash of cgroup ids: a cgroup's id names it alone, not the cgroups below it.
  *
  * With targ_inherit, the processes that targ_tgid forks, and theirs, pass too (record -- CMD
  * follows a wrapper's children, as perf's inherit does): cp_follow_fork adds each new process
@@ -21,7 +23,7 @@ const volatile __u32 targ_tgid = 0;
 const volatile bool targ_filter_comm = false;
 const volatile char targ_comm[CP_COMM_LEN] = {};
 const volatile bool targ_inherit = false;
-const volatile bool targ_filter_cgroup = false;
+const volatile __u32 targ_nr_cgroups = 0; /* at most CP_MAX_CGROUP_FILTERS */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -39,10 +41,21 @@ static __always_inline bool tgid_followed(__u32 tgid)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, CP_MAX_CGROUP_FILTERS);
 	__type(key, __u32);
 	__type(value, __u32);
 } task_cgroup SEC(".maps");
+
+/* True if the current task is in one of the --cgroup directories or below one. */
+static __always_inline bool task_cgroup_match(void)
+{
+	__u32 i;
+
+	for (i = 0; i < CP_MAX_CGROUP_FILTERS && i < targ_nr_cgroups; i++)
+		if (bpf_current_task_under_cgroup(&task_cgroup, i) == 1)
+			return true;
+	return false;
+}
 
 /* True if the current task passes the tgid, cgroup and comm filters. */
 static __always_inline bool task_filter_match(void)
@@ -52,7 +65,7 @@ static __always_inline bool task_filter_match(void)
 
 	if (targ_tgid && !tgid_followed(bpf_get_current_pid_tgid() >> 32))
 		return false;
-	if (targ_filter_cgroup && bpf_current_task_under_cgroup(&task_cgroup, 0) != 1)
+	if (targ_nr_cgroups && !task_cgroup_match())
 		return false;
 	if (!targ_filter_comm)
 		return true;

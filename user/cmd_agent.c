@@ -29,6 +29,7 @@ enum {
 	OPT_KEEP_PRIVS,
 	OPT_SAMPLE,
 	OPT_CGROUP,
+	OPT_CGROUPS,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -45,7 +46,13 @@ static const struct argp_option options[] = {
 	{ "comm", 'c', "NAME", 0, "Count only calls made by threads named NAME" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Count (and sample) only tasks in cgroup v2 directory PATH or below it, e.g. a pod's "
-	  "or a service's; copyprof_agent_info names it (label cgroup)" },
+	  "or a service's; repeatable (up to 8: a task in any of them); copyprof_agent_info names "
+	  "them (label cgroup, joined by ','). Turns --cgroups on" },
+	{ "cgroups", OPT_CGROUPS, NULL, 0,
+	  "Count each counted site's calls by the caller's cgroup too: copyprof_site_cgroup_calls, "
+	  "the 8 cgroups with most calls a site and the rest as other, with pod_uid, qos and "
+	  "container_id where the path is the kubelet's (on with --cgroup; off by default: tens of "
+	  "ns of BPF time per call)" },
 	{ "listen", OPT_LISTEN, "ADDR:PORT", 0,
 	  "Where to serve (default " AGENT_HTTP_DEFAULT_LISTEN ": this host only). Beyond "
 	  "loopback, --web-config with TLS and users is required" },
@@ -150,7 +157,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->comm = arg;
 		break;
 	case OPT_CGROUP:
-		a->cgroup = arg;
+		if (a->nr_cgroups == CP_MAX_CGROUP_FILTERS)
+			argp_error(state, "--cgroup %s: at most %d --cgroup directories", arg,
+				   CP_MAX_CGROUP_FILTERS);
+		a->cgroups[a->nr_cgroups++] = arg;
+		a->by_cgroup = true;
+		break;
+	case OPT_CGROUPS:
+		a->by_cgroup = true;
 		break;
 	case OPT_LISTEN:
 		a->listen = arg;

@@ -40,9 +40,11 @@ struct record_args {
 	bool user_stacks; /* --user-stacks */
 	bool no_callers;  /* --no-callers */
 	bool callers;	  /* --callers */
+	bool by_cgroup;	  /* --cgroups, or any --cgroup */
 	uint32_t hz;
 	const char *event;
-	const char *cgroup;
+	const char *cgroups[CP_MAX_CGROUP_FILTERS]; /* --cgroup, repeatable */
+	int nr_cgroups;
 	int nr_leaves;
 	const char *debuginfo[KDEBUGINFO_MAX_PATHS]; /* --debuginfo, then --vmlinux */
 	size_t nr_debuginfo;
@@ -58,6 +60,7 @@ enum {
 	OPT_USER_STACKS,
 	OPT_NO_CALLERS,
 	OPT_CALLERS,
+	OPT_CGROUPS,
 };
 
 static const struct cmd_options_spec common_options = {
@@ -84,7 +87,12 @@ static const struct argp_option options[] = {
 	  "With --sample: also count kernel function SYMBOL as a "
 	  "copy routine (repeatable)" },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
-	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample)" },
+	  "Only tasks in cgroup v2 directory PATH or below it (counted sites and --sample); "
+	  "repeatable: tasks in any of up to 8 directories. Turns --cgroups on" },
+	{ "cgroups", OPT_CGROUPS, NULL, 0,
+	  "Counted sites count their calls by the caller's cgroup too: the 8 cgroups with most "
+	  "calls a site, the rest as other, with the pod where the path is the kubelet's (on "
+	  "with --cgroup; off by default: tens of ns of BPF time per call)" },
 	{ "no-callers", OPT_NO_CALLERS, NULL, 0,
 	  "Entry sites (a function's first instruction: kernel or uprobe) count no callers: one "
 	  "map update less per call" },
@@ -143,6 +151,10 @@ static const char doc[] =
 	"  # a histogram each second\n"
 	"  copyprof record --uprobe ./app:my_memcpy -i 1 -d 10\n"
 	"  copyprof record -o - --uprobe ./app:my_memcpy -- ./app | jq .sites[0].calls\n"
+	"  # calls by container: a site's top 8 cgroups, with their pods\n"
+	"  copyprof record --cgroups --uprobe libc.so.6:memcpy -d 10\n"
+	"  copyprof record --cgroup /sys/fs/cgroup/a --cgroup /sys/fs/cgroup/b \\\n"
+	"      --uprobe libc.so.6:memcpy -d 10\n"
 	"  copyprof record --sample --cgroup /sys/fs/cgroup/system.slice \\\n"
 	"      --leaf memcpy_toio -d 5\n"
 	"  # who copies: user stacks too, then samples by process\n"
@@ -231,7 +243,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->nr_leaves++;
 		break;
 	case OPT_CGROUP:
-		a->cgroup = arg;
+		if (a->nr_cgroups == CP_MAX_CGROUP_FILTERS)
+			argp_error(state, "--cgroup %s: at most %d --cgroup directories", arg,
+				   CP_MAX_CGROUP_FILTERS);
+		a->cgroups[a->nr_cgroups++] = arg;
+		a->by_cgroup = true;
+		break;
+	case OPT_CGROUPS:
+		a->by_cgroup = true;
 		break;
 	case OPT_USER_STACKS:
 		a->user_stacks = true;
@@ -374,7 +393,8 @@ int cmd_record(int argc, char **argv)
 			.run = args.run,
 			.hz = args.hz,
 			.event = args.event,
-			.cgroup = args.cgroup,
+			.cgroups = args.cgroups,
+			.nr_cgroups = args.nr_cgroups,
 			.fallback = fb.why[0] ? fb.why : NULL,
 			.keep = (const char *const *)fb.keep,
 			.nr_keep = fb.nr_keep,
@@ -391,7 +411,9 @@ int cmd_record(int argc, char **argv)
 		.run = args.run,
 		.sites = args.sites,
 		.nr_sites = args.nr_sites,
-		.cgroup = args.cgroup,
+		.cgroups = args.cgroups,
+		.nr_cgroups = args.nr_cgroups,
+		.by_cgroup = args.by_cgroup,
 		.debuginfo = args.debuginfo,
 		.nr_debuginfo = args.nr_debuginfo,
 		.sampled = &args.sampled,

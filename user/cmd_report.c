@@ -11,6 +11,7 @@
 #include "profile/ksource.h"
 #include "lib/log.h"
 #include "lib/count_sum.h"
+#include "lib/kube_cgroup.h"
 #include "lib/num_format.h"
 #include "profile/profile.h"
 #include "sites/len_recovery.h"
@@ -145,6 +146,37 @@ static void print_callers(const struct profile_site *s, int top)
 	}
 }
 
+/* One cgroup's row: its calls, their share, its path and the pod the kubelet's layout names. */
+static void print_cgroup_row(const char *path, uint64_t calls, uint64_t total)
+{
+	struct kube_cgroup k;
+	char n1[NUM_FORMAT_LEN];
+
+	printf("    %13s calls %5.1f%%  %s", num_format(calls, n1),
+	       total ? 100.0 * (double)calls / (double)total : 0.0, path);
+	if (strcmp(path, "other") && kube_cgroup_parse(path, &k))
+		printf("  (pod %s, %s%s%.12s)", k.pod_uid, k.qos,
+		       k.container_id[0] ? ", container " : "", k.container_id);
+	putchar('\n');
+}
+
+/* Calls by cgroup (profile-format.md#cgroups): the top ones, then the rest as other. */
+static void print_cgroups(const struct profile_site *s)
+{
+	const struct site_cgroups *c = &s->cgroups;
+	char unnamed[48];
+	uint32_t i;
+
+	printf("  cgroups: %u%s\n", c->nr, c->other ? " and other" : "");
+	for (i = 0; i < c->nr; i++) {
+		snprintf(unnamed, sizeof(unnamed), "[id %llu, gone]",
+			 (unsigned long long)c->v[i].id);
+		print_cgroup_row(c->v[i].path ?: unnamed, c->v[i].calls, s->calls);
+	}
+	if (c->other)
+		print_cgroup_row("other", c->other, s->calls);
+}
+
 /*
  * A sampled site counts samples, not calls: a long copy is sampled more often than a short
  * one, and only lengths recovered from registers are in its histogram.
@@ -196,6 +228,8 @@ static void print_site(const struct profile *p, const struct profile_site *s, in
 		hist_print_top(stdout, dense, top);
 	if (s->nr_callers || s->caller_misses)
 		print_callers(s, top ? top : 8);
+	if (s->cgroups.nr || s->cgroups.other)
+		print_cgroups(s);
 	putchar('\n');
 }
 

@@ -3,7 +3,7 @@
 # t0021-fuzz-parsers: every parser of outside files under libFuzzer with ASan and UBSan: the
 # regression inputs of tests/fuzz/regress/TARGET/ replayed, then a bounded run from seeds (the
 # golden files, examples/data, presets/, examples/fleet/*.yml, ld.so --list-tunables, HTTP
-# requests to the agent, trap cost caches; pairs of profiles for diff). Any crash, leak or UBSan report fails;
+# requests to the agent, trap cost caches, kubelet cgroup paths; pairs of profiles for diff). Any crash, leak or UBSan report fails;
 # the number of executions per target is printed. FUZZ_SECONDS (default 10) bounds each run;
 # the run's length never decides the result (a slow machine runs fewer inputs, nothing else).
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +79,14 @@ seed() {
 		printf '{%s,"mechanisms":[{"mech":"uprobe","hit_ns":-1,"bpf_ns":0,"bpf_counted":false,"measured":0}]}\n' "$head" > "$d/negative.json"
 		printf '{"format":"copyprof-trap-cost","version":1,"boot_id":"another","mechanisms":[]}\n' > "$d/stale.json"
 		;;
+	kube_cgroup)
+		# Both kubelet layouts, kind's nesting, and this machine's own cgroup.
+		local u=0b2f8c4e-1111-4a2b-9c3d-0123456789ab
+		printf '/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod%s.slice/cri-containerd-4d5c0a3f.scope' "${u//-/_}" > "$d/systemd"
+		printf '/kubepods/besteffort/pod%s/4d5c0a3f' "$u" > "$d/cgroupfs"
+		printf '/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod%s.slice/crio-4d5c.scope' "${u//-/_}" > "$d/kind"
+		awk -F: '$1 == 0 { printf "%s", $3 }' /proc/self/cgroup > "$d/self"
+		;;
 	agent_http)
 		printf 'GET /metrics HTTP/1.1\r\nHost: a\r\nAuthorization: Basic dTpw\r\nAccept-Encoding: gzip\r\n\r\n' > "$d/auth-gzip"
 		printf 'GET /debug/pprof/profile?seconds=5 HTTP/1.1\r\nAuthorization: Basic dTpw\r\n\r\nHEAD /metrics HTTP/1.1\r\n\r\n' > "$d/pipelined"
@@ -90,7 +98,7 @@ seed() {
 shopt -s nullglob
 total=0
 for t in profile costmodel hist folded perf_script preset webconfig diff glibc_tunables \
-	agent_request agent_http prom_answer paired_wire trap_cache; do
+	agent_request agent_http prom_answer paired_wire trap_cache kube_cgroup; do
 	FUZZ="$OUT_DIR/tests/fuzz_$t"
 	[ -x "$FUZZ" ] || fail "$FUZZ was not built (make test builds it with clang)"
 	# Every input that once failed, replayed as is.

@@ -46,8 +46,9 @@ struct agent {
 	double last_scrape_s;
 	unsigned long long replans;
 	char *cpu_flags;
-	struct cgroup_ref cg; /* --cgroup, opened */
-	bool closing;	      /* under t.lock: probes detached, nothing more is served */
+	struct cgroup_set cg; /* --cgroup, opened */
+	char *cg_names; /* their names joined by ',' (copyprof_agent_info's cgroup), or NULL */
+	bool closing;	/* under t.lock: probes detached, nothing more is served */
 };
 
 static char *join_flags(const struct host_meta *m)
@@ -86,7 +87,7 @@ static int render_metrics(struct agent *ag, const struct agent_request *q, struc
 	h.last_scrape_s = ag->last_scrape_s;
 	h.replans = ag->replans;
 	h.cpu_flags = ag->cpu_flags;
-	h.cgroup = ag->cg.name;
+	h.cgroup = ag->cg_names;
 	if (w) {
 		export_metrics_put(w, ag->t.view, &o);
 		agent_metrics_put(w, &h);
@@ -426,7 +427,7 @@ int agent_run(struct agent_args *a)
 {
 	struct hist_filter filter = { .tgid = a->pid, .comm = a->comm };
 	struct web_config web = { 0 };
-	struct agent ag = { .a = a, .cg = { .fd = -1 } };
+	struct agent ag = { .a = a };
 	struct profile *view = NULL;
 	struct probe_site *planned = NULL;
 	int status = EXIT_RUNTIME, nr = 0;
@@ -438,10 +439,13 @@ int agent_run(struct agent_args *a)
 	if (status)
 		goto out_web;
 	status = EXIT_RUNTIME;
-	if (a->cgroup && cgroup_open(a->cgroup, &ag.cg))
+	if (cgroup_set_open(a->cgroups, (uint32_t)a->nr_cgroups, &ag.cg) ||
+	    (ag.cg.nr && !(ag.cg_names = cgroup_set_names(&ag.cg))))
 		goto out_web;
-	filter.cgroup_fd = ag.cg.fd > 0 ? ag.cg.fd : 0;
-	ag.smp.sa.cgroup = a->cgroup;
+	filter.cgroups = &ag.cg;
+	filter.by_cgroup = a->by_cgroup;
+	ag.smp.sa.cgroups = a->cgroups;
+	ag.smp.sa.nr_cgroups = a->nr_cgroups;
 	stop_install_reload();
 	signal(SIGPIPE, SIG_IGN); /* a scraper gone mid-response is an error, not a death */
 	if (feature_check_bpf() || !(view = profile_new()) ||
@@ -472,7 +476,7 @@ int agent_run(struct agent_args *a)
 			       &ag.sampled))
 		goto out;
 	ag.sw = (struct agent_switch){
-		.tgid = a->pid, .comm = a->comm, .cgroup_fd = filter.cgroup_fd, .hz = a->hz
+		.tgid = a->pid, .comm = a->comm, .cgroups = &ag.cg, .hz = a->hz
 	};
 	if (!ag.sw.hz)
 		ag.sw.hz = RECORD_SAMPLE_DEFAULT_HZ;
@@ -514,7 +518,8 @@ out:
 	view = NULL;
 	free(ag.cpu_flags);
 out_web:
-	cgroup_close(&ag.cg);
+	cgroup_set_close(&ag.cg);
+	free(ag.cg_names);
 	record_plan_sampled_free(&ag.sampled);
 	free(planned);
 	profile_free(view);

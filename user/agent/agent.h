@@ -4,6 +4,7 @@
 #define CP_AGENT_H
 
 #include <stdint.h>
+#include "kernel/cgroup.h"
 #include "record/probe_site.h"
 #include "record/record_plan.h"
 
@@ -13,9 +14,11 @@ struct agent_args {
 	struct record_plan_args plan; /* -p, --site, --entry: planned as record plans them */
 	struct probe_site *sites;     /* --uprobe, --kprobe, --hwbp as parsed; taken */
 	int nr_sites;
-	uint32_t pid;		 /* --pid; 0: every process */
-	const char *comm;	 /* --comm */
-	const char *cgroup;	 /* --cgroup: a cgroup v2 directory, its tasks and below */
+	uint32_t pid;	  /* --pid; 0: every process */
+	const char *comm; /* --comm */
+	/* --cgroup (repeatable): cgroup v2 directories, their tasks and below */
+	const char *cgroups[CP_MAX_CGROUP_FILTERS];
+	int nr_cgroups;
 	const char *listen;	 /* ADDR:PORT */
 	const char *web_config;	 /* exporter-toolkit web.config.yml, or NULL */
 	const char *host;	 /* the host label; NULL: the hostname */
@@ -23,6 +26,7 @@ struct agent_args {
 	double replan_s;	 /* between periodic re-plans; 0: only on SIGHUP */
 	bool keep_privileges;	 /* do not drop capabilities after attaching */
 	bool sample;		 /* --sample: every copy-family sample, served live */
+	bool by_cgroup;		 /* --cgroups, or --cgroup: copyprof_site_cgroup_calls */
 	uint32_t hz;		 /* --sample=HZ; 0: record's default */
 };
 

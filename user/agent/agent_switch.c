@@ -23,7 +23,7 @@ static int open_sampler(struct agent_switch *w, char *why, size_t len)
 	struct sample_opts o = {
 		.tgid = w->tgid,
 		.comm = w->comm,
-		.cgroup_fd = w->cgroup_fd,
+		.cgroups = w->cgroups,
 		.hz = w->hz,
 		.event = "cpu-clock", /* time in the function, the same on every machine */
 		.funcs_only = true,

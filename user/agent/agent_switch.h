@@ -10,9 +10,9 @@
 /* The function sampler: opened at the first move, one slot per moved site. */
 struct agent_switch {
 	struct sample_session *ss;
-	uint32_t tgid;	  /* --pid; 0: every process */
-	const char *comm; /* --comm, or NULL */
-	int cgroup_fd;	  /* --cgroup's directory, or 0 */
+	uint32_t tgid;			  /* --pid; 0: every process */
+	const char *comm;		  /* --comm, or NULL */
+	const struct cgroup_set *cgroups; /* --cgroup's directories, or NULL */
 	uint32_t hz;
 	uint32_t nr; /* slots used */
 	uint64_t moves;

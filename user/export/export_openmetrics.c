@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_openmetrics.h"
+#include "lib/kube_cgroup.h"
 #include "lib/sparse_hist.h"
 #include "sites/copy_family.h"
 #include "export_origin.h"
@@ -16,6 +17,7 @@
 #define FAMILY_SAMPLES "copyprof_copy_samples"
 #define FAMILY_DURATION "copyprof_recording_duration_seconds"
 #define FAMILY_SITE_INFO "copyprof_site_info"
+#define FAMILY_CGROUP_CALLS "copyprof_site_cgroup_calls"
 #define MAX_LABELS OM_MAX_SITE_LABELS
 
 /*
@@ -175,6 +177,61 @@ static void put_site_info(struct metric_writer *w, const struct om_opts *o, cons
 	}
 }
 
+/* One cgroup's calls at site @s: the site's labels, then the cgroup's and its pod's. */
+static void put_cgroup(struct metric_writer *w, const struct om_opts *o, const struct profile *p,
+		       const struct profile_site *s, const char *cgroup, uint64_t calls)
+{
+	struct mw_label l[MAX_LABELS];
+	struct kube_cgroup k = { 0 };
+	char id[16], off[24];
+	size_t n = site_labels(o, p, s, false, l, id, off);
+
+	if (strcmp(cgroup, "other"))
+		kube_cgroup_parse(cgroup, &k);
+	l[n++] = (struct mw_label){ "cgroup", cgroup };
+	l[n++] = (struct mw_label){ "pod_uid", k.pod_uid };
+	l[n++] = (struct mw_label){ "qos", k.qos };
+	l[n++] = (struct mw_label){ "container_id", k.container_id };
+	mw_count(w, l, n, calls);
+}
+
+/*
+ * Calls by cgroup (docs/fleet.md#containers): a family of its own, not a label on the
+ * histograms, so that attribution costs at most CP_CGROUP_SLOTS + 1 series a site, not as many
+ * whole histograms. A gauge of a count, as copyprof_copy_samples (it only grows).
+ */
+static void put_cgroups(struct metric_writer *w, const struct om_opts *o, const struct profile *p)
+{
+	char gone[32];
+	size_t i;
+	uint32_t c;
+	bool any = false;
+
+	for (i = 0; i < p->nr_sites; i++)
+		any |= p->sites[i].cgroups.nr || p->sites[i].cgroups.other;
+	if (!any)
+		return;
+	mw_family(w, FAMILY_CGROUP_CALLS, MW_GAUGE, NULL,
+		  o->live ? "Calls of a counted site by the caller's cgroup v2 (path from the "
+			    "cgroup2 root): the 8 with most calls, the rest as cgroup other; "
+			    "pod_uid, qos and container_id where the path is the kubelet's; "
+			    "live counts since the agent started (they only grow)."
+			  : "Calls of a counted site by the caller's cgroup v2 (path from the "
+			    "cgroup2 root): the 8 with most calls, the rest as cgroup other; "
+			    "pod_uid, qos and container_id where the path is the kubelet's.");
+	for (i = 0; i < p->nr_sites; i++) {
+		const struct profile_site *s = &p->sites[i];
+
+		for (c = 0; c < s->cgroups.nr; c++) {
+			snprintf(gone, sizeof(gone), "id:%llu",
+				 (unsigned long long)s->cgroups.v[c].id);
+			put_cgroup(w, o, p, s, s->cgroups.v[c].path ?: gone, s->cgroups.v[c].calls);
+		}
+		if (s->cgroups.other)
+			put_cgroup(w, o, p, s, "other", s->cgroups.other);
+	}
+}
+
 /* The recorded time per group, so that totals can be turned into rates. */
 static void put_durations(struct metric_writer *w, const struct profile *p)
 {
@@ -202,6 +259,7 @@ void export_metrics_put(struct metric_writer *w, const struct profile *p, const 
 	put_histograms(w, o, p, false);
 	put_histograms(w, o, p, true);
 	put_site_info(w, o, p);
+	put_cgroups(w, o, p);
 	put_durations(w, p);
 }
 

@@ -82,12 +82,75 @@ void cgroup_close(struct cgroup_ref *c)
 	c->name = NULL;
 }
 
-int cgroup_filter_set(int map_fd, int cgroup_fd)
+int cgroup_filter_set(int map_fd, uint32_t index, int cgroup_fd)
 {
-	__u32 k = 0, v = (__u32)cgroup_fd;
+	__u32 v = (__u32)cgroup_fd;
 
-	if (!bpf_map_update_elem(map_fd, &k, &v, 0))
+	if (!bpf_map_update_elem(map_fd, &index, &v, 0))
 		return 0;
 	p_err("cannot set the --cgroup filter: %s", strerror(errno));
 	return -errno;
+}
+
+int cgroup_set_open(const char *const *paths, uint32_t nr, struct cgroup_set *set)
+{
+	uint32_t i;
+	int err;
+
+	set->nr = 0;
+	for (i = 0; i < CP_MAX_CGROUP_FILTERS; i++)
+		set->v[i] = (struct cgroup_ref){ .fd = -1 };
+	if (nr > CP_MAX_CGROUP_FILTERS) {
+		p_err("%u --cgroup directories: at most %d filter one recording", nr,
+		      CP_MAX_CGROUP_FILTERS);
+		return -E2BIG;
+	}
+	for (i = 0; i < nr; i++) {
+		err = cgroup_open(paths[i], &set->v[i]);
+		if (err) {
+			cgroup_set_close(set);
+			return err;
+		}
+		set->nr = i + 1;
+	}
+	return 0;
+}
+
+int cgroup_set_filter(int map_fd, const struct cgroup_set *set)
+{
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < set->nr; i++) {
+		err = cgroup_filter_set(map_fd, i, set->v[i].fd);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+char *cgroup_set_names(const struct cgroup_set *set)
+{
+	size_t len = 1;
+	uint32_t i;
+	char *s;
+
+	for (i = 0; i < set->nr; i++)
+		len += strlen(set->v[i].name) + 1;
+	s = calloc(1, len);
+	for (i = 0; s && i < set->nr; i++) {
+		if (i)
+			strcat(s, ",");
+		strcat(s, set->v[i].name);
+	}
+	return s;
+}
+
+void cgroup_set_close(struct cgroup_set *set)
+{
+	uint32_t i;
+
+	for (i = 0; i < set->nr; i++)
+		cgroup_close(&set->v[i]);
+	set->nr = 0;
 }

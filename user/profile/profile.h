@@ -13,6 +13,7 @@
 #include "kernel/srcline.h"
 #include "sites/copy_family.h"
 #include "profile_align.h"
+#include "profile_cgroup.h"
 #include "profile_dist.h"
 #include "profile_footprint.h"
 #include "profile_exact.h"
@@ -61,6 +62,7 @@ struct profile_site {
 	struct site_dist dist;	    /* distance classes per bucket, if recorded (profile_dist.h) */
 	struct site_exact exact;    /* calls at exact lengths, if recorded (profile_exact.h) */
 	struct site_footprint footprint; /* bytes touched per window, if recorded */
+	struct site_cgroups cgroups;	 /* calls by cgroup, if recorded (profile_cgroup.h) */
 	uint32_t group; /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */

@@ -142,6 +142,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "exact", site_exact_to_json(&s->exact));
 	if (s->footprint.recorded)
 		json_object_object_add(o, "footprint", site_footprint_to_json(&s->footprint));
+	if (s->cgroups.recorded)
+		json_object_object_add(o, "cgroups", site_cgroups_to_json(&s->cgroups));
 	sample_site_to_json(s->sample, o);
 	site_mux_to_json(s->mux, o);
 	if (s->source)

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "kernel/cgroup.h"
+#include "kernel/cgroup_path.h"
 #include "kernel/feature.h"
 #include "kernel/uprobe_multi.h"
 #include "hist.skel.h"
@@ -28,6 +29,7 @@ struct hist_session {
 	struct bpf_link **cpu_links; /* nr_sites x nr_cpus (hardware breakpoints) */
 	int *umulti;		     /* one uprobe_multi link fd per site, or -1 */
 	bool has_umulti;	     /* cp_uprobe_multi is loaded */
+	bool by_cgroup;		     /* cgroup_calls counts (hist_filter.by_cgroup) */
 	struct task_follow follow;   /* the command's descendants */
 	struct bpf_link **share;     /* one per CPU: the copy-time share sampler, or NULL */
 	uint32_t nr_sites;
@@ -100,7 +102,13 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 						      UPROBE_MULTI_ATTACH_TYPE);
 	else
 		bpf_program__set_autoload(hs->skel->progs.cp_uprobe_multi, false);
-	hs->skel->rodata->targ_filter_cgroup = filter->cgroup_fd > 0;
+	hs->skel->rodata->targ_nr_cgroups = filter->cgroups ? filter->cgroups->nr : 0;
+	hs->skel->rodata->targ_cgroups = filter->by_cgroup;
+	hs->by_cgroup = filter->by_cgroup;
+	if (!filter->by_cgroup)
+		bpf_map__set_max_entries(hs->skel->maps.cgroup_calls, 1);
+	else
+		bpf_map__set_max_entries(hs->skel->maps.cgroup_calls, nr_sites);
 	bpf_program__set_autoload(hs->skel->progs.cp_copy_share, filter->copy_share);
 	err = hist_bpf__load(hs->skel);
 	if (err) {
@@ -108,8 +116,8 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		goto fail;
 	}
 	if (task_follow_attach(&hs->follow) ||
-	    (filter->cgroup_fd > 0 &&
-	     cgroup_filter_set(bpf_map__fd(hs->skel->maps.task_cgroup), filter->cgroup_fd)))
+	    (filter->cgroups &&
+	     cgroup_set_filter(bpf_map__fd(hs->skel->maps.task_cgroup), filter->cgroups)))
 		goto fail;
 	return hs;
 nomem:
@@ -444,6 +452,39 @@ static int collect_exact(struct hist_session *hs, uint32_t id, struct profile_si
 	return err;
 }
 
+/* Site @id's calls by cgroup, summed over the CPUs: the top CP_CGROUP_SLOTS and other. */
+static int collect_cgroups(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	struct cgroup_slots *t;
+	int cpu, i, err = 0;
+
+	if (!hs->by_cgroup)
+		return 0;
+	t = calloc(hs->nr_cpus, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.cgroup_calls), &id, t)) {
+		err = -errno;
+		goto out;
+	}
+	site_cgroups_clear(&site->cgroups);
+	site->cgroups.recorded = true;
+	for (cpu = 0; cpu < hs->nr_cpus && !err; cpu++) {
+		site->cgroups.other += t[cpu].other;
+		for (i = 0; i < CP_CGROUP_SLOTS && !err; i++)
+			if (t[cpu].id[i])
+				err = site_cgroups_add(&site->cgroups, t[cpu].id[i], NULL,
+						       t[cpu].calls[i]);
+	}
+	if (!err)
+		err = site_cgroups_keep_top(&site->cgroups, CP_CGROUP_SLOTS);
+	for (i = 0; !err && i < (int)site->cgroups.nr; i++)
+		site->cgroups.v[i].path = cgroup_path_of_id(site->cgroups.v[i].id);
+out:
+	free(t);
+	return err;
+}
+
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
 	struct hist_slot *slots = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*slots));
@@ -498,6 +539,11 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 				bpf_map__fd(hs->skel->maps.sites), hs->nr_cpus, id, site);
 	if (err) {
 		p_err("cannot read the sampled addresses of site %u: %s", id, strerror(-err));
+		goto out;
+	}
+	err = collect_cgroups(hs, id, site);
+	if (err) {
+		p_err("cannot read the cgroups of site %u: %s", id, strerror(-err));
 		goto out;
 	}
 	profile_site_sum(site);

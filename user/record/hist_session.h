@@ -9,6 +9,7 @@
 #include "profile/profile.h"
 
 struct bpf_link;
+struct cgroup_set;
 
 struct hist_session;
 
@@ -16,8 +17,10 @@ struct hist_filter {
 	uint32_t tgid;	  /* 0: every process */
 	const char *comm; /* NULL: every command name */
 	bool inherit;	  /* with @tgid: and the processes it starts, theirs too (task_follow.h) */
-	int cgroup_fd;	  /* a cgroup v2 directory (kernel/cgroup.h): its tasks and below; 0: any */
-	bool copy_share;  /* load the copy-time share sampler (hist_session_share_start()) */
+	/* cgroup v2 directories (kernel/cgroup.h): their tasks and below; NULL or none: any */
+	const struct cgroup_set *cgroups;
+	bool by_cgroup;	 /* attribute each site's calls to the caller's cgroup (cgroup_calls) */
+	bool copy_share; /* load the copy-time share sampler (hist_session_share_start()) */
 };
 
 /* Which entry sites will count their callers (hist_session_open()'s @callers). */
@@ -75,7 +78,11 @@ int hist_session_nr_cpus(const struct hist_session *hs);
 int hist_session_bp_site(struct hist_session *hs, uint64_t addr, uint32_t id);
 /* Attaches the program to breakpoint event @fd, naming sites by address; NULL and errno. */
 struct bpf_link *hist_session_attach_bp_fd(struct hist_session *hs, int fd);
-/* Adds the kernel-side counts of site @id into @site's buckets and alignment. */
+/*
+ * Adds the kernel-side counts of site @id into @site's buckets and alignment; with
+ * hist_filter.by_cgroup, sets its calls by cgroup (profile_cgroup.h: the top CP_CGROUP_SLOTS
+ * by calls, named from their ids, the rest as other).
+ */
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site);
 /*
  * Site @id's calls counted so far on each CPU, into @per_cpu (hist_session_nr_cpus() values),

@@ -39,7 +39,7 @@ struct counted_recorder {
 	struct record_sample_args sa;
 	struct trap_cost uprobe_cost;	 /* measured when a site is a uprobe */
 	bool uprobe_cost_later;		 /* not cached: measured once the recording ends */
-	struct cgroup_ref cg;		 /* --cgroup, opened */
+	struct cgroup_set cg;		 /* --cgroup, opened */
 	struct uprobe_redeploy redeploy; /* uprobe files replaced under their paths */
 	double next_follow, next_sweep;
 	bool share; /* the copy-time share is sampled (record_share.h) */
@@ -259,7 +259,7 @@ static int counted_prepare(void *rec, struct profile *p)
 	struct counted_recorder *r = rec;
 	const struct record_counted_args *a = r->a;
 
-	if (a->cgroup && cgroup_open(a->cgroup, &r->cg))
+	if (cgroup_set_open(a->cgroups, (uint32_t)a->nr_cgroups, &r->cg))
 		return -EINVAL;
 	choose_callers(a);
 	if (resolve_sites(a, p) || feature_check_bpf() ||
@@ -312,7 +312,8 @@ static int counted_open(void *rec, uint32_t tgid)
 		.tgid = tgid,
 		.comm = a->run.comm,
 		.inherit = a->run.command && !a->run.no_inherit,
-		.cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0,
+		.cgroups = &r->cg,
+		.by_cgroup = a->by_cgroup,
 		/* the copies' share of a traced program's time: one program */
 		.copy_share = tgid && uses(a, MECH_UPROBE)
 	};
@@ -598,7 +599,7 @@ static void counted_close(void *rec)
 	r->last = NULL;
 	free(r->mux_of);
 	r->mux_of = NULL;
-	cgroup_close(&r->cg);
+	cgroup_set_close(&r->cg);
 	if (r->sampler)
 		record_sample_ops.close(r->sampler);
 }
@@ -616,16 +617,18 @@ static const struct recorder_ops counted_ops = {
 
 int record_counted_run(const struct record_counted_args *a)
 {
-	struct counted_recorder r = { .a = a, .cg = { .fd = -1 } };
+	struct counted_recorder r = { .a = a };
 	struct record_run_args run = a->run;
 	int status, i;
 
 	run.all_tasks = run.all_tasks || uses_kernel(a);
 	if (a->sampled && a->sampled->nr) {
 		/* Samples are taken from the same tasks the probes count. */
-		r.sa = (struct record_sample_args){
-			.run = run, .hz = a->hz, .poll_ms = 20, .cgroup = a->cgroup
-		};
+		r.sa = (struct record_sample_args){ .run = run,
+						    .hz = a->hz,
+						    .poll_ms = 20,
+						    .cgroups = a->cgroups,
+						    .nr_cgroups = a->nr_cgroups };
 		r.sampler = record_sample_new(&r.sa);
 		if (!r.sampler)
 			return EXIT_RUNTIME;

@@ -13,7 +13,10 @@ struct record_counted_args {
 	struct record_run_args run; /* all but all_tasks, which the sites decide */
 	struct probe_site *sites;   /* as parsed or planned; resolved here, then freed */
 	int nr_sites;
-	const char *cgroup; /* --cgroup: count only its tasks and those below it; NULL: any */
+	/* --cgroup (repeatable): count only their tasks and those below them; none: any */
+	const char *const *cgroups;
+	int nr_cgroups;
+	bool by_cgroup; /* --cgroups (or --cgroup): calls by cgroup per site (profile_cgroup.h) */
 	const char *const *debuginfo; /* kernel DWARF for the sites' lines (ksource.h) */
 	/* Functions of the plan no probe can take: sampled at @hz in the same recording. */
 	const struct record_plan_sampled *sampled; /* NULL or empty: no sampling */

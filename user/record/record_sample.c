@@ -34,7 +34,7 @@ struct sample_recorder {
 	const struct record_sample_args *a;
 	struct sample_opts o; /* the session's filters, event and ranges */
 	struct sample_session *ss;
-	struct cgroup_ref cg; /* --cgroup, opened: its tasks and below */
+	struct cgroup_set cg; /* --cgroup, opened: their tasks and below */
 	struct ksyms *ks;
 	struct ktext *kt;     /* NULL: no kernel text, so no length rules */
 	struct len_rules *lr; /* the rules worked out from kt; NULL without it */
@@ -287,9 +287,9 @@ static int sample_prepare(void *rec, struct profile *p)
 
 	if (feature_check_perf_event() || feature_check_bpf())
 		return -EPERM;
-	if (r->a->cgroup && cgroup_open(r->a->cgroup, &r->cg))
+	if (cgroup_set_open(r->a->cgroups, (uint32_t)r->a->nr_cgroups, &r->cg))
 		return -EINVAL;
-	r->o.cgroup_fd = r->cg.fd > 0 ? r->cg.fd : 0;
+	r->o.cgroups = &r->cg;
 	r->ks = ksyms_load(NULL);
 	if (!r->ks)
 		return -ENOENT;
@@ -504,7 +504,7 @@ static void sample_close(void *rec)
 
 	sample_session_destroy(r->ss);
 	r->ss = NULL;
-	cgroup_close(&r->cg);
+	cgroup_set_close(&r->cg);
 	ktext_close(r->kt);
 	sample_agg_free(r->agg);
 	for (i = 0; i < STACKMAP_IDS; i++)
@@ -538,7 +538,6 @@ void *record_sample_new(const struct record_sample_args *a)
 	r->o = (struct sample_opts){
 		.comm = a->run.comm, .hz = a->hz, .event = a->event, .user_stacks = a->user_stacks
 	};
-	r->cg.fd = -1;
 	return r;
 }
 

@@ -11,8 +11,9 @@ struct record_sample_args {
 	struct record_run_args run; /* tasks, duration, COMMAND, output */
 	uint32_t hz;		    /* per CPU */
 	const char *event;	    /* NULL: cycles, falling back to cpu-clock */
-	const char *cgroup;	    /* cgroup v2 directory, or NULL */
-	const char *fallback;	    /* why probes became sampling, for the meta; NULL: asked for */
+	const char *const *cgroups; /* cgroup v2 directories (--cgroup, repeatable) */
+	int nr_cgroups;
+	const char *fallback; /* why probes became sampling, for the meta; NULL: asked for */
 	/* Keep only samples whose stack goes through one of these functions (0: keep all). */
 	const char *const *keep;
 	size_t nr_keep;

@@ -106,7 +106,7 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 	skel->rodata->targ_inherit = o->inherit && o->tgid;
 	task_follow_prepare(&ss->follow, skel->progs.cp_follow_fork, skel->progs.cp_follow_exit,
 			    skel->maps.followed, skel->rodata->targ_inherit);
-	skel->rodata->targ_filter_cgroup = o->cgroup_fd > 0;
+	skel->rodata->targ_nr_cgroups = o->cgroups ? o->cgroups->nr : 0;
 	skel->rodata->targ_nr_ranges = (__u32)o->nr_ranges;
 	skel->rodata->targ_user_funcs = o->user_funcs || o->funcs_only;
 	if (o->funcs_only)
@@ -129,8 +129,8 @@ static int load(struct sample_session *ss, const struct sample_opts *o)
 		return err;
 	}
 	err = task_follow_attach(&ss->follow);
-	if (!err && o->cgroup_fd > 0)
-		err = cgroup_filter_set(bpf_map__fd(skel->maps.task_cgroup), o->cgroup_fd);
+	if (!err && o->cgroups)
+		err = cgroup_set_filter(bpf_map__fd(skel->maps.task_cgroup), o->cgroups);
 	if (err)
 		return err;
 	for (i = 0; i < o->nr_ranges; i++) {

@@ -11,13 +11,15 @@
 #include "sample.h"
 
 struct sample_session;
+struct cgroup_set;
 
 struct sample_opts {
 	uint32_t tgid;	  /* 0: every process */
 	bool inherit;	  /* with @tgid: and the processes it starts (task_follow.h) */
 	const char *comm; /* NULL: every command name */
-	int cgroup_fd;	  /* a cgroup v2 directory: its tasks and below (kernel/cgroup.h); 0: any */
-	uint32_t hz;	  /* samples per second per CPU */
+	/* cgroup v2 directories: their tasks and below (kernel/cgroup.h); NULL or none: any */
+	const struct cgroup_set *cgroups;
+	uint32_t hz;	   /* samples per second per CPU */
 	const char *event; /* "cycles", "cpu-clock" ...; NULL: cycles, else cpu-clock */
 	const struct sample_range *ranges; /* sorted by start, non-overlapping */
 	size_t nr_ranges;

@@ -54,6 +54,14 @@ struct {
 	__type(value, __u64);
 } exact_used SEC(".maps");
 
+/* site -> its sampled runs of consecutive lengths on this CPU (struct order_slot). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u32);
+	__type(value, struct order_slot);
+} orders SEC(".maps");
+
 /*
  * Entry sites: (site, caller, bucket) -> calls and bytes. A hash shared by all CPUs, with
  * atomic adds; calls that find it full are counted in caller_misses, never silently lost.
@@ -226,6 +234,24 @@ static __always_inline void count_exact(__u32 site, __u64 len)
 		__sync_fetch_and_add(c, 1);
 }
 
+/* Call @nth of @site on this CPU (counted from 0), inside a run: its length stored in place. */
+static __always_inline void record_order(__u32 site, __u64 nth, __u64 len)
+{
+	struct order_slot *o;
+	__u32 run, pos;
+
+	if (nth >= (__u64)CP_ORDER_EVERY * CP_ORDER_RUNS)
+		return;
+	o = bpf_map_lookup_elem(&orders, &site);
+	if (!o)
+		return;
+	/* masks the verifier can follow (both counts are powers of two) */
+	run = (__u32)(nth / CP_ORDER_EVERY) & (CP_ORDER_RUNS - 1);
+	pos = (__u32)nth & (CP_ORDER_LEN - 1);
+	o->len[run][pos] = len;
+	o->filled[run] = pos + 1;
+}
+
 /*
  * One call of @len bytes to the caller table @map (callers, ucallers) at @key, with atomic
  * adds; a full table counts the call in caller_misses instead of dropping it.
@@ -346,8 +372,13 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 		__sync_fetch_and_add(&slot->bytes, len);
 	}
 	calls = bpf_map_lookup_elem(&site_calls, &site);
-	if (calls)
-		__sync_fetch_and_add(calls, 1);
+	if (calls) {
+		__u64 nth = __sync_fetch_and_add(calls, 1);
+
+		/* the one branch a call outside a sampled run pays */
+		if ((nth & (CP_ORDER_EVERY - 1)) < CP_ORDER_LEN)
+			record_order(site, nth, len);
+	}
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_dist(key, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_exact(site, len);

@@ -160,6 +160,7 @@ int agent_sites_read(struct agent_sites *t)
 		site_align_clear(&s->align);
 		site_dist_clear(&s->dist);
 		site_exact_clear(&s->exact);
+		site_order_clear(&s->order);
 		if (hist_session_collect(t->hs, s->id, s))
 			return -EIO;
 	}

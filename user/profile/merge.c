@@ -398,7 +398,8 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 	if (sum_buckets(&d->buckets, &s->buckets, "count", "bytes", d) ||
 	    (s->align.recorded && sum_align(d, &s->align)) ||
 	    (s->dist.recorded && sum_dist(d, &s->dist)) ||
-	    (s->exact.recorded && site_exact_sum(&d->exact, &s->exact)))
+	    (s->exact.recorded && site_exact_sum(&d->exact, &s->exact)) ||
+	    (s->order.recorded && site_order_sum(&d->order, &s->order)))
 		return -ENOMEM;
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */
 	SUM(d->calls, s->calls, "calls", d);

@@ -123,6 +123,7 @@ void profile_site_clear(struct profile_site *s)
 	site_align_free(&s->align);
 	site_dist_free(&s->dist);
 	site_exact_free(&s->exact);
+	site_order_free(&s->order);
 	sample_site_info_free(s->sample);
 	free(s->mux);
 	source_pos_free(s->source);

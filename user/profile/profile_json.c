@@ -137,6 +137,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "distance", site_dist_to_json(&s->dist));
 	if (s->exact.recorded)
 		json_object_object_add(o, "exact", site_exact_to_json(&s->exact));
+	if (s->order.recorded)
+		json_object_object_add(o, "orders", site_order_to_json(&s->order));
 	sample_site_to_json(s->sample, o);
 	site_mux_to_json(s->mux, o);
 	if (s->source)

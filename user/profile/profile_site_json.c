@@ -226,7 +226,7 @@ int profile_site_from_json(json_object *o, struct profile *p, const char *name, 
 	struct profile_site *s = profile_add_site(p);
 	uint64_t v, dst[CP_ALIGN_SLOTS] = { 0 }, src[CP_ALIGN_SLOTS] = { 0 };
 	const struct hist_bucket *e;
-	json_object *buckets, *dist, *exact;
+	json_object *buckets, *dist, *exact, *orders;
 	char *family;
 	int a, b;
 
@@ -270,7 +270,9 @@ int profile_site_from_json(json_object *o, struct profile *p, const char *name, 
 	if (site_dist_from_json(json_object_object_get_ex(o, "distance", &dist) ? dist : NULL,
 				&s->dist, name, s->id) ||
 	    site_exact_from_json(json_object_object_get_ex(o, "exact", &exact) ? exact : NULL,
-				 &s->exact, name, s->id))
+				 &s->exact, name, s->id) ||
+	    site_order_from_json(json_object_object_get_ex(o, "orders", &orders) ? orders : NULL,
+				 &s->order, name, s->id))
 		return -EINVAL;
 	s->sample = sample_site_from_json(o);
 	family = jsonr_str(o, "family");

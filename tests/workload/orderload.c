@@ -68,19 +68,24 @@ static int parse_order(const char *a)
 	return !strcmp(a, "random") ? 1 : !strcmp(a, "cyclic") ? 0 : -1;
 }
 
-/* run ORDER CALLS: CALLS ol_copy calls in that order, between two fixed lines. */
-static int run(int random, size_t nc)
+/* run ORDER CALLS: CALLS ol_copy calls in that order, each side at a random byte of 256 KiB;
+ * print ORDER CALLS: their lengths, one a line, without copying. */
+static int run(int random, size_t nc, int print)
 {
+	const size_t ws = 256 << 10;
 	uint64_t s = 0x2545F4914F6CDD1DULL;
 	size_t *len = calloc(nc, sizeof(*len)), i;
-	char *buf = aligned_alloc(4096, 4 * 4096);
+	char *dbuf = aligned_alloc(4096, ws), *sbuf = aligned_alloc(4096, ws);
 
-	if (!len || !buf)
+	if (!len || !dbuf || !sbuf)
 		return 1;
-	memset(buf, 3, 4 * 4096);
+	memset(dbuf, 3, ws);
+	memset(sbuf, 4, ws);
 	order_lengths(len, nc, random, &s);
-	for (i = 0; i < nc; i++)
-		ol_copy(buf + 2 * 4096, buf, len[i]);
+	for (i = 0; print && i < nc; i++)
+		printf("%zu\n", len[i]);
+	for (i = 0; !print && i < nc; i++)
+		ol_copy(dbuf + rng(&s) % (ws - MAXL), sbuf + rng(&s) % (ws - MAXL), len[i]);
 	return 0;
 }
 
@@ -117,8 +122,8 @@ static void draw(struct call *c, size_t nc, int random, char *dbuf, char *sbuf, 
 
 /*
  * ORDER WS ROUNDS: REP MOVSB's ns a call against the C library's memcpy on the order's calls,
- * paired in each round (the order of the two passes alternating round by round, each after an
- * untimed pass). Prints the median percentage, the noise, and both ns a call (wl_report()).
+ * paired in each round (the order of the two passes alternating round by round, after an
+ * untimed pass of each on REP MOVSB's order). Prints the median percentage, the noise, and both ns a call (wl_report()).
  */
 int main(int argc, char **argv)
 {
@@ -129,11 +134,12 @@ int main(int argc, char **argv)
 	uint64_t s = 0x9E3779B97F4A7C15ULL;
 	int random;
 
-	if (argc == 4 && !strcmp(argv[1], "run") && (random = parse_order(argv[2])) >= 0)
-		return run(random, strtoul(argv[3], NULL, 0));
+	if (argc == 4 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "print")) &&
+	    (random = parse_order(argv[2])) >= 0)
+		return run(random, strtoul(argv[3], NULL, 0), !strcmp(argv[1], "print"));
 	if (argc != 4 || (random = parse_order(argv[1])) < 0) {
-		fprintf(stderr, "usage: orderload cyclic|random WS ROUNDS | run cyclic|random "
-				"CALLS\n");
+		fprintf(stderr, "usage: orderload cyclic|random WS ROUNDS | run|print "
+				"cyclic|random CALLS\n");
 		return 2;
 	}
 	ws = strtoul(argv[2], NULL, 0);
@@ -161,7 +167,12 @@ int main(int argc, char **argv)
 				c1[j] = t;
 			}
 		}
-		pass(c1, nc, libc_copy); /* untimed: lines and predictors warm for both */
+		/*
+		 * Untimed: lines and predictors warm for both, on c0's order. In random order that
+		 * is not the timed memcpy pass's: a sequence timed right after it was run once is
+		 * partly learnt by the branch predictor, and the workload's never repeats.
+		 */
+		pass(c0, nc, libc_copy);
 		pass(c0, nc, ol_movsb);
 		if (r & 1) {
 			t1 = pass(c1, nc, libc_copy);

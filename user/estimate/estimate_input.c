@@ -95,6 +95,8 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 		v->align = &s->align;
 	if (first && s->dist.recorded)
 		v->dist = &s->dist;
+	if (first && s->order.nr)
+		v->order = &s->order;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		n[b] = (double)slots[b].count;
 		bytes[b] = (double)slots[b].bytes;

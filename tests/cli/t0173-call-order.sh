@@ -63,18 +63,33 @@ declare -A med noise
 for o in cyclic random; do
 	pcts=() hs=() hnoise=0
 	for i in 1 2 3; do
-		"$COPYPROF" calibrate -i cm.json --mix "$o.json" --today libc_memcpy --mix-cache warm \
-			--mix-budget 1 -o "c$o$i.json" > /dev/null 2> err.txt ||
-			fatal "calibrate --mix $o failed: $(cat err.txt)"
-		"$COPYPROF" estimate -i "$o.json" -m "c$o$i.json" --today libc_memcpy --json \
-			> "e$o$i.json" || fatal "estimate $o $i failed"
+		# A sitting with no quiet figure (a machine too busy) is taken again, twice at most.
+		for try in 1 2 3; do
+			"$COPYPROF" calibrate -i cm.json --mix "$o.json" --today libc_memcpy \
+				--mix-cache warm --mix-budget 1 -o "c$o$i.json" > /dev/null 2> err.txt ||
+				fatal "calibrate --mix $o failed: $(cat err.txt)"
+			"$COPYPROF" estimate -i "$o.json" -m "c$o$i.json" --today libc_memcpy --json \
+				> "e$o$i.json" || fatal "estimate $o $i failed"
+			jq -e "$F.measurement.policies[] | select(.name == \"always\") | .quiet.delta_pct | numbers" \
+				"e$o$i.json" > /dev/null && break
+			echo "# $o, sitting $i: no quiet figure, taken again"
+			rm -f "c$o$i.json"
+		done
 		expect_eq "$o, sitting $i: applied" "$(jq "$F.measurement.applied" "e$o$i.json")" true
 		expect_eq "$o, sitting $i: in recorded order, 4 runs of 256 calls" \
 			"$(jq -c "$F.measurement.conditions | [.lengths_order, .order_runs, .order_calls]" "e$o$i.json")" \
 			'["recorded",4,256]'
 		pcts+=("$(jq "$F.measurement.policies[] | select(.name == \"always\") | .quiet.delta_pct" "e$o$i.json")")
 		ws=$(jq "$F.measurement.conditions.working_set_bytes" "e$o$i.json")
-		read -r h n _ < <(taskset -c "$cpu" ./orderload "$o" "$ws" 300) || fatal "orderload $o failed"
+		# glibc's memcpy at 20x the replay's own time a call is a trap on it (another
+		# program's uprobe on the C library while this runs): that timing is taken again.
+		today=$(jq "$F.measurement.policies[] | select(.name == \"today\") | .ns_per_call" "e$o$i.json")
+		for try in 1 2 3; do
+			read -r h n _ ns1 < <(taskset -c "$cpu" ./orderload "$o" "$ws" 300) ||
+				fatal "orderload $o failed"
+			awk -v a="$ns1" -v b="$today" 'BEGIN { exit !(a < 20 * b) }' && break
+			echo "# $o, sitting $i: memcpy at $ns1 ns a call in-process (the replay's $today): taken again"
+		done
 		hs+=("$h")
 		hnoise=$(awk -v a="$hnoise" -v b="$n" 'BEGIN { print (b > a ? b : a) }')
 	done

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/hist.h"
 #include "replay_order.h"
 #include "replay_rng.h"
 
@@ -49,6 +50,29 @@ static void find_next(struct replay_order *o, const uint32_t *pos, size_t a, uin
 	o->nr_cand[a] = 0;
 }
 
+/* Each run's start weighed by its first length's bucket: the mix's share over the starts'. */
+static void weigh_starts(struct replay_order *o, const struct replay_mix *mx)
+{
+	double acc = 0;
+	size_t i, j, k;
+
+	for (i = 0; i < o->nr_starts; i++) {
+		uint32_t b = cp_bucket_of(o->len[o->starts[i]]);
+		double mix = 0, starts = 0;
+
+		for (k = 0; k < mx->nr; k++)
+			if (cp_bucket_of(mx->lo[k]) == b)
+				mix += mx->cdf[k] - (k ? mx->cdf[k - 1] : 0);
+		for (j = 0; j < o->nr_starts; j++)
+			starts += cp_bucket_of(o->len[o->starts[j]]) == b;
+		acc += mix / starts;
+		o->start_cdf[i] = acc;
+	}
+	for (i = 0; i < o->nr_starts; i++) /* no start in the mix's buckets: all alike */
+		o->start_cdf[i] = acc > 0 ? o->start_cdf[i] / acc : (double)(i + 1) / o->nr_starts;
+	o->start_cdf[o->nr_starts - 1] = 1;
+}
+
 int replay_order_build(struct replay_order *o, const struct replay_mix *mx)
 {
 	uint64_t seed = 0x9e3779b97f4a7c15ULL; /* the subsets kept: the same on every run */
@@ -62,10 +86,11 @@ int replay_order_build(struct replay_order *o, const struct replay_mix *mx)
 		return 0;
 	o->len = calloc(n, sizeof(*o->len));
 	o->starts = calloc(mx->nr_runs, sizeof(*o->starts));
+	o->start_cdf = calloc(mx->nr_runs, sizeof(*o->start_cdf));
 	o->cand = calloc(n * REPLAY_ORDER_MAX_CANDS, sizeof(*o->cand));
 	o->nr_cand = calloc(n, sizeof(*o->nr_cand));
 	pos = calloc(n, sizeof(*pos));
-	if (!o->len || !o->starts || !o->cand || !o->nr_cand || !pos) {
+	if (!o->len || !o->starts || !o->start_cdf || !o->cand || !o->nr_cand || !pos) {
 		free(pos);
 		return -ENOMEM;
 	}
@@ -78,6 +103,7 @@ int replay_order_build(struct replay_order *o, const struct replay_mix *mx)
 	}
 	for (i = 0; i < o->nr; i++)
 		find_next(o, pos, i, &seed);
+	weigh_starts(o, mx);
 	free(pos);
 	return 0;
 }
@@ -86,6 +112,7 @@ void replay_order_free(struct replay_order *o)
 {
 	free(o->len);
 	free(o->starts);
+	free(o->start_cdf);
 	free(o->cand);
 	free(o->nr_cand);
 	memset(o, 0, sizeof(*o));
@@ -93,7 +120,12 @@ void replay_order_free(struct replay_order *o)
 
 void replay_order_block(const struct replay_order *o, uint64_t *seed, uint64_t *out, size_t n)
 {
-	size_t i, at = o->starts[replay_rng_below(seed, o->nr_starts)];
+	double u = replay_rng_unit(seed);
+	size_t i = 0, at;
+
+	while (i + 1 < o->nr_starts && o->start_cdf[i] <= u)
+		i++;
+	at = o->starts[i];
 
 	for (i = 0; i < n; i++) {
 		if (i) {

@@ -24,9 +24,10 @@
  * REPLAY_ORDER_MAX_CANDS of them; none: every place may.
  */
 struct replay_order {
-	size_t nr;	  /* places */
-	uint64_t *len;	  /* each place's length */
-	uint32_t *starts; /* the places that begin a run */
+	size_t nr;	   /* places */
+	uint64_t *len;	   /* each place's length */
+	uint32_t *starts;  /* the places that begin a run */
+	double *start_cdf; /* cumulative: a block begins as run i does in proportion to it */
 	size_t nr_starts;
 	uint32_t *cand; /* nr x REPLAY_ORDER_MAX_CANDS */
 	uint32_t *nr_cand;
@@ -35,7 +36,12 @@ struct replay_order {
 /* From @mx's runs (none: an empty order). 0 or -ENOMEM; replay_order_free() either way. */
 int replay_order_build(struct replay_order *o, const struct replay_mix *mx);
 void replay_order_free(struct replay_order *o);
-/* @n lengths into @out: from the start of a random run, each next one drawn as above. */
+/*
+ * @n lengths into @out: from the start of a run, each next one drawn as above. A run is begun
+ * with a chance in proportion to the mix's share of calls in its first length's bucket over the
+ * runs' share of starts there, so that a program in phases (a run that only ever copies 1 KiB,
+ * three that copy 4 KiB) is replayed in its histogram's proportions, not its sample's.
+ */
 void replay_order_block(const struct replay_order *o, uint64_t *seed, uint64_t *out, size_t n);
 
 #endif

@@ -234,22 +234,41 @@ static __always_inline void count_exact(__u32 site, __u64 len)
 		__sync_fetch_and_add(c, 1);
 }
 
+/* The slots full: every other run dropped (0, 2s, ... kept, packed), the stride doubled. */
+static __always_inline void order_thin(struct order_slot *o)
+{
+	__u32 k, j;
+
+	for (j = 1; j < CP_ORDER_RUNS / 2; j++) {
+		for (k = 0; k < CP_ORDER_LEN; k++)
+			o->len[j][k] = o->len[2 * j][k];
+		o->filled[j] = o->filled[2 * j];
+	}
+	for (j = CP_ORDER_RUNS / 2; j < CP_ORDER_RUNS; j++)
+		o->filled[j] = 0;
+	o->stride_log2++;
+}
+
 /* Call @nth of @site on this CPU (counted from 0), inside a run: its length stored in place. */
 static __always_inline void record_order(__u32 site, __u64 nth, __u64 len)
 {
-	struct order_slot *o;
-	__u32 run, pos;
+	struct order_slot *o = bpf_map_lookup_elem(&orders, &site);
+	__u64 run = nth / CP_ORDER_EVERY, slot;
+	__u32 pos = (__u32)nth & (CP_ORDER_LEN - 1);
 
-	if (nth >= (__u64)CP_ORDER_EVERY * CP_ORDER_RUNS)
-		return;
-	o = bpf_map_lookup_elem(&orders, &site);
-	if (!o)
-		return;
-	/* masks the verifier can follow (both counts are powers of two) */
-	run = (__u32)(nth / CP_ORDER_EVERY) & (CP_ORDER_RUNS - 1);
-	pos = (__u32)nth & (CP_ORDER_LEN - 1);
-	o->len[run][pos] = len;
-	o->filled[run] = pos + 1;
+	if (!o || o->stride_log2 >= 48 || (run & ((1ULL << o->stride_log2) - 1)))
+		return; /* not a run the slots keep */
+	slot = run >> o->stride_log2;
+	if (slot >= CP_ORDER_RUNS) {
+		if (pos || slot != CP_ORDER_RUNS)
+			return; /* thinned only as the run after the last slot begins */
+		order_thin(o);
+		slot = run >> o->stride_log2;
+	}
+	/* a mask the verifier can follow (CP_ORDER_RUNS is a power of two) */
+	slot &= CP_ORDER_RUNS - 1;
+	o->len[slot][pos] = len;
+	o->filled[slot] = pos + 1;
 }
 
 /*

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # t0173-call-order: two workloads with the same lengths (8 across a vector memcpy's size classes,
 # 1/8 of the calls each) in a cycle and in random order, recorded by a uprobe: each profile's
-# sampled runs are the workload's own lengths at calls 0, 1024, 2048 and 3072 (pinned to one
-# CPU: per-CPU counts), merge appends them, a profile without them reads as independent draws
+# sampled runs are the workload's own lengths at calls 0, 4096, 8192 and 12288 of its 16384
+# (pinned to one CPU: per-CPU counts; runs every 1024 calls, the 4 slots thinned to every 2nd,
+# then every 4th run as they fill), merge appends them, a profile without them reads as independent draws
 # under the digest it had, a bad run is refused. calibrate --mix replays each in the manner of
 # its runs and estimate says so (text, JSON, summary); REP MOVSB against glibc's memcpy differs
 # between the two orders by more than both allowances, and each agrees with the same order timed
@@ -18,7 +19,7 @@ F='.inputs[0].families[0]'
 cd "$TMP"
 
 cc -O2 -Wall -o orderload "$ROOT/tests/workload/orderload.c" || fatal "cannot build orderload.c"
-calls=20000
+calls=16384
 cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[,-].*//')
 for o in cyclic random; do
 	"$COPYPROF" record --uprobe ./orderload:ol_copy -o "$o.json" -- \
@@ -28,7 +29,7 @@ for o in cyclic random; do
 	expect_eq "$o: 4 runs of 64" "$(jq -c '[.sites[0].orders[] | length]' "$o.json")" "[64,64,64,64]"
 	./orderload print "$o" "$calls" > seq.txt || fatal "orderload print failed"
 	want=$(awk '{ v[NR - 1] = $1 } END { for (r = 0; r < 4; r++) { s = ""
-		for (k = 0; k < 64; k++) s = s (k ? "," : "") v[1024 * r + k]; printf "[%s]", s } }' seq.txt)
+		for (k = 0; k < 64; k++) s = s (k ? "," : "") v[4096 * r + k]; printf "[%s]", s } }' seq.txt)
 	expect_eq "$o: each run the workload's own lengths in its order" \
 		"$(jq -c '.sites[0].orders[]' "$o.json" | tr -d '\n')" "$want"
 done

@@ -158,6 +158,24 @@ struct exact_key {
 	__u32 pad;
 };
 
+/*
+ * Call order: sampled runs of a site's consecutive lengths. Counting a site's calls on each CPU
+ * from 0, the calls CP_ORDER_EVERY * r .. CP_ORDER_EVERY * r + CP_ORDER_LEN - 1 are run r: the
+ * lengths in the order the site took them there. CP_ORDER_RUNS slots keep runs spread over the
+ * whole recording: runs r that are multiples of a stride 2^stride_log2, which doubles (every
+ * other kept run dropped) whenever the slots are full. A call outside a run costs one branch.
+ * All three are powers of two (masks, no division).
+ */
+#define CP_ORDER_EVERY 1024
+#define CP_ORDER_LEN 64
+#define CP_ORDER_RUNS 4
+struct order_slot {
+	__u64 len[CP_ORDER_RUNS][CP_ORDER_LEN];
+	__u32 filled[CP_ORDER_RUNS]; /* lengths stored in each run */
+	__u32 stride_log2;	     /* the slots hold runs 0, s, 2s, ... (s = 2^stride_log2) */
+	__u32 pad;
+};
+
 /* Low six address bits of destination and source, counted per site. */
 struct align_slot {
 	__u64 dst;

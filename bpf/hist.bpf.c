@@ -57,6 +57,14 @@ struct {
 	__type(value, __u64);
 } exact_used SEC(".maps");
 
+/* site -> its sampled runs of consecutive lengths on this CPU (struct order_slot). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CP_MAX_SITES);
+	__type(key, __u32);
+	__type(value, struct order_slot);
+} orders SEC(".maps");
+
 /*
  * Entry sites: (site, caller, bucket) -> calls and bytes. A hash shared by all CPUs, with
  * atomic adds; calls that find it full are counted in caller_misses, never silently lost.
@@ -237,6 +245,43 @@ static __always_inline void count_exact(__u32 site, __u64 len)
 		__sync_fetch_and_add(c, 1);
 }
 
+/* The slots full: every other run dropped (0, 2s, ... kept, packed), the stride doubled. */
+static __always_inline void order_thin(struct order_slot *o)
+{
+	__u32 k, j;
+
+	for (j = 1; j < CP_ORDER_RUNS / 2; j++) {
+		for (k = 0; k < CP_ORDER_LEN; k++)
+			o->len[j][k] = o->len[2 * j][k];
+		o->filled[j] = o->filled[2 * j];
+	}
+	for (j = CP_ORDER_RUNS / 2; j < CP_ORDER_RUNS; j++)
+		o->filled[j] = 0;
+	o->stride_log2++;
+}
+
+/* Call @nth of @site on this CPU (counted from 0), inside a run: its length stored in place. */
+static __always_inline void record_order(__u32 site, __u64 nth, __u64 len)
+{
+	struct order_slot *o = bpf_map_lookup_elem(&orders, &site);
+	__u64 run = nth / CP_ORDER_EVERY, slot;
+	__u32 pos = (__u32)nth & (CP_ORDER_LEN - 1);
+
+	if (!o || o->stride_log2 >= 48 || (run & ((1ULL << o->stride_log2) - 1)))
+		return; /* not a run the slots keep */
+	slot = run >> o->stride_log2;
+	if (slot >= CP_ORDER_RUNS) {
+		if (pos || slot != CP_ORDER_RUNS)
+			return; /* thinned only as the run after the last slot begins */
+		order_thin(o);
+		slot = run >> o->stride_log2;
+	}
+	/* a mask the verifier can follow (CP_ORDER_RUNS is a power of two) */
+	slot &= CP_ORDER_RUNS - 1;
+	o->len[slot][pos] = len;
+	o->filled[slot] = pos + 1;
+}
+
 /*
  * One call at @site to the current task's cgroup: its slot, a free one taken with a
  * compare-and-swap (a uprobe preempted on this CPU may be taking the same one), or other.
@@ -382,8 +427,12 @@ static __always_inline int count_copy(void *ctx, struct pt_regs *regs, bool by_i
 		__sync_fetch_and_add(&slot->bytes, len);
 	}
 	calls = bpf_map_lookup_elem(&site_calls, &site);
-	if (calls) /* the count before this call: footprint_sample() takes every 64th */
+	if (calls) { /* the count before this call: footprint_sample() takes every 64th */
 		nth = __sync_fetch_and_add(calls, 1);
+		/* the one branch a call outside a sampled run pays */
+		if ((nth & (CP_ORDER_EVERY - 1)) < CP_ORDER_LEN)
+			record_order(site, nth, len);
+	}
 	count_align(site, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_dist(key, gprs_get(&g, cfg->dst_reg), gprs_get(&g, cfg->src_reg), cfg);
 	count_exact(site, len);

@@ -20,6 +20,8 @@
 #include "measure/paired_settled.h"
 #include "measure/paired_stats.h"
 #include "measure/replay_mix.h"
+#include "measure/replay_order.h"
+#include "measure/replay_rng.h"
 #include "measure/replay_regions.h"
 #include "estimate/estimate_input.h"
 
@@ -489,6 +491,89 @@ static void assert_binomial(long k, long n, double p)
  * is drawn as itself, every length at its own share; a bucket whose calls are partly exact
  * draws those as themselves and smooths only the rest around the rest's own mean.
  */
+/*
+ * The recorded order's blocks: runs of a cycle give the cycle itself, block after block; runs of
+ * random order give blocks never seen before, the lengths in proportion, after a length just
+ * the lengths the runs show after it.
+ */
+static void test_order_blocks(void **state)
+{
+	static const uint64_t cyc[8] = { 6, 12, 24, 48, 96, 160, 240, 400 };
+	struct order_run runs[4];
+	struct replay_mix mx = { .runs = runs, .nr_runs = 4 };
+	struct replay_order o;
+	uint64_t seed = 5, s = 7, out[CP_ORDER_LEN], first[CP_ORDER_LEN];
+	uint64_t after6[8] = { 0 }, rec6[8] = { 0 };
+	long count[8] = { 0 }, i, same = 0;
+	uint32_t r, k;
+
+	(void)state;
+	for (r = 0; r < 4; r++) {
+		runs[r].nr = CP_ORDER_LEN;
+		for (k = 0; k < CP_ORDER_LEN; k++)
+			runs[r].len[k] = cyc[k % 8];
+	}
+	assert_int_equal(replay_order_build(&o, &mx), 0);
+	for (i = 0; i < 100; i++) {
+		replay_order_block(&o, &seed, out, CP_ORDER_LEN);
+		for (k = 0; k < CP_ORDER_LEN; k++)
+			assert_int_equal(out[k], cyc[k % 8]);
+	}
+	replay_order_free(&o);
+	/* each run 8 shuffles of the 8 lengths, as orderload's random order */
+	for (r = 0; r < 4; r++) {
+		runs[r].nr = CP_ORDER_LEN;
+		for (k = 0; k < CP_ORDER_LEN; k += 8) {
+			uint32_t j, t;
+
+			memcpy(&runs[r].len[k], cyc, sizeof(cyc));
+			for (j = 7; j > 0; j--) {
+				uint64_t v;
+
+				t = (uint32_t)(replay_rng_below(&s, j + 1));
+				v = runs[r].len[k + j];
+				runs[r].len[k + j] = runs[r].len[k + t];
+				runs[r].len[k + t] = v;
+			}
+		}
+	}
+	for (r = 0; r < 4; r++) /* what the runs show after 6: all the blocks may (K = 1 here) */
+		for (k = 1; k < CP_ORDER_LEN; k++)
+			if (runs[r].len[k - 1] == 6) {
+				uint32_t j;
+
+				for (j = 0; cyc[j] != runs[r].len[k]; j++)
+					;
+				rec6[j] = 1;
+			}
+	assert_int_equal(replay_order_build(&o, &mx), 0);
+	replay_order_block(&o, &seed, first, CP_ORDER_LEN);
+	for (i = 0; i < 4000; i++) {
+		replay_order_block(&o, &seed, out, CP_ORDER_LEN);
+		same += !memcmp(out, first, sizeof(out));
+		for (k = 0; k < CP_ORDER_LEN; k++) {
+			uint32_t j;
+
+			for (j = 0; j < 8 && cyc[j] != out[k]; j++)
+				;
+			assert_true(j < 8);
+			count[j]++;
+			if (k && out[k - 1] == 6)
+				after6[j] = 1;
+		}
+	}
+	assert_int_equal(same, 0);
+	for (k = 0; k < 8; k++) {
+		assert_int_equal(after6[k], rec6[k]);
+		assert_true(fabs(count[k] / (4000.0 * CP_ORDER_LEN) - 0.125) < 0.02);
+	}
+	replay_order_free(&o);
+	mx.nr_runs = 0;
+	assert_int_equal(replay_order_build(&o, &mx), 0);
+	assert_int_equal(o.nr, 0);
+	replay_order_free(&o);
+}
+
 static void test_exact_draws(void **state)
 {
 	double calls[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 };
@@ -575,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_distance_draws),
 		cmocka_unit_test(test_exact_draws),
+		cmocka_unit_test(test_order_blocks),
 		cmocka_unit_test(test_mixmeas_json),
 		cmocka_unit_test(test_policy_key),
 	};

@@ -161,6 +161,7 @@ int agent_sites_read(struct agent_sites *t)
 		site_dist_clear(&s->dist);
 		site_exact_clear(&s->exact);
 		site_cgroups_clear(&s->cgroups);
+		site_order_clear(&s->order);
 		if (hist_session_collect(t->hs, s->id, s))
 			return -EIO;
 	}

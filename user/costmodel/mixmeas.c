@@ -108,6 +108,11 @@ json_object *mixmeas_to_json(const struct mixmeas *m)
 	jsonw_put_str(c, "distance", m->distance);
 	if (isfinite(m->exact_pct))
 		json_object_object_add(c, "lengths_exact_pct", num(m->exact_pct));
+	jsonw_put_str(c, "lengths_order", m->order_runs ? "recorded" : "independent");
+	if (m->order_runs) {
+		json_object_object_add(c, "order_runs", json_object_new_uint64(m->order_runs));
+		json_object_object_add(c, "order_calls", json_object_new_uint64(m->order_calls));
+	}
 	json_object_object_add(c, "chunk_calls", json_object_new_uint64(m->chunk_calls));
 	json_object_object_add(c, "warmup_calls", json_object_new_uint64(m->warmup_calls));
 	json_object_object_add(c, "batches", json_object_new_uint64(m->batches));
@@ -200,6 +205,9 @@ static int strings_from_json(json_object *o, struct mixmeas *m)
 	    m->exact_pct > 100)
 		m->exact_pct = NAN;
 	m->ws_bytes = jsonr_u64_or(c, "working_set_bytes", 0);
+	/* Stored before call order was replayed: every length drawn independently. */
+	m->order_runs = jsonr_u64_or(c, "order_runs", 0);
+	m->order_calls = m->order_runs ? jsonr_u64_or(c, "order_calls", 0) : 0;
 	m->cold_bytes = jsonr_u64_or(c, "cold_bytes", 0);
 	m->chunk_calls = jsonr_u64_or(c, "chunk_calls", 0);
 	m->warmup_calls = jsonr_u64_or(c, "warmup_calls", 0);

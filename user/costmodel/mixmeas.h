@@ -75,6 +75,10 @@ struct mixmeas {
 	/* Percent of calls drawn at their own lengths (below 64 B, and the input's exact lengths),
 	 * the rest uniform within their buckets; NAN: not stored (older files: exact below 64 B) */
 	double exact_pct;
+	/* The calls' order: the input's recorded runs (docs/estimate.md#call-order), this many of
+	 * them, of order_calls calls together, each pass the runs in an order of its own; 0 runs:
+	 * every length drawn independently from the buckets (also older files) */
+	uint64_t order_runs, order_calls;
 	uint64_t chunk_calls;
 	uint64_t warmup_calls; /* each timed pass follows an untimed one over another chunk */
 	uint64_t batches;      /* the rounds' batches, each in memory mapped afresh */

@@ -116,6 +116,8 @@ static int pool_head(const struct mixmeas *const *s, size_t n, struct mixmeas *o
 	out->distance = dup_or_null(last->distance, &err);
 	out->ws_bytes = last->ws_bytes;
 	out->exact_pct = last->exact_pct;
+	out->order_runs = last->order_runs;
+	out->order_calls = last->order_calls;
 	out->cold_bytes = last->cold_bytes;
 	out->chunk_calls = last->chunk_calls;
 	out->warmup_calls = last->warmup_calls;

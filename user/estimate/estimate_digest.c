@@ -7,6 +7,7 @@
 #include "lib/fnv.h"
 #include "profile/profile_align.h"
 #include "profile/profile_dist.h"
+#include "profile/profile_order.h"
 
 static uint64_t add(uint64_t h, const char *key, double a, double b)
 {
@@ -79,6 +80,17 @@ void est_mix_digest(const struct est_input *in, enum copy_family f, const char *
 			snprintf(key, sizeof(key), "x%llu", (unsigned long long)s->exact[k].len);
 			h = add(h, key, s->exact[k].n, 0);
 		}
+	}
+	/* Recorded call order only where present: profiles without it keep their digests. */
+	for (i = 0; i < in->nr_sites; i++) {
+		const struct est_site *s = &in->sites[i];
+		uint32_t r, j;
+
+		for (r = 0; s->family == f && s->order && r < s->order->nr; r++)
+			for (j = 0; j < s->order->runs[r].nr; j++) {
+				snprintf(key, sizeof(key), "o%u.%u", r, j);
+				h = add(h, key, (double)s->order->runs[r].len[j], 0);
+			}
 	}
 	snprintf(out, len, "%016llx", (unsigned long long)h);
 }

@@ -97,6 +97,8 @@ static int add_row(struct est_input *in, const struct profile_site *s,
 		v->dist = &s->dist;
 	if (first && s->footprint.recorded)
 		v->footprint = &s->footprint;
+	if (first && s->order.nr)
+		v->order = &s->order;
 	for (b = 0; b < CP_NBUCKETS; b++) {
 		n[b] = (double)slots[b].count;
 		bytes[b] = (double)slots[b].bytes;

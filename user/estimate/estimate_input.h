@@ -16,6 +16,7 @@ struct profile_site;
 struct site_align; /* profile/profile_align.h */
 struct site_dist;  /* profile/profile_dist.h */
 struct est_exact;  /* estimate_exact.h */
+struct site_order; /* profile/profile_order.h */
 
 /* One non-empty length bucket of a site. */
 struct est_bucket {
@@ -40,7 +41,9 @@ struct est_site {
 	const struct site_dist *dist; /* NULL: not recorded, or not this row */
 	/* bytes touched per window (borrowed, profile_footprint.h), on the same one row */
 	const struct site_footprint *footprint; /* NULL: not recorded, or not this row */
-	struct est_bucket *buckets;		/* ascending by bucket; owned by the input */
+	/* sampled runs of consecutive lengths (borrowed, profile_order.h), on the same one row */
+	const struct site_order *order; /* NULL: none recorded, or not this row */
+	struct est_bucket *buckets;	/* ascending by bucket; owned by the input */
 	uint32_t nr_buckets;
 	/* lengths known exactly (a size table's), counted within their buckets too: ascending by
 	 * length, owned by the input; none for a profile (estimate_exact.h) */

@@ -16,6 +16,7 @@
 #include "estimate_dist.h"
 #include "estimate_lengths.h"
 #include "estimate_model.h"
+#include "estimate_order.h"
 #include "estimate_today.h"
 #include "profile/profile_glibc.h"
 #include "lib/log.h"
@@ -349,7 +350,7 @@ int est_family_evaluate(const struct est_input *in, enum copy_family f, struct c
 	}
 	memcpy(r->bucket_calls, a->bucket_calls, sizeof(a->bucket_calls));
 	memcpy(r->bucket_bytes, a->bucket_bytes, sizeof(a->bucket_bytes));
-	if (est_exact_collect(&c, in, f, r)) {
+	if (est_exact_collect(&c, in, f, r) || est_order_collect(in, f, r)) {
 		free(a);
 		err = -ENOMEM;
 		goto out_costs;

@@ -21,6 +21,7 @@ void est_family_result_free(struct est_family_result *r)
 	free(r->bucket_calls);
 	free(r->bucket_bytes);
 	free(r->exact);
+	free(r->order_runs);
 	free(r->validate_pct);
 	free(r->validate_lo);
 	free(r->validate_hi);

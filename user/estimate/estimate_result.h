@@ -12,6 +12,8 @@
 #include "costmodel/mixmeas.h"
 #include "estimate_policy.h"
 
+struct order_run; /* profile/profile_order.h */
+
 struct est_exact;
 struct est_site;
 
@@ -122,7 +124,11 @@ struct est_family_result {
 	double *bucket_bytes;	 /* ... and their lengths: what --validate replays */
 	struct est_exact *exact; /* calls at exact lengths within those buckets, ascending ... */
 	size_t nr_exact;	 /* ... (estimate_exact.h): drawn as themselves */
-	char digest[17];	 /* of the recorded mix (est_mix_digest()) */
+	/* The family's recorded runs of consecutive lengths over its sites (each site's in turn,
+	 * at most EST_MAX_ORDER_RUNS): the replay's calls in that order; none: drawn independently */
+	struct order_run *order_runs;
+	size_t nr_order_runs;
+	char digest[17]; /* of the recorded mix (est_mix_digest()) */
 	/* The recorded pointer distances, calls per class (enum cp_dist_class) over the family's
 	 * sites; dist_recorded false: none recorded (the modelled costs are at distance 0). */
 	bool dist_recorded;

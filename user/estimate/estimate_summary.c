@@ -7,6 +7,7 @@
 #include <string.h>
 #include "estimate_dist.h"
 #include "estimate_lengths.h"
+#include "estimate_order.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -212,14 +213,17 @@ static void say_input(struct para *p, const struct est_report *r,
 /* How the replay drew each call's length (measure/replay_mix.c), and its alignments. */
 static const char *drawn_words(const struct mixmeas *mm, char *buf, size_t len)
 {
-	char lengths[200];
+	char lengths[200], order[160] = "";
 
-	snprintf(
-		buf, len,
-		"lengths drawn from the mix's buckets in proportion to their calls, %s, alignments "
-		"%s",
-		est_lengths_words(mm, lengths, sizeof(lengths)) + strlen("lengths "),
-		!strcmp(mm->alignment, "recorded") ? "as recorded" : "uniform");
+	/* Said where the order was recorded; a mix without it reads as it always did. */
+	if (mm->order_runs)
+		snprintf(order, sizeof(order), ", %s",
+			 est_order_words(mm, lengths, sizeof(lengths)));
+	snprintf(buf, len,
+		 "lengths drawn from the mix's buckets in proportion to their calls, %s%s, "
+		 "alignments %s",
+		 est_lengths_words(mm, lengths, sizeof(lengths)) + strlen("lengths "), order,
+		 !strcmp(mm->alignment, "recorded") ? "as recorded" : "uniform");
 	return buf;
 }
 
@@ -230,7 +234,7 @@ static void say_source(struct para *p, const struct est_report *r,
 	const struct mixmeas *mm = fr->meas;
 	const char *cpu = r->m->meta.cpu_model ?: "an unnamed CPU";
 	char q[NUM_FORMAT_LEN], n[NUM_FORMAT_LEN], apart[64], ws[24], cold[24], cw[48] = "";
-	char sit[160] = "", dw[160], drawn[320];
+	char sit[160] = "", dw[160], drawn[480];
 	double share;
 
 	if (!mm) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "estimate_dist.h"
 #include "estimate_lengths.h"
+#include "estimate_order.h"
 #include "estimate_family.h"
 #include "estimate_input.h"
 #include "estimate_options.h"
@@ -71,8 +72,10 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 			(unsigned long long)mm->sittings,
 			mixmeas_sittings_apart(mm, apart, sizeof(apart)));
 	fprintf(f,
-		"    every round: each policy on the same calls, each pass in an order of its own, "
+		"    every round: each policy on the same calls, each pass in %s, "
 		"after %s untimed calls; %s\n",
+		mm->order_runs ? "the recorded order (its runs in an order of its own)"
+			       : "an order of its own",
 		num_format(mm->warmup_calls, n), batches_words(mm, batches, sizeof(batches)));
 	fprintf(f, "    cache %s: random offsets in %s per side", mm->cache,
 		num_format_bytes(mm->ws_bytes, ws, sizeof(ws)));
@@ -83,6 +86,7 @@ static void print_source(FILE *f, const struct est_family_result *fr)
 		!strcmp(mm->alignment, "recorded") ? "as the profile recorded them"
 						   : "uniform (the input records none)");
 	fprintf(f, "    %s\n", est_lengths_words(mm, lengths, sizeof(lengths)));
+	fprintf(f, "    %s\n", est_order_words(mm, lengths, sizeof(lengths)));
 	est_dist_print(f, fr, "    ");
 	if (mm->calls_note)
 		fprintf(f, "    %s\n", mm->calls_note);

@@ -183,6 +183,8 @@ static int summarise(const struct est_family_result *fr, const struct paired_pla
 	out->alignment = strdup(mx->aligned_recorded ? "recorded" : "uniform");
 	out->distance = strdup(mx->dist_recorded ? "recorded" : "not recorded");
 	out->exact_pct = mx->calls > 0 ? 100 * mx->exact_calls / mx->calls : NAN;
+	out->order_runs = mx->nr_runs;
+	out->order_calls = replay_mix_order_calls(mx);
 	out->ws_bytes = run->ws_bytes;
 	out->cold_bytes = run->cold_bytes;
 	out->batches = run->nr_batches;
@@ -335,6 +337,8 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 
 	err = replay_mix_init(&mx, fr->bucket_calls, fr->bucket_bytes, dst_align, src_align, dist,
 			      fr->exact, fr->nr_exact, o->cache, fi->has_src);
+	if (!err)
+		err = replay_mix_set_order(&mx, fr->order_runs, fr->nr_order_runs);
 	if (err == -ENOENT)
 		p_err("replay: %s has no calls to replay", est_family(fr->family)->name);
 	if (!err && mx.left_out)

@@ -8,13 +8,19 @@
 #include "lib/stop.h"
 #include "paired_batch.h"
 #include "paired_cpu.h"
+#include "replay_order.h"
 #include "replay_regions.h"
 #include "replay_rng.h"
 
-/* One chunk of drawn calls: the calls themselves, and where each wants cold lines. */
+/*
+ * One chunk of drawn calls: the calls themselves, and where each wants cold lines. In a mix
+ * with a recorded order the calls are blocks, each a recorded run: block b is calls
+ * blk[b] .. blk[b + 1] - 1, and a pass moves blocks, never the calls within one.
+ */
 struct chunk {
-	struct calib_call *calls;
-	struct replay_draw *draws;
+	struct calib_call *calls, *tmp_calls;
+	struct replay_draw *draws, *tmp_draws;
+	size_t *blk, *tmp_blk, *order, nr_blk; /* tmp_*, order: chunk_permute_blocks()'s room */
 	size_t n;
 	bool any_cold;
 };
@@ -23,16 +29,48 @@ static int chunk_alloc(struct chunk *c, size_t n)
 {
 	c->calls = calloc(n, sizeof(*c->calls));
 	c->draws = calloc(n, sizeof(*c->draws));
+	c->tmp_calls = calloc(n, sizeof(*c->tmp_calls));
+	c->tmp_draws = calloc(n, sizeof(*c->tmp_draws));
+	c->blk = calloc(n + 1, sizeof(*c->blk));
+	c->tmp_blk = calloc(n + 1, sizeof(*c->tmp_blk));
+	c->order = calloc(n, sizeof(*c->order));
+	c->nr_blk = 0;
 	c->n = n;
 	c->any_cold = false;
-	return c->calls && c->draws ? 0 : -ENOMEM;
+	return c->calls && c->draws && c->tmp_calls && c->tmp_draws && c->blk && c->tmp_blk &&
+			       c->order
+		       ? 0
+		       : -ENOMEM;
 }
 
 static void chunk_free(struct chunk *c)
 {
 	free(c->calls);
 	free(c->draws);
+	free(c->tmp_calls);
+	free(c->tmp_draws);
+	free(c->blk);
+	free(c->tmp_blk);
+	free(c->order);
 	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * Call @i's draw: independent from the mix, or in a mix with a recorded order the next length
+ * of a block of CP_ORDER_LEN made in the manner of the runs (replay_order.h) into @block.
+ */
+static void draw_one(struct chunk *c, size_t i, const struct replay_mix *mx,
+		     const struct replay_order *ord, uint64_t *seed, uint64_t *block)
+{
+	if (!ord->nr) {
+		replay_mix_draw(mx, seed, &c->draws[i]);
+		return;
+	}
+	if (i % CP_ORDER_LEN == 0) {
+		replay_order_block(ord, seed, block, CP_ORDER_LEN);
+		c->blk[c->nr_blk++] = i;
+	}
+	replay_mix_draw_len(mx, block[i % CP_ORDER_LEN], seed, &c->draws[i]);
 }
 
 /*
@@ -68,16 +106,18 @@ static void place_side(struct calib_call *c, const struct replay_draw *d,
 }
 
 /* Draws @c's calls; warm sides get their addresses now, cold ones per pass (chunk_cold()). */
-static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
+static void chunk_draw(struct chunk *c, const struct replay_mix *mx, const struct replay_order *ord,
 		       const struct replay_regions *rg, uint64_t *seed, bool warm_only)
 {
+	uint64_t block[CP_ORDER_LEN];
 	size_t i;
 
 	c->any_cold = false;
+	c->nr_blk = 0;
 	for (i = 0; i < c->n; i++) {
 		struct replay_draw *d = &c->draws[i];
 
-		replay_mix_draw(mx, seed, d);
+		draw_one(c, i, mx, ord, seed, block);
 		if (warm_only)
 			d->cache = COSTMODEL_WARM;
 		c->any_cold |= d->cache != COSTMODEL_WARM;
@@ -95,6 +135,34 @@ static void chunk_draw(struct chunk *c, const struct replay_mix *mx,
 }
 
 /*
+ * A recorded order's chunk in a fresh order of its blocks (runs), each run's calls kept in the
+ * order recorded: where two runs meet the order is not known, within one it is.
+ */
+static void chunk_permute_blocks(struct chunk *c, uint64_t *seed)
+{
+	struct calib_call *calls = c->tmp_calls;
+	struct replay_draw *draws = c->tmp_draws;
+	size_t i, k = 0, *blk = c->tmp_blk;
+
+	c->blk[c->nr_blk] = c->n;
+	replay_rng_shuffle(c->order, c->nr_blk, seed);
+	for (i = 0; i < c->nr_blk; i++) {
+		size_t b = c->order[i], len = c->blk[b + 1] - c->blk[b];
+
+		blk[i] = k;
+		memcpy(&calls[k], &c->calls[c->blk[b]], len * sizeof(*calls));
+		memcpy(&draws[k], &c->draws[c->blk[b]], len * sizeof(*draws));
+		k += len;
+	}
+	c->tmp_calls = c->calls;
+	c->tmp_draws = c->draws;
+	c->tmp_blk = c->blk;
+	c->calls = calls;
+	c->draws = draws;
+	c->blk = blk;
+}
+
+/*
  * @c's calls in a fresh order: every pass of a round copies the same calls (paired), but never
  * in a sequence a branch predictor has seen; timed twice in one order, the vector paths' size
  * branches were learnt and a 4 KiB class measured 10 points cheaper than glibc's real code in
@@ -104,6 +172,10 @@ static void chunk_permute(struct chunk *c, uint64_t *seed)
 {
 	size_t i;
 
+	if (c->nr_blk) {
+		chunk_permute_blocks(c, seed);
+		return;
+	}
 	for (i = c->n; i > 1; i--) {
 		size_t j = replay_rng_below(seed, i);
 		struct calib_call call = c->calls[i - 1];
@@ -176,15 +248,15 @@ static bool batch_over(const struct paired_batch *b, const struct paired_run *ru
  * slot on a loaded machine, and a slot counted from the send then ended before its first round
  * (0 rounds in 4 s, every batch, on a 2-vCPU VM at a load average of 6 to 14).
  */
-static int rounds(const struct paired_batch *b, const struct replay_regions *rg, struct chunk ch[3],
-		  struct paired_run *run)
+static int rounds(const struct paired_batch *b, const struct replay_order *ord,
+		  const struct replay_regions *rg, struct chunk ch[3], struct paired_run *run)
 {
 	uint64_t s = b->seed | 1;
 	double until = monotime_s() + b->slot_s;
 	size_t k = 0;
 	int err = 0;
 
-	chunk_draw(&ch[1], b->mx, rg, &s, false);
+	chunk_draw(&ch[1], b->mx, ord, rg, &s, false);
 	while (!err && !batch_over(b, run, until)) {
 		if (stop_requested())
 			err = -EINTR;
@@ -192,7 +264,7 @@ static int rounds(const struct paired_batch *b, const struct replay_regions *rg,
 			err = paired_run_grow(run);
 		if (err)
 			break;
-		chunk_draw(&ch[2 - k], b->mx, rg, &s, false);
+		chunk_draw(&ch[2 - k], b->mx, ord, rg, &s, false);
 		one_round(b->pl, &b->timer, &ch[0], &ch[1 + k], &ch[2 - k], rg, &s, run);
 		k = 1 - k;
 	}
@@ -203,19 +275,21 @@ int paired_batch_run(const struct paired_batch *b, struct paired_run *run)
 {
 	const struct paired_memory *mem = &b->mem;
 	struct replay_regions ref_rg = { 0 }, rg = { 0 };
+	struct replay_order ord;
 	struct chunk ch[3] = { 0 };
 	uint64_t s = b->ref_seed | 1;
 	int err = 0, i, cpu = -1;
 
 	if (run->nr_batches >= PAIRED_MAX_BATCHES)
 		return -E2BIG;
+	err = replay_order_build(&ord, b->mx);
 	for (i = 0; i < 3 && !err; i++)
 		err = chunk_alloc(&ch[i], run->chunk);
 	/* The reference: fixed calls, warm, in memory of its own. */
 	if (!err)
 		err = replay_regions_alloc(&ref_rg, mem->ws_bytes, 0, mem->max_len, false, false);
 	if (!err) {
-		chunk_draw(&ch[0], b->mx, &ref_rg, &s, true);
+		chunk_draw(&ch[0], b->mx, &ord, &ref_rg, &s, true);
 		cpu = paired_cpu_quietest(&b->cpus, &b->timer, &b->pl->paths[b->pl->today],
 					  ch[0].calls, ch[0].n);
 		err = cpu < 0 ? cpu : 0;
@@ -229,10 +303,11 @@ int paired_batch_run(const struct paired_batch *b, struct paired_run *run)
 		run->ws_bytes = rg.ws_bytes;
 		run->cold_bytes = rg.cold[0] || rg.cold[1] ? rg.cold_bytes : 0;
 		run->nr_batches++;
-		err = rounds(b, &rg, ch, run);
+		err = rounds(b, &ord, &rg, ch, run);
 	}
 	replay_regions_free(&rg);
 	replay_regions_free(&ref_rg);
+	replay_order_free(&ord);
 	for (i = 0; i < 3; i++)
 		chunk_free(&ch[i]);
 	return err;

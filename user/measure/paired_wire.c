@@ -8,10 +8,11 @@
 #include "asmref.h"
 #include "lib/hist.h"
 #include "paired_wire.h"
+#include "estimate/estimate_order.h"
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */
 #define WIRE_ROUNDS 0x52525043u /* "CPRR" */
-#define WIRE_VERSION 5u		/* 5: exact lengths, entries one length wide; 4: distance classes */
+#define WIRE_VERSION 6u /* 6: call order runs; 5: exact lengths, one length wide; 4: distances */
 #define WIRE_MAX_ROUNDS (1u << 22)
 #define WIRE_MAX_CHUNK (1u << 20)
 #define WIRE_MAX_BYTES (1ULL << 40)
@@ -78,6 +79,10 @@ static void put_mix(struct wire *w, const struct replay_mix *mx)
 		if (mx->dist_cdf)
 			put(w, mx->dist_cdf[k], sizeof(mx->dist_cdf[k]));
 	}
+	nr = mx->nr_runs;
+	put(w, &nr, sizeof(nr));
+	for (k = 0; k < mx->nr_runs; k++)
+		put(w, &mx->runs[k], sizeof(mx->runs[k]));
 }
 
 int paired_wire_put_batch(FILE *f, const struct paired_batch *b)
@@ -156,6 +161,32 @@ static bool bucket_ok(const struct replay_mix *mx, size_t k)
 	       ceil(m + fmin(m - lo, top - m)) <= (double)mx->max_len;
 }
 
+/* The mix's call order: its runs, each of 1 .. CP_ORDER_LEN lengths within max_len. */
+static const char *get_runs(struct wire *w, struct replay_mix *mx)
+{
+	uint64_t nr;
+	size_t k;
+	uint32_t j;
+
+	get(w, &nr, sizeof(nr));
+	if (!w->ok || nr > EST_MAX_ORDER_RUNS)
+		return "a mix's call order cut short or too long";
+	if (nr && !(mx->runs = calloc(nr, sizeof(*mx->runs))))
+		return "no memory for a mix";
+	mx->nr_runs = nr;
+	for (k = 0; k < nr && w->ok; k++) {
+		get(w, &mx->runs[k], sizeof(mx->runs[k]));
+		if (!w->ok)
+			break;
+		if (!mx->runs[k].nr || mx->runs[k].nr > CP_ORDER_LEN)
+			return "a run of the call order of no or too many calls";
+		for (j = 0; j < mx->runs[k].nr; j++)
+			if (mx->runs[k].len[j] > mx->max_len)
+				return "a run of the call order longer than the mix";
+	}
+	return w->ok ? NULL : "a mix's call order cut short";
+}
+
 static const char *get_mix(struct wire *w, struct replay_mix *mx)
 {
 	uint64_t nr;
@@ -208,7 +239,9 @@ static const char *get_mix(struct wire *w, struct replay_mix *mx)
 	}
 	if (!w->ok)
 		return "a mix cut short";
-	return cdf_ok(mx->cdf, nr) && mx->cdf[nr - 1] == 1 ? NULL : "a mix's shares out of order";
+	if (!cdf_ok(mx->cdf, nr) || mx->cdf[nr - 1] != 1)
+		return "a mix's shares out of order";
+	return get_runs(w, mx);
 }
 
 /* The batch's own figures after its paths and mix: memory, seeds, slot, CPUs, timer. */

@@ -146,8 +146,43 @@ int replay_mix_init(struct replay_mix *mx, const double *calls, const double *by
 	return 0;
 }
 
+int replay_mix_set_order(struct replay_mix *mx, const struct order_run *runs, size_t n)
+{
+	size_t i;
+	uint32_t k;
+
+	free(mx->runs);
+	mx->runs = n ? calloc(n, sizeof(*mx->runs)) : NULL;
+	mx->nr_runs = 0;
+	if (n && !mx->runs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		uint64_t top = 0;
+
+		for (k = 0; k < runs[i].nr; k++)
+			top = runs[i].len[k] > top ? runs[i].len[k] : top;
+		if (!runs[i].nr || runs[i].nr > CP_ORDER_LEN || top > REPLAY_MAX_SIZE)
+			continue;
+		mx->runs[mx->nr_runs++] = runs[i];
+		if (top > mx->max_len)
+			mx->max_len = top;
+	}
+	return 0;
+}
+
+uint64_t replay_mix_order_calls(const struct replay_mix *mx)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < mx->nr_runs; i++)
+		n += mx->runs[i].nr;
+	return n;
+}
+
 void replay_mix_free(struct replay_mix *mx)
 {
+	free(mx->runs);
 	free(mx->lo);
 	free(mx->hi);
 	free(mx->mean);
@@ -187,6 +222,18 @@ static void draw_dist(const double *cdf, uint64_t *seed, struct replay_draw *d)
 	}
 }
 
+/* Everything of a call but its length @d->n, drawn as for entry @k (SIZE_MAX: no entry). */
+static void draw_rest(const struct replay_mix *mx, size_t k, uint64_t *seed, struct replay_draw *d)
+{
+	d->dst_align = (uint8_t)pick(mx->dst_cdf, 64, replay_rng_unit(seed));
+	d->src_align = (uint8_t)pick(mx->src_cdf, 64, replay_rng_unit(seed));
+	d->cache = (uint8_t)pick(mx->cache_cdf, COSTMODEL_NR_CACHES, replay_rng_unit(seed));
+	d->dist = -1;
+	d->dist_off = 0;
+	if (mx->dist_cdf && k < mx->nr && mx->dist_cdf[k][CP_NR_DIST - 1] > 0)
+		draw_dist(mx->dist_cdf[k], seed, d);
+}
+
 void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_draw *d)
 {
 	size_t k = pick(mx->cdf, mx->nr, replay_rng_unit(seed));
@@ -195,13 +242,23 @@ void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_
 	d->n = mx->hi[k] - mx->lo[k] == 1
 		       ? mx->lo[k]
 		       : (uint64_t)llround(mx->mean[k] - half + 2 * half * replay_rng_unit(seed));
-	d->dst_align = (uint8_t)pick(mx->dst_cdf, 64, replay_rng_unit(seed));
-	d->src_align = (uint8_t)pick(mx->src_cdf, 64, replay_rng_unit(seed));
-	d->cache = (uint8_t)pick(mx->cache_cdf, COSTMODEL_NR_CACHES, replay_rng_unit(seed));
-	d->dist = -1;
-	d->dist_off = 0;
-	if (mx->dist_cdf && mx->dist_cdf[k][CP_NR_DIST - 1] > 0)
-		draw_dist(mx->dist_cdf[k], seed, d);
+	draw_rest(mx, k, seed, d);
+}
+
+void replay_mix_draw_len(const struct replay_mix *mx, uint64_t n, uint64_t *seed,
+			 struct replay_draw *d)
+{
+	size_t k, at = SIZE_MAX;
+
+	/* The entry holds only the distance row: looked for only where there are rows. */
+	for (k = 0; mx->dist_cdf && k < mx->nr; k++)
+		if (mx->lo[k] <= n && n < mx->hi[k]) {
+			at = k;
+			if (mx->hi[k] - mx->lo[k] == 1)
+				break; /* the length's own entry before its bucket's rest */
+		}
+	d->n = n;
+	draw_rest(mx, at, seed, d);
 }
 
 bool replay_mix_reaches(const struct replay_mix *mx, uint64_t lo, uint64_t hi)

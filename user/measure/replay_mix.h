@@ -10,6 +10,7 @@
 #include "lib/hist.h"
 #include "estimate/estimate_exact.h"
 #include "estimate/estimate_options.h"
+#include "profile/profile_order.h"
 
 /* Lengths above this are left out of a replay (and said to be). */
 #define REPLAY_MAX_SIZE (64ULL << 20)
@@ -40,6 +41,10 @@ struct replay_mix {
 	bool dist_recorded;
 	double calls;	    /* the mix's calls (weights), for the record */
 	double exact_calls; /* of them, drawn at their own lengths (one length wide entries) */
+	/* The recorded call order (replay_mix_set_order()): runs of consecutive lengths, a pass's
+	 * calls taking their lengths run after run; none: lengths drawn independently. */
+	struct order_run *runs;
+	size_t nr_runs;
 };
 
 /* One drawn call, before it is given addresses. */
@@ -62,8 +67,18 @@ int replay_mix_init(struct replay_mix *mx, const double *calls, const double *by
 		    const double *dst_align, const double *src_align, const double *dist,
 		    const struct est_exact *exact, size_t nr_exact, const struct est_cache *cache,
 		    bool has_src);
+/*
+ * The input's recorded runs @runs[0..n) (copied) as the order of the replay's lengths; a run
+ * with a length beyond REPLAY_MAX_SIZE is left out. 0 or -ENOMEM.
+ */
+int replay_mix_set_order(struct replay_mix *mx, const struct order_run *runs, size_t n);
+/* The calls of mx's runs together. */
+uint64_t replay_mix_order_calls(const struct replay_mix *mx);
 void replay_mix_free(struct replay_mix *mx);
 void replay_mix_draw(const struct replay_mix *mx, uint64_t *seed, struct replay_draw *d);
+/* A call of length @n (the recorded order's), the rest of it drawn as replay_mix_draw() does. */
+void replay_mix_draw_len(const struct replay_mix *mx, uint64_t n, uint64_t *seed,
+			 struct replay_draw *d);
 /* The most entries a mix has: every bucket and every exact length. */
 #define REPLAY_MAX_ENTRIES (CP_NBUCKETS + EST_MAX_EXACT)
 /* True if a call of the mix can fall in [lo, hi) (an entry with calls overlaps it). */

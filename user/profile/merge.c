@@ -399,7 +399,8 @@ static int add_site(struct profile *out, struct site_index *x, const struct prof
 	    (s->align.recorded && sum_align(d, &s->align)) ||
 	    (s->dist.recorded && sum_dist(d, &s->dist)) ||
 	    (s->exact.recorded && site_exact_sum(&d->exact, &s->exact)) ||
-	    (s->cgroups.recorded && site_cgroups_sum(&d->cgroups, &s->cgroups)))
+	    (s->cgroups.recorded && site_cgroups_sum(&d->cgroups, &s->cgroups)) ||
+	    (s->order.recorded && site_order_sum(&d->order, &s->order)))
 		return -ENOMEM;
 	site_footprint_merge(&d->footprint, &s->footprint);
 	/* calls/bytes may exceed the buckets' sums (samples without a length): keep the sums. */

@@ -124,6 +124,7 @@ void profile_site_clear(struct profile_site *s)
 	site_dist_free(&s->dist);
 	site_exact_free(&s->exact);
 	site_cgroups_free(&s->cgroups);
+	site_order_free(&s->order);
 	sample_site_info_free(s->sample);
 	free(s->mux);
 	source_pos_free(s->source);

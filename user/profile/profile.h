@@ -17,6 +17,7 @@
 #include "profile_dist.h"
 #include "profile_footprint.h"
 #include "profile_exact.h"
+#include "profile_order.h"
 #include "profile_dispatch.h"
 #include "profile_glibc.h"
 #include "profile_sample.h"
@@ -63,6 +64,7 @@ struct profile_site {
 	struct site_exact exact;    /* calls at exact lengths, if recorded (profile_exact.h) */
 	struct site_footprint footprint; /* bytes touched per window, if recorded */
 	struct site_cgroups cgroups;	 /* calls by cgroup, if recorded (profile_cgroup.h) */
+	struct site_order order;	 /* sampled runs of consecutive lengths (profile_order.h) */
 	uint32_t group; /* index into profile.groups (0 when the profile has none) */
 	struct sample_site_info *sample; /* mechanism "sample" only (profile_sample.h) */
 	struct site_mux *mux; /* multiplexed breakpoints only: counts are scaled (profile_mux.h) */

@@ -144,6 +144,8 @@ static json_object *site_to_json(const struct profile_site *s)
 		json_object_object_add(o, "footprint", site_footprint_to_json(&s->footprint));
 	if (s->cgroups.recorded)
 		json_object_object_add(o, "cgroups", site_cgroups_to_json(&s->cgroups));
+	if (s->order.recorded)
+		json_object_object_add(o, "orders", site_order_to_json(&s->order));
 	sample_site_to_json(s->sample, o);
 	site_mux_to_json(s->mux, o);
 	if (s->source)

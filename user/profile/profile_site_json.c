@@ -226,7 +226,7 @@ int profile_site_from_json(json_object *o, struct profile *p, const char *name, 
 	struct profile_site *s = profile_add_site(p);
 	uint64_t v, dst[CP_ALIGN_SLOTS] = { 0 }, src[CP_ALIGN_SLOTS] = { 0 };
 	const struct hist_bucket *e;
-	json_object *buckets, *dist, *exact, *fp, *cgroups;
+	json_object *buckets, *dist, *exact, *fp, *cgroups, *orders;
 	char *family;
 	int a, b;
 
@@ -275,7 +275,9 @@ int profile_site_from_json(json_object *o, struct profile *p, const char *name, 
 				     &s->footprint, name, s->id) ||
 	    site_cgroups_from_json(json_object_object_get_ex(o, "cgroups", &cgroups) ? cgroups
 										     : NULL,
-				   &s->cgroups, name, s->id))
+				   &s->cgroups, name, s->id) ||
+	    site_order_from_json(json_object_object_get_ex(o, "orders", &orders) ? orders : NULL,
+				 &s->order, name, s->id))
 		return -EINVAL;
 	s->sample = sample_site_from_json(o);
 	family = jsonr_str(o, "family");

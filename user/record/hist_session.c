@@ -79,6 +79,7 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	bpf_map__set_max_entries(hs->skel->maps.exacts, nr_sites * CP_EXACT_PER_SITE);
 	bpf_map__set_max_entries(hs->skel->maps.exact_used, nr_sites);
 	bpf_map__set_max_entries(hs->skel->maps.footprints, nr_sites);
+	bpf_map__set_max_entries(hs->skel->maps.orders, nr_sites);
 	/*
 	 * Under lockdown=confidentiality libbpf turns bpf_probe_read_user into bpf_probe_read
 	 * on kernels whose verifier then refuses it too, so the uprobe callers go with the
@@ -485,6 +486,25 @@ out:
 	return err;
 }
 
+/* Site @id's sampled runs into @site: each CPU's runs in the order they were taken. */
+static int collect_order(struct hist_session *hs, uint32_t id, struct profile_site *site)
+{
+	struct order_slot *o = calloc(hs->nr_cpus, sizeof(*o));
+	int err = o ? 0 : -ENOMEM, cpu;
+	uint32_t r;
+
+	if (!err && bpf_map_lookup_elem(bpf_map__fd(hs->skel->maps.orders), &id, o))
+		err = -errno;
+	site->order.recorded = true;
+	for (cpu = 0; !err && cpu < hs->nr_cpus; cpu++)
+		for (r = 0; !err && r < CP_ORDER_RUNS; r++)
+			if (o[cpu].filled[r] && o[cpu].filled[r] <= CP_ORDER_LEN)
+				err = site_order_add(&site->order, (const uint64_t *)o[cpu].len[r],
+						     o[cpu].filled[r]);
+	free(o);
+	return err;
+}
+
 int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_site *site)
 {
 	struct hist_slot *slots = calloc((size_t)CP_NBUCKETS * hs->nr_cpus, sizeof(*slots));
@@ -544,6 +564,11 @@ int hist_session_collect(struct hist_session *hs, uint32_t id, struct profile_si
 	err = collect_cgroups(hs, id, site);
 	if (err) {
 		p_err("cannot read the cgroups of site %u: %s", id, strerror(-err));
+		goto out;
+	}
+	err = collect_order(hs, id, site);
+	if (err) {
+		p_err("cannot read the call order of site %u: %s", id, strerror(-err));
 		goto out;
 	}
 	profile_site_sum(site);

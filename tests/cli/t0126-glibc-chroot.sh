@@ -12,6 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
+need_cmd python3
 need_cmd cc
 need_cmd readelf
 need_cmd chroot
@@ -109,7 +110,8 @@ expect_eq "/proc/PID/root: root" "$(jq -r '.meta.glibc.root' pid.json)" "$R"
 # What 2.41 itself lists here, run in the root.
 chroot "$R" /lib64/ld-linux-x86-64.so.2 --list-tunables > tun.txt ||
 	fatal "2.41's loader does not run in $R"
-tun() { printf '%d' "$(sed -n "s/^glibc.cpu.x86_$1: \(0x[0-9a-f]*\) .*/\1/p" tun.txt)"; }
+# %u: 2.41 turns REP STOSB off on AMD with SIZE_MAX, beyond %d (and beyond jq's doubles, below)
+tun() { printf '%u' "$(sed -n "s/^glibc.cpu.x86_$1: \(0x[0-9a-f]*\) .*/\1/p" tun.txt)"; }
 movsb=$(tun rep_movsb_threshold)
 echo "2.41 here: rep_movsb $movsb, non-temporal $(tun non_temporal_threshold)," \
 	"rep_stosb $(tun rep_stosb_threshold), memset non-temporal $(tun memset_non_temporal_threshold)"
@@ -125,7 +127,8 @@ expect_eq "estimate: today, recorded" "$(jq -r "$G | \"\(.today) \(.today_from)\
 expect_eq "estimate: root" "$(jq -r "$G.root" est.json)" "$R"
 for t in rep_movsb_threshold non_temporal_threshold rep_stosb_threshold \
 	memset_non_temporal_threshold; do
-	expect_eq "2.41's rule here: $t" "$(jq -r "$G.rule_defaults.$t.value" est.json)" "$(tun $t)"
+	expect_eq "2.41's rule here: $t" "$(python3 -c 'import json, sys
+print(json.load(open("est.json"))["inputs"][0]["families"][0]["glibc"]["rule_defaults"][sys.argv[1]]["value"])' "$t")" "$(tun $t)"
 done
 expect_exit 0 "$COPYPROF" estimate -i pid.json -m "$CM" --model-only
 expect_out "^  glibc 2\.41 \(Debian GLIBC 2\.41-[^)]*\), root $R$"

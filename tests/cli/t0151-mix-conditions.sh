@@ -190,4 +190,3 @@ expect_eq "a fourth condition kept beside" "$(jq '.paired | length' four.json)" 
 expect_exit 0 "$COPYPROF" estimate "${ARGS[@]}" -m four.json --json
 expect_eq "four conditions read" "$(jq "$F.verdict.conditions | length" out)" 4
 expect_eq "none pooled" "$(jq "$F.measurement.sittings // 1" out)" 1
-finish

@@ -51,7 +51,8 @@ expect_err "site 0: exact row 0 needs unsigned integers len \(64 \.\. 2\^40 - 1\
 # Sittings of the table's replay, each beside a run of the in-process timing: REP MOVSB's
 # ("always") time a call against today's memcpy, percent, from each.
 pcts=() hs=() hnoise=0
-for i in 1 2 3; do
+sitting() {
+	local i=$1
 	"$COPYPROF" calibrate -i cm.json --hist spike.csv --today libc_memcpy --mix-budget 1 \
 		-o "c$i.json" > /dev/null 2> err.txt || fatal "calibrate --hist failed: $(cat err.txt)"
 	"$COPYPROF" estimate --hist spike.csv -m "c$i.json" --today libc_memcpy --json \
@@ -64,6 +65,9 @@ for i in 1 2 3; do
 	read -r h n _ < <(./spikeload spike.csv "$ws" 400) || fatal "spikeload failed"
 	hs+=("$h")
 	hnoise=$(awk -v a="$hnoise" -v b="$n" 'BEGIN { print (b > a ? b : a) }')
+}
+for i in 1 2 3; do
+	sitting "$i"
 done
 expect_eq "calls" "$(jq "$F.calls" e1.json)" "$calls"
 
@@ -106,16 +110,31 @@ expect_eq "split spike: the same buckets (modelled alike)" \
 	fail "split spike: the same digest as the spike's"
 expect_eq "split spike: not this measurement" "$(jq "$F.measurement.applied // false" out)" false
 
-read -r cp cpnoise < <(printf '%s\n' "${pcts[@]}" | sort -g |
-	awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[2], (v[3] - v[1]) / 2 }')
-read -r h hspread < <(printf '%s\n' "${hs[@]}" | sort -g |
-	awk '{ v[NR] = $1 } END { printf "%.3f %.3f\n", v[2], (v[3] - v[1]) / 2 }')
-tol=$(awk -v a="$hnoise" -v b="$hspread" -v c="$cpnoise" 'BEGIN {
-	n = a; if (b > n) n = b; if (c > n) n = c; t = 3; if (2 * n > t) t = 2 * n
-	printf "%.3f", t }')
-echo "# REP MOVSB vs today's memcpy on the table ($spike of $calls calls at 1000 B): replay ${pcts[*]} (median $cp, noise $cpnoise); in-process ${hs[*]} (median $h, noise $hnoise, spread $hspread); allowance $tol points"
-awk -v c="$cp" -v h="$h" -v t="$tol" 'BEGIN { d = c - h; exit !(d <= t && -d <= t) }' ||
+# The median of the sittings and their half-range (from 5 sittings, without the two extremes).
+mid_spread() {
+	sort -g | awk '{ v[NR] = $1 } END { lo = 1; hi = NR; if (NR >= 5) { lo = 2; hi = NR - 1 }
+		printf "%.3f %.3f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2,
+			(v[hi] - v[lo]) / 2 }'
+}
+judge() {
+	read -r cp cpnoise < <(printf '%s\n' "${pcts[@]}" | mid_spread)
+	read -r h hspread < <(printf '%s\n' "${hs[@]}" | mid_spread)
+	tol=$(awk -v a="$hnoise" -v b="$hspread" -v c="$cpnoise" 'BEGIN {
+		n = a; if (b > n) n = b; if (c > n) n = c; t = 3; if (2 * n > t) t = 2 * n
+		printf "%.3f", t }')
+	echo "# REP MOVSB vs today's memcpy on the table ($spike of $calls calls at 1000 B): replay ${pcts[*]} (median $cp, noise $cpnoise); in-process ${hs[*]} (median $h, noise $hnoise, spread $hspread); allowance $tol points"
+	awk -v c="$cp" -v h="$h" -v t="$tol" 'BEGIN { d = c - h; exit !(d <= t && -d <= t) }'
+}
+# Three sittings disagreeing beyond their own spread are measured again, as calibrate measures
+# a doubtful point again (measure/measure_retry.h): three more, judged on all six. On a loaded
+# Zen 3 VM one run read the in-process harness 12.2-14.4 points against the replay's 9.5-9.9.
+if ! judge; then
+	for i in 4 5 6; do
+		sitting "$i"
+	done
+	judge
+fi &&
+	pass "the replay of the exact table agrees with the in-process timing: $cp against $h points" ||
 	fail "replay $cp points against in-process $h: more than $tol apart"
-pass "the replay of the exact table agrees with the in-process timing: $cp against $h points"
 expect_no_leftover_progs
 exit 0

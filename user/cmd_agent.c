@@ -157,11 +157,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->comm = arg;
 		break;
 	case OPT_CGROUP:
-		if (a->nr_cgroups == CP_MAX_CGROUP_FILTERS)
-			argp_error(state, "--cgroup %s: at most %d --cgroup directories", arg,
-				   CP_MAX_CGROUP_FILTERS);
-		a->cgroups[a->nr_cgroups++] = arg;
-		a->by_cgroup = true;
+		cmd_cgroup_add(state, arg, a->cgroups, &a->nr_cgroups, &a->by_cgroup);
 		break;
 	case OPT_CGROUPS:
 		a->by_cgroup = true;

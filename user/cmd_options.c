@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd_options.h"
+#include <linux/types.h>
+#include "cp_shared.h"
 #include "lib/log.h"
 
 enum { OPT_JSON = 0x2000 };
@@ -56,4 +58,14 @@ void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
 	argp->parser = parse_common;
 	memset(child, 0, 2 * sizeof(*child));
 	child[0].argp = argp;
+}
+
+void cmd_cgroup_add(struct argp_state *state, const char *arg, const char **dirs, int *nr,
+		    bool *by_cgroup)
+{
+	if (*nr == CP_MAX_CGROUP_FILTERS)
+		argp_error(state, "--cgroup %s: at most %d --cgroup directories", arg,
+			   CP_MAX_CGROUP_FILTERS);
+	dirs[(*nr)++] = arg;
+	*by_cgroup = true;
 }

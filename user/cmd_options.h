@@ -38,4 +38,11 @@ struct cmd_options {
 void cmd_options_child(const struct cmd_options_spec *spec, struct argp *argp,
 		       struct argp_child child[2]);
 
+/*
+ * --cgroup DIR (repeatable; record and agent): DIR appended to @dirs (room for
+ * CP_MAX_CGROUP_FILTERS, else a usage error), and calls by cgroup turned on (@by_cgroup).
+ */
+void cmd_cgroup_add(struct argp_state *state, const char *arg, const char **dirs, int *nr,
+		    bool *by_cgroup);
+
 #endif

@@ -52,6 +52,21 @@ trap() {
 	fi
 }
 
+# need_glibc_memcpy PROGRAM: LIBC, the libc.so.6 PROGRAM runs, and impl, LIBC:NAME of the
+# memcpy implementation glibc's IFUNC picks on this CPU, as record names it; skips without
+# libc6-dbg (glibc's code then has no name).
+need_glibc_memcpy() {
+	LIBC=$(ldd "$1" | awk '$1 == "libc.so.6" { print $3 }')
+	[ -r "$LIBC" ] || fatal "cannot tell which libc.so.6 $1 uses: $(ldd "$1")"
+	"$COPYPROF" record --uprobe "$LIBC:memcpy" -d 0.1 -o "$TMP/ifunc.json" > /dev/null \
+		2> "$TMP/ifunc.err"
+	impl=$(sed -n 's/.*Probe that: copyprof record --uprobe \([^ ]*\) (docs.*/\1/p' "$TMP/ifunc.err")
+	[ -n "$impl" ] && return
+	grep -q "has no name without" "$TMP/ifunc.err" ||
+		fail "the IFUNC message names no implementation: $(cat "$TMP/ifunc.err")"
+	skip "libc6-dbg is not installed (scripts/deps.sh installs it): glibc's code has no name"
+}
+
 # Numbers and prints one check's result: STATUS ("ok" or "not ok") and what it checked.
 _check_result() {
 	local n

@@ -20,14 +20,7 @@ GK="$OUT_DIR/tests/glibc_knob"
 F='.inputs[0].families[0]'
 cd "$TMP"
 
-LIBC=$(ldd "$GK" | awk '$1 == "libc.so.6" { print $3 }')
-[ -r "$LIBC" ] || fail "cannot tell which libc.so.6 $GK uses: $(ldd "$GK")"
-"$COPYPROF" record --uprobe "$LIBC:memcpy" -d 0.1 -o x.json > /dev/null 2> err
-impl=$(sed -n 's/.*Probe that: copyprof record --uprobe \([^ ]*\) (docs.*/\1/p' err)
-[ -n "$impl" ] || {
-	grep -q "has no name without" err || fail "the IFUNC message names no implementation: $(cat err)"
-	skip "libc6-dbg is not installed (scripts/deps.sh installs it): glibc's code has no name"
-}
+need_glibc_memcpy "$GK"
 # glibc's threshold variable, from the same debug file (the truth side sets it).
 id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
 knob=$(readelf -sW "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2> /dev/null |

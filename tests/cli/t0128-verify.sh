@@ -106,13 +106,7 @@ expect_exit 1 "$COPYPROF" verify --threshold "$T" -- ./no-such-program
 expect_err "cannot run './no-such-program'"
 
 # The program-level figure: record a uprobe on the implementation glibc picks.
-LIBC=$(ldd "$GK" | awk '$1 == "libc.so.6" { print $3 }')
-"$COPYPROF" record --uprobe "$LIBC:memcpy" -d 0.1 -o x.json > /dev/null 2> err
-impl=$(sed -n 's/.*Probe that: copyprof record --uprobe \([^ ]*\) (docs.*/\1/p' err)
-[ -n "$impl" ] || {
-	grep -q "has no name without" err || fail "the IFUNC message names no implementation: $(cat err)"
-	skip "libc6-dbg is not installed (scripts/deps.sh installs it): glibc's code has no name"
-}
+need_glibc_memcpy "$GK"
 # 2,000 copies, then work without copies: the program's own CPU time well above the error of
 # the traps' (2,000 hits x their measured cost), whatever a hit costs here.
 JOB="$GK dist=dist.txt calls=2000 && awk 'BEGIN { for (i = 0; i < 6000000; i++) s += i; print s }'"

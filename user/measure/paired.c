@@ -11,6 +11,7 @@
 #include "calib_measure.h"
 #include "lib/log.h"
 #include "paired.h"
+#include "replay_order.h"
 #include "paired_figure.h"
 #include "paired_plan.h"
 #include "paired_rounds.h"
@@ -339,6 +340,12 @@ int paired_measure(const struct est_family_result *fr, const double *dst_align,
 			      fr->exact, fr->nr_exact, o->cache, fi->has_src);
 	if (!err)
 		err = replay_mix_set_order(&mx, fr->order_runs, fr->nr_order_runs);
+	if (!err && mx.nr_runs && !replay_order_informative(&mx)) {
+		p_info("replay: the %zu recorded runs of %s show no order (no context of lengths "
+		       "repeats): drawn independently from the buckets",
+		       mx.nr_runs, est_family(fr->family)->name);
+		err = replay_mix_set_order(&mx, NULL, 0);
+	}
 	if (err == -ENOENT)
 		p_err("replay: %s has no calls to replay", est_family(fr->family)->name);
 	if (!err && mx.left_out)

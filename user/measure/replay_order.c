@@ -108,6 +108,23 @@ int replay_order_build(struct replay_order *o, const struct replay_mix *mx)
 	return 0;
 }
 
+bool replay_order_informative(const struct replay_mix *mx)
+{
+	struct replay_order o;
+	size_t i, known = 0;
+	bool yes;
+
+	if (replay_order_build(&o, mx) || !o.nr) {
+		replay_order_free(&o);
+		return false;
+	}
+	for (i = 0; i < o.nr; i++)
+		known += o.nr_cand[i] > 0;
+	yes = 2 * known >= o.nr;
+	replay_order_free(&o);
+	return yes;
+}
+
 void replay_order_free(struct replay_order *o)
 {
 	free(o->len);

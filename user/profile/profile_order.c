@@ -10,10 +10,15 @@
 int site_order_add(struct site_order *o, const uint64_t *len, uint32_t nr)
 {
 	struct order_run *r;
+	uint32_t i;
 
 	o->recorded = true;
 	if (!nr || nr > CP_ORDER_LEN || o->nr >= SITE_ORDER_MAX_RUNS)
 		return 0;
+	/* A "length" from 2^40 is no length (a pointer read as one: len=arg0): not a run. */
+	for (i = 0; i < nr; i++)
+		if (len[i] >> CP_MAX_LOG2)
+			return 0;
 	r = realloc(o->runs, (o->nr + 1) * sizeof(*r));
 	if (!r)
 		return -ENOMEM;

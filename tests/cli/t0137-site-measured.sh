@@ -108,8 +108,16 @@ jq --arg p "$P" --argjson c "$cost" '
 		| set(if . == $p then {delta_pct: -20, ci_low: -21, ci_high: -19} else $c end)])
 	| .paired |= map(if .site == null and .conditions.working_set_bytes != 8192
 		then set($c) else . end)' cm.json > dep.json || fatal "jq: cannot write dep.json"
+# The recording's footprint (copyload's buffers: a few KiB a side) names the condition that is
+# its own, the 8 KiB one: its verdict, no "depends".
 expect_exit 0 "$COPYPROF" estimate -i p.json -m dep.json --today libc_memcpy --json
+expect_eq "two conditions, the footprint's chosen: its verdict" "$(jq -r "$F.verdict.kind" out)" saves
+jq -r "$F.verdict.footprint // empty" out | grep -q . ||
+	fail "two conditions: the footprint is not stated: $(jq -c "$F.verdict" out)"
+# Without a footprint (a profile before it): the matrix decides, and here it depends.
+jq 'del(.sites[].footprint)' p.json > nofp.json
+expect_exit 0 "$COPYPROF" estimate -i nofp.json -m dep.json --today libc_memcpy --json
 expect_eq "two conditions: depends" "$(jq -r "$F.verdict.kind" out)" depends
-expect_exit 0 "$COPYPROF" flamegraph -i p.json -m dep.json --today libc_memcpy --threshold "$T" -o f.svg
+expect_exit 0 "$COPYPROF" flamegraph -i nofp.json -m dep.json --today libc_memcpy --threshold "$T" -o f.svg
 expect_eq "depends: wl_path_a's frame" "$(class copyload:wl_path_a+)" not-measured
 expect_eq "depends: the root" "$(class all)" not-measured

@@ -40,6 +40,8 @@ bool verify_share_open(struct verify_share *vs, const struct profile *p)
 			continue;
 		if (!vs->hs && !(vs->hs = hist_session_open(&f, 1, 0)))
 			return false;
+		if (!hist_session_share_loaded(vs->hs))
+			goto fail;
 		if (hist_session_share_range(vs->hs, n++, r.ino, r.lo, r.hi))
 			goto fail;
 	}

@@ -32,6 +32,7 @@ struct hist_session {
 	bool by_cgroup;		     /* cgroup_calls counts (hist_filter.by_cgroup) */
 	struct task_follow follow;   /* the command's descendants */
 	struct bpf_link **share;     /* one per CPU: the copy-time share sampler, or NULL */
+	bool share_loaded;	     /* cp_copy_share is loaded (hist_filter.copy_share) */
 	uint32_t nr_sites;
 	int nr_cpus;
 };
@@ -110,7 +111,12 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 		bpf_map__set_max_entries(hs->skel->maps.cgroup_calls, 1);
 	else
 		bpf_map__set_max_entries(hs->skel->maps.cgroup_calls, nr_sites);
-	bpf_program__set_autoload(hs->skel->progs.cp_copy_share, filter->copy_share);
+	/* Its BPF reads kernel memory (the task's user registers, its mappings): not under
+	 * lockdown=confidentiality, where estimate keeps the modelled share (tests/vm/t-lockdown). */
+	hs->share_loaded = filter->copy_share && feature_lockdown() != LOCKDOWN_CONFIDENTIALITY;
+	if (filter->copy_share && !hs->share_loaded)
+		p_debug("locked down (confidentiality): the copies' share is not sampled");
+	bpf_program__set_autoload(hs->skel->progs.cp_copy_share, hs->share_loaded);
 	err = hist_bpf__load(hs->skel);
 	if (err) {
 		feature_explain_load_error(err);
@@ -741,6 +747,11 @@ int hist_session_run_stats(struct hist_session *hs, uint64_t *run_time_ns, uint6
 		*run_cnt += info.run_cnt;
 	}
 	return 0;
+}
+
+bool hist_session_share_loaded(const struct hist_session *hs)
+{
+	return hs->share_loaded;
 }
 
 int hist_session_share_range(struct hist_session *hs, uint32_t i, uint64_t ino, uint64_t lo,

@@ -120,6 +120,7 @@ uint64_t hist_session_object_digest(void);
  * at @hz on every CPU (cpu-clock) until the session is destroyed, and read() sums the samples
  * by enum cp_share_slot. Needs filter->copy_share at open.
  */
+bool hist_session_share_loaded(const struct hist_session *hs); /* not under lockdown */
 int hist_session_share_range(struct hist_session *hs, uint32_t i, uint64_t ino, uint64_t lo,
 			     uint64_t hi);
 int hist_session_share_start(struct hist_session *hs, unsigned int hz);

@@ -10,6 +10,8 @@ bool record_share_start(struct hist_session *hs, const struct probe_site *sites,
 	uint32_t n = 0, j;
 	int i;
 
+	if (!hist_session_share_loaded(hs))
+		return false;
 	for (i = 0; i < nr && n < CP_SHARE_RANGES; i++) {
 		const struct probe_site *s = &sites[i];
 

@@ -75,7 +75,9 @@ int est_matrix_footprint_cell(const struct est_family_result *fr)
 	for (i = 0; i < fr->nr_cells; i++) {
 		const struct mixmeas *mm = fr->cells[i].meas;
 
-		if (!mm->cache || strcmp(mm->cache, cache) || mm->ws_bytes < ws)
+		/* a cell that measured nothing (too few quiet rounds) is no answer for it */
+		if (!mm->cache || strcmp(mm->cache, cache) || mm->ws_bytes < ws ||
+		    fr->cells[i].kind == EST_VERDICT_NOT_MEASURED)
 			continue;
 		if (own < 0 || mm->ws_bytes < fr->cells[own].meas->ws_bytes)
 			own = (int)i;

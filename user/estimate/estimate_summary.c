@@ -285,6 +285,10 @@ static void say_modelled(struct para *p, const struct est_report *r,
 	if (fr->model_published)
 		snprintf(next, sizeof(next),
 			 "a verdict needs a paired measurement of this mix on that CPU");
+	else if (fr->meas)
+		snprintf(next, sizeof(next),
+			 "the paired measurement of this mix measured no policy (too few rounds "
+			 "found the core quiet): measure it again on a quieter CPU");
 	else if (fr->meas_stored)
 		snprintf(next, sizeof(next),
 			 "estimate without --model-only answers from the paired measurement the "

@@ -67,6 +67,16 @@ need_glibc_memcpy() {
 	skip "libc6-dbg is not installed (scripts/deps.sh installs it): glibc's code has no name"
 }
 
+# glibc_knob_offset: knob, the offset of __x86_rep_movsb_threshold in $LIBC (need_glibc_memcpy
+# first), read from its libc6-dbg debug file by build id; fatal when the file lacks it.
+glibc_knob_offset() {
+	local id
+	id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
+	knob=$(readelf -sW "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2> /dev/null |
+		awk '$8 == "__x86_rep_movsb_threshold" { print "0x" $2 }')
+	[ -n "$knob" ] || fatal "libc6-dbg names $impl but not __x86_rep_movsb_threshold"
+}
+
 # Numbers and prints one check's result: STATUS ("ok" or "not ok") and what it checked.
 _check_result() {
 	local n

@@ -22,10 +22,7 @@ cd "$TMP"
 
 need_glibc_memcpy "$GK"
 # glibc's threshold variable, from the same debug file (the truth side sets it).
-id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
-knob=$(readelf -sW "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2> /dev/null |
-	awk '$8 == "__x86_rep_movsb_threshold" { print "0x" $2 }')
-[ -n "$knob" ] || fail "libc6-dbg names $impl but not __x86_rep_movsb_threshold"
+glibc_knob_offset
 lst=$(/lib64/ld-linux-x86-64.so.2 --list-tunables | grep x86_rep_movsb_threshold)
 min=$(($(echo "$lst" | sed -n 's/.*min: \(0x[0-9a-f]*\).*/\1/p')))
 dflt=$(($(echo "$lst" | sed -n 's/.*: \(0x[0-9a-f]*\) (min.*/\1/p')))

@@ -23,10 +23,7 @@ F='.inputs[0].families[0]'
 cd "$TMP"
 
 need_glibc_memcpy "$GK"
-id=$(readelf -n "$LIBC" 2> /dev/null | awk '/Build ID/ { print $3 }')
-knob=$(readelf -sW "/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug" 2> /dev/null |
-	awk '$8 == "__x86_rep_movsb_threshold" { print "0x" $2 }')
-[ -n "$knob" ] || fatal "libc6-dbg names $impl but not __x86_rep_movsb_threshold"
+glibc_knob_offset
 dflt=$(($(/lib64/ld-linux-x86-64.so.2 --list-tunables | grep x86_rep_movsb_threshold |
 	sed -n 's/.*: \(0x[0-9a-f]*\) (min.*/\1/p')))
 echo "$impl; glibc's threshold $dflt at $knob"

@@ -8,7 +8,9 @@
 # they are, job relabelled with a cluster label (static_configs), a host label made from the
 # address (relabel_configs; the agents' own host becomes exported_host) and instance dropped
 # (metric_relabel_configs). estimate --prometheus on each job: the same calls and costs, and
-# agent a's site named partial, with the seconds it counted, in the text and in --json.
+# agent a's site named partial, with the seconds it counted, in the text and in --json. The
+# fleet's mix saved (--save-profile) and measured by calibrate --mix: estimate --prometheus then
+# gives the measured verdict that estimate -i gives on the saved profile; the model alone none.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -124,6 +126,27 @@ done
 expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector "{job=\"plain\",target=~\".*/b/copyload\"}" \
 	--range 1h -m "$CM" --model-only $TODAY --json
 expect_eq "agent b's site alone: no partial site" "$(jq '.partial_sites | length' out)" 0
+
+# 4. The fleet's answer measured: the saved profile's mix replayed on this machine (calibrate
+# --mix), then estimate --prometheus with that measurement: a measured verdict for the fleet,
+# the one estimate -i gives on the saved profile. Without it (the model alone): no verdict.
+"$COPYPROF" calibrate --quick --impl memcpy_orig,movsb,erms_threshold --cache warm -o cm.json \
+	> /dev/null 2> err.txt || fatal "calibrate --quick: $(cat err.txt)"
+expect_exit 0 "$COPYPROF" calibrate -i cm.json --mix fleet-plain.json $TODAY --mix-cache warm \
+	--mix-budget 1 -o measured.json
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="plain"}' --range 1h \
+	-m measured.json $TODAY --json
+cp out fleet-measured.json
+expect_eq "the fleet, measured: every family's mix measured" \
+	"$(jq -c '[.inputs[].families[] | .measurement.applied]' fleet-measured.json)" '[true]'
+check "the fleet, measured: a verdict ($(jq -r '.inputs[0].families[0].verdict.kind' fleet-measured.json))" \
+	jq_true '.inputs[0].families[0].verdict.kind | IN("saves", "keep_today", "no_difference", "depends")' fleet-measured.json
+expect_exit 0 "$COPYPROF" estimate -i fleet-plain.json -m measured.json $TODAY --json
+expect_eq "the same measured answer as estimate -i on the saved profile" \
+	"$(jq -c '[.inputs[].families[] | [.mix_digest, .verdict.kind, .verdict.policy, [.measurement.policies[] | [.name, .quiet.delta_pct]]]]' out)" \
+	"$(jq -c '[.inputs[].families[] | [.mix_digest, .verdict.kind, .verdict.policy, [.measurement.policies[] | [.name, .quiet.delta_pct]]]]' fleet-measured.json)"
+expect_exit 0 "$COPYPROF" estimate --prometheus "$PROM" --selector '{job="plain"}' --range 1h -m cm.json $TODAY --json
+expect_eq "the fleet, the model alone: no verdict" "$(jq -c '[.inputs[].families[] | .verdict.kind]' out)" '["not_measured"]'
 
 for p in "${pids[@]}"; do kill -TERM "$p"; wait "$p" || fail "a server exited $? on SIGTERM"; done
 pids=()

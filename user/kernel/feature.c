@@ -7,6 +7,7 @@
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
+#include <bpf/libbpf.h>
 #include "feature.h"
 #include "lib/log.h"
 
@@ -194,4 +195,10 @@ int feature_check_perf_event(void)
 	fd = -errno;
 	feature_explain_perf_event(fd, "cpu-clock", 1);
 	return fd;
+}
+
+bool feature_has_vma_helpers(void)
+{
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_find_vma, NULL) == 1 &&
+	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_task_pt_regs, NULL) == 1;
 }

@@ -30,6 +30,11 @@ enum lockdown_level feature_lockdown(void);
  */
 bool feature_bpf_reads_kernel(const char *what);
 /*
+ * Whether a perf_event BPF program may call bpf_find_vma and bpf_task_pt_regs (Linux 5.17 and
+ * later), which the copies' share sampler needs (bpf/copy_share.h).
+ */
+bool feature_has_vma_helpers(void);
+/*
  * Checks that this process may sample every CPU (perf_event_open of cpu-clock, system-wide);
  * prints what is missing (kernel.perf_event_paranoid, CAP_PERFMON).
  */

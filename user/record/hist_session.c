@@ -112,10 +112,16 @@ struct hist_session *hist_session_open(const struct hist_filter *filter, uint32_
 	else
 		bpf_map__set_max_entries(hs->skel->maps.cgroup_calls, nr_sites);
 	/* Its BPF reads kernel memory (the task's user registers, its mappings): not under
-	 * lockdown=confidentiality, where estimate keeps the modelled share (tests/vm/t-lockdown). */
+	 * lockdown=confidentiality, where estimate keeps the modelled share (tests/vm/t-lockdown),
+	 * nor on kernels before 5.17, without the helpers it calls. */
 	hs->share_loaded = filter->copy_share && feature_lockdown() != LOCKDOWN_CONFIDENTIALITY;
 	if (filter->copy_share && !hs->share_loaded)
 		p_debug("locked down (confidentiality): the copies' share is not sampled");
+	if (hs->share_loaded && !feature_has_vma_helpers()) {
+		hs->share_loaded = false;
+		p_debug("no bpf_find_vma or bpf_task_pt_regs here (Linux 5.17): the copies' share "
+			"is not sampled");
+	}
 	bpf_program__set_autoload(hs->skel->progs.cp_copy_share, hs->share_loaded);
 	err = hist_bpf__load(hs->skel);
 	if (err) {

@@ -19,10 +19,12 @@ static void class_edges(void **state)
 		uint64_t d;
 		uint32_t cls;
 	} at[] = {
-		{ 0, CP_DIST_ZERO },	      { 1, CP_DIST_AHEAD },	    { 63, CP_DIST_AHEAD },
-		{ 64, CP_DIST_ALIGNED_64 },   { 65, CP_DIST_OTHER },	    { 100, CP_DIST_OTHER },
-		{ 128, CP_DIST_ALIGNED_64 },  { 4032, CP_DIST_ALIGNED_64 }, { 4033, CP_DIST_BEHIND },
-		{ 4095, CP_DIST_BEHIND },     { 4096, CP_DIST_ZERO },	    { 4096 + 64, CP_DIST_ALIGNED_64 },
+		{ 0, CP_DIST_ZERO },	     { 1, CP_DIST_AHEAD },
+		{ 63, CP_DIST_AHEAD },	     { 64, CP_DIST_ALIGNED_64 },
+		{ 65, CP_DIST_OTHER },	     { 100, CP_DIST_OTHER },
+		{ 128, CP_DIST_ALIGNED_64 }, { 4032, CP_DIST_ALIGNED_64 },
+		{ 4033, CP_DIST_BEHIND },    { 4095, CP_DIST_BEHIND },
+		{ 4096, CP_DIST_ZERO },	     { 4096 + 64, CP_DIST_ALIGNED_64 },
 	};
 	const uint64_t src = 0x7f0000001230ULL;
 	size_t i;

@@ -506,7 +506,6 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 
 	for (cls = 0; d && cls < CP_NR_DIST; cls++)
 		sum += d[cls];
-
 	if (!(sum > 0) || (!c->at[CP_DIST_AHEAD] && !c->at[CP_DIST_BEHIND]))
 		return bucket_cost(c, p, lo, hi, calls, mean, bound, split);
 	/*

@@ -83,7 +83,7 @@ void est_mix_digest(const struct est_input *in, enum copy_family f, const char *
 			h = add(h, key, c[CP_DIST_BEHIND], c[CP_DIST_OTHER]);
 			/* Only where present: rows without such calls keep their digests. */
 			if (c[CP_DIST_ALIGNED_64] > 0) {
-				snprintf(key, sizeof(key), "m%d", b);
+				snprintf(key, sizeof(key), "d%d.aligned_64", b);
 				h = add(h, key, c[CP_DIST_ALIGNED_64], 0);
 			}
 		}

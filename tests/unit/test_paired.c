@@ -204,6 +204,58 @@ static void test_plan(void **state)
 }
 
 /*
+ * A mix whose rows are all aligned_64: every call placed as place_side() places it, at a
+ * nonzero multiple of 64 apart within a page's offsets, both sides at the drawn line offset,
+ * and the 63 such distances all drawn.
+ */
+static void test_aligned_64_draws(void **state)
+{
+	double calls[CP_NBUCKETS] = { 0 }, bytes[CP_NBUCKETS] = { 0 }, dst[64] = { 0 },
+	       src[64] = { 0 };
+	double dist[CP_NBUCKETS * CP_NR_DIST] = { 0 };
+	struct est_cache warm = { .w = { 1, 0, 0 }, .label = "warm" };
+	uint32_t b = cp_bucket_of(4096);
+	struct replay_regions rg;
+	bool off_seen[CP_DIST_PERIOD / 64] = { false };
+	struct replay_mix mx;
+	uint64_t seed = 11;
+	int i, nr_off = 0;
+
+	(void)state;
+	calls[b] = 400;
+	bytes[b] = 400 * 4096;
+	dst[16] = src[48] = 400; /* the marginals say 16 and 48: the joint class wins */
+	dist[b * CP_NR_DIST + CP_DIST_ALIGNED_64] = 400;
+	assert_int_equal(replay_mix_init(&mx, calls, bytes, dst, src, dist, NULL, 0, &warm, true),
+			 0);
+	assert_int_equal(replay_regions_alloc(&rg, 256 << 10, 0, mx.max_len, false, false), 0);
+	for (i = 0; i < 4000; i++) {
+		struct replay_draw d;
+		uint8_t *p, *q;
+		uintptr_t delta;
+
+		replay_mix_draw(&mx, &seed, &d);
+		assert_int_equal(d.dist, CP_DIST_ALIGNED_64);
+		assert_int_equal(d.dst_align, 16);
+		assert_int_equal(d.src_align, 16);
+		p = replay_regions_pick(&rg, 0, false, d.n, d.dst_align, &seed);
+		q = replay_regions_pick_at(&rg, 1, false, d.n,
+					   (unsigned int)((uintptr_t)p - d.dist_off), &seed);
+		assert_true(q >= rg.warm[1] && q + d.n <= rg.warm[1] + rg.ws_bytes);
+		delta = (uintptr_t)p - (uintptr_t)q;
+		assert_int_equal(delta & 63, 0);
+		assert_int_not_equal(delta & (CP_DIST_PERIOD - 1), 0);
+		assert_int_equal((uintptr_t)q & 63, 16);
+		assert_int_equal(cp_dist_class((uintptr_t)p, (uintptr_t)q), CP_DIST_ALIGNED_64);
+		nr_off += !off_seen[d.dist_off / 64];
+		off_seen[d.dist_off / 64] = true;
+	}
+	assert_int_equal(nr_off, CP_DIST_PERIOD / 64 - 1); /* 4000 draws of 63: all met */
+	replay_regions_free(&rg);
+	replay_mix_free(&mx);
+}
+
+/*
  * Recorded distances: each class drawn in its share, at the distance the recorded alignments
  * give (destination at 32 in its line, source at 0: 32 ahead, 4064 behind), and placed there.
  */
@@ -229,7 +281,7 @@ static void test_distance_draws(void **state)
 			 0);
 	assert_true(mx.dist_recorded);
 	assert_int_equal(replay_regions_alloc(&rg, 256 << 10, 0, mx.max_len, false, false), 0);
-	for (i = 0; i < 4000; i++) {
+	for (i = 0; i < 1000 * CP_NR_DIST; i++) {
 		struct replay_draw d;
 		uint8_t *p, *q;
 
@@ -239,9 +291,12 @@ static void test_distance_draws(void **state)
 		p = replay_regions_pick(&rg, 0, false, d.n, d.dst_align, &seed);
 		if (d.dist == CP_DIST_OTHER)
 			continue;
-		assert_int_equal(d.dist_off, d.dist == CP_DIST_ZERO    ? 0
-					     : d.dist == CP_DIST_AHEAD ? 32
-								       : 4064);
+		if (d.dist == CP_DIST_ALIGNED_64)
+			assert_int_equal(d.src_align, d.dst_align);
+		else
+			assert_int_equal(d.dist_off, d.dist == CP_DIST_ZERO    ? 0
+						     : d.dist == CP_DIST_AHEAD ? 32
+									       : 4064);
 		q = replay_regions_pick_at(&rg, 1, false, d.n,
 					   (unsigned int)((uintptr_t)p - d.dist_off), &seed);
 		assert_true(q >= rg.warm[1] && q + d.n <= rg.warm[1] + rg.ws_bytes);
@@ -659,6 +714,7 @@ int main(void)
 		cmocka_unit_test(test_small_group_joined),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_distance_draws),
+		cmocka_unit_test(test_aligned_64_draws),
 		cmocka_unit_test(test_exact_draws),
 		cmocka_unit_test(test_order_blocks),
 		cmocka_unit_test(test_mixmeas_json),

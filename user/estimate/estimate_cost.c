@@ -501,12 +501,17 @@ double est_cost_bucket(const struct est_costs *c, const struct est_policy *p, ui
 		       uint64_t hi, double calls, double mean, double *bound, bool *split)
 {
 	const double *d = c->dist ? &c->dist[cp_bucket_of(lo) * CP_NR_DIST] : NULL;
-	double sum = d ? d[0] + d[1] + d[2] + d[3] : 0, cost = 0, b = 0, one;
+	double sum = 0, cost = 0, b = 0, one;
 	int cls;
 
+	for (cls = 0; d && cls < CP_NR_DIST; cls++)
+		sum += d[cls];
 	if (!(sum > 0) || (!c->at[CP_DIST_AHEAD] && !c->at[CP_DIST_BEHIND]))
 		return bucket_cost(c, p, lo, hi, calls, mean, bound, split);
-	/* Each class's share at its own curves; 0 and other distances at the plain ones. */
+	/*
+	 * Each class's share at its own curves; 0, other and aligned_64 at the plain ones (taken
+	 * at --align 0,0: mutually aligned; no class has a factor of its own).
+	 */
 	for (cls = 0; cls < CP_NR_DIST; cls++) {
 		const struct est_costs *v = c->at[cls] ?: c;
 

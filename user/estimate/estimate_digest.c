@@ -18,6 +18,16 @@ static uint64_t add(uint64_t h, const char *key, double a, double b)
 	return fnv1a64_str(h, buf);
 }
 
+static double row_calls(const double *c)
+{
+	double n = 0;
+	int k;
+
+	for (k = 0; k < CP_NR_DIST; k++)
+		n += c[k];
+	return n;
+}
+
 void est_mix_digest(const struct est_input *in, enum copy_family f, const char *today,
 		    uint64_t knob, const struct est_options *o, char *out, size_t len)
 {
@@ -66,11 +76,16 @@ void est_mix_digest(const struct est_input *in, enum copy_family f, const char *
 		for (b = 0; b < CP_NBUCKETS; b++) {
 			const double *c = &dist[b * CP_NR_DIST];
 
-			if (!(c[0] + c[1] + c[2] + c[3] > 0))
+			if (!(row_calls(c) > 0))
 				continue;
 			snprintf(key, sizeof(key), "d%d", b);
 			h = add(h, key, c[CP_DIST_ZERO], c[CP_DIST_AHEAD]);
 			h = add(h, key, c[CP_DIST_BEHIND], c[CP_DIST_OTHER]);
+			/* Only where present: rows without such calls keep their digests. */
+			if (c[CP_DIST_ALIGNED_64] > 0) {
+				snprintf(key, sizeof(key), "d%d.aligned_64", b);
+				h = add(h, key, c[CP_DIST_ALIGNED_64], 0);
+			}
 		}
 	/* Exact lengths (a size table's) only where present: profiles keep their digests. */
 	for (i = 0; i < in->nr_sites; i++) {

@@ -62,7 +62,12 @@ void est_dist_window(const struct est_costs *c, const struct est_policy *today,
 
 static double total(const struct est_family_result *fr)
 {
-	return fr->dist_calls[0] + fr->dist_calls[1] + fr->dist_calls[2] + fr->dist_calls[3];
+	double n = 0;
+	int c;
+
+	for (c = 0; c < CP_NR_DIST; c++)
+		n += fr->dist_calls[c];
+	return n;
 }
 
 /* Whether the replay (the measurement the answer comes from) placed the recorded classes. */
@@ -79,8 +84,11 @@ json_object *est_dist_to_json(const struct est_family_result *fr)
 	json_object_object_add(o, "recorded", json_object_new_boolean(fr->dist_recorded));
 	if (fr->dist_recorded)
 		for (c = 0; c < CP_NR_DIST; c++)
-			json_object_object_add(o, dist_class_name(c),
-					       json_object_new_uint64((uint64_t)fr->dist_calls[c]));
+			/* aligned_64 where recorded: older profiles' answers stay as they were */
+			if (c != CP_DIST_ALIGNED_64 || fr->dist_calls[c] > 0)
+				json_object_object_add(
+					o, dist_class_name(c),
+					json_object_new_uint64((uint64_t)fr->dist_calls[c]));
 	json_object_object_add(
 		o, "modelled_at",
 		json_object_new_string(fr->dist_modelled ? "recorded classes (calibrate "
@@ -106,7 +114,7 @@ void est_dist_print(FILE *f, const struct est_family_result *fr, const char *ind
 {
 	char a[NUM_FORMAT_LEN], b[NUM_FORMAT_LEN], z[NUM_FORMAT_LEN], o[NUM_FORMAT_LEN];
 	double t = total(fr);
-	char cost[160] = "";
+	char cost[160] = "", aligned[96] = "", m[NUM_FORMAT_LEN];
 
 	if (!fr->dist_recorded) {
 		fprintf(f,
@@ -115,6 +123,11 @@ void est_dist_print(FILE *f, const struct est_family_result *fr, const char *ind
 			fr->meas ? ", replayed with the two sides placed independently" : "");
 		return;
 	}
+	if (fr->dist_calls[CP_DIST_ALIGNED_64] > 0) /* recorded since the class came: said then */
+		snprintf(aligned, sizeof(aligned),
+			 ", %s (%.1f%%) a nonzero multiple of 64 apart (mutually line-aligned)",
+			 num_format((uint64_t)fr->dist_calls[CP_DIST_ALIGNED_64], m),
+			 100 * fr->dist_calls[CP_DIST_ALIGNED_64] / t);
 	if (isfinite(fr->dist_window_pct))
 		snprintf(cost, sizeof(cost),
 			 "; calibrate's distance curves put today's code %+.1f%% slower on the "
@@ -127,13 +140,13 @@ void est_dist_print(FILE *f, const struct est_family_result *fr, const char *ind
 	fprintf(f,
 		"%spointer distance (dst - src) mod 4096, recorded: %s calls (%.1f%%) 1..63 B "
 		"ahead, %s (%.1f%%) 1..63 B behind (the windows where copies can run slower), %s "
-		"at 0, %s other%s; %s\n",
+		"at 0, %s other%s%s; %s\n",
 		indent, num_format((uint64_t)fr->dist_calls[CP_DIST_AHEAD], a),
 		t > 0 ? 100 * fr->dist_calls[CP_DIST_AHEAD] / t : 0,
 		num_format((uint64_t)fr->dist_calls[CP_DIST_BEHIND], b),
 		t > 0 ? 100 * fr->dist_calls[CP_DIST_BEHIND] / t : 0,
 		num_format((uint64_t)fr->dist_calls[CP_DIST_ZERO], z),
-		num_format((uint64_t)fr->dist_calls[CP_DIST_OTHER], o), cost,
+		num_format((uint64_t)fr->dist_calls[CP_DIST_OTHER], o), aligned, cost,
 		replayed(fr)	    ? "replayed in those shares per length bucket"
 		: fr->dist_modelled ? "the modelled figures cost each class at its own curves"
 				    : "the modelled figures are at distance 0");

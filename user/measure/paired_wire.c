@@ -12,7 +12,8 @@
 
 #define WIRE_BATCH 0x42525043u	/* "CPRB" */
 #define WIRE_ROUNDS 0x52525043u /* "CPRR" */
-#define WIRE_VERSION 6u /* 6: call order runs; 5: exact lengths, one length wide; 4: distances */
+/* 7: the aligned_64 distance class; 6: call order runs; 5: exact lengths; 4: distances */
+#define WIRE_VERSION 7u
 #define WIRE_MAX_ROUNDS (1u << 22)
 #define WIRE_MAX_CHUNK (1u << 20)
 #define WIRE_MAX_BYTES (1ULL << 40)

@@ -217,6 +217,12 @@ static void draw_dist(const double *cdf, uint64_t *seed, struct replay_draw *d)
 		d->src_align = (uint8_t)((d->dst_align + e) & (CP_ALIGN_SLOTS - 1));
 		d->dist_off = (uint16_t)(CP_DIST_PERIOD - e);
 		break;
+	case CP_DIST_ALIGNED_64: /* the same line offset, a nonzero multiple of 64 apart */
+		d->src_align = d->dst_align;
+		d->dist_off = (uint16_t)(CP_DIST_WINDOW *
+					 (1 + replay_rng_below(
+						      seed, CP_DIST_PERIOD / CP_DIST_WINDOW - 1)));
+		break;
 	default: /* OTHER: placed independently, away from the other classes (paired_batch.c) */
 		break;
 	}

@@ -53,7 +53,7 @@ struct replay_draw {
 	uint8_t dst_align, src_align; /* offsets within a 64-byte line */
 	uint8_t cache;		      /* enum costmodel_cache */
 	int8_t dist;	   /* enum cp_dist_class, or -1: the sides placed independently */
-	uint16_t dist_off; /* AHEAD, BEHIND, ZERO: (dst - src) mod CP_DIST_PERIOD to place */
+	uint16_t dist_off; /* all but OTHER: (dst - src) mod CP_DIST_PERIOD to place */
 };
 
 /*

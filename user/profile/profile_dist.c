@@ -12,6 +12,7 @@ static const char *const names[CP_NR_DIST] = {
 	[CP_DIST_AHEAD] = "ahead_1_63",
 	[CP_DIST_BEHIND] = "behind_1_63",
 	[CP_DIST_OTHER] = "other",
+	[CP_DIST_ALIGNED_64] = "aligned_64",
 };
 
 const char *dist_class_name(int c)
@@ -112,13 +113,19 @@ int site_dist_from_json(json_object *a, struct site_dist *d, const char *name, u
 			hi = UINT64_MAX;
 			err = 0;
 		}
-		for (k = 0; !err && k < CP_NR_DIST; k++)
+		for (k = 0; !err && k < CP_NR_DIST; k++) {
 			err = jsonr_u64(row, names[k], &c[k]);
+			/* Rows written before aligned_64 lack it: their other holds those calls. */
+			if (err == -ENOENT && k == CP_DIST_ALIGNED_64) {
+				c[k] = 0;
+				err = 0;
+			}
+		}
 		b = err || jsonr_u64(row, "lo", &lo) ? -1 : hist_bucket_find(lo, hi);
 		if (b < 0) {
 			p_err("%s: site %u: distance row %zu needs a bucket's lo and hi and "
 			      "unsigned "
-			      "integers zero, ahead_1_63, behind_1_63 and other",
+			      "integers zero, ahead_1_63, behind_1_63, other (and aligned_64)",
 			      name, site, i);
 			return -EINVAL;
 		}

@@ -29,10 +29,17 @@ static bool refused(const struct costmodel_limits *l, uint64_t size, double ns, 
 static void test_floor_is_measured(void **state)
 {
 	(void)state;
-	/* size / (rate * 1.25), or 0.75 of the empty call, whichever is more. */
+	/* size / (rate * 1.25), or half the empty call, whichever is more. */
 	assert_true(fabs(costmodel_limits_floor_ns(&xeon, 4096, false) - 4096 / (253.64 * 1.25)) <
 		    1e-12);
-	assert_true(fabs(costmodel_limits_floor_ns(&xeon, 8, true) - 0.75 * 1.0816) < 1e-12);
+	assert_true(fabs(costmodel_limits_floor_ns(&xeon, 8, true) - 0.5 * 1.0816) < 1e-12);
+	/* Zen 3: clear_user_original warm 8 B at 1.87 ns, every empty call at 2.76 ns (a CI run). */
+	{
+		struct costmodel_limits zen3 = xeon;
+
+		zen3.call_ns = 2.756;
+		assert_false(refused(&zen3, 8, 1.868, false));
+	}
 	/* The fastest point of the same run: glibc_memset_avx512_vec warm 4096 B at 16.11 ns. */
 	assert_false(refused(&xeon, 4096, 16.11, false));
 	/* glibc_memmove_evex warm 32 B at 1.07 ns, against an empty call of 1.08 ns. */
@@ -74,10 +81,11 @@ static void test_faster_machine(void **state)
 	/* A copy is held to the copy ceiling: 2048 B at 3.2 ns beats 400 * 1.25 = 500 B/ns. */
 	assert_true(costmodel_limits_check(&fast, 2048, 3.2, true, why, sizeof(why)) != 0);
 	assert_non_null(strstr(why, "copy ceiling of 400.0 B/ns (rep_movsb loop)"));
-	/* A call below 0.75 of the empty call's 0.4 ns. */
-	assert_true(costmodel_limits_check(&fast, 1, 0.29, true, why, sizeof(why)) != 0);
-	assert_string_equal(why, "1 B at 0.290 ns is below the measured cost of an empty call "
-				 "(0.400 ns) by more than 25%");
+	/* A call below half the empty call's 0.4 ns; 0.29 ns is not. */
+	assert_true(costmodel_limits_check(&fast, 1, 0.19, true, why, sizeof(why)) != 0);
+	assert_string_equal(why, "1 B at 0.190 ns is below 50% of the measured cost of an empty "
+				 "call (0.400 ns)");
+	assert_false(refused(&fast, 1, 0.29, true));
 	assert_false(refused(&fast, 1, 0.31, true));
 }
 

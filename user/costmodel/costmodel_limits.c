@@ -24,7 +24,7 @@ double costmodel_limits_floor_ns(const struct costmodel_limits *l, uint64_t size
 		return 0;
 	rate = copies ? l->copy_bytes_per_ns : l->store_bytes_per_ns;
 	by_rate = (double)size / (rate * (1 + l->margin));
-	by_call = l->call_ns * (1 - l->margin);
+	by_call = l->call_ns * COSTMODEL_LIMITS_CALL_SHARE;
 	return by_rate > by_call ? by_rate : by_call;
 }
 
@@ -42,7 +42,7 @@ int costmodel_limits_check(const struct costmodel_limits *l, uint64_t size, doub
 	if (ns >= floor_ns)
 		return 0;
 	rate = copies ? l->copy_bytes_per_ns : l->store_bytes_per_ns;
-	if ((double)size / (rate * (1 + l->margin)) >= l->call_ns * (1 - l->margin))
+	if ((double)size / (rate * (1 + l->margin)) >= l->call_ns * COSTMODEL_LIMITS_CALL_SHARE)
 		snprintf(why, len,
 			 "%llu B at %.3f ns (%.0f B/ns) is beyond the measured %s ceiling of %.1f "
 			 "B/ns (%s loop) by more than %.0f%%",
@@ -50,9 +50,10 @@ int costmodel_limits_check(const struct costmodel_limits *l, uint64_t size, doub
 			 rate, copies ? l->copy_loop : l->store_loop, 100 * l->margin);
 	else
 		snprintf(why, len,
-			 "%llu B at %.3f ns is below the measured cost of an empty call (%.3f ns) "
-			 "by more than %.0f%%",
-			 (unsigned long long)size, ns, l->call_ns, 100 * l->margin);
+			 "%llu B at %.3f ns is below %.0f%% of the measured cost of an empty call "
+			 "(%.3f ns)",
+			 (unsigned long long)size, ns, 100 * COSTMODEL_LIMITS_CALL_SHARE,
+			 l->call_ns);
 	return -ERANGE;
 }
 

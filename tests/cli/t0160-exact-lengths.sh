@@ -8,10 +8,8 @@
 # itself is checked over many draws in tests/unit/test_paired.c: test_exact_draws), estimate
 # says so in its text, JSON and summary, a measurement stored before exact lengths says what it
 # drew, and REP MOVSB against today's memcpy in the replay matches the same table's calls timed
-# in a process of the test's own (paired, interleaved, around each replay): within max(3 points,
-# 2x the measured noise), or, where the two harnesses' levels stand further apart, on the same
-# side of zero beyond both noises (the same verdict). The allowance is measured, never a
-# constant of this CPU.
+# in a process of the test's own (paired, interleaved, around each replay) within max(3 points,
+# 2x the measured noise). The allowance is measured, never a constant of this CPU.
 . "$(dirname "$0")/lib.sh"
 need_root
 need_cmd jq
@@ -136,12 +134,9 @@ mid_spread() {
 			(v[hi] - v[lo]) / 2 }'
 }
 # Judged on the sittings' differences: their median within max(3 points, 2x the larger of the
-# in-process noise, the replay's spread and the differences' own spread). On Zen 3 the two
-# harnesses stood 2.2-3.9 points apart in every sitting of one run (replay 9.0-9.9, in-process
-# 12.2-13.7; not the host's drift, which the pairing cancels; not quiet rounds, call order,
-# fresh calls, the out-of-line call into glibc or address randomisation, each tried: issue 35).
-# Where they stand further apart than the allowance, they must still give the same answer: both
-# on one side of zero, each beyond twice its noise.
+# in-process noise, the replay's spread and the differences' own spread). The in-process timing
+# once warmed memcpy on the order it then timed, and read REP MOVSB 2.2-3.9 points dearer than
+# the replay in every sitting of a Zen 3 run; warmed on another order, -0.1 to -1.7.
 judge() {
 	read -r cp cpnoise < <(printf '%s\n' "${pcts[@]}" | mid_spread)
 	read -r h _ < <(printf '%s\n' "${hs[@]}" | mid_spread)
@@ -150,12 +145,7 @@ judge() {
 		n = a; if (b > n) n = b; if (c > n) n = c; t = 3; if (2 * n > t) t = 2 * n
 		printf "%.3f", t }')
 	echo "# REP MOVSB vs today's memcpy on the table ($spike of $calls calls at 1000 B): replay ${pcts[*]} (median $cp, spread $cpnoise); in-process around each ${hs[*]} (noise $hnoise); differences ${ds[*]} (median $d, spread $dspread); allowance $tol points"
-	awk -v d="$d" -v t="$tol" 'BEGIN { exit !(d <= t && -d <= t) }' && how="within $tol points" &&
-		return 0
-	awk -v c="$cp" -v cn="$cpnoise" -v h="$h" -v hn="$hnoise" -v ds="$dspread" 'BEGIN {
-		nc = 2 * (cn > ds ? cn : ds); nh = 2 * (hn > ds ? hn : ds)
-		exit !((c > nc && h > nh) || (c < -nc && h < -nh)) }' &&
-		how="$d points apart, more than $tol, with the same answer: both on one side of zero beyond their noise"
+	awk -v d="$d" -v t="$tol" 'BEGIN { exit !(d <= t && -d <= t) }'
 }
 # Three sittings disagreeing beyond their own spread are measured again, as calibrate measures
 # a doubtful point again (measure/measure_retry.h): three more, judged on all six.
@@ -165,7 +155,7 @@ if ! judge; then
 	done
 	judge
 fi &&
-	pass "the replay of the exact table agrees with the in-process timing around it: $cp against $h points, $how" ||
-	fail "replay $cp points against in-process $h: differences' median $d, more than $tol, and not the same answer"
+	pass "the replay of the exact table agrees with the in-process timing around it: $cp against $h points (differences' median $d, allowance $tol)" ||
+	fail "replay $cp points against in-process $h: differences' median $d, more than $tol"
 expect_no_leftover_progs
 exit 0
